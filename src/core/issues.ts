@@ -1,0 +1,20 @@
+/**
+ * One finding of the schema probe (`validateMcpSchemas`) or the mount's startup check.
+ * Source: issue 2 (probe contract) and issue 5 (codes, severities, profiles).
+ */
+export interface SchemaIssue {
+  /** Tool name as given to `defineTool`. */
+  tool: string;
+  /** JSON Pointer (RFC 6901) into the served document; `""` is the root. */
+  path: string;
+  /** Stable machine-readable code, e.g. `root-not-object`, `union-not-flattened`. */
+  code: string;
+  /** What is wrong and what to change. */
+  message: string;
+  /** `error` blocks serving under `policy: 'throw'`; `warning` is reported only. */
+  severity: 'error' | 'warning';
+  /** Which served document the pointer is into (default `input`). */
+  side?: 'input' | 'output' | 'name';
+  /** The client profile that raised it, when it came from a profile. */
+  profile?: string;
+}
