@@ -1,0 +1,68 @@
+/**
+ * The one case repair refuses instead of guessing: a position that accepts a string AND an
+ * array or object (`z.union([z.string(), z.array(z.string())])`), holding a string that is JSON
+ * text of a list or object that the structured member would accept.
+ *
+ * `"[\"a\",\"b\"]"` is a valid string there, so repair must not parse it; but the sender almost
+ * certainly meant the list. Passing it on silently would hand the handler the wrong thing, so the
+ * call is refused with a message that tells the sender what to do.
+ *
+ * "Would accept" is decided structurally (kinds, required keys, literals, strictness, at every
+ * depth, counting repairable strings as fitting), never by running Zod: repair runs no parse, no
+ * refinement and no transform. Refinements are therefore not consulted; a list that fails only a
+ * refinement still counts as "meant as a list", which is the honest reading.
+ */
+import {
+  acceptsSel,
+  childSel,
+  containerKind,
+  type RepairSwitches,
+  type Sel,
+  shallowFit,
+  structural,
+  valueFits,
+} from './selection.js';
+
+/** Upper bound on the values looked at by one check; past it the string is kept and the call goes on. */
+const DEFAULT_BUDGET = 100_000;
+
+export function ambiguityMessage(kind: 'array' | 'object'): string {
+  return kind === 'array'
+    ? 'the list was written as text; send the list itself, not a string holding it'
+    : 'the object was written as text; send the object itself, not a string holding it';
+}
+
+/**
+ * True when `parsed` (the JSON behind a string) fits one of the structured members of `sel`.
+ * Recursion depth is bounded by the nesting of `parsed`, which the JSON limits already capped.
+ */
+export function structuredMemberAccepts(
+  sel: Sel,
+  parsed: unknown,
+  sw: RepairSwitches,
+  budget = DEFAULT_BUDGET,
+): boolean {
+  const state = { left: budget };
+  return fits(sel, parsed, sw, state);
+}
+
+function fits(sel: Sel, value: unknown, sw: RepairSwitches, state: { left: number }): boolean {
+  if (--state.left < 0) return false;
+  const kind = containerKind(value);
+  if (!kind) return valueFits(acceptsSel(sel), value, sw);
+  const st = structural(sel, value, kind, sw);
+  if (st === null || !shallowFit(st, value, sw)) return false;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const c = childSel(st, i);
+      if (c !== null && !fits(c, value[i], sw, state)) return false;
+    }
+  } else {
+    const obj = value as Record<string, unknown>;
+    for (const key of Object.keys(obj)) {
+      const c = childSel(st, key);
+      if (c !== null && !fits(c, obj[key], sw, state)) return false;
+    }
+  }
+  return true;
+}

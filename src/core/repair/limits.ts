@@ -1,0 +1,55 @@
+/**
+ * Default limits of argument repair. Each bounds work that repair itself creates (parsing text,
+ * walking the schema), so that no argument can make repair overflow the stack, hang, or allocate
+ * without bound. A value over a limit is refused with an issue naming its path; it is never
+ * truncated or half-repaired.
+ */
+import type { RepairOptions } from './types.js';
+
+/**
+ * 64 nesting levels of arrays/objects, counted from the root of the arguments, for any value
+ * repair produces by parsing JSON text. Real tool arguments rarely pass 10; the reviver that drops
+ * prototype keys and the ambiguity check recurse once per level, so the bound also keeps them far
+ * from the stack limit.
+ */
+export const DEFAULT_MAX_DEPTH = 64;
+
+/** 1 MiB (1,048,576 bytes, UTF-8) per string that repair parses as JSON. */
+export const DEFAULT_MAX_STRING_BYTES = 1024 * 1024;
+
+/**
+ * 1,000,000 values per call: those the schema-guided walk visits plus those parsed out of JSON
+ * text. That is several MiB of dense JSON, far beyond a tool call, and bounds repair's cost to
+ * well under a second on the reference machine (see bench/repair.bench.ts).
+ */
+export const DEFAULT_MAX_NODES = 1_000_000;
+
+export const DEFAULT_REPAIR_LIMITS = Object.freeze({
+  maxDepth: DEFAULT_MAX_DEPTH,
+  maxStringBytes: DEFAULT_MAX_STRING_BYTES,
+  maxNodes: DEFAULT_MAX_NODES,
+});
+
+export interface ResolvedRepairOptions {
+  json: boolean;
+  scalars: boolean;
+  maxDepth: number;
+  maxStringBytes: number;
+  maxNodes: number;
+}
+
+/** A limit must be a non-negative number (Infinity allowed); anything else falls back to the default. */
+function limit(value: unknown, fallback: number): number {
+  return typeof value === 'number' && !Number.isNaN(value) && value >= 0 ? value : fallback;
+}
+
+export function resolveOptions(options: RepairOptions | undefined): ResolvedRepairOptions {
+  const o = options ?? {};
+  return {
+    json: o.json !== false,
+    scalars: o.scalars !== false,
+    maxDepth: limit(o.maxDepth, DEFAULT_MAX_DEPTH),
+    maxStringBytes: limit(o.maxStringBytes, DEFAULT_MAX_STRING_BYTES),
+    maxNodes: limit(o.maxNodes, DEFAULT_MAX_NODES),
+  };
+}

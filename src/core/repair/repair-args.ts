@@ -1,0 +1,50 @@
+/**
+ * Entry points of argument repair. Runs on every `tools/call`, before the one Zod parse.
+ *
+ * Clients and models double-serialise structured arguments (`"[{\"url\":\"a\"}]"` where an array
+ * belongs, at any depth, sometimes the whole `arguments`) and send `"42"` for numbers. Repair
+ * fixes exactly what the ORIGINAL Zod schema makes unambiguous and nothing else:
+ *
+ * - JSON text becomes an array/object only where the schema expects that kind and accepts no string;
+ * - a canonical decimal string becomes a number, `"true"`/`"false"` a boolean and `"null"` null,
+ *   only where that kind is expected and no string is accepted;
+ * - a value is never changed where a string is accepted, only strings are ever changed, and a
+ *   scalar is never wrapped into an array.
+ *
+ * Repair reads schema definitions only: it never parses with Zod and never runs a transform.
+ * Rules and limits: docs/decisions/0003-argument-repair-rules.md.
+ */
+import { resolveOptions } from './limits.js';
+import type { RepairOptions, RepairResult } from './types.js';
+import { walk } from './walk.js';
+import { isSchema, type Schema } from './zod-def.js';
+
+/**
+ * Repairs `value` (a tool call's `arguments`) against `schema`. Never throws and never mutates
+ * `value`; subtrees without repairs are shared with it. A non-empty `issues` means repair itself
+ * refuses the call (a limit, a cycle, or a list written as text where a string is also valid).
+ */
+export function repairArgs(value: unknown, schema: Schema, options?: RepairOptions): RepairResult {
+  const opts = resolveOptions(options);
+  if (!isSchema(schema) || (!opts.json && !opts.scalars)) return { value, repairs: [], issues: [] };
+  try {
+    return walk(value, schema, opts);
+  } catch (e) {
+    // Only reachable through a throwing getter or proxy in the value, or a broken schema (a lazy
+    // getter that throws): Zod would fail on the same input, so refuse with the reason.
+    const reason = e instanceof Error ? e.message : String(e);
+    return {
+      value,
+      repairs: [],
+      issues: [{ path: [], message: `the arguments could not be checked for repair: ${reason}` }],
+    };
+  }
+}
+
+/**
+ * Parses JSON text where `schema` expects an array or object (no scalar conversion); the public
+ * name from issue 2. Equivalent to `repairArgs(args, schema, { scalars: false }).value`.
+ */
+export function coerceJsonArgs(args: unknown, schema: Schema): unknown {
+  return repairArgs(args, schema, { scalars: false }).value;
+}

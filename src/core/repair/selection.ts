@@ -1,0 +1,324 @@
+/**
+ * Which schema(s) describe a value at one position of the walk.
+ *
+ * A position is not always described by one schema. Inside a plain union several members can
+ * fit the same object, and inside an intersection two schemas apply at once. Picking one member
+ * could change a string that another member accepts as it is, so the walk carries all of them:
+ *
+ * - a Zod schema (already known to be an object, record, array or tuple when it is a container);
+ * - `ANY`: some member accepts anything here, so nothing below may change;
+ * - `Or`: any of these may end up parsing the value;
+ * - `And`: all of these parse the value (intersection).
+ *
+ * A string below is repaired only if the combined summary (`acceptsSel`) makes it unambiguous.
+ * The cost is bounded by the schema's size, not the value's, so the walk stays linear.
+ */
+import {
+  ACCEPTS_ANY,
+  type Accepts,
+  acceptsNumberValue,
+  acceptsOf,
+  acceptsSomeString,
+  acceptsStringValue,
+  andAccepts,
+  orAccepts,
+} from './accepts.js';
+import { firstSignificant } from './json-text.js';
+import { canonicalNumber, repairScalar } from './scalars.js';
+import { defOf, isOptionalIn, isSchema, type Schema, unwrap } from './zod-def.js';
+
+export class AnySel {
+  readonly k = 'any';
+}
+export class OrSel {
+  readonly k = 'or';
+  constructor(readonly of: readonly Sel[]) {}
+}
+export class AndSel {
+  readonly k = 'and';
+  constructor(readonly of: readonly Sel[]) {}
+}
+export type Sel = Schema | AnySel | OrSel | AndSel;
+
+export const ANY: AnySel = new AnySel();
+
+/** Which repairs are switched on; the fit checks count a string as fitting only if it would be repaired. */
+export interface RepairSwitches {
+  json: boolean;
+  scalars: boolean;
+}
+
+/** "Any of these". A member that accepts anything makes the whole position untouchable. */
+export function makeOr(list: readonly Sel[]): Sel | null {
+  const flat: Sel[] = [];
+  for (const s of list) {
+    if (s === ANY) return ANY;
+    if (s instanceof OrSel) flat.push(...s.of);
+    else flat.push(s);
+  }
+  if (flat.length === 0) return null;
+  return flat.length === 1 ? flat[0]! : new OrSel(flat);
+}
+
+/** "All of these". A side that accepts anything adds no constraint. */
+export function makeAnd(list: readonly Sel[]): Sel {
+  const flat: Sel[] = [];
+  for (const s of list) {
+    if (s === ANY) continue;
+    if (s instanceof AndSel) flat.push(...s.of);
+    else flat.push(s);
+  }
+  if (flat.length === 0) return ANY;
+  return flat.length === 1 ? flat[0]! : new AndSel(flat);
+}
+
+const selMemo = new WeakMap<OrSel | AndSel, Accepts>();
+
+/** The kinds of value accepted at a position described by `sel`. */
+export function acceptsSel(sel: Sel): Accepts {
+  if (sel === ANY) return ACCEPTS_ANY;
+  if (sel instanceof OrSel || sel instanceof AndSel) {
+    const known = selMemo.get(sel);
+    if (known) return known;
+    let acc: Accepts | undefined;
+    for (const s of sel.of) {
+      const a = acceptsSel(s);
+      acc = acc === undefined ? a : sel instanceof OrSel ? orAccepts(acc, a) : andAccepts(acc, a);
+    }
+    const result = acc ?? ACCEPTS_ANY;
+    selMemo.set(sel, result);
+    return result;
+  }
+  return acceptsOf(sel as Schema);
+}
+
+export type ContainerKind = 'array' | 'object';
+
+export function containerKind(value: unknown): ContainerKind | undefined {
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype) return 'object';
+  if (typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === null) return 'object';
+  return undefined;
+}
+
+/**
+ * The variant a discriminated union's tag selects, read from Zod's per-option `propValues`
+ * (which covers multi-value literals, enums and nested discriminated unions). A tag sent as a
+ * string for a numeric or boolean literal selects the same variant when scalar repair is on.
+ * An unknown or missing tag selects nothing: the value is left for Zod to reject by the tag's path.
+ */
+export function selectVariant(union: Schema, value: Record<string, unknown>, sw: RepairSwitches): Schema | undefined {
+  const def = defOf(union);
+  const disc = def.discriminator;
+  if (disc === undefined || !Object.hasOwn(value, disc)) return undefined;
+  const tag = value[disc];
+  const lookup = (t: unknown): Schema | undefined => {
+    for (const option of def.options ?? []) {
+      const values = (option._zod as any).propValues?.[disc] as ReadonlySet<unknown> | undefined;
+      if (values?.has(t)) return option;
+    }
+    return undefined;
+  };
+  const direct = lookup(tag);
+  if (direct || !sw.scalars || typeof tag !== 'string') return direct;
+  if (tag === 'true') return lookup(true);
+  if (tag === 'false') return lookup(false);
+  if (tag === 'null') return lookup(null);
+  const n = canonicalNumber(tag);
+  return n === undefined ? undefined : lookup(n);
+}
+
+/**
+ * Narrows `sel` to the container schemas that could parse `value` (of kind `kind`), or null when
+ * none can. Discriminated unions follow their tag; a plain union keeps every member of the right
+ * kind, and when more than one remains, only those that `shallowFit` the value.
+ */
+export function structural(sel: Sel, value: unknown, kind: ContainerKind, sw: RepairSwitches): Sel | null {
+  if (sel === ANY) return ANY;
+  if (sel instanceof OrSel) return narrowOr(sel.of, value, kind, sw);
+  if (sel instanceof AndSel) {
+    const parts: Sel[] = [];
+    for (const s of sel.of) {
+      const part = structural(s, value, kind, sw);
+      if (part === null) return null; // one side cannot take this kind: the intersection cannot either
+      parts.push(part);
+    }
+    return makeAnd(parts);
+  }
+  const schema = unwrap(sel as Schema);
+  if (!schema) return ANY;
+  const def = defOf(schema);
+  switch (def.type) {
+    case 'object':
+    case 'record':
+      return kind === 'object' ? schema : null;
+    case 'array':
+    case 'tuple':
+      return kind === 'array' ? schema : null;
+    case 'union': {
+      if (def.discriminator !== undefined) {
+        if (kind !== 'object') return null;
+        const variant = selectVariant(schema, value as Record<string, unknown>, sw);
+        return variant ? structural(variant, value, kind, sw) : null;
+      }
+      return narrowOr(def.options ?? [], value, kind, sw);
+    }
+    case 'intersection':
+      return structural(makeAnd([def.left!, def.right!]), value, kind, sw);
+    default:
+      return acceptsOf(schema).any ? ANY : null;
+  }
+}
+
+function narrowOr(options: readonly Sel[], value: unknown, kind: ContainerKind, sw: RepairSwitches): Sel | null {
+  const found: Sel[] = [];
+  for (const option of options) {
+    const s = structural(option, value, kind, sw);
+    if (s === ANY) return ANY;
+    if (s === null) continue;
+    if (s instanceof OrSel) found.push(...s.of);
+    else found.push(s);
+  }
+  if (found.length <= 1) return found[0] ?? null;
+  // Several members of the same kind: drop the ones that cannot accept the value whatever repair
+  // does (missing required key, wrong literal, unknown key on a strict object, wrong child kind).
+  return makeOr(found.filter((s) => shallowFit(s, value, sw)));
+}
+
+/** The schema(s) describing child `key` of a container described by a structural `sel`, or null if none constrains it. */
+export function childSel(sel: Sel, key: string | number): Sel | null {
+  if (sel === ANY) return ANY;
+  if (sel instanceof OrSel || sel instanceof AndSel) {
+    const parts: Sel[] = [];
+    for (const s of sel.of) {
+      const c = childSel(s, key);
+      // A strip-mode object without this key ignores it: it neither needs nor forbids a repair.
+      if (c !== null) parts.push(c);
+    }
+    if (parts.length === 0) return null;
+    return sel instanceof OrSel ? makeOr(parts) : makeAnd(parts);
+  }
+  const def = defOf(sel as Schema);
+  switch (def.type) {
+    case 'object': {
+      const shape = def.shape ?? {};
+      if (typeof key === 'string' && Object.hasOwn(shape, key)) return shape[key]!;
+      return def.catchall ?? null;
+    }
+    case 'record':
+      return def.valueType ?? ANY;
+    case 'array':
+      return def.element ?? ANY;
+    case 'tuple': {
+      if (typeof key !== 'number') return null;
+      const items = def.items ?? [];
+      return key < items.length ? items[key]! : (def.rest ?? null);
+    }
+    default:
+      return ANY;
+  }
+}
+
+/** True when every child's schema is the same whatever the key (arrays, records): computed once per container. */
+export function uniformChildren(sel: Sel): boolean {
+  if (sel === ANY) return true;
+  if (sel instanceof OrSel || sel instanceof AndSel) return sel.of.every(uniformChildren);
+  const type = defOf(sel as Schema).type;
+  return type === 'array' || type === 'record';
+}
+
+/**
+ * Could a value of this JSON shape be accepted at a position with summary `a`, counting a string
+ * that repair would turn into the right kind as fitting? Containers are judged by kind only.
+ */
+export function valueFits(a: Accepts, v: unknown, sw: RepairSwitches): boolean {
+  if (a.any) return true;
+  switch (typeof v) {
+    case 'string': {
+      if (acceptsSomeString(a)) return acceptsStringValue(a, v);
+      if (sw.scalars && repairScalar(a, v)) return true;
+      if (!sw.json) return false;
+      const c = firstSignificant(v);
+      return (c === '[' && a.array) || (c === '{' && a.object);
+    }
+    case 'number':
+      return acceptsNumberValue(a, v);
+    case 'boolean':
+      return v ? a.true : a.false;
+    case 'undefined':
+      return a.undefined;
+    case 'object': {
+      if (v === null) return a.null;
+      const kind = containerKind(v);
+      if (kind === 'array') return a.array;
+      if (kind === 'object') return a.object;
+      return true; // Date, Map, class instances: not JSON, so no opinion
+    }
+    default:
+      return true;
+  }
+}
+
+/**
+ * A one-level check that a container schema could accept `value` after repair: right kind,
+ * required keys present, no unknown key on a strict object, each child of a fitting kind.
+ * It is a necessary condition only (refinements and deeper levels are not looked at), so a
+ * member it rejects could never have parsed the value, whatever repair did.
+ */
+export function shallowFit(sel: Sel, value: unknown, sw: RepairSwitches): boolean {
+  if (sel === ANY) return true;
+  if (sel instanceof OrSel) return sel.of.some((s) => shallowFit(s, value, sw));
+  if (sel instanceof AndSel) return sel.of.every((s) => shallowFit(s, value, sw));
+  if (!isSchema(sel)) return true;
+  const def = defOf(sel);
+  const kind = containerKind(value);
+  switch (def.type) {
+    case 'object': {
+      if (kind !== 'object') return false;
+      const obj = value as Record<string, unknown>;
+      const shape = def.shape ?? {};
+      for (const key of Object.keys(shape)) {
+        const field = shape[key]!;
+        if (!Object.hasOwn(obj, key)) {
+          if (!isOptionalIn(field)) return false;
+        } else if (!valueFits(acceptsOf(field), obj[key], sw)) return false;
+      }
+      if (def.catchall) {
+        const rest = acceptsOf(def.catchall);
+        for (const key of Object.keys(obj)) {
+          if (!Object.hasOwn(shape, key) && !valueFits(rest, obj[key], sw)) return false;
+        }
+      }
+      return true;
+    }
+    case 'record': {
+      if (kind !== 'object') return false;
+      const a = acceptsOf(def.valueType);
+      const obj = value as Record<string, unknown>;
+      for (const key of Object.keys(obj)) if (!valueFits(a, obj[key], sw)) return false;
+      return true;
+    }
+    case 'array': {
+      if (kind !== 'array') return false;
+      const a = acceptsOf(def.element);
+      for (const item of value as unknown[]) if (!valueFits(a, item, sw)) return false;
+      return true;
+    }
+    case 'tuple': {
+      if (kind !== 'array') return false;
+      const arr = value as unknown[];
+      const items = def.items ?? [];
+      let required = 0;
+      for (let i = 0; i < items.length; i++) if (!isOptionalIn(items[i]!)) required = i + 1;
+      if (arr.length < required) return false;
+      if (arr.length > items.length && !def.rest) return false;
+      for (let i = 0; i < arr.length; i++) {
+        const s = i < items.length ? items[i] : def.rest;
+        if (s && !valueFits(acceptsOf(s), arr[i], sw)) return false;
+      }
+      return true;
+    }
+    default:
+      return true;
+  }
+}

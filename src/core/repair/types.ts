@@ -1,0 +1,37 @@
+/** Public shapes of argument repair. See `repairArgs` and docs/decisions/0003-argument-repair-rules.md. */
+
+export interface RepairOptions {
+  /** Parse JSON text where the schema expects an array or object and accepts no string. Default true (`coerceJsonArgs`). */
+  json?: boolean;
+  /** Convert `"42"`, `"true"`/`"false"` and `"null"` where the schema expects that kind and accepts no string. Default true (`coerceScalarArgs`). */
+  scalars?: boolean;
+  /** Most nesting levels (arrays/objects, counted from the arguments' root) a value produced by parsing may reach. Default `DEFAULT_MAX_DEPTH` (64). */
+  maxDepth?: number;
+  /** Most UTF-8 bytes in one string that repair will parse. Default `DEFAULT_MAX_STRING_BYTES` (1 MiB). */
+  maxStringBytes?: number;
+  /** Most values repair visits in one call: the values the schema walk reaches plus the values parsed out of JSON text. Default `DEFAULT_MAX_NODES` (1,000,000). */
+  maxNodes?: number;
+}
+
+export type RepairFrom = 'json-string' | 'number-string' | 'boolean-string' | 'null-string';
+
+/** One repaired position, for hooks and logs (`ctx.repairs`). */
+export interface Repair {
+  /** `media`, `media[0].url`; `''` for the whole arguments object. */
+  path: string;
+  from: RepairFrom;
+}
+
+/** A refusal raised by repair itself (a limit, a cycle, or a list written as text where a string is also valid). */
+export interface RepairIssue {
+  path: Array<string | number>;
+  message: string;
+}
+
+export interface RepairResult {
+  /** The repaired arguments. The caller's object is never mutated; unchanged subtrees are shared. */
+  value: unknown;
+  repairs: Repair[];
+  /** Non-empty means the call must be refused with these messages (the value is still returned). */
+  issues: RepairIssue[];
+}
