@@ -1,0 +1,176 @@
+import { isPlainObject, pointer } from '../json-schema.js';
+import { rootKeysServed, rootNotObject } from './root.js';
+import { unsatisfiableReason } from './satisfiable.js';
+import {
+  admittedKinds,
+  declaredTypes,
+  hasType,
+  isNullable,
+  isObjectLike,
+  jsonEqual,
+  show,
+  subject,
+  unionOf,
+} from './schema-facts.js';
+import { findStringTag } from './tag.js';
+import type { Finding, Rule } from './types.js';
+
+// Checks that always run on the served document. Errors are documents no client can use as meant;
+// warnings are documents that are served but will mislead models or argument repair.
+
+const requiredInProperties: Rule = {
+  id: 'required-not-in-properties',
+  reason: 'a required key with no schema tells the model it must send something it cannot know',
+  severity: 'error',
+  check: ({ node, pointer: at }) => {
+    if (!('required' in node) || !(isPlainObject(node.properties) || hasType(node, 'object'))) return undefined;
+    if (!Array.isArray(node.required) || !node.required.every((k: unknown) => typeof k === 'string'))
+      return { path: pointer(at, 'required'), message: '`required` must be an array of property names' };
+    const properties = isPlainObject(node.properties) ? node.properties : {};
+    return node.required.flatMap((key: string, i: number): Finding[] =>
+      Object.hasOwn(properties, key)
+        ? []
+        : [{ path: pointer(at, 'required', i), message: `\`${key}\` is required but has no entry in \`properties\`` }],
+    );
+  },
+};
+
+const enumValues: Rule = {
+  id: 'invalid-enum',
+  reason: 'an empty enum admits nothing; duplicate values are invalid JSON Schema and strict validators reject them',
+  severity: 'error',
+  check: ({ node, pointer: at }) => {
+    if (!('enum' in node)) return undefined;
+    if (!Array.isArray(node.enum) || node.enum.length === 0)
+      return { message: '`enum` is empty or not an array, so no value can pass' };
+    return node.enum.flatMap((value: unknown, i: number): Finding[] =>
+      node.enum.findIndex((other: unknown) => jsonEqual(other, value)) < i
+        ? [{ path: pointer(at, 'enum', i), message: `\`enum\` lists ${show(value)} more than once` }]
+        : [],
+    );
+  },
+};
+
+const refLeft: Rule = {
+  id: 'ref-not-inlined',
+  reason:
+    'many clients do not resolve $ref; non-recursive refs are inlined before serving, only z.lazy recursion may stay',
+  severity: 'error',
+  check: ({ node }, ctx) => {
+    if (!('$ref' in node)) return undefined;
+    const target = typeof node.$ref === 'string' ? ctx.refs.resolve(node.$ref) : undefined;
+    if (!target) return { message: `\`$ref\` ${show(node.$ref)} points to nothing in this document` };
+    if (ctx.refs.isRecursive(target.pointer)) return undefined;
+    return {
+      message: `\`$ref\` ${show(node.$ref)} is not recursive but was left in place; it should have been inlined`,
+    };
+  },
+};
+
+const unionNotFlattened: Rule = {
+  id: 'union-not-flattened',
+  reason: 'flattenUnionInput was asked for, yet a union of objects is still served; some clients drop or mangle it',
+  severity: 'warning',
+  sides: ['input'],
+  check: ({ node, pointer: at, parent }, ctx) => {
+    const union = unionOf(node);
+    if (!ctx.flattenRequested || !parent || !union) return undefined;
+    const left = ctx.unflattened?.find((u) => u.pointer === at);
+    const objects = union.branches.filter(isObjectLike).length;
+    if (!left && objects < 2) return undefined; // scalar unions and nullable wrappers are not flattener targets
+    const verdict = findStringTag(union.branches, union.keyword);
+    const why = left?.reason ?? (verdict.ok ? undefined : verdict.reason);
+    return {
+      message: `a ${union.keyword} of objects is still served although flattenUnionInput was asked for${why ? `: ${why}` : ''}; give every variant a required string literal tag to flatten it`,
+    };
+  },
+};
+
+const unsatisfiable: Rule = {
+  id: 'unsatisfiable',
+  reason: 'a schema no value can pass makes the tool impossible to call',
+  severity: 'error',
+  check: ({ node }) => {
+    const relevant = 'allOf' in node || ('type' in node && ('const' in node || Array.isArray(node.enum)));
+    if (!relevant || (Array.isArray(node.enum) && node.enum.length === 0)) return undefined; // empty enum: invalid-enum
+    const reason = unsatisfiableReason(node);
+    return reason ? { message: `no value can pass: ${reason}` } : undefined;
+  },
+};
+
+const objectKeywordsNeedObjectType: Rule = {
+  id: 'properties-without-object-type',
+  reason: 'Gemini and OpenAI reject properties/required on a node that is not type:"object" (BR-70)',
+  severity: 'error',
+  check: ({ node, parent }) => {
+    if (!parent || !('properties' in node || 'required' in node) || hasType(node, 'object')) return undefined;
+    const types = declaredTypes(node);
+    return {
+      message: `has ${'properties' in node ? '`properties`' : '`required`'} but ${types ? `type ${types.join('|')}` : 'no type'}; add \`type:"object"\``,
+    };
+  },
+};
+
+const arrayNeedsItems: Rule = {
+  id: 'array-without-items',
+  reason: 'Gemini and OpenAI reject type:"array" without items (BR-71)',
+  severity: 'error',
+  check: ({ node }) =>
+    hasType(node, 'array') && !('items' in node) && !('prefixItems' in node)
+      ? { message: 'is type "array" with neither `items` nor `prefixItems`' }
+      : undefined,
+};
+
+const stringOrStructure: Rule = {
+  id: 'ambiguous-string-union',
+  reason:
+    'clients often send objects and arrays as JSON strings; where a string is also valid, repair cannot tell them apart (BR-67)',
+  severity: 'warning',
+  sides: ['input'],
+  check: (visit) => {
+    const { node } = visit;
+    if (!unionOf(node) && (declaredTypes(node)?.length ?? 0) <= 1) return undefined; // only where the choice is made
+    const kinds = admittedKinds(node);
+    if (!kinds?.has('string')) return undefined;
+    const structures = (['object', 'array'] as const).filter((k) => kinds.has(k));
+    if (structures.length === 0) return undefined;
+    return {
+      message: `${subject(visit)} accepts a string or an ${structures.join(' or ')}; when a client sends the ${structures[0]} as a JSON string, argument repair cannot tell it from a real string`,
+    };
+  },
+};
+
+const requiredNullable: Rule = {
+  id: 'required-nullable',
+  reason: 'models omit or fill required nullable fields unpredictably, and several clients reject null type lists',
+  severity: 'warning',
+  sides: ['input'],
+  check: ({ node, pointer: at }) => {
+    if (!isPlainObject(node.properties) || !Array.isArray(node.required)) return undefined;
+    return node.required.flatMap((key: unknown): Finding[] =>
+      typeof key === 'string' && Object.hasOwn(node.properties, key) && isNullable(node.properties[key])
+        ? [
+            {
+              path: pointer(at, 'properties', key),
+              message: `\`${key}\` is required but nullable; prefer \`.optional()\` so the model can leave it out`,
+            },
+          ]
+        : [],
+    );
+  },
+};
+
+/** Base checks, in the order their issues are listed for one node. */
+export const BASE_RULES: readonly Rule[] = [
+  rootNotObject,
+  rootKeysServed,
+  requiredInProperties,
+  enumValues,
+  refLeft,
+  unionNotFlattened,
+  unsatisfiable,
+  objectKeywordsNeedObjectType,
+  arrayNeedsItems,
+  stringOrStructure,
+  requiredNullable,
+];

@@ -1,0 +1,72 @@
+import type { SchemaIssue } from '../issues.js';
+import { isPlainObject, type JsonSchema } from '../json-schema.js';
+import { BASE_RULES } from './base-rules.js';
+import { findNonJsonValues } from './json-values.js';
+import { optionRules } from './option-rules.js';
+import { PROFILES, resolveProfiles } from './profiles.js';
+import { indexRefs } from './refs.js';
+import { rootNotObject, rootProblem } from './root.js';
+import type { CheckContext, Rule, RuleContext } from './types.js';
+import { walkSchemas } from './walk.js';
+
+/**
+ * Checks one served document (a tool's input or output schema, exactly as `tools/list` serves it) and
+ * returns every issue found. Pure: it never changes the document, and a malformed document gives issues,
+ * not exceptions. Base rules always run; `ctx.options` adds the typed-property and portable-format rules
+ * and client profiles. Profiles describe what model clients accept in tool parameters, so they run on the
+ * input side only.
+ */
+export function checkDocument(doc: JsonSchema, ctx: CheckContext): SchemaIssue[] {
+  const issues: SchemaIssue[] = [];
+  // Output issues say so in the message as well as in `side`, since logs often print the message alone.
+  const prefix = ctx.side === 'output' ? 'Output schema: ' : '';
+  const report = (issue: Omit<SchemaIssue, 'tool' | 'side'>) =>
+    issues.push({ tool: ctx.tool, side: ctx.side, ...issue, message: prefix + issue.message });
+
+  for (const { path, what } of findNonJsonValues(doc)) {
+    report({ path, code: 'non-json-value', severity: 'error', message: `the value is ${what}` });
+  }
+  if (!isPlainObject(doc)) {
+    report({ path: '', code: rootNotObject.id, severity: 'error', message: rootProblem(doc, ctx)! });
+    return issues;
+  }
+
+  const { profiles, unknown } = resolveProfiles(ctx.side === 'input' ? (ctx.options.profiles ?? []) : []);
+  for (const name of unknown) {
+    report({
+      path: '',
+      code: 'unknown-profile',
+      severity: 'error',
+      message: `unknown schemaValidation profile "${name}"; known profiles: ${Object.keys(PROFILES).join(', ')}`,
+    });
+  }
+
+  const rules: Array<{ rule: Rule; profile?: string }> = [
+    ...[...BASE_RULES, ...optionRules(ctx.options)].map((rule) => ({ rule })),
+    ...profiles.flatMap((p) => p.rules.map((rule) => ({ rule, profile: p.name }))),
+  ].filter(({ rule }) => !rule.sides || rule.sides.includes(ctx.side));
+
+  const ruleCtx: RuleContext = { ...ctx, doc, refs: indexRefs(doc) };
+  for (const visit of walkSchemas(doc)) {
+    for (const { rule, profile } of rules) {
+      const tag = profile ? { profile } : {};
+      let found: ReturnType<Rule['check']>;
+      try {
+        found = rule.check(visit, ruleCtx);
+      } catch (error) {
+        // A rule that trips over a malformed node must not take the whole probe down with it.
+        found = { severity: 'error', message: `check ${rule.id} could not read this node: ${String(error)}` };
+      }
+      for (const f of found === undefined ? [] : Array.isArray(found) ? found : [found]) {
+        report({
+          path: f.path ?? visit.pointer,
+          code: rule.id,
+          severity: f.severity ?? rule.severity,
+          message: f.message,
+          ...tag,
+        });
+      }
+    }
+  }
+  return issues;
+}

@@ -1,0 +1,86 @@
+import { isPlainObject, pointer } from '../json-schema.js';
+import { PORTABLE_FORMATS } from './formats.js';
+import { show, unionOf } from './schema-facts.js';
+import type { Finding, Rule, SchemaValidationOptions } from './types.js';
+
+/** Keywords that describe a value without constraining it. */
+const ANNOTATIONS = new Set([
+  'description',
+  'title',
+  'default',
+  'examples',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+  '$comment',
+]);
+
+/**
+ * A schema gives the model a type when it has `type`, `enum` or `const`, or when every union branch
+ * (or some `allOf` branch) does. A `$ref` counts as typed: its target is checked where it stands.
+ */
+export function isTyped(schema: unknown): boolean {
+  if (!isPlainObject(schema)) return false;
+  if ('type' in schema || 'enum' in schema || 'const' in schema || '$ref' in schema) return true;
+  const union = unionOf(schema);
+  if (union && union.branches.length > 0 && union.branches.every(isTyped)) return true;
+  return Array.isArray(schema.allOf) && schema.allOf.some(isTyped);
+}
+
+/** How to say what an untyped property is, quoting a lone description. */
+export function describeUntyped(schema: unknown): string {
+  if (!isPlainObject(schema)) return `is ${show(schema)} and has no type`;
+  const onlyAnnotations = Object.keys(schema).every((k) => ANNOTATIONS.has(k));
+  if (onlyAnnotations && typeof schema.description === 'string')
+    return `has only a description (${show(schema.description)}) and no type`;
+  return 'has no type, enum or const';
+}
+
+/** `allowUntyped` entries are `<tool>:<pointer>`, e.g. `search:/properties/payload`. */
+export function untypedKey(tool: string, path: string): string {
+  return `${tool}:${path}`;
+}
+
+const requireTypedProperties: Rule = {
+  id: 'untyped-property',
+  reason:
+    'clients stringify arguments whose schema has no type (BR-20); repair cannot undo that where a string is valid',
+  severity: 'error',
+  sides: ['input'],
+  check: ({ node, pointer: at }, ctx) => {
+    if (!isPlainObject(node.properties)) return undefined;
+    const allowed = new Set(ctx.options.allowUntyped ?? []);
+    return Object.entries(node.properties).flatMap(([key, schema]): Finding[] => {
+      const path = pointer(at, 'properties', key);
+      if (isTyped(schema) || allowed.has(untypedKey(ctx.tool, path))) return [];
+      return [
+        {
+          path,
+          message: `\`${key}\` ${describeUntyped(schema)}; give it a typed schema (z.string(), z.number(), z.object({...}), z.record(...)) so clients send a real value, or allow it with allowUntyped: ['${untypedKey(ctx.tool, path)}']`,
+        },
+      ];
+    });
+  },
+};
+
+const requirePortableFormats: Rule = {
+  id: 'non-portable-format',
+  reason: 'formats outside JSON Schema are ignored by some validators and refused by strict ones',
+  severity: 'error',
+  check: ({ node }, ctx) => {
+    if (typeof node.format !== 'string') return undefined;
+    const allowed = new Set([...PORTABLE_FORMATS, ...(ctx.options.allowFormats ?? [])]);
+    if (allowed.has(node.format)) return undefined;
+    return {
+      message: `format "${node.format}" is not portable (portable: ${PORTABLE_FORMATS.join(', ')}); if your clients accept it, add it to allowFormats, otherwise describe it in the description and keep the check in Zod`,
+    };
+  },
+};
+
+/** The rules the options switch on. */
+export function optionRules(options: SchemaValidationOptions): Rule[] {
+  return [
+    ...(options.requireTypedProperties ? [requireTypedProperties] : []),
+    ...(options.requirePortableFormats ? [requirePortableFormats] : []),
+  ];
+}

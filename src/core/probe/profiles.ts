@@ -1,0 +1,341 @@
+import { isPlainObject, pointer } from '../json-schema.js';
+import { GEMINI_FORMATS, OPENAI_STRICT_FORMATS } from './formats.js';
+import { describeUntyped } from './option-rules.js';
+import {
+  declaredTypes,
+  isNullableWrapper,
+  isNullSchema,
+  isObjectLike,
+  show,
+  subject,
+  unionOf,
+  valueKind,
+} from './schema-facts.js';
+import type { Finding, Profile, Rule, SchemaVisit } from './types.js';
+
+// Client profiles as data: each rule names the limit it enforces and why. A profile only reports;
+// the served document stays as prepared, so a nullable field keeps accepting null even where a profile
+// complains. To support a new client, add an entry to PROFILES; to add a limit, add a rule.
+
+/** Thresholds of the `local-grammar` profile, where JSON Schema is compiled to a sampling grammar. */
+export const LOCAL_GRAMMAR_LIMITS = {
+  /** `maxLength`/`minLength`/`maxItems`/`minItems` at or above this unroll into huge grammars (BR-80). */
+  repetition: 2000,
+  /** Longer `pattern`s are slow to compile or unsupported by grammar converters. */
+  patternLength: 200,
+  /** Values nested deeper than this (objects and arrays) blow up grammar size. */
+  depth: 6,
+} as const;
+
+const each = (
+  keywords: readonly string[],
+  visit: SchemaVisit,
+  finding: (keyword: string) => Finding | undefined,
+): Finding[] => keywords.filter((k) => k in visit.node).flatMap((k) => finding(k) ?? []);
+
+// --- Rules shared by more than one profile -------------------------------------------------------
+
+const rootCombinator = (client: string): Rule => ({
+  id: 'root-combinator',
+  reason: `${client} rejects oneOf/anyOf/allOf at the top level of a tool schema`,
+  severity: 'error',
+  check: (visit) =>
+    visit.parent
+      ? undefined
+      : each(['oneOf', 'anyOf', 'allOf'], visit, (k) => ({
+          message: `${client} rejects a root \`${k}\`; serve one object (flattenUnionInput, or a tagged union)`,
+        })),
+});
+
+const formatList = (client: string, allowed: readonly string[], advice: string): Rule => ({
+  id: 'unsupported-format',
+  reason: `${client} accepts only the formats ${allowed.join(', ')}`,
+  severity: 'error',
+  check: (visit) =>
+    typeof visit.node.format === 'string' && !allowed.includes(visit.node.format)
+      ? { message: `${subject(visit)} has format "${visit.node.format}", which ${client} rejects; ${advice}` }
+      : undefined,
+});
+
+const formatAdvice =
+  'put the format in the description (e.g. `z.string().describe("URL").pipe(z.url())`) and keep the check in Zod';
+
+/** Object properties that fail `test`, one finding per property, at the property's pointer. */
+const perProperty = (visit: SchemaVisit, test: (key: string, schema: unknown) => string | undefined): Finding[] =>
+  isPlainObject(visit.node.properties)
+    ? Object.entries(visit.node.properties).flatMap(([key, schema]) => {
+        const message = test(key, schema);
+        return message ? [{ path: pointer(visit.pointer, 'properties', key), message }] : [];
+      })
+    : [];
+
+/** `additionalProperties` that admits anything besides declared keys and no declared keys: a `z.record`. */
+const isOpenRecord = (node: Record<string, any>): boolean =>
+  (node.additionalProperties !== undefined && node.additionalProperties !== false) ||
+  'patternProperties' in node ||
+  'propertyNames' in node
+    ? !isPlainObject(node.properties) || Object.keys(node.properties).length === 0
+    : false;
+
+// --- Profiles ------------------------------------------------------------------------------------
+
+const anthropic: Profile = {
+  name: 'anthropic',
+  summary: 'Anthropic Messages API tools: input_schema must be an object without top-level oneOf/anyOf/allOf',
+  rules: [rootCombinator('Anthropic')],
+};
+
+const openaiStrict: Profile = {
+  name: 'openai-strict',
+  summary: 'OpenAI function calling with strict: true (structured outputs subset of JSON Schema)',
+  rules: [
+    rootCombinator('OpenAI strict mode'),
+    {
+      id: 'additional-properties-not-false',
+      reason: 'strict mode requires additionalProperties:false on every object',
+      severity: 'error',
+      check: ({ node }) =>
+        isObjectLike(node) && !isOpenRecord(node) && node.additionalProperties !== false
+          ? {
+              message: `this object's additionalProperties is ${node.additionalProperties === undefined ? 'missing' : show(node.additionalProperties)}, strict mode needs \`false\` (z.strictObject)`,
+            }
+          : undefined,
+    },
+    {
+      id: 'optional-key',
+      reason: 'strict mode requires every property to be listed in required',
+      severity: 'error',
+      check: (visit) => {
+        const required: unknown[] = Array.isArray(visit.node.required) ? visit.node.required : [];
+        return perProperty(visit, (key) =>
+          required.includes(key)
+            ? undefined
+            : `\`${key}\` is not in required (optional or defaulted); strict mode needs every key required: use .nullable() instead so the model can send null`,
+        );
+      },
+    },
+    {
+      id: 'open-record',
+      reason: 'strict mode cannot express free-form keys (BR-61)',
+      severity: 'error',
+      check: (visit) =>
+        isObjectLike(visit.node) && isOpenRecord(visit.node)
+          ? {
+              message: `${subject(visit)} is an open record (free-form keys); strict mode needs every key declared: use z.object with fixed keys or an array of { key, value }`,
+            }
+          : undefined,
+    },
+    {
+      id: 'nested-union',
+      reason: 'strict mode rejects oneOf and handles nested anyOf unions of shapes poorly (BR-62)',
+      severity: 'error',
+      check: (visit) => {
+        const union = unionOf(visit.node);
+        if (!visit.parent || !union || (union.keyword === 'anyOf' && isNullableWrapper(visit.node))) return undefined;
+        return {
+          message: `${subject(visit)} is a nested ${union.keyword}; strict mode does not take it as is: use one type, or a tagged union with flattenUnionInput`,
+        };
+      },
+    },
+    formatList('OpenAI strict mode', OPENAI_STRICT_FORMATS, formatAdvice),
+  ],
+};
+
+const gemini: Profile = {
+  name: 'gemini',
+  summary: 'Gemini API function declarations and the Gemini CLI (an OpenAPI 3.0 subset of JSON Schema)',
+  rules: [
+    {
+      id: 'type-list',
+      reason: 'Gemini takes one type per schema, never a list (BR-63, BR-79)',
+      severity: 'error',
+      check: ({ node }) => {
+        if (!Array.isArray(node.type)) return undefined;
+        const nullable = node.type.includes('null');
+        return {
+          message: `type ${show(node.type)} is a list, which Gemini rejects${nullable ? '; prefer .optional() to .nullable() (the served schema keeps accepting null)' : ''}`,
+        };
+      },
+    },
+    {
+      id: 'null-branch',
+      reason: 'Gemini rejects a {type:"null"} branch (BR-64, BR-75, BR-78)',
+      severity: 'error',
+      check: (visit) => {
+        const union = unionOf(visit.node);
+        if (!union?.branches.some(isNullSchema)) return undefined;
+        return {
+          message: `${subject(visit)} is served as ${union.keyword} with a null branch and no type of its own, which Gemini rejects; prefer .optional() to .nullable() (the served schema keeps accepting null)`,
+        };
+      },
+    },
+    {
+      id: 'union',
+      reason: 'Gemini function declarations reject anyOf/oneOf/allOf between shapes (BR-63)',
+      severity: 'error',
+      check: (visit) =>
+        each(['anyOf', 'oneOf', 'allOf'], visit, (k) =>
+          k !== 'allOf' && isNullableWrapper(visit.node)
+            ? undefined // reported by null-branch
+            : {
+                message: `${subject(visit)} uses \`${k}\`, which Gemini rejects; use one type or a flattened tagged union`,
+              },
+        ),
+    },
+    {
+      id: 'const',
+      reason: 'Gemini rejects const (BR-63, BR-67)',
+      severity: 'error',
+      check: (visit) =>
+        'const' in visit.node
+          ? {
+              message:
+                typeof visit.node.const === 'string'
+                  ? `${subject(visit)} uses const ${show(visit.node.const)}, which Gemini rejects; use z.enum([${show(visit.node.const)}])`
+                  : `${subject(visit)} uses a ${valueKind(visit.node.const)} const (${show(visit.node.const)}), which Gemini rejects; use a plain type and check the value in Zod`,
+            }
+          : undefined,
+    },
+    {
+      id: 'non-string-enum',
+      reason: 'Gemini accepts enums of strings only (BR-67)',
+      severity: 'error',
+      check: (visit) => {
+        const enumValues: unknown[] = Array.isArray(visit.node.enum) ? visit.node.enum : [];
+        const kinds = [...new Set(enumValues.filter((v) => typeof v !== 'string').map(valueKind))];
+        return kinds.length === 0
+          ? undefined
+          : {
+              message: `${subject(visit)} has a ${kinds.join('/')} enum (${show(visit.node.enum)}), which Gemini rejects; use string values or a plain type checked in Zod`,
+            };
+      },
+    },
+    {
+      id: 'record-keyword',
+      reason: 'Gemini rejects additionalProperties, propertyNames and patternProperties (BR-68, BR-69)',
+      severity: 'error',
+      check: (visit) =>
+        each(['additionalProperties', 'propertyNames', 'patternProperties'], visit, (k) => ({
+          message:
+            k === 'additionalProperties' && visit.node[k] === false
+              ? `${subject(visit)} has \`additionalProperties: false\` (a strict object), and Gemini rejects the keyword even then; use a plain z.object for Gemini`
+              : `${subject(visit)} has \`${k}\`, which Gemini rejects; declare fixed keys, or use an array of { key, value }`,
+        })),
+    },
+    {
+      id: 'ref',
+      reason: 'Gemini does not resolve $ref; only recursive refs are left after inlining (BR-73)',
+      severity: 'error',
+      check: ({ node }, ctx) => {
+        if (typeof node.$ref !== 'string') return undefined;
+        const target = ctx.refs.resolve(node.$ref);
+        const recursive = target ? ctx.refs.isRecursive(target.pointer) : false;
+        return {
+          message: `\`$ref\` ${show(node.$ref)} is left${recursive ? ' because the schema is recursive (z.lazy)' : ''}, and Gemini does not resolve refs; limit the recursion to a fixed depth for Gemini`,
+        };
+      },
+    },
+    formatList('Gemini', GEMINI_FORMATS, formatAdvice),
+    {
+      id: 'untyped',
+      reason: 'the Gemini CLI skips tools whose parameters have no type (BR-75)',
+      severity: 'error',
+      check: (visit) =>
+        perProperty(visit, (key, schema) =>
+          isPlainObject(schema) && ['type', 'anyOf', 'oneOf', 'allOf', '$ref'].some((k) => k in schema)
+            ? undefined // typed, or reported by the union/null-branch/ref rules
+            : `\`${key}\` ${describeUntyped(schema)}, and the Gemini CLI skips tools with untyped parameters; give it a type`,
+        ),
+    },
+  ],
+};
+
+const cursor: Profile = {
+  name: 'cursor',
+  summary: 'Cursor MCP client',
+  rules: [
+    {
+      id: 'property-name',
+      reason: 'Cursor accepts property names made of [A-Za-z0-9_.-] only',
+      severity: 'error',
+      check: (visit) =>
+        perProperty(visit, (key) =>
+          /^[A-Za-z0-9_.-]+$/.test(key)
+            ? undefined
+            : `property name ${show(key)} has characters Cursor rejects; use only letters, digits, _ . -`,
+        ),
+    },
+    {
+      id: 'nullable-type-list',
+      reason: 'Cursor rejects type lists with null, e.g. ["string","null"] (BR-65, BR-79)',
+      severity: 'error',
+      check: (visit) =>
+        declaredTypes(visit.node)?.includes('null') && Array.isArray(visit.node.type)
+          ? {
+              message: `${subject(visit)} has type ${show(visit.node.type)}, which Cursor rejects; make it optional instead of nullable (.optional() rather than .nullable())`,
+            }
+          : undefined,
+    },
+  ],
+};
+
+const { repetition, patternLength, depth } = LOCAL_GRAMMAR_LIMITS;
+const localGrammar: Profile = {
+  name: 'local-grammar',
+  summary: 'local models that compile JSON Schema to a sampling grammar (llama.cpp, Outlines, XGrammar)',
+  rules: [
+    {
+      id: 'large-bound',
+      reason: `length and item bounds of ${repetition} or more unroll into very large grammars (BR-80)`,
+      severity: 'warning',
+      check: (visit) =>
+        each(['maxLength', 'minLength', 'maxItems', 'minItems'], visit, (k) =>
+          typeof visit.node[k] === 'number' && visit.node[k] >= repetition
+            ? {
+                message: `${subject(visit)} has ${k} ${visit.node[k]}, which a grammar unrolls ${visit.node[k]} times; keep the check in Zod with a smaller or no advertised bound`,
+              }
+            : undefined,
+        ),
+    },
+    {
+      id: 'long-pattern',
+      reason: `patterns longer than ${patternLength} characters are slow or unsupported in grammar converters`,
+      severity: 'warning',
+      check: (visit) =>
+        typeof visit.node.pattern === 'string' && visit.node.pattern.length > patternLength
+          ? {
+              message: `${subject(visit)} has a ${visit.node.pattern.length}-character pattern; grammar converters handle few of them, consider a description and a Zod check`,
+            }
+          : undefined,
+    },
+    {
+      id: 'deep-nesting',
+      reason: `values nested more than ${depth} levels deep make large grammars`,
+      severity: 'warning',
+      // Reported once, where a branch first crosses the limit.
+      check: (visit) =>
+        visit.depth > depth && (visit.parent?.depth ?? 0) <= depth
+          ? {
+              message: `${subject(visit)} is nested ${visit.depth} levels deep (limit ${depth}); flatten the structure`,
+            }
+          : undefined,
+    },
+  ],
+};
+
+/** Every known profile by name. */
+export const PROFILES: Readonly<Record<string, Profile>> = Object.fromEntries(
+  [anthropic, openaiStrict, gemini, cursor, localGrammar].map((p) => [p.name, p]),
+);
+
+/** Profiles for the given names, and the names that match none. */
+export function resolveProfiles(names: readonly string[]): { profiles: Profile[]; unknown: string[] } {
+  const profiles: Profile[] = [];
+  const unknown: string[] = [];
+  for (const name of names) {
+    const profile = Object.hasOwn(PROFILES, name) ? PROFILES[name] : undefined;
+    if (profile) profiles.push(profile);
+    else unknown.push(name);
+  }
+  return { profiles, unknown };
+}

@@ -1,0 +1,78 @@
+import { isPlainObject, type JsonSchema, pointer } from '../json-schema.js';
+import { declaredTypes, unionOf } from './schema-facts.js';
+import { findStringTag } from './tag.js';
+import type { CheckContext, Rule } from './types.js';
+
+const COMBINATORS = ['oneOf', 'anyOf', 'allOf', 'not'] as const;
+
+/**
+ * Why the root cannot be served as a tool schema, or `undefined` when it can. MCP requires
+ * `type:"object"` at the root of `inputSchema` and `outputSchema`, and clients (Anthropic, OpenAI) reject a root
+ * combinator even beside `type:"object"`. The message says what to change for the shape at hand.
+ */
+export function rootProblem(doc: unknown, ctx: CheckContext): string | undefined {
+  if (!isPlainObject(doc)) return `the root is ${JSON.stringify(doc) ?? String(doc)}, not a schema object`;
+  const combinator = COMBINATORS.find((k) => k in doc);
+  const types = declaredTypes(doc);
+  if (types?.length === 1 && types[0] === 'object' && !combinator) return undefined;
+
+  const wrap = 'wrap it in an object, e.g. `z.object({ value: ... })`';
+  if (combinator === 'oneOf' || combinator === 'anyOf') return unionRootMessage(doc, combinator, ctx);
+  if (combinator === 'allOf')
+    return 'the root is an intersection (allOf) that was not merged into one object; build one object instead, e.g. `a.extend(b.shape)`';
+  if (combinator === 'not') return `the root has \`not\`; MCP clients need a plain object root, so ${wrap}`;
+  if (types?.includes('array'))
+    return `the root is an array; MCP ${ctx.side === 'output' ? 'structured content' : 'tool arguments'} must be an object, so wrap it: \`z.object({ items: z.array(...) })\``;
+  if (types) return `the root has type ${types.join('|')}, not "object"; ${wrap}`;
+  return `the root has no \`type:"object"\`; ${wrap}`;
+}
+
+function unionRootMessage(doc: JsonSchema, keyword: 'oneOf' | 'anyOf', ctx: CheckContext): string {
+  const head = `the root is a union (${keyword}); MCP clients need one object at the root`;
+  const branches = unionOf(doc)?.branches ?? [];
+  if (ctx.side === 'output') return `${head}; wrap it, e.g. \`z.object({ result: <the union> })\``;
+  const verdict = findStringTag(branches, keyword);
+  if (!ctx.flattenRequested) {
+    return verdict.ok
+      ? `${head}; its variants share the string tag \`${verdict.key}\`, so \`flattenUnionInput: true\` serves it as one object`
+      : `${head}; \`flattenUnionInput\` cannot help as it is (${verdict.reason}): give every variant a required string literal tag, e.g. \`kind: z.literal('...')\`, and set \`flattenUnionInput: true\``;
+  }
+  const reason = ctx.unflattened?.find((u) => u.pointer === '')?.reason ?? (verdict.ok ? undefined : verdict.reason);
+  return `${head}, and flattenUnionInput did not flatten it${reason ? `: ${reason}` : ''}; give every variant a required string literal tag, e.g. \`kind: z.literal('...')\``;
+}
+
+/** The root must be a served object (see `rootProblem`). */
+export const rootNotObject: Rule = {
+  id: 'root-not-object',
+  reason: 'MCP requires type:"object" at the schema root; Anthropic and OpenAI reject root combinators',
+  severity: 'error',
+  check: (visit, ctx) => {
+    if (visit.parent) return undefined;
+    const problem = rootProblem(visit.node, ctx);
+    return problem ? { message: problem } : undefined;
+  },
+};
+
+/**
+ * The served root keeps the Zod keys. Empty or missing `properties` for a non-empty shape means
+ * the preparation lost them, and the model would call the tool with nothing (BR-39, BR-41).
+ */
+export const rootKeysServed: Rule = {
+  id: 'zod-keys-missing',
+  reason: 'a served root without the Zod keys lets the model call the tool with no arguments',
+  severity: 'error',
+  check: ({ node, parent }, ctx) => {
+    const keys = ctx.zodShapeKeys ?? [];
+    if (parent || keys.length === 0 || rootProblem(node, ctx)) return undefined;
+    const served = isPlainObject(node.properties) ? node.properties : {};
+    const path = isPlainObject(node.properties) ? pointer('', 'properties') : '';
+    if (Object.keys(served).length === 0)
+      return {
+        path,
+        message: `the root has no properties, but the Zod shape has ${keys.map((k) => `\`${k}\``).join(', ')}`,
+      };
+    const missing = keys.filter((k) => !Object.hasOwn(served, k));
+    if (missing.length === 0) return undefined;
+    return { path, message: `the root is missing ${missing.map((k) => `\`${k}\``).join(', ')} from the Zod shape` };
+  },
+};

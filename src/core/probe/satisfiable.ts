@@ -1,0 +1,43 @@
+import { isPlainObject, type JsonSchema } from '../json-schema.js';
+import { declaredTypes, jsonEqual, type Kind, kindsOfType, show, valueKind } from './schema-facts.js';
+
+/**
+ * Why no value can pass `node`, judged from the constraints that must all hold at once: its own `type`,
+ * `const` and `enum`, and those of every `allOf` branch (nested `allOf` included). `undefined` when a value
+ * may pass. Only these keywords are compared; that is enough for what Zod emits for contradictory
+ * intersections (`allOf:[{type:"string"},{type:"number"}]`) and never claims a satisfiable schema is empty.
+ */
+export function unsatisfiableReason(node: JsonSchema): string | undefined {
+  const conjuncts: unknown[] = [];
+  const collect = (schema: unknown, seen: Set<unknown>) => {
+    if (seen.has(schema)) return;
+    seen.add(schema);
+    conjuncts.push(schema);
+    if (isPlainObject(schema) && Array.isArray(schema.allOf)) for (const b of schema.allOf) collect(b, seen);
+  };
+  collect(node, new Set());
+  if (conjuncts.includes(false)) return 'one of its allOf branches is `false`';
+
+  let kinds: Set<Kind> | undefined;
+  const typeNames: string[] = [];
+  let values: unknown[] | undefined;
+  for (const part of conjuncts) {
+    if (!isPlainObject(part)) continue;
+    const types = declaredTypes(part);
+    if (types) {
+      typeNames.push(types.join('|'));
+      const next = new Set(types.flatMap(kindsOfType));
+      kinds = kinds ? new Set([...kinds].filter((k) => next.has(k))) : next;
+    }
+    const allowed = 'const' in part ? [part.const] : Array.isArray(part.enum) ? part.enum : undefined;
+    if (allowed) values = values ? values.filter((v) => allowed.some((a: unknown) => jsonEqual(a, v))) : allowed;
+  }
+  if (kinds && kinds.size === 0) return `it must be ${typeNames.join(' and ')} at once`;
+  if (values && values.length === 0) return 'its const/enum values have nothing in common';
+  if (values && kinds) {
+    const k = kinds;
+    if (!values.some((v) => k.has(valueKind(v))))
+      return `none of its allowed values (${show(values)}) is of type ${typeNames.join(' and ')}`;
+  }
+  return undefined;
+}

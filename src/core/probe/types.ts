@@ -1,0 +1,72 @@
+import type { JsonSchema } from '../json-schema.js';
+import type { SchemaValidationOptions } from '../options.js';
+import type { RefIndex } from './refs.js';
+
+/**
+ * The checks read the user-facing `schemaValidation` options (one definition, in core/options.ts).
+ * `allowUntyped` entries are `<tool>:<pointer>`, e.g. `'search:/properties/payload'`, where the pointer is the
+ * property's JSON Pointer in the served input document, exactly as the issue reports it. `:` cannot occur in a
+ * valid tool name, so the entry splits unambiguously. `policy` is the mount's business and is ignored here.
+ */
+export type { SchemaValidationOptions };
+
+/** What the checks know about the document besides the document itself. */
+export interface CheckContext {
+  tool: string;
+  side: 'input' | 'output';
+  /** `flattenUnionInput` was asked for, so a union left in the input document is worth reporting. */
+  flattenRequested: boolean;
+  /** Top-level keys of the tool's Zod shape(s); served root `properties` must not be empty when this is not. */
+  zodShapeKeys?: string[];
+  /** Unions the flattener had to leave, with its reason, by JSON Pointer into the served document. */
+  unflattened?: Array<{ pointer: string; reason: string }>;
+  options: SchemaValidationOptions;
+}
+
+/** One sub-schema the walker reached. Boolean sub-schemas are not visited; rules see them from the parent. */
+export interface SchemaVisit {
+  node: JsonSchema;
+  /** JSON Pointer of `node` in the served document. */
+  pointer: string;
+  parent?: SchemaVisit;
+  /** Keyword of the parent that holds this node: `properties`, `items`, `anyOf`, ... */
+  keyword?: string;
+  /** Property name, `$defs` name or array index under `keyword`. */
+  key?: string;
+  /** How many values deep a matching value sits (object properties and array items add one; combinators do not). */
+  depth: number;
+}
+
+/** The context rules run in: the check context plus facts computed once per document. */
+export interface RuleContext extends CheckContext {
+  doc: JsonSchema;
+  refs: RefIndex;
+}
+
+/** What a rule found; `path` defaults to the visited node's pointer, `severity` to the rule's. */
+export interface Finding {
+  message: string;
+  path?: string;
+  severity?: 'error' | 'warning';
+}
+
+/**
+ * A check as data: a stable id (the issue code), a one-line reason that says which client or spec
+ * needs it, and the check itself. Rules only read; they never change the document.
+ */
+export interface Rule {
+  id: string;
+  reason: string;
+  severity: 'error' | 'warning';
+  /** Sides it applies to; both when absent. */
+  sides?: ReadonlyArray<'input' | 'output'>;
+  check(visit: SchemaVisit, ctx: RuleContext): Finding | Finding[] | undefined;
+}
+
+/** A named set of rules for one client family. */
+export interface Profile {
+  name: string;
+  /** Which client this describes and where its limits come from. */
+  summary: string;
+  rules: Rule[];
+}

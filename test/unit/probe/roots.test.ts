@@ -1,0 +1,210 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { baseFindings, check, DU, only, pathsOf, toDoc } from './helpers.js';
+
+const numericTag = z.discriminatedUnion('k', [
+  z.object({ k: z.literal(1), x: z.string() }),
+  z.object({ k: z.literal(2), y: z.string() }),
+]);
+const booleanTag = z.discriminatedUnion('k', [
+  z.object({ k: z.literal(true), x: z.string() }),
+  z.object({ k: z.literal(false), y: z.string() }),
+]);
+const optionalTag = z.discriminatedUnion('k', [
+  z.object({ k: z.literal('a').optional(), x: z.string() }),
+  z.object({ k: z.literal('b'), y: z.string() }),
+]);
+
+describe('unions that cannot be flattened (SK-18, SK-19, SK-20)', () => {
+  const cases = [
+    { id: 'SK-18', union: numericTag, why: /tag `k` is not a string/ },
+    { id: 'SK-19', union: booleanTag, why: /tag `k` is not a string/ },
+    { id: 'SK-20', union: optionalTag, why: /tag `k` is optional/ },
+  ];
+
+  for (const { id, union, why } of cases) {
+    it(`${id}: a root union is an error at "" that says why flattening did not apply`, () => {
+      // The flattener leaves these unions as they are, so the served document is Zod's own.
+      const issue = only(check(toDoc(union), { flattenRequested: true }), 'root-not-object', '');
+      expect(issue.severity).toBe('error');
+      expect(issue.message).toMatch(why);
+    });
+
+    it(`${id}: the flattener's own reason is quoted when it gives one`, () => {
+      const reason = id === 'SK-20' ? 'tag `k` is optional in one variant' : 'the tag is not a string';
+      const issues = check(toDoc(union), { flattenRequested: true, unflattened: [{ pointer: '', reason }] });
+      expect(only(issues, 'root-not-object', '').message).toContain(reason);
+    });
+
+    it(`${id}: nested as a field, a field in array items or a record value, it is a non-blocking warning there`, () => {
+      const doc = toDoc(
+        z.object({ op: union, list: z.array(union), byId: z.record(z.string(), union), other: DU }).partial(),
+      );
+      const issues = check(doc, { flattenRequested: true });
+      expect(pathsOf(issues, 'union-not-flattened')).toEqual([
+        '/properties/byId/additionalProperties',
+        '/properties/list/items',
+        '/properties/op',
+        // `other` is the served DU before flattening here; a left tagged union is reported too.
+        '/properties/other',
+      ]);
+      for (const i of issues.filter((i) => i.code === 'union-not-flattened')) expect(i.severity).toBe('warning');
+      expect(only(issues, 'union-not-flattened', '/properties/op').message).toMatch(why);
+      expect(issues.filter((i) => i.severity === 'error')).toEqual([]);
+    });
+
+    it(`${id}: the same nested union is not reported when flattening was not asked for`, () => {
+      expect(
+        pathsOf(check(toDoc(z.object({ op: union })), { flattenRequested: false }), 'union-not-flattened'),
+      ).toEqual([]);
+    });
+  }
+
+  it('SK-22: overlapping tag values leave an anyOf that is reported with the reason', () => {
+    const doc = toDoc(
+      z.object({
+        f: z.union([
+          z.object({ k: z.literal('a'), x: z.string() }),
+          z.object({ k: z.literal('a'), y: z.string() }),
+          z.object({ k: z.literal('b'), z: z.string() }),
+        ]),
+      }),
+    );
+    const issue = only(check(doc, { flattenRequested: true }), 'union-not-flattened', '/properties/f');
+    expect(issue.message).toMatch(/"a" in more than one variant/);
+  });
+
+  it('a union the flattener reported at a nested pointer is warned with its reason even if it is not object-only', () => {
+    const doc = toDoc(z.object({ v: z.union([z.object({ a: z.string() }), z.string()]) }));
+    const issues = check(doc, { flattenRequested: true, unflattened: [{ pointer: '/properties/v', reason: 'mixed' }] });
+    expect(only(issues, 'union-not-flattened', '/properties/v').message).toContain('mixed');
+  });
+
+  it('scalar unions and nullable wrappers are not flattener targets, so they are not reported', () => {
+    const doc = toDoc(z.object({ v: z.union([z.number(), z.string()]), n: z.object({ a: z.string() }).nullable() }));
+    expect(pathsOf(check(doc, { flattenRequested: true }), 'union-not-flattened')).toEqual([]);
+  });
+});
+
+describe('roots', () => {
+  const actions = z.discriminatedUnion('action', [
+    z.object({ action: z.literal('create'), name: z.string() }),
+    z.object({ action: z.literal('delete'), id: z.string() }),
+  ]);
+
+  it('BR-39: a union root without flattening is an error that suggests flattenUnionInput', () => {
+    const issue = only(check(toDoc(actions)), 'root-not-object', '');
+    expect(issue.severity).toBe('error');
+    expect(issue.message).toContain('flattenUnionInput');
+    expect(issue.message).toContain('`action`');
+  });
+
+  it('BR-39: the flattened root has no root issue', () => {
+    const flat = {
+      type: 'object',
+      properties: {
+        action: { type: 'string', enum: ['create', 'delete'] },
+        name: { type: 'string', description: 'Required if action = create' },
+        id: { type: 'string', description: 'Required if action = delete' },
+      },
+      required: ['action'],
+    };
+    expect(baseFindings(check(flat, { flattenRequested: true, zodShapeKeys: ['action', 'name', 'id'] }))).toEqual([]);
+  });
+
+  it('BR-40: a root with no type, `{}`, is an error', () => {
+    const issue = only(check({}), 'root-not-object', '');
+    expect(issue.severity).toBe('error');
+    expect(issue.message).toMatch(/no `type:"object"`/);
+  });
+
+  it('BR-41: served keys must match the Zod keys; empty properties for a non-empty shape is an error', () => {
+    const zodShapeKeys = ['operation', 'path', 'content'];
+    const flat = {
+      type: 'object',
+      properties: {
+        operation: { type: 'string', enum: ['append', 'delete'] },
+        path: { type: 'string' },
+        content: { type: 'string', description: 'Required if operation = append' },
+      },
+      required: ['operation', 'path'],
+    };
+    expect(baseFindings(check(flat, { flattenRequested: true, zodShapeKeys }))).toEqual([]);
+
+    const empty = only(check({ type: 'object', properties: {} }, { zodShapeKeys }), 'zod-keys-missing', '/properties');
+    expect(empty.severity).toBe('error');
+    expect(empty.message).toContain('`operation`');
+    only(check({ type: 'object' }, { zodShapeKeys }), 'zod-keys-missing', '');
+
+    const partial = { ...flat, properties: { operation: flat.properties.operation, path: flat.properties.path } };
+    expect(only(check(partial, { zodShapeKeys }), 'zod-keys-missing', '/properties').message).toContain('`content`');
+  });
+
+  it('an empty shape served as properties:{} is fine', () => {
+    expect(baseFindings(check(toDoc(z.object({})), { zodShapeKeys: [] }))).toEqual([]);
+  });
+
+  it('BR-42: an untagged object union at the root is an error even with flattening on', () => {
+    const doc = toDoc(z.union([z.object({ id: z.string() }), z.object({ slug: z.string() })]));
+    const issue = only(check(doc, { flattenRequested: true }), 'root-not-object', '');
+    expect(issue.severity).toBe('error');
+    expect(issue.message).toMatch(/no literal tag/);
+  });
+
+  it('BR-43: a merged root intersection has no issue', () => {
+    const doc = toDoc(z.object({ name: z.string() }).and(z.object({ dataType: z.enum(['NUMERIC', 'CATEGORICAL']) })));
+    expect(check(doc)).toEqual([]);
+  });
+
+  it('BR-45: a root union of three untagged shapes is an error with or without flattening', () => {
+    const doc = toDoc(
+      z.union([
+        z.object({ content: z.string(), filename: z.string() }),
+        z.object({ source_url: z.url() }),
+        z.object({ source_file_id: z.string() }),
+      ]),
+    );
+    for (const flattenRequested of [false, true]) {
+      const issue = only(check(doc, { flattenRequested }), 'root-not-object', '');
+      expect(issue.message).toMatch(/tag/);
+    }
+  });
+
+  it('BR-46: a refined object root has no issue', () => {
+    const doc = toDoc(
+      z.object({ mode: z.enum(['small', 'large']), size: z.number() }).superRefine((v, ctx) => {
+        if (v.mode === 'small' && v.size > 10) ctx.addIssue({ code: 'custom', path: ['size'], message: 'too big' });
+      }),
+    );
+    expect(check(doc)).toEqual([]);
+  });
+
+  it('BR-47: an array root is an error that suggests wrapping it', () => {
+    const issue = only(check(toDoc(z.array(z.object({ id: z.string(), title: z.string() })))), 'root-not-object', '');
+    expect(issue.severity).toBe('error');
+    expect(issue.message).toContain('z.object({ items: z.array(...) })');
+  });
+
+  it('SK-26: a root allOf or a root oneOf beside type:"object" is an error', () => {
+    const allOf = { type: 'object', allOf: [{ type: 'object', properties: { a: { type: 'string' } } }] };
+    expect(only(check(allOf), 'root-not-object', '').message).toMatch(/intersection/);
+    const mixed = { type: 'object', properties: { botId: { type: 'string' } }, oneOf: [{ type: 'object' }] };
+    only(check(mixed), 'root-not-object', '');
+  });
+
+  it('scalar roots and non-objects are errors, and never throw', () => {
+    expect(only(check(toDoc(z.string())), 'root-not-object', '').message).toMatch(/type string/);
+    for (const doc of [null, true, 'x', [] as unknown]) {
+      expect(only(check(doc as any), 'root-not-object', '').severity).toBe('error');
+    }
+  });
+
+  it('output side: the root must be an object too, and the message says "output"', () => {
+    const issue = only(check(toDoc(z.array(z.string())), { side: 'output' }), 'root-not-object', '');
+    expect(issue.side).toBe('output');
+    expect(issue.message).toMatch(/^Output schema:/);
+    expect(issue.message).toContain('structured content');
+    const union = only(check(toDoc(DU), { side: 'output' }), 'root-not-object', '');
+    expect(union.message).not.toContain('flattenUnionInput');
+  });
+});
