@@ -1,0 +1,64 @@
+import { isPlainObject, type JsonSchema } from '../json-schema.js';
+import { ANNOTATION_KEYWORDS, mapSubschemas } from './keywords.js';
+
+// Comparison of schemas by meaning rather than by spelling: key order, `required` order and annotations
+// must not make two variants' copies of one field look different, or the merge would widen needlessly.
+
+/** JSON text with object keys sorted, so equal JSON values give equal strings (and stable output). */
+export function stableStringify(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableStringify).join(',')}]`;
+  if (isPlainObject(value)) {
+    const keys = Object.keys(value)
+      .filter((k) => value[k] !== undefined)
+      .sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${stableStringify(value[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * The schema with annotations removed at every schema node (never inside data such as `const` or
+ * `properties` names), and with `required` and `type` lists sorted and deduplicated: the parts that
+ * decide what the schema accepts, in a canonical spelling.
+ */
+export function validationOnly(schema: unknown): unknown {
+  if (!isPlainObject(schema)) return schema;
+  const mapped = mapSubschemas(schema, (child) => validationOnly(child));
+  const out: JsonSchema = {};
+  for (const key of Object.keys(mapped)) {
+    if (ANNOTATION_KEYWORDS.has(key)) continue;
+    const value = mapped[key];
+    out[key] = (key === 'required' || key === 'type') && Array.isArray(value) ? [...new Set(value)].sort() : value;
+  }
+  return out;
+}
+
+/** Canonical key of what a schema accepts: equal keys mean the schemas accept the same values. */
+export function validationKey(schema: unknown): string {
+  return stableStringify(validationOnly(schema));
+}
+
+/** A deep copy of a JSON value, so results never share structure with the caller's input. */
+export function cloneJson<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(cloneJson) as T;
+  if (isPlainObject(value)) {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value)) out[key] = cloneJson(value[key]);
+    return out as T;
+  }
+  return value;
+}
+
+/** Order-preserving de-duplication by JSON value. */
+export function uniqueValues<T>(values: readonly T[]): T[] {
+  const seen = new Set<string>();
+  const out: T[] = [];
+  for (const v of values) {
+    const key = stableStringify(v);
+    if (!seen.has(key)) {
+      seen.add(key);
+      out.push(v);
+    }
+  }
+  return out;
+}

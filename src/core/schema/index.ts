@@ -1,0 +1,3 @@
+// Presentation projections of the served JSON Schema. The original Zod schema stays the only parser.
+export { flattenUnionsDeep, flattenWithReport, type Unflattened } from './flatten.js';
+export { inlineRefs } from './inline-refs.js';

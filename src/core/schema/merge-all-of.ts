@@ -1,0 +1,118 @@
+import { isPlainObject, type JsonSchema } from '../json-schema.js';
+import { composeDescription } from './annotations.js';
+import { validationKey } from './canonical.js';
+import { ANNOTATION_KEYWORDS, declaredTypes, isObjectTyped, META_KEYWORDS } from './keywords.js';
+
+// An intersection of objects (`allOf`, what Zod emits for `.and()` when it cannot merge the shapes
+// itself, e.g. two discriminated unions) becomes one object. Every value the `allOf` accepts passes each
+// member, so it has every member's required keys and each key satisfies every member's schema for it:
+// the union of `properties` and of `required` describes it, and keys two members both declare keep an
+// exact `allOf` of their schemas (merged again when those are objects too).
+
+/** Object keywords the merge knows how to combine; any other keyword on a member leaves the `allOf` alone. */
+const OBJECT_KEYWORDS: ReadonlySet<string> = new Set([
+  'type',
+  'properties',
+  'required',
+  'additionalProperties',
+  'propertyNames',
+  'minProperties',
+  'maxProperties',
+]);
+
+/** The merged object, or undefined when the `allOf` is not an intersection of plain objects. */
+export function mergeAllOf(node: JsonSchema): JsonSchema | undefined {
+  if (!Array.isArray(node.allOf) || node.allOf.length === 0) return undefined;
+  const siblings: JsonSchema = {};
+  const siblingPart: JsonSchema = {};
+  for (const key of Object.keys(node)) {
+    if (key === 'allOf') continue;
+    if (ANNOTATION_KEYWORDS.has(key) || META_KEYWORDS.has(key)) siblings[key] = node[key];
+    else if (OBJECT_KEYWORDS.has(key)) siblingPart[key] = node[key];
+    else return undefined;
+  }
+  if ('type' in siblingPart && !isObjectTyped(siblingPart)) return undefined;
+  const parts: JsonSchema[] = Object.keys(siblingPart).length > 0 ? [{ ...siblingPart, type: 'object' }] : [];
+  for (const member of node.allOf) {
+    if (!isObjectTyped(member)) return undefined;
+    if (Object.keys(member).some((k) => !OBJECT_KEYWORDS.has(k) && !ANNOTATION_KEYWORDS.has(k) && k !== '$schema')) {
+      return undefined;
+    }
+    parts.push(member);
+  }
+
+  const out: JsonSchema = {};
+  if ('$schema' in siblings) out.$schema = siblings.$schema;
+  out.type = 'object';
+
+  const declared = new Map<string, unknown[]>();
+  for (const part of parts) {
+    if (!isPlainObject(part.properties)) continue;
+    for (const [key, schema] of Object.entries(part.properties))
+      declared.set(key, [...(declared.get(key) ?? []), schema]);
+  }
+  if (declared.size > 0) {
+    out.properties = {};
+    for (const [key, schemas] of declared) out.properties[key] = intersect(schemas);
+  }
+
+  const required = [...new Set(parts.flatMap((p) => (Array.isArray(p.required) ? p.required : [])))];
+  if (required.length > 0) out.required = required;
+
+  // `false` in any member: the allOf only accepts keys that member declares, all of which are in
+  // the merged `properties`. Schemas constrain undeclared keys in every member, so they all apply.
+  if (parts.some((p) => p.additionalProperties === false)) out.additionalProperties = false;
+  else {
+    const extra = combined(parts.map((p) => p.additionalProperties));
+    if (extra !== undefined) out.additionalProperties = extra;
+  }
+  const names = combined(parts.map((p) => p.propertyNames));
+  if (names !== undefined) out.propertyNames = names;
+  const mins = parts.map((p) => p.minProperties).filter((v): v is number => typeof v === 'number');
+  if (mins.length > 0) out.minProperties = Math.max(...mins);
+  const maxs = parts.map((p) => p.maxProperties).filter((v): v is number => typeof v === 'number');
+  if (maxs.length > 0) out.maxProperties = Math.min(...maxs);
+
+  const description = composeDescription(
+    [siblings.description, ...parts.map((p) => p.description)].filter((d, i, all) => all.indexOf(d) === i),
+  );
+  if (description !== undefined) out.description = description;
+  const title = siblings.title ?? parts.find((p) => typeof p.title === 'string')?.title;
+  if (title !== undefined) out.title = title;
+  for (const key of Object.keys(siblings)) if (!(key in out)) out[key] = siblings[key];
+  return out;
+}
+
+/** The schema for a key declared by several members: all must hold, so keep them all (merged when possible). */
+function intersect(schemas: readonly unknown[]): unknown {
+  const distinct = dedupe(schemas);
+  if (distinct.length === 1) return distinct[0];
+  const node: JsonSchema = { allOf: distinct };
+  return mergeAllOf(node) ?? node;
+}
+
+/** Several sub-schemas that all apply to the same values: none, one, or an `allOf` of the distinct ones. */
+function combined(schemas: readonly unknown[]): unknown {
+  const meaningful = schemas.filter(
+    (s) => s !== undefined && s !== true && !(isPlainObject(s) && Object.keys(s).length === 0),
+  );
+  const distinct = dedupe(meaningful);
+  if (distinct.length === 0) return undefined;
+  return distinct.length === 1 ? distinct[0] : intersect(distinct);
+}
+
+function dedupe(schemas: readonly unknown[]): unknown[] {
+  const seen = new Set<string>();
+  return schemas.filter((s) => {
+    const key = validationKey(s);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** True when `type` is absent or `object`, so an `allOf` sibling does not contradict the merged result. */
+export function typeAllowsObject(node: JsonSchema): boolean {
+  const types = declaredTypes(node);
+  return types === undefined ? !('type' in node) : types.includes('object');
+}
