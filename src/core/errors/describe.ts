@@ -1,0 +1,40 @@
+/** Small helpers that turn values and Zod type names into the words a model reads in an error. */
+
+/** The JSON-ish type name of a value, as a sender would understand it. */
+export function typeName(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'number' && Number.isNaN(v)) return 'NaN';
+  if (v instanceof Date) return 'date';
+  return typeof v;
+}
+
+/** Zod's `expected` names, in plain words where Zod's differ. */
+export function expectedName(expected: string): string {
+  if (expected === 'int') return 'integer';
+  if (expected === 'nonoptional') return 'a value';
+  return expected;
+}
+
+/** A short literal for a value (`"post"`, `42`, `null`), cut at 60 characters. */
+export function shortLiteral(v: unknown): string {
+  let text: string;
+  try {
+    text = typeof v === 'bigint' ? `${v}n` : (JSON.stringify(v) ?? String(v));
+  } catch {
+    text = typeName(v);
+  }
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+/** The value at `path` inside `root`, and whether it is there at all (an own key all the way down). */
+export function valueAt(root: unknown, path: ReadonlyArray<PropertyKey>): { found: boolean; value: unknown } {
+  let current: unknown = root;
+  for (const key of path) {
+    if (typeof current !== 'object' || current === null || typeof key === 'symbol')
+      return { found: false, value: undefined };
+    if (!Object.hasOwn(current, key)) return { found: false, value: undefined };
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return { found: true, value: current };
+}

@@ -1,0 +1,2 @@
+export { type FormattableIssue, formatIssues, type PlainIssue } from './format.js';
+export { formatPath } from './path.js';
