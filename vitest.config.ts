@@ -1,6 +1,16 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+const src = (p: string) => fileURLToPath(new URL(`./src/${p}`, import.meta.url));
+
 export default defineConfig({
+  resolve: {
+    // Examples and tests import the package by its name, as users do; point it at the sources.
+    alias: [
+      { find: /^mcp-mount\/(.+)$/, replacement: src('adapters/$1/index.ts') },
+      { find: /^mcp-mount$/, replacement: src('index.ts') },
+    ],
+  },
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 30_000,

@@ -1,0 +1,19 @@
+import type { MiddlewareHandler } from 'hono';
+import { createMcpHandler, type McpMountHandler } from '../../core/handler.js';
+import type { McpMountOptions } from '../../core/options.js';
+import type { AnyTool } from '../../core/tools.js';
+
+/**
+ * Hono middleware serving `tools` as an MCP endpoint: `app.use('/mcp', mcp(tools, options))` or
+ * `app.all('/mcp', mcp(tools, options))`. The raw request goes to the core; the Hono env (`c.env`, e.g.
+ * Worker bindings) reaches tools as `ctx.host.env`. Preparation and the startup probe run here, once.
+ *
+ * @throws McpMountSchemaError at construction, as `createMcpHandler` does.
+ */
+export function mcp(tools: readonly AnyTool[], options: McpMountOptions = {}): MiddlewareHandler & { handler: McpMountHandler } {
+  const handler = createMcpHandler(tools, options);
+  const middleware: MiddlewareHandler = (c) => handler.fetch(c.req.raw, { host: { env: c.env }, authInfo: c.get('authInfo' as never) });
+  return Object.assign(middleware, { handler });
+}
+
+export type { McpMountOptions } from '../../core/options.js';

@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { formatIssues } from './errors/index.js';
+import type { PreparedTool } from './prepare.js';
+import { type Repair, repairArgs } from './repair/index.js';
+
+/** What a successful `tools/call` argument check hands to the executor. */
+export interface ParsedCall {
+  params: unknown;
+  input: unknown;
+  /** Parsed extend values, before `resolve`. */
+  extend: unknown;
+  repairs: Repair[];
+}
+
+export type CallCheck = { ok: true; value: ParsedCall } | { ok: false; messages: string[]; repairs: Repair[] };
+
+export interface RepairSwitches {
+  json: boolean;
+  scalars: boolean;
+}
+
+// Stands for "the arguments object" when the whole `arguments` arrives as one JSON string (issue 4, item 2).
+const ARGUMENTS_OBJECT = z.looseObject({});
+
+/**
+ * Repair, split, then the one parse per slice. The original Zod schemas are the only parsers and each runs
+ * exactly once (DEVELOPERS.md, Architecture). Keys owned by `extend` and `params` go to those slices;
+ * every other key, known or not, goes to `input`, whose own key policy decides (flatten.md BR-37, SK-43).
+ * Never throws for client input; a failure lists every failing path.
+ */
+export async function checkCall(tool: PreparedTool, raw: unknown, switches: RepairSwitches): Promise<CallCheck> {
+  const repairs: Repair[] = [];
+  const messages: string[] = [];
+  let args: unknown = raw ?? {}; // no `arguments`, or `null`, is `{}` (repair.md BR-32)
+  if (typeof args === 'string' && switches.json) {
+    const root = repairArgs(args, ARGUMENTS_OBJECT, { json: true, scalars: false });
+    args = root.value;
+    repairs.push(...root.repairs);
+  }
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+    return { ok: false, messages: [`(root): expected an object of arguments, received ${describe(args)}`], repairs };
+  }
+
+  const parts = split(args as Record<string, unknown>, tool);
+  const slices = [
+    { name: 'extend', schema: tool.extend?.schema, value: parts.extend },
+    { name: 'params', schema: tool.params?.schema, value: parts.params },
+    { name: 'input', schema: tool.input, value: parts.input },
+  ] as const;
+  const parsed: Record<string, unknown> = { extend: undefined, params: {}, input: {} };
+  for (const slice of slices) {
+    if (!slice.schema) continue;
+    const repaired = repairArgs(slice.value, slice.schema, switches);
+    repairs.push(...repaired.repairs);
+    if (repaired.issues.length > 0) {
+      messages.push(...formatIssues(repaired.issues as z.core.$ZodIssue[]));
+      continue;
+    }
+    const result = await slice.schema.safeParseAsync(repaired.value);
+    if (result.success) parsed[slice.name] = result.data;
+    else messages.push(...formatIssues(result.error, slice.schema, repaired.value));
+  }
+  if (messages.length > 0) return { ok: false, messages, repairs };
+  return { ok: true, value: { params: parsed.params, input: parsed.input, extend: parsed.extend, repairs } };
+}
+
+function split(args: Record<string, unknown>, tool: PreparedTool) {
+  const extend: Record<string, unknown> = {};
+  const params: Record<string, unknown> = {};
+  const input: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(args)) {
+    if (tool.extend?.keys.has(key)) extend[key] = value;
+    else if (tool.params?.keys.has(key)) params[key] = value;
+    else input[key] = value;
+  }
+  return { extend, params, input };
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value;
+}

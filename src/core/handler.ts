@@ -1,0 +1,184 @@
+import {
+  type CallToolResult,
+  createMcpHandler as createSdkHandler,
+  McpServer,
+  type McpRequestContext,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import { carrier } from './carrier.js';
+import { checkCall, type ParsedCall } from './call.js';
+import { McpMountSchemaError } from './mount-error.js';
+import type { McpMountOptions } from './options.js';
+import { nameIssues, type PreparedTool, prepareTools } from './prepare.js';
+import { isCallToolResult, type AnyTool, type ToolContext } from './tools.js';
+import { formatSchemaIssues, reportOf, type ValidationReport } from './validate.js';
+
+/** Per-request extras an adapter hands to `fetch`. */
+export interface FetchExtras {
+  /** Validated auth info, passed through to tools as `ctx.authInfo` (never read from headers here). */
+  authInfo?: unknown;
+  /** Host values for tools, e.g. a Worker's `{ env, ctx }`; reaches tools as `ctx.host`. */
+  host?: Record<string, unknown>;
+}
+
+/** The web-standard core every adapter wraps. */
+export interface McpMountHandler {
+  /** Serves one HTTP request (POST JSON-RPC; GET/DELETE are answered as the SDK's stateless serving does). */
+  fetch(request: Request, extras?: FetchExtras): Promise<Response>;
+  /** Aborts in-flight exchanges. */
+  close(): Promise<void>;
+  /** The startup probe's report for this mount: its `tools` are exactly what `tools/list` serves. */
+  readonly report: ValidationReport;
+}
+
+const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
+
+/**
+ * Builds the MCP endpoint for `tools`: the SDK v2 `createMcpHandler` (stateless; 2026-07-28 and 2025-era
+ * clients), a fresh `McpServer` per request with every tool registered through a precomputed carrier.
+ * All schema work happens here, once; a request only registers carriers and parses its arguments.
+ *
+ * @throws McpMountSchemaError when a tool name is invalid or duplicated, a key is claimed by two slices, or,
+ *   under `schemaValidation.policy: 'throw'` (the default), the probe reports any error-level issue.
+ *   Source: issue 2 (item 8), probe.md.
+ */
+export function createMcpHandler(tools: readonly AnyTool[], options: McpMountOptions = {}): McpMountHandler {
+  const preparation = prepareTools(tools, options);
+  const report = reportOf(preparation);
+  const policy = options.schemaValidation?.policy ?? 'throw';
+  const logger = options.logger ?? console;
+  const fatal = [
+    ...nameIssues(report.issues),
+    ...report.issues.filter((i) => i.code === 'key-conflict'),
+  ];
+  if (fatal.length > 0) throw new McpMountSchemaError(policy === 'throw' ? errors(report) : fatal);
+  if (policy === 'throw' && !report.ok) throw new McpMountSchemaError(errors(report));
+  if (policy === 'warn' && report.issues.length > 0) {
+    const left = preparation.tools.filter((t) => !t.servable).map((t) => t.name);
+    logger.warn(
+      `mcp-mount: schema issues (policy 'warn')${left.length ? `; not served: ${left.join(', ')}` : ''}\n${formatSchemaIssues(report.issues)}`,
+    );
+  }
+
+  const served = preparation.tools.filter((t) => t.servable);
+  const registrations = served.map((t) => registration(t, options));
+  const hostExtras = new WeakMap<Request, FetchExtras>();
+
+  const sdk = createSdkHandler(
+    (rc: McpRequestContext) => {
+      const server = new McpServer(
+        { name: options.name ?? 'mcp-mount', version: options.version ?? '0.0.0' },
+        { capabilities: { tools: { listChanged: false } }, instructions: options.instructions },
+      );
+      const extras = rc.requestInfo ? hostExtras.get(rc.requestInfo) : undefined;
+      for (const r of registrations) server.registerTool(r.name, r.config, (args: any, ctx: ServerContext) => r.run(args, ctx, extras));
+      return server;
+    },
+    {
+      maxRequestBodySize: options.maxRequestBodyBytes ?? DEFAULT_MAX_BODY,
+      onerror: (error) => observeError(options, error, undefined),
+    },
+  );
+
+  return {
+    report,
+    close: () => sdk.close(),
+    fetch(request, extras) {
+      if (extras) hostExtras.set(request, extras);
+      return sdk.fetch(request, extras?.authInfo ? { authInfo: extras.authInfo as never } : undefined);
+    },
+  };
+}
+
+function errors(report: ValidationReport) {
+  return report.issues.filter((i) => i.severity === 'error');
+}
+
+/** Everything about one tool that does not change between requests: carriers, config, the executor. */
+function registration(prepared: PreparedTool, options: McpMountOptions) {
+  const { tool } = prepared;
+  const switches = { json: options.coerceJsonArgs !== false, scalars: options.coerceScalarArgs !== false };
+  const inputSchema = carrier(prepared.inputSchema, async (value) => {
+    const started = performance.now();
+    const check = await checkCall(prepared, value, switches);
+    if (check.ok) return { value: { ...check.value, started } };
+    const text = check.messages.join('; ');
+    observeCall(options, { tool: prepared.name, ok: false, error: text, repairs: check.repairs, started });
+    return { issues: check.messages.map((message) => ({ message })) };
+  });
+  const output = tool.output;
+  const outputSchema =
+    prepared.outputSchema && output
+      ? carrier(prepared.outputSchema, async (value) => {
+          const result = await output.safeParseAsync(value);
+          return result.success ? { value: result.data } : { issues: result.error.issues };
+        })
+      : undefined;
+
+  const run = async (args: ParsedCall & { started: number }, mcp: ServerContext, extras: FetchExtras | undefined) => {
+    const base: Omit<ToolContext, 'extend'> = {
+      request: mcp.http?.req,
+      authInfo: mcp.http?.authInfo ?? extras?.authInfo,
+      signal: mcp.mcpReq.signal,
+      repairs: args.repairs,
+      host: extras?.host ?? {},
+      mcp,
+    };
+    try {
+      const extend = prepared.extend?.resolve ? await prepared.extend.resolve(args.extend as never, base) : args.extend;
+      const value = await tool.handler({ params: args.params as never, input: args.input as never }, { ...base, extend });
+      const result = toCallToolResult(value, output !== undefined);
+      observeCall(options, { tool: prepared.name, ok: !result.isError, repairs: args.repairs, started: args.started });
+      return result;
+    } catch (error) {
+      observeError(options, error, prepared.name);
+      observeCall(options, {
+        tool: prepared.name,
+        ok: false,
+        error: error instanceof Error ? error.message : String(error),
+        repairs: args.repairs,
+        started: args.started,
+      });
+      throw error; // the SDK turns it into an `isError` result with the message
+    }
+  };
+
+  const config = {
+    title: tool.title,
+    description: tool.description,
+    inputSchema,
+    outputSchema,
+    annotations: tool.annotations,
+  };
+  return { name: prepared.name, config: config as any, run };
+}
+
+/** A JSON value becomes text content (strings as they are), plus `structuredContent` when the tool declares `output`. */
+function toCallToolResult(value: unknown, structured: boolean): CallToolResult {
+  if (isCallToolResult(value)) return value;
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? 'null');
+  const result: CallToolResult = { content: [{ type: 'text', text }] };
+  if (structured) result.structuredContent = value as Record<string, unknown>;
+  return result;
+}
+
+function observeCall(
+  options: McpMountOptions,
+  e: { tool: string; ok: boolean; error?: string; repairs: ParsedCall['repairs']; started: number },
+) {
+  if (!options.onCall) return;
+  try {
+    options.onCall({ tool: e.tool, ok: e.ok, error: e.error, repairs: e.repairs, durationMs: performance.now() - e.started });
+  } catch (error) {
+    (options.logger ?? console).error('mcp-mount: onCall threw', error);
+  }
+}
+
+function observeError(options: McpMountOptions, error: unknown, tool: string | undefined) {
+  if (!options.onError) return;
+  try {
+    options.onError(error, { tool });
+  } catch (hookError) {
+    (options.logger ?? console).error('mcp-mount: onError threw', hookError);
+  }
+}
