@@ -1,0 +1,59 @@
+/**
+ * `npm run demo`: starts the Hono example on a free port, then drives it with both official MCP clients.
+ * For each client it prints the advertised schema of `send_message` and makes three calls:
+ *   (a) a proper message; (b) a media group whose `media` array arrives as a JSON string (repaired);
+ *   (c) an invalid call, which must come back as an `isError` result naming the path.
+ * Exits 0 only if all of that holds for both clients.
+ */
+import { serve } from '@hono/node-server';
+import type { AddressInfo } from 'node:net';
+import { type CallResult, connectors } from '../shared/clients.js';
+import { createApp } from './app.js';
+
+const server = serve({ fetch: createApp().fetch, port: 0, hostname: '127.0.0.1' });
+await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+console.log(`mcp-mount demo: Hono example serving ${url}\n`);
+
+const textOf = (r: CallResult) => r.content.map((c) => c.text ?? '').join('\n');
+let failures = 0;
+const expect = (ok: boolean, what: string) => {
+  console.log(`  ${ok ? 'PASS' : 'FAIL'}  ${what}`);
+  if (!ok) failures++;
+};
+
+try {
+  for (const connect of connectors) {
+    const client = await connect(url);
+    console.log(`== ${client.label}`);
+    const { tools } = await client.listTools();
+    const sendMessage = tools.find((t) => t.name === 'send_message');
+    console.log(`tools/list: ${tools.map((t) => t.name).join(', ')}`);
+    console.log('send_message inputSchema (one flat object, no oneOf):');
+    console.log(JSON.stringify(sendMessage?.inputSchema, null, 2).replace(/^/gm, '    '));
+    expect(!!sendMessage && !JSON.stringify(sendMessage.inputSchema).match(/"(oneOf|anyOf)"/), 'schema is flat');
+
+    const a = await client.callTool('send_message', { chatId: 'c-1', type: 'message', text: 'Hello from mcp-mount' });
+    console.log(`(a) proper message -> ${textOf(a)}`);
+    expect(!a.isError, '(a) succeeds');
+
+    const media = JSON.stringify([{ url: 'https://example.com/1.png' }, { url: 'https://example.com/2.png' }]);
+    const b = await client.callTool('send_message', { chatId: 'c-1', type: 'mediaGroup', media });
+    console.log(`(b) media group, media sent as the string ${JSON.stringify(media)} -> ${textOf(b)}`);
+    expect(!b.isError, '(b) succeeds after repair');
+
+    const bad = { chatId: 'c-1', type: 'mediaGroup', media: [{ url: 42 }, { url: 'https://example.com/2.png' }] };
+    const c = await client.callTool('send_message', bad);
+    console.log(`(c) invalid call ${JSON.stringify(bad)} -> isError=${c.isError === true}: ${textOf(c)}`);
+    expect(c.isError === true && textOf(c).includes('media[0].url'), '(c) is isError naming media[0].url');
+    await client.close();
+    console.log('');
+  }
+} catch (error) {
+  console.error('demo failed:', error);
+  failures++;
+} finally {
+  server.close();
+}
+console.log(failures === 0 ? 'demo: all checks passed' : `demo: ${failures} check(s) failed`);
+process.exit(failures === 0 ? 0 : 1);
