@@ -18,7 +18,8 @@ export function checkToolNames(names: readonly string[]): SchemaIssue[] {
     severity: 'error',
     side: 'name',
   });
-  for (const name of names) {
+  // One issue per distinct name: a bad name used twice is one invalid-name issue plus one duplicate issue.
+  for (const name of new Set(names)) {
     const why = invalidNameReason(name);
     if (why) issues.push(issue(name, 'invalid-tool-name', `tool name ${JSON.stringify(name)} is invalid: ${why}`));
   }
