@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { formatIssues } from './errors/index.js';
 import type { PreparedTool } from './prepare.js';
 import { type Repair, repairArgs } from './repair/index.js';
@@ -19,9 +19,6 @@ export interface RepairSwitches {
   scalars: boolean;
 }
 
-// Stands for "the arguments object" when the whole `arguments` arrives as one JSON string (issue 4, item 2).
-const ARGUMENTS_OBJECT = z.looseObject({});
-
 /**
  * Repair, split, then the one parse per slice. The original Zod schemas are the only parsers and each runs
  * exactly once (DEVELOPERS.md, Architecture). Keys owned by `extend` and `params` go to those slices;
@@ -31,12 +28,7 @@ const ARGUMENTS_OBJECT = z.looseObject({});
 export async function checkCall(tool: PreparedTool, raw: unknown, switches: RepairSwitches): Promise<CallCheck> {
   const repairs: Repair[] = [];
   const messages: string[] = [];
-  let args: unknown = raw ?? {}; // no `arguments`, or `null`, is `{}` (repair.md BR-32)
-  if (typeof args === 'string' && switches.json) {
-    const root = repairArgs(args, ARGUMENTS_OBJECT, { json: true, scalars: false });
-    args = root.value;
-    repairs.push(...root.repairs);
-  }
+  const args: unknown = raw ?? {}; // no `arguments` is `{}` (repair.md BR-32); `null` and text are fixed in envelope.ts
   if (typeof args !== 'object' || args === null || Array.isArray(args)) {
     return { ok: false, messages: [`(root): expected an object of arguments, received ${describe(args)}`], repairs };
   }
@@ -53,7 +45,7 @@ export async function checkCall(tool: PreparedTool, raw: unknown, switches: Repa
     const repaired = repairArgs(slice.value, slice.schema, switches);
     repairs.push(...repaired.repairs);
     if (repaired.issues.length > 0) {
-      messages.push(...formatIssues(repaired.issues as z.core.$ZodIssue[]));
+      messages.push(...formatIssues(repaired.issues));
       continue;
     }
     const result = await slice.schema.safeParseAsync(repaired.value);

@@ -5,12 +5,15 @@ import {
   type McpRequestContext,
   type ServerContext,
 } from '@modelcontextprotocol/server';
+import { jsonRpcError, readBodyLimited } from './body.js';
 import { carrier } from './carrier.js';
 import { checkCall, type ParsedCall } from './call.js';
+import { normalizeEnvelope } from './envelope.js';
 import { McpMountSchemaError } from './mount-error.js';
 import type { McpMountOptions } from './options.js';
 import { nameIssues, type PreparedTool, prepareTools } from './prepare.js';
-import { isCallToolResult, type AnyTool, type ToolContext } from './tools.js';
+import type { Repair } from './repair/index.js';
+import { type AnyTool, isCallToolResult, type ToolContext } from './tools.js';
 import { formatSchemaIssues, reportOf, type ValidationReport } from './validate.js';
 
 /** Per-request extras an adapter hands to `fetch`. */
@@ -19,6 +22,18 @@ export interface FetchExtras {
   authInfo?: unknown;
   /** Host values for tools, e.g. a Worker's `{ env, ctx }`; reaches tools as `ctx.host`. */
   host?: Record<string, unknown>;
+  /**
+   * The JSON body, when a framework already parsed it (e.g. `express.json()` drained the stream).
+   * Without it the body is read from the request, under `maxRequestBodyBytes`.
+   */
+  parsedBody?: unknown;
+}
+
+/** What the per-request factory needs to know about the request it serves. */
+interface RequestState {
+  extras?: FetchExtras;
+  /** Repairs made to the envelope before the SDK saw it (the whole `arguments` sent as a string). */
+  envelopeRepairs: Repair[];
 }
 
 /** The web-standard core every adapter wraps. */
@@ -62,7 +77,9 @@ export function createMcpHandler(tools: readonly AnyTool[], options: McpMountOpt
 
   const served = preparation.tools.filter((t) => t.servable);
   const registrations = served.map((t) => registration(t, options));
-  const hostExtras = new WeakMap<Request, FetchExtras>();
+  const states = new WeakMap<Request, RequestState>();
+  const maxBytes = options.maxRequestBodyBytes ?? DEFAULT_MAX_BODY;
+  const json = options.coerceJsonArgs !== false;
 
   const sdk = createSdkHandler(
     (rc: McpRequestContext) => {
@@ -70,12 +87,12 @@ export function createMcpHandler(tools: readonly AnyTool[], options: McpMountOpt
         { name: options.name ?? 'mcp-mount', version: options.version ?? '0.0.0' },
         { capabilities: { tools: { listChanged: false } }, instructions: options.instructions },
       );
-      const extras = rc.requestInfo ? hostExtras.get(rc.requestInfo) : undefined;
-      for (const r of registrations) server.registerTool(r.name, r.config, (args: any, ctx: ServerContext) => r.run(args, ctx, extras));
+      const state = (rc.requestInfo && states.get(rc.requestInfo)) || { envelopeRepairs: [] };
+      for (const r of registrations) server.registerTool(r.name, r.config, (args: any, ctx: ServerContext) => r.run(args, ctx, state));
       return server;
     },
     {
-      maxRequestBodySize: options.maxRequestBodyBytes ?? DEFAULT_MAX_BODY,
+      maxRequestBodySize: maxBytes,
       onerror: (error) => observeError(options, error, undefined),
     },
   );
@@ -83,9 +100,30 @@ export function createMcpHandler(tools: readonly AnyTool[], options: McpMountOpt
   return {
     report,
     close: () => sdk.close(),
-    fetch(request, extras) {
-      if (extras) hostExtras.set(request, extras);
-      return sdk.fetch(request, extras?.authInfo ? { authInfo: extras.authInfo as never } : undefined);
+    async fetch(request, extras) {
+      const authInfo = extras?.authInfo as never;
+      if (request.method !== 'POST') {
+        states.set(request, { extras, envelopeRepairs: [] });
+        return sdk.fetch(request, { authInfo });
+      }
+      // The body is read here (once, counting real bytes) so that the envelope can be normalized
+      // before the SDK's request schema sees it; the SDK then gets it as `parsedBody`.
+      let parsed: unknown = extras?.parsedBody;
+      if (parsed === undefined) {
+        const body = await readBodyLimited(request, maxBytes);
+        if (!body.ok) return jsonRpcError(413, -32600, `Request body exceeds ${maxBytes} bytes`);
+        try {
+          parsed = JSON.parse(body.text);
+        } catch {
+          // Not JSON: the SDK answers it (parse error or 415) from a fresh copy of the bytes.
+          const copy = new Request(request, { body: body.text });
+          states.set(copy, { extras, envelopeRepairs: [] });
+          return sdk.fetch(copy, { authInfo });
+        }
+      }
+      const envelope = normalizeEnvelope(parsed, json);
+      states.set(request, { extras, envelopeRepairs: envelope.repairs });
+      return sdk.fetch(request, { authInfo, parsedBody: envelope.body });
     },
   };
 }
@@ -115,13 +153,14 @@ function registration(prepared: PreparedTool, options: McpMountOptions) {
         })
       : undefined;
 
-  const run = async (args: ParsedCall & { started: number }, mcp: ServerContext, extras: FetchExtras | undefined) => {
+  const run = async (parsed: ParsedCall & { started: number }, mcp: ServerContext, state: RequestState) => {
+    const args = { ...parsed, repairs: [...state.envelopeRepairs, ...parsed.repairs] };
     const base: Omit<ToolContext, 'extend'> = {
       request: mcp.http?.req,
-      authInfo: mcp.http?.authInfo ?? extras?.authInfo,
+      authInfo: mcp.http?.authInfo ?? state.extras?.authInfo,
       signal: mcp.mcpReq.signal,
       repairs: args.repairs,
-      host: extras?.host ?? {},
+      host: state.extras?.host ?? {},
       mcp,
     };
     try {

@@ -1,0 +1,40 @@
+/** Reading a request body under a byte limit that counts the bytes actually read (issue 6, item 4). */
+
+export type BodyRead = { ok: true; text: string } | { ok: false; status: 413 };
+
+/**
+ * Reads `request`'s body as UTF-8 text, stopping as soon as more than `maxBytes` bytes arrive.
+ * `Content-Length` is not trusted (a lying or absent header changes nothing); the stream is cancelled
+ * at the limit so an oversized upload is not read to its end.
+ */
+export async function readBodyLimited(request: Request, maxBytes: number): Promise<BodyRead> {
+  if (!request.body) return { ok: true, text: '' };
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      return { ok: false, status: 413 };
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return { ok: true, text: new TextDecoder().decode(bytes) };
+}
+
+/** A JSON-RPC error response for a request refused before it reached the MCP server. */
+export function jsonRpcError(status: number, code: number, message: string): Response {
+  return new Response(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
+}
