@@ -134,13 +134,6 @@ class Walker {
     if (typeof value === 'string') return this.repairString(parent, key, value, sel);
     const kind = containerKind(value);
     if (!kind) return value;
-    if (this.ancestors.has(value as object)) {
-      this.issues.push({
-        path: pathOf(parent, key),
-        message: 'the value refers to itself (cyclic); it cannot be checked',
-      });
-      return value;
-    }
     return this.enter(parent, key, value, sel, kind, parent?.owned ?? false);
   }
 
@@ -156,7 +149,17 @@ class Walker {
     const st = structural(sel, value, kind, sw);
     // Nothing (or something accepting anything) describes this container: nothing below changes.
     if (st === null || st === ANY) return value;
-    if (!owned) this.ancestors.add(value as object);
+    if (!owned) {
+      // Only a container the schema keeps describing can loop the walk; one under z.unknown() is never entered.
+      if (this.ancestors.has(value as object)) {
+        this.issues.push({
+          path: pathOf(parent, key),
+          message: 'the value refers to itself (cyclic); it cannot be checked',
+        });
+        return value;
+      }
+      this.ancestors.add(value as object);
+    }
     return new Frame(parent, key, value, st, owned, (parent?.level ?? 0) + 1);
   }
 
