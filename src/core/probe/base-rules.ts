@@ -1,18 +1,11 @@
+import { shortLiteral } from '../errors/describe.js';
 import { isPlainObject, pointer } from '../json-schema.js';
+import { stableStringify } from '../schema/canonical.js';
+import { analyzeUnion } from '../schema/discriminator.js';
+import { declaredTypes } from '../schema/keywords.js';
 import { rootKeysServed, rootNotObject } from './root.js';
 import { unsatisfiableReason } from './satisfiable.js';
-import {
-  admittedKinds,
-  declaredTypes,
-  hasType,
-  isNullable,
-  isObjectLike,
-  jsonEqual,
-  show,
-  subject,
-  unionOf,
-} from './schema-facts.js';
-import { findStringTag } from './tag.js';
+import { admittedKinds, hasType, isNullable, isObjectLike, subject, unionOf } from './schema-facts.js';
 import type { Finding, Rule } from './types.js';
 
 // Checks that always run on the served document. Errors are documents no client can use as meant;
@@ -43,9 +36,10 @@ const enumValues: Rule = {
     if (!('enum' in node)) return undefined;
     if (!Array.isArray(node.enum) || node.enum.length === 0)
       return { message: '`enum` is empty or not an array, so no value can pass' };
+    const keys: string[] = node.enum.map(stableStringify);
     return node.enum.flatMap((value: unknown, i: number): Finding[] =>
-      node.enum.findIndex((other: unknown) => jsonEqual(other, value)) < i
-        ? [{ path: pointer(at, 'enum', i), message: `\`enum\` lists ${show(value)} more than once` }]
+      keys.indexOf(keys[i]!) < i
+        ? [{ path: pointer(at, 'enum', i), message: `\`enum\` lists ${shortLiteral(value)} more than once` }]
         : [],
     );
   },
@@ -59,10 +53,10 @@ const refLeft: Rule = {
   check: ({ node }, ctx) => {
     if (!('$ref' in node)) return undefined;
     const target = typeof node.$ref === 'string' ? ctx.refs.resolve(node.$ref) : undefined;
-    if (!target) return { message: `\`$ref\` ${show(node.$ref)} points to nothing in this document` };
+    if (!target) return { message: `\`$ref\` ${shortLiteral(node.$ref)} points to nothing in this document` };
     if (ctx.refs.isRecursive(target.pointer)) return undefined;
     return {
-      message: `\`$ref\` ${show(node.$ref)} is not recursive but was left in place; it should have been inlined`,
+      message: `\`$ref\` ${shortLiteral(node.$ref)} is not recursive but was left in place; it should have been inlined`,
     };
   },
 };
@@ -75,13 +69,13 @@ const unionNotFlattened: Rule = {
   check: ({ node, pointer: at, parent }, ctx) => {
     const union = unionOf(node);
     if (!ctx.flattenRequested || !parent || !union) return undefined;
-    const left = ctx.unflattened?.find((u) => u.pointer === at);
-    const objects = union.branches.filter(isObjectLike).length;
-    if (!left && objects < 2) return undefined; // scalar unions and nullable wrappers are not flattener targets
-    const verdict = findStringTag(union.branches, union.keyword);
-    const why = left?.reason ?? (verdict.ok ? undefined : verdict.reason);
+    // Only a choice between object shapes is what flattening is for. A string-or-object union (SK-24) and
+    // a nullable wrapper are served as intended, even when the flattener lists them as left.
+    if (union.branches.filter(isObjectLike).length < 2) return undefined;
+    const verdict = analyzeUnion(union.branches);
+    const why = ctx.unflattened?.find((u) => u.pointer === at)?.reason ?? (verdict.ok ? undefined : verdict.reason);
     return {
-      message: `a ${union.keyword} of objects is still served although flattenUnionInput was asked for${why ? `: ${why}` : ''}; give every variant a required string literal tag to flatten it`,
+      message: `a union of objects (${union.keyword}) is still served although flattenUnionInput was asked for${why ? `: ${why}` : ''}; give every variant a required string literal tag to flatten it`,
     };
   },
 };

@@ -1,19 +1,9 @@
+import { shortLiteral } from '../errors/describe.js';
 import { isPlainObject, pointer } from '../json-schema.js';
+import { ANNOTATION_KEYWORDS } from '../schema/keywords.js';
 import { PORTABLE_FORMATS } from './formats.js';
-import { show, unionOf } from './schema-facts.js';
+import { unionOf } from './schema-facts.js';
 import type { Finding, Rule, SchemaValidationOptions } from './types.js';
-
-/** Keywords that describe a value without constraining it. */
-const ANNOTATIONS = new Set([
-  'description',
-  'title',
-  'default',
-  'examples',
-  'deprecated',
-  'readOnly',
-  'writeOnly',
-  '$comment',
-]);
 
 /**
  * A schema gives the model a type when it has `type`, `enum` or `const`, or when every union branch
@@ -29,10 +19,10 @@ export function isTyped(schema: unknown): boolean {
 
 /** How to say what an untyped property is, quoting a lone description. */
 export function describeUntyped(schema: unknown): string {
-  if (!isPlainObject(schema)) return `is ${show(schema)} and has no type`;
-  const onlyAnnotations = Object.keys(schema).every((k) => ANNOTATIONS.has(k));
+  if (!isPlainObject(schema)) return `is ${shortLiteral(schema)} and has no type`;
+  const onlyAnnotations = Object.keys(schema).every((k) => ANNOTATION_KEYWORDS.has(k));
   if (onlyAnnotations && typeof schema.description === 'string')
-    return `has only a description (${show(schema.description)}) and no type`;
+    return `has only a description (${shortLiteral(schema.description)}) and no type`;
   return 'has no type, enum or const';
 }
 

@@ -1,16 +1,9 @@
+import { shortLiteral } from '../errors/describe.js';
 import { isPlainObject, pointer } from '../json-schema.js';
+import { declaredTypes, isNullableWrapper, isNullOnly, typeOfValue } from '../schema/keywords.js';
 import { GEMINI_FORMATS, OPENAI_STRICT_FORMATS } from './formats.js';
 import { describeUntyped } from './option-rules.js';
-import {
-  declaredTypes,
-  isNullableWrapper,
-  isNullSchema,
-  isObjectLike,
-  show,
-  subject,
-  unionOf,
-  valueKind,
-} from './schema-facts.js';
+import { isObjectLike, subject, unionOf } from './schema-facts.js';
 import type { Finding, Profile, Rule, SchemaVisit } from './types.js';
 
 // Client profiles as data: each rule names the limit it enforces and why. A profile only reports;
@@ -97,7 +90,7 @@ const openaiStrict: Profile = {
       check: ({ node }) =>
         isObjectLike(node) && !isOpenRecord(node) && node.additionalProperties !== false
           ? {
-              message: `this object's additionalProperties is ${node.additionalProperties === undefined ? 'missing' : show(node.additionalProperties)}, strict mode needs \`false\` (z.strictObject)`,
+              message: `this object's additionalProperties is ${node.additionalProperties === undefined ? 'missing' : shortLiteral(node.additionalProperties)}, strict mode needs \`false\` (z.strictObject)`,
             }
           : undefined,
     },
@@ -153,7 +146,7 @@ const gemini: Profile = {
         if (!Array.isArray(node.type)) return undefined;
         const nullable = node.type.includes('null');
         return {
-          message: `type ${show(node.type)} is a list, which Gemini rejects${nullable ? '; prefer .optional() to .nullable() (the served schema keeps accepting null)' : ''}`,
+          message: `type ${shortLiteral(node.type)} is a list, which Gemini rejects${nullable ? '; prefer .optional() to .nullable() (the served schema keeps accepting null)' : ''}`,
         };
       },
     },
@@ -163,7 +156,7 @@ const gemini: Profile = {
       severity: 'error',
       check: (visit) => {
         const union = unionOf(visit.node);
-        if (!union?.branches.some(isNullSchema)) return undefined;
+        if (!union?.branches.some(isNullOnly)) return undefined;
         return {
           message: `${subject(visit)} is served as ${union.keyword} with a null branch and no type of its own, which Gemini rejects; prefer .optional() to .nullable() (the served schema keeps accepting null)`,
         };
@@ -191,8 +184,8 @@ const gemini: Profile = {
           ? {
               message:
                 typeof visit.node.const === 'string'
-                  ? `${subject(visit)} uses const ${show(visit.node.const)}, which Gemini rejects; use z.enum([${show(visit.node.const)}])`
-                  : `${subject(visit)} uses a ${valueKind(visit.node.const)} const (${show(visit.node.const)}), which Gemini rejects; use a plain type and check the value in Zod`,
+                  ? `${subject(visit)} uses const ${shortLiteral(visit.node.const)}, which Gemini rejects; use z.enum([${shortLiteral(visit.node.const)}])`
+                  : `${subject(visit)} uses const ${shortLiteral(visit.node.const)}, which Gemini rejects (${typeOfValue(visit.node.const)} const); use a plain type and check the value in Zod`,
             }
           : undefined,
     },
@@ -202,11 +195,11 @@ const gemini: Profile = {
       severity: 'error',
       check: (visit) => {
         const enumValues: unknown[] = Array.isArray(visit.node.enum) ? visit.node.enum : [];
-        const kinds = [...new Set(enumValues.filter((v) => typeof v !== 'string').map(valueKind))];
+        const kinds = [...new Set(enumValues.filter((v) => typeof v !== 'string').map(typeOfValue))];
         return kinds.length === 0
           ? undefined
           : {
-              message: `${subject(visit)} has a ${kinds.join('/')} enum (${show(visit.node.enum)}), which Gemini rejects; use string values or a plain type checked in Zod`,
+              message: `${subject(visit)} has a ${kinds.join('/')} enum (${shortLiteral(visit.node.enum)}), which Gemini rejects; use string values or a plain type checked in Zod`,
             };
       },
     },
@@ -231,7 +224,7 @@ const gemini: Profile = {
         const target = ctx.refs.resolve(node.$ref);
         const recursive = target ? ctx.refs.isRecursive(target.pointer) : false;
         return {
-          message: `\`$ref\` ${show(node.$ref)} is left${recursive ? ' because the schema is recursive (z.lazy)' : ''}, and Gemini does not resolve refs; limit the recursion to a fixed depth for Gemini`,
+          message: `\`$ref\` ${shortLiteral(node.$ref)} is left${recursive ? ' because the schema is recursive (z.lazy)' : ''}, and Gemini does not resolve refs; limit the recursion to a fixed depth for Gemini`,
         };
       },
     },
@@ -262,7 +255,7 @@ const cursor: Profile = {
         perProperty(visit, (key) =>
           /^[A-Za-z0-9_.-]+$/.test(key)
             ? undefined
-            : `property name ${show(key)} has characters Cursor rejects; use only letters, digits, _ . -`,
+            : `property name ${shortLiteral(key)} has characters Cursor rejects; use only letters, digits, _ . -`,
         ),
     },
     {
@@ -272,7 +265,7 @@ const cursor: Profile = {
       check: (visit) =>
         declaredTypes(visit.node)?.includes('null') && Array.isArray(visit.node.type)
           ? {
-              message: `${subject(visit)} has type ${show(visit.node.type)}, which Cursor rejects; make it optional instead of nullable (.optional() rather than .nullable())`,
+              message: `${subject(visit)} has type ${shortLiteral(visit.node.type)}, which Cursor rejects; make it optional instead of nullable (.optional() rather than .nullable())`,
             }
           : undefined,
     },

@@ -1,3 +1,4 @@
+import { valueAt } from '../errors/describe.js';
 import { isPlainObject, type JsonSchema } from '../json-schema.js';
 import { walkSchemas } from './walk.js';
 
@@ -20,23 +21,23 @@ function refToPointer(ref: string): string | undefined {
   }
 }
 
-function valueAt(doc: unknown, ptr: string): { found: boolean; value: unknown } {
-  let value = doc;
-  for (const raw of ptr === '' ? [] : ptr.slice(1).split('/')) {
-    const token = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    if (Array.isArray(value) && /^(0|[1-9]\d*)$/.test(token) && Number(token) < value.length)
-      value = value[Number(token)];
-    else if (isPlainObject(value) && Object.hasOwn(value, token)) value = value[token];
-    else return { found: false, value: undefined };
-  }
-  return { found: true, value };
+/** The value a JSON Pointer names in `doc`, following own keys only. */
+function atPointer(doc: unknown, ptr: string): { found: boolean; value: unknown } {
+  const tokens =
+    ptr === ''
+      ? []
+      : ptr
+          .slice(1)
+          .split('/')
+          .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return valueAt(doc, tokens);
 }
 
 export function indexRefs(doc: JsonSchema): RefIndex {
   const resolve: RefIndex['resolve'] = (ref) => {
     const ptr = refToPointer(ref);
     if (ptr === undefined) return undefined;
-    const { found, value } = valueAt(doc, ptr);
+    const { found, value } = atPointer(doc, ptr);
     return found ? { pointer: ptr, node: value } : undefined;
   };
   // Targets referenced from inside each target's subtree: the edges of the ref graph.
@@ -45,7 +46,7 @@ export function indexRefs(doc: JsonSchema): RefIndex {
     let out = edges.get(ptr);
     if (!out) {
       out = [];
-      const node = valueAt(doc, ptr).value;
+      const node = atPointer(doc, ptr).value;
       if (isPlainObject(node)) {
         for (const { node: sub } of walkSchemas(node)) {
           const target = typeof sub.$ref === 'string' ? resolve(sub.$ref) : undefined;

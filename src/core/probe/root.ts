@@ -1,6 +1,7 @@
 import { isPlainObject, type JsonSchema, pointer } from '../json-schema.js';
-import { declaredTypes, unionOf } from './schema-facts.js';
-import { findStringTag } from './tag.js';
+import { analyzeUnion } from '../schema/discriminator.js';
+import { declaredTypes } from '../schema/keywords.js';
+import { unionOf } from './schema-facts.js';
 import type { CheckContext, Rule } from './types.js';
 
 const COMBINATORS = ['oneOf', 'anyOf', 'allOf', 'not'] as const;
@@ -31,10 +32,11 @@ function unionRootMessage(doc: JsonSchema, keyword: 'oneOf' | 'anyOf', ctx: Chec
   const head = `the root is a union (${keyword}); MCP clients need one object at the root`;
   const branches = unionOf(doc)?.branches ?? [];
   if (ctx.side === 'output') return `${head}; wrap it, e.g. \`z.object({ result: <the union> })\``;
-  const verdict = findStringTag(branches, keyword);
+  // The flattener's own analysis, so this message and its `unflattened` reasons never disagree.
+  const verdict = analyzeUnion(branches);
   if (!ctx.flattenRequested) {
     return verdict.ok
-      ? `${head}; its variants share the string tag \`${verdict.key}\`, so \`flattenUnionInput: true\` serves it as one object`
+      ? `${head}; its variants share the string tag \`${verdict.tag}\`, so \`flattenUnionInput: true\` serves it as one object`
       : `${head}; \`flattenUnionInput\` cannot help as it is (${verdict.reason}): give every variant a required string literal tag, e.g. \`kind: z.literal('...')\`, and set \`flattenUnionInput: true\``;
   }
   const reason = ctx.unflattened?.find((u) => u.pointer === '')?.reason ?? (verdict.ok ? undefined : verdict.reason);

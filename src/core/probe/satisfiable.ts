@@ -1,5 +1,8 @@
+import { shortLiteral } from '../errors/describe.js';
 import { isPlainObject, type JsonSchema } from '../json-schema.js';
-import { declaredTypes, jsonEqual, type Kind, kindsOfType, show, valueKind } from './schema-facts.js';
+import { stableStringify } from '../schema/canonical.js';
+import { declaredTypes, type JsonType, typeOfValue } from '../schema/keywords.js';
+import { kindsOfType } from './schema-facts.js';
 
 /**
  * Why no value can pass `node`, judged from the constraints that must all hold at once: its own `type`,
@@ -18,7 +21,7 @@ export function unsatisfiableReason(node: JsonSchema): string | undefined {
   collect(node, new Set());
   if (conjuncts.includes(false)) return 'one of its allOf branches is `false`';
 
-  let kinds: Set<Kind> | undefined;
+  let kinds: Set<JsonType> | undefined;
   const typeNames: string[] = [];
   let values: unknown[] | undefined;
   for (const part of conjuncts) {
@@ -30,14 +33,17 @@ export function unsatisfiableReason(node: JsonSchema): string | undefined {
       kinds = kinds ? new Set([...kinds].filter((k) => next.has(k))) : next;
     }
     const allowed = 'const' in part ? [part.const] : Array.isArray(part.enum) ? part.enum : undefined;
-    if (allowed) values = values ? values.filter((v) => allowed.some((a: unknown) => jsonEqual(a, v))) : allowed;
+    if (allowed) {
+      const keys = new Set(allowed.map(stableStringify));
+      values = values ? values.filter((v) => keys.has(stableStringify(v))) : allowed;
+    }
   }
   if (kinds && kinds.size === 0) return `it must be ${typeNames.join(' and ')} at once`;
   if (values && values.length === 0) return 'its const/enum values have nothing in common';
   if (values && kinds) {
     const k = kinds;
-    if (!values.some((v) => k.has(valueKind(v))))
-      return `none of its allowed values (${show(values)}) is of type ${typeNames.join(' and ')}`;
+    if (!values.some((v) => k.has(typeOfValue(v))))
+      return `none of its allowed values (${shortLiteral(values)}) is of type ${typeNames.join(' and ')}`;
   }
   return undefined;
 }
