@@ -244,11 +244,13 @@ export function expectFlatObject(node: Doc, label = ''): void {
 
 /**
  * True when an isError text names `path` as the path of a failure: a failing path that is `path` or lies
- * under it (`cfg` names `cfg.x:`). Paths print as `a.b[0].c:` at the start of a failure line.
+ * under it (`cfg` names `cfg.x:`). Paths print as `a.b[0].c:` at the start of a failure line, or as a
+ * list of keys (`a, b: unrecognized keys`).
  */
 export function namesPath(text: string, path: string): boolean {
   const escaped = path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`(?:^|[\\s,;(])${escaped}(?:[.[][^\\s:,;]*)?:`).test(text);
+  // A group of unknown keys prints as one list: `tool, toolCallId: unrecognized keys`.
+  return new RegExp(`(?:^|[\\s,;(])${escaped}(?:[.[][^\\s:,;]*)?(?:, [^\\s:,;]+)*:`).test(text);
 }
 
 /** The Ajv verdict on `value` for a served document, with errors for failure messages. */
@@ -337,6 +339,15 @@ export function errorsOf(report: ValidationReport, tool: string): string[] {
 /** Marks "no `arguments` member at all" for `rawCall`. */
 export const NO_ARGUMENTS = Symbol('no arguments');
 
+/** A raw call's result decoded like `call`. */
+export async function rawOutcome(url: string, name: string, args: unknown, extra?: Record<string, unknown>): Promise<Outcome> {
+  const message = await rawCall(url, name, args, extra);
+  expect(message.error, `JSON-RPC error for ${name}: ${JSON.stringify(message.error)}`).toBeUndefined();
+  const result = message.result!;
+  const text = textOf(result);
+  return result.isError ? { isError: true, text } : { isError: false, text, received: JSON.parse(text) };
+}
+
 /**
  * A `tools/call` POSTed by hand (stateless server, no session), for envelopes the official clients do
  * not produce, such as `arguments: null`. Returns the JSON-RPC message.
@@ -345,9 +356,10 @@ export async function rawCall(
   url: string,
   name: string,
   args: unknown,
+  extra: Record<string, unknown> = {},
   protocolVersion = '2025-06-18',
 ): Promise<{ result?: { content: Array<{ type: string; text?: string }>; isError?: boolean }; error?: unknown }> {
-  const params: Record<string, unknown> = { name };
+  const params: Record<string, unknown> = { name, ...extra };
   if (args !== NO_ARGUMENTS) params.arguments = args;
   const response = await fetch(url, {
     method: 'POST',
