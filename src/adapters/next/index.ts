@@ -1,0 +1,27 @@
+import { createMcpHandler as createCoreHandler, type McpMountHandler } from '../../core/handler.js';
+import type { McpMountOptions } from '../../core/options.js';
+import type { AnyTool } from '../../core/tools.js';
+
+/** A Next.js App Router route handler: `(request, context) => Response`, nothing Next-specific imported. */
+export type RouteHandler = (request: Request, context?: unknown) => Promise<Response>;
+
+/**
+ * Route handlers serving `tools` as an MCP endpoint from `app/mcp/route.ts`:
+ * `export const { GET, POST, DELETE } = createMcpHandler(tools, options)`.
+ * Preparation and the startup probe run once per server process (or Edge isolate), when the route module
+ * loads (`next build` loads it too, so a bad schema under `policy: 'throw'` fails the build). Works on the
+ * Node.js and Edge runtimes: `NextRequest` is a web `Request`, handed to the core as is.
+ * The route's `context` (`{ params }`) reaches tools as `ctx.host.context`.
+ *
+ * @throws McpMountSchemaError at construction, as the core's `createMcpHandler` does.
+ */
+export function createMcpHandler(
+  tools: readonly AnyTool[],
+  options: McpMountOptions = {},
+): { GET: RouteHandler; POST: RouteHandler; DELETE: RouteHandler; handler: McpMountHandler } {
+  const handler = createCoreHandler(tools, options);
+  const route: RouteHandler = (request, context) => handler.fetch(request, { host: { context } });
+  return { GET: route, POST: route, DELETE: route, handler };
+}
+
+export type { McpMountOptions } from '../../core/options.js';
