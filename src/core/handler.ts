@@ -13,7 +13,7 @@ import { McpMountSchemaError } from './mount-error.js';
 import type { McpMountOptions } from './options.js';
 import { nameIssues, type PreparedTool, prepareTools } from './prepare.js';
 import type { Repair } from './repair/index.js';
-import { type AnyTool, isCallToolResult, type ToolContext } from './tools.js';
+import { type AnyTool, type AnyZodObject, isCallToolResult, type ToolContext } from './tools.js';
 import { formatSchemaIssues, reportOf, type ValidationReport } from './validate.js';
 
 /** Per-request extras an adapter hands to `fetch`. */
@@ -57,7 +57,10 @@ const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
  *   under `schemaValidation.policy: 'throw'` (the default), the probe reports any error-level issue.
  *   Source: issue 2 (item 8), probe.md.
  */
-export function createMcpHandler(tools: readonly AnyTool[], options: McpMountOptions = {}): McpMountHandler {
+export function createMcpHandler<S extends AnyZodObject = AnyZodObject>(
+  tools: readonly AnyTool[],
+  options: McpMountOptions<S> = {},
+): McpMountHandler {
   const preparation = prepareTools(tools, options);
   const report = reportOf(preparation);
   const policy = options.schemaValidation?.policy ?? 'throw';
@@ -133,7 +136,7 @@ function errors(report: ValidationReport) {
 }
 
 /** Everything about one tool that does not change between requests: carriers, config, the executor. */
-function registration(prepared: PreparedTool, options: McpMountOptions) {
+function registration(prepared: PreparedTool, options: McpMountOptions<any>) {
   const { tool } = prepared;
   const switches = { json: options.coerceJsonArgs !== false, scalars: options.coerceScalarArgs !== false };
   const inputSchema = carrier(prepared.inputSchema, async (value) => {
@@ -202,7 +205,7 @@ function toCallToolResult(value: unknown, structured: boolean): CallToolResult {
 }
 
 function observeCall(
-  options: McpMountOptions,
+  options: McpMountOptions<any>,
   e: { tool: string; ok: boolean; error?: string; repairs: ParsedCall['repairs']; started: number },
 ) {
   if (!options.onCall) return;
@@ -213,7 +216,7 @@ function observeCall(
   }
 }
 
-function observeError(options: McpMountOptions, error: unknown, tool: string | undefined) {
+function observeError(options: McpMountOptions<any>, error: unknown, tool: string | undefined) {
   if (!options.onError) return;
   try {
     options.onError(error, { tool });

@@ -36,15 +36,16 @@ export interface SchemaValidationOptions {
 }
 
 /** Options shared by the probe and every mount: the same options give the same served documents. */
-export interface PrepareOptions {
+export interface PrepareOptions<S extends AnyZodObject = AnyZodObject> {
   /** Advertise discriminated unions as one flat object at every depth (issue 2, 3). Default false. */
   flattenUnionInput?: boolean;
-  extend?: ExtendOption;
+  /** Generic over the extend schema so that `resolve` sees its parsed values typed. */
+  extend?: ExtendOption<S>;
   schemaValidation?: SchemaValidationOptions;
 }
 
 /** Options of `createMcpHandler` and every adapter. */
-export interface McpMountOptions extends PrepareOptions {
+export interface McpMountOptions<S extends AnyZodObject = AnyZodObject> extends PrepareOptions<S> {
   /** Server name in `initialize`/`server/discover`. Default `'mcp-mount'`. */
   name?: string;
   /** Server version. Default `'0.0.0'`. */

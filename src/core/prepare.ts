@@ -4,7 +4,7 @@ import type { SchemaIssue } from './issues.js';
 import type { JsonSchema } from './json-schema.js';
 import { mergeRootObjects, type RootPart } from './merge.js';
 import type { ExtendOption, PrepareOptions } from './options.js';
-import { checkDocument, checkToolNames } from './probe/index.js';
+import { checkDocument, checkToolNames, rootProblem } from './probe/index.js';
 import { flattenWithReport, inlineRefs } from './schema/index.js';
 import type { AnyTool, AnyZodObject } from './tools.js';
 
@@ -131,7 +131,7 @@ export function prepareTools(tools: readonly AnyTool[], options: PrepareOptions 
     result.servable = servable;
     return result;
   });
-  return { tools: prepared, issues };
+  return { tools: prepared, issues: onceEach(issues) };
 }
 
 /** Tools whose names are invalid or duplicated can never be served: their registration would be ambiguous. */
@@ -157,8 +157,20 @@ function stripDialect(schema: JsonSchema): JsonSchema {
   return rest;
 }
 
+/** The probe's own root rule decides, so serving and the `root-not-object` issue never disagree. */
 function isPlainObjectRoot(schema: JsonSchema): boolean {
-  return schema.type === 'object' && !['oneOf', 'anyOf', 'allOf', 'not'].some((k) => k in schema);
+  return rootProblem(schema, { tool: '', side: 'input', flattenRequested: false, options: {} }) === undefined;
+}
+
+/** A profile name is checked per document; one unknown name is reported once per mount, not once per tool. */
+function onceEach(issues: SchemaIssue[]): SchemaIssue[] {
+  const seen = new Set<string>();
+  return issues.filter((i) => {
+    if (i.code !== 'unknown-profile') return true;
+    if (seen.has(i.message)) return false;
+    seen.add(i.message);
+    return true;
+  });
 }
 
 /** The keys a Zod shape declares (object, or the variants of a union), to catch an empty served `properties`. */

@@ -3,7 +3,7 @@ import type { SchemaIssue } from './issues.js';
 import type { JsonSchema } from './json-schema.js';
 import type { PrepareOptions } from './options.js';
 import { type Preparation, prepareTools } from './prepare.js';
-import type { AnyTool } from './tools.js';
+import type { AnyTool, AnyZodObject } from './tools.js';
 
 /** A tool as `tools/list` serves it. */
 export interface ServedTool {
@@ -32,10 +32,13 @@ export interface ValidationReport {
  * @param options `flattenUnionInput`, `extend` and `schemaValidation`, as given to the mount
  * @returns `{ ok, issues, tools }`; `tools[i].inputSchema` deep-equals what `tools/list` serves
  */
-export function validateMcpSchemas(tools: readonly AnyTool[], options: PrepareOptions = {}): ValidationReport {
+export function validateMcpSchemas<S extends AnyZodObject = AnyZodObject>(
+  tools: readonly AnyTool[],
+  options: PrepareOptions<S> = {},
+): ValidationReport {
   let preparation: Preparation;
   try {
-    preparation = prepareTools(tools, options);
+    preparation = prepareTools(tools, options as PrepareOptions);
   } catch (error) {
     // A bug of ours must not take the caller's deploy check down with a stack trace: report it.
     const message = error instanceof Error ? error.message : String(error);

@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { createMcpHandler, type McpMountHandler } from '../../core/handler.js';
 import type { McpMountOptions } from '../../core/options.js';
-import type { AnyTool } from '../../core/tools.js';
+import type { AnyTool, AnyZodObject } from '../../core/tools.js';
 
 /**
  * Hono middleware serving `tools` as an MCP endpoint: `app.use('/mcp', mcp(tools, options))` or
@@ -10,7 +10,10 @@ import type { AnyTool } from '../../core/tools.js';
  *
  * @throws McpMountSchemaError at construction, as `createMcpHandler` does.
  */
-export function mcp(tools: readonly AnyTool[], options: McpMountOptions = {}): MiddlewareHandler & { handler: McpMountHandler } {
+export function mcp<S extends AnyZodObject = AnyZodObject>(
+  tools: readonly AnyTool[],
+  options: McpMountOptions<S> = {},
+): MiddlewareHandler & { handler: McpMountHandler } {
   const handler = createMcpHandler(tools, options);
   const middleware: MiddlewareHandler = (c) => handler.fetch(c.req.raw, { host: { env: c.env }, authInfo: c.get('authInfo' as never) });
   return Object.assign(middleware, { handler });
