@@ -1,5 +1,5 @@
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import { type NodeIncomingMessageLike, toNodeHandler } from '@modelcontextprotocol/node';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { getRequestListener } from '@hono/node-server';
 import { createMcpHandler, type McpMountHandler } from '../../core/handler.js';
 import type { McpMountOptions } from '../../core/options.js';
 import type { AnyTool } from '../../core/tools.js';
@@ -15,17 +15,15 @@ type ExpressRequest = IncomingMessage & {
 };
 type Next = (error?: unknown) => void;
 
-const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
-
 /**
  * Express middleware serving `tools` as an MCP endpoint: `app.use('/mcp', mcp(tools, options))`.
- * Preparation and the startup probe run here, once. Each request goes through the SDK's Node bridge
- * (`toNodeHandler` of `@modelcontextprotocol/node`: web `Request` in, `Response` streamed back with
- * backpressure, aborted when the client goes away) to the core. The `Request` keeps the full URL
- * (`req.originalUrl`, mount path included). A body that `express.json()` (or `raw`/`text`) already read
- * is re-sent to the core, which counts its bytes under `maxRequestBodyBytes` like any other.
- * `req.auth` reaches tools as `ctx.authInfo`; `req` and `res` as `ctx.host.req`, `ctx.host.res`.
- * Under `app.use`, paths below the mount (`/mcp/other`) go to `next()`.
+ * Preparation and the startup probe run here, once. Each request goes through @hono/node-server's Node
+ * bridge (web `Request` in, with the body streamed and the signal aborted when the client goes away;
+ * `Response` written back with backpressure) to the core, which reads the body under
+ * `maxRequestBodyBytes`, counting the bytes it reads. The `Request` keeps the full URL (`req.originalUrl`,
+ * mount path included). A body that `express.json()` (or `raw`/`text`) already read is handed on as its
+ * bytes and counted the same way. `req.auth` reaches tools as `ctx.authInfo`; `req` and `res` as
+ * `ctx.host.req` and `ctx.host.res`. Under `app.use`, paths below the mount (`/mcp/other`) go to `next()`.
  *
  * @throws McpMountSchemaError at construction, as `createMcpHandler` does.
  */
@@ -34,20 +32,19 @@ export function mcp(
   options: McpMountOptions = {},
 ): ((req: IncomingMessage, res: ServerResponse, next: Next) => void) & { handler: McpMountHandler } {
   const handler = createMcpHandler(tools, options);
-  const maxRequestBodySize = options.maxRequestBodyBytes ?? DEFAULT_MAX_BODY;
-  const onerror = (error: Error) => observe(options, error);
+  const listener = getRequestListener(
+    (request, { incoming, outgoing }) => {
+      const req = incoming as ExpressRequest;
+      return handler.fetch(fullRequest(request, req), { authInfo: req.auth, host: { req, res: outgoing } });
+    },
+    { overrideGlobalObjects: false },
+  );
 
   const middleware = (incoming: IncomingMessage, res: ServerResponse, next: Next) => {
     const req = incoming as ExpressRequest;
     // `app.use('/mcp', …)` strips the mount: serve the mount itself, hand deeper paths on.
     if (!req.route && req.path !== undefined && req.path !== '/' && req.path !== '') return next();
-    const bridge = toNodeHandler(
-      {
-        fetch: (request, o) => handler.fetch(request, { authInfo: o?.authInfo, host: { req: incoming, res } }),
-      },
-      { maxRequestBodySize, onerror },
-    );
-    bridge(nodeRequest(req), res).catch((error: unknown) => {
+    listener(incoming, res).catch((error: unknown) => {
       observe(options, error);
       if (!res.headersSent) next(error);
       else res.destroy();
@@ -56,25 +53,21 @@ export function mcp(
   return Object.assign(middleware, { handler });
 }
 
-/** What the bridge reads: the full URL, and the body from the stream or from what a body parser left. */
-function nodeRequest(req: ExpressRequest): NodeIncomingMessageLike {
-  const url = req.originalUrl ?? req.url;
-  const base = { method: req.method, url, auth: req.auth as never };
-  if (!bodyConsumed(req)) {
-    return { ...base, headers: req.headers, [Symbol.asyncIterator]: () => req[Symbol.asyncIterator]() };
-  }
-  const bytes = bodyBytes(req.body);
-  const headers: IncomingHttpHeaders = { ...req.headers };
-  delete headers['content-length'];
-  delete headers['content-encoding'];
-  delete headers['transfer-encoding'];
-  return {
-    ...base,
+/** The bridge's `Request` with the URL as the client sent it, and the body a parser may already have read. */
+function fullRequest(request: Request, req: ExpressRequest): Request {
+  const url = new URL(req.originalUrl ?? req.url ?? '/', request.url).href;
+  const consumed = request.method !== 'GET' && request.method !== 'HEAD' && bodyConsumed(req);
+  if (url === request.url && !consumed) return request;
+  const headers = new Headers(request.headers);
+  if (consumed) for (const name of ['content-length', 'content-encoding', 'transfer-encoding']) headers.delete(name);
+  const body = consumed ? bodyBytes(req.body) : request.body;
+  return new Request(url, {
+    method: request.method,
     headers,
-    async *[Symbol.asyncIterator]() {
-      if (bytes.byteLength > 0) yield bytes;
-    },
-  };
+    body,
+    signal: request.signal,
+    duplex: 'half',
+  } as RequestInit);
 }
 
 /** True when something (a body parser) already drained the request stream. */
@@ -82,11 +75,10 @@ function bodyConsumed(req: ExpressRequest): boolean {
   return req.readableEnded || (req.complete && !req.readable);
 }
 
-/** The bytes of a body a parser already read: JSON for parsed values, as-is for `raw`/`text`. */
-function bodyBytes(body: unknown): Uint8Array {
-  if (body === undefined) return new Uint8Array();
-  if (body instanceof Uint8Array) return body;
-  return new TextEncoder().encode(typeof body === 'string' ? body : JSON.stringify(body));
+/** The bytes of a body a parser already read: JSON for parsed values, as they are for `raw`/`text`. */
+function bodyBytes(body: unknown): Uint8Array<ArrayBuffer> {
+  if (body instanceof Uint8Array) return new Uint8Array(body);
+  return new TextEncoder().encode(typeof body === 'string' ? body : (JSON.stringify(body) ?? ''));
 }
 
 function observe(options: McpMountOptions, error: unknown) {
