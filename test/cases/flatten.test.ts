@@ -171,11 +171,10 @@ const S = {
     z.object({ action: z.literal('prepare'), plan: z.string() }).strict(),
     z.object({ action: z.literal('execute'), token: z.string() }).strict(),
   ]),
-  br_46: z
-    .object({ mode: z.enum(['small', 'large']), size: z.number() })
-    .superRefine((v, ctx) => {
-      if (v.mode === 'small' && v.size > 10) ctx.addIssue({ code: 'custom', path: ['size'], message: 'small allows at most 10' });
-    }),
+  br_46: z.object({ mode: z.enum(['small', 'large']), size: z.number() }).superRefine((v, ctx) => {
+    if (v.mode === 'small' && v.size > 10)
+      ctx.addIssue({ code: 'custom', path: ['size'], message: 'small allows at most 10' });
+  }),
   br_48: z.discriminatedUnion('type', [
     z.object({ type: z.literal('send'), title: z.string(), input: z.string() }).strict(),
     z
@@ -224,7 +223,7 @@ const tools = Object.entries(S).map(([name, input]) =>
 const g = mountGroup(tools, { ...FLAT, schemaValidation: { policy: 'warn' } });
 
 // SK-29: extend with a union input.
-const resolve = vi.fn(({ tenantId }: { tenantId: string }) => ({ tenantId }));
+const resolve = vi.fn((values: Record<string, unknown>) => ({ tenantId: values.tenantId }));
 const sk29 = mountGroup(
   [
     caseTool(
@@ -278,8 +277,20 @@ describe('collisions: object vs array', () => {
       expect(m).not.toEqual({});
       expect(Object.keys(m)).not.toEqual(['description']);
       expect(s.required).toContain('media');
-      await expectAccepted(g, c, 'sk_1', { kind: 'one', media: { id: 'a' } }, { input: { kind: 'one', media: { id: 'a' } } });
-      await expectAccepted(g, c, 'sk_1', { kind: 'many', media: [{ id: 'a' }] }, { input: { kind: 'many', media: [{ id: 'a' }] } });
+      await expectAccepted(
+        g,
+        c,
+        'sk_1',
+        { kind: 'one', media: { id: 'a' } },
+        { input: { kind: 'one', media: { id: 'a' } } },
+      );
+      await expectAccepted(
+        g,
+        c,
+        'sk_1',
+        { kind: 'many', media: [{ id: 'a' }] },
+        { input: { kind: 'many', media: [{ id: 'a' }] } },
+      );
       await expectRefused(g, c, 'sk_1', { kind: 'one', media: [{ id: 'a' }] }, ['media'], { ajv: true });
       const typed = validateMcpSchemas([tools.find((t) => t.name === 'sk_1')!], {
         ...FLAT,
@@ -375,7 +386,13 @@ describe('collisions: object shapes', () => {
       expect(value).not.toHaveProperty('required');
       expect(value.additionalProperties).not.toBe(false);
       expect(unionsIn(value)).toEqual([]);
-      await expectAccepted(g, c, 'sk_10', { kind: 'b', value: { d: '1' } }, { input: { kind: 'b', value: { d: '1' } } });
+      await expectAccepted(
+        g,
+        c,
+        'sk_10',
+        { kind: 'b', value: { d: '1' } },
+        { input: { kind: 'b', value: { d: '1' } } },
+      );
     }));
 });
 
@@ -415,7 +432,14 @@ describe('nesting', () => {
       expect(items.properties.url.description).toContain('Required if type = image');
       expect(unionsIn(s)).toEqual([]);
       const text = { content: { parts: [{ type: 'text', text: 'hi' }] } };
-      const both = { content: { parts: [{ type: 'text', text: 'hi' }, { type: 'image', url: 'https://e.x/a.png' }] } };
+      const both = {
+        content: {
+          parts: [
+            { type: 'text', text: 'hi' },
+            { type: 'image', url: 'https://e.x/a.png' },
+          ],
+        },
+      };
       await expectAccepted(g, c, 'sk_15', text, { input: text });
       await expectAccepted(g, c, 'sk_15', both, { input: both });
     }));
@@ -451,7 +475,8 @@ describe('discriminators', () => {
         expect(() => validateMcpSchemas([tool], FLAT)).not.toThrow();
         servable(id);
         const s = g.schema(c, id);
-        const zodOneOf = (z.toJSONSchema(union, { target: 'draft-2020-12', io: 'input' }) as { oneOf?: unknown[] }).oneOf;
+        const zodOneOf = (z.toJSONSchema(union, { target: 'draft-2020-12', io: 'input' }) as { oneOf?: unknown[] })
+          .oneOf;
         expect(at(s, '/properties/op/oneOf')).toEqual(zodOneOf);
         expectFlatObject(at(s, '/properties/other'), 'other');
         const value = id === 'sk_18' ? { k: 1, x: 'a' } : { k: true, x: 'a' };
@@ -829,7 +854,13 @@ describe('from bug reports', () => {
       expect(s.required).toContain('path');
       expect(s.required).not.toContain('content');
       expect(at(s, '/properties/content/description')).toContain('Required if operation = append | prepend | replace');
-      await expectAccepted(g, c, 'br_41', { operation: 'delete', path: 'a.md' }, { input: { operation: 'delete', path: 'a.md' } });
+      await expectAccepted(
+        g,
+        c,
+        'br_41',
+        { operation: 'delete', path: 'a.md' },
+        { input: { operation: 'delete', path: 'a.md' } },
+      );
       await expectRefused(g, c, 'br_41', { operation: 'append', path: 'a.md' }, ['content']);
     }));
 

@@ -58,7 +58,9 @@ const S = {
   }),
   br_8: z.object({ params: z.object({ model: z.string(), prompt: z.string(), aspect_ratio: z.string().optional() }) }),
   br_9: z.object({ path: z.string(), target: z.array(z.string()) }),
-  br_11: z.object({ tasks: z.array(z.object({ content: z.string(), projectId: z.string(), priority: z.number().int() })) }),
+  br_11: z.object({
+    tasks: z.array(z.object({ content: z.string(), projectId: z.string(), priority: z.number().int() })),
+  }),
   br_14: z.object({ issueIdOrKey: z.string(), cloudId: z.string(), fields: z.record(z.string(), z.unknown()) }),
   br_16: z.object({ tool: z.string(), arguments: z.record(z.string(), z.unknown()) }),
   br_17: z.object({
@@ -72,7 +74,12 @@ const S = {
   }),
   br_18: tags,
   br_20: z.object({ a: z.number().int(), b: z.unknown(), f: z.object({ database_id: z.string() }), g: z.unknown() }),
-  br_21: z.object({ owner: z.string(), repo: z.string(), pullNumber: z.number().int(), method: z.enum(['get', 'diff']) }),
+  br_21: z.object({
+    owner: z.string(),
+    repo: z.string(),
+    pullNumber: z.number().int(),
+    method: z.enum(['get', 'diff']),
+  }),
   br_22: z.object({ project: z.string(), pullRequestId: z.number() }),
   br_23: z.object({ task_gid: z.string(), completed: z.boolean().optional() }),
   br_24: z.object({ include_entity_id: z.boolean().nullable().default(null) }),
@@ -394,14 +401,9 @@ describe('scalars', () => {
         { path: '/w/a.js', line_number: '540', lines_after: '40' },
         { path: '/w/a.js', line_number: 540, lines_after: 40 },
       );
-      await expectRefused(
-        g,
-        c,
-        'br_26',
-        { path: '/w/a.js', line_number: '540', lines_after: '40x' },
-        ['lines_after'],
-        { notPaths: ['line_number'] },
-      );
+      await expectRefused(g, c, 'br_26', { path: '/w/a.js', line_number: '540', lines_after: '40x' }, ['lines_after'], {
+        notPaths: ['line_number'],
+      });
     }));
 
   it('BR-27 numbers from a small local model', () =>
@@ -453,7 +455,10 @@ describe('envelope and key policy', () => {
   it('BR-34 keys injected by the client against a strict schema are refused, nothing dropped; _meta goes in params', async () => {
     await g.each(async (c) => {
       servable('br_34');
-      await expectRefused(g, c, 'br_34', { guid: 'G-1', tool: 'Fulltext', toolCallId: 'call_1' }, ['tool', 'toolCallId']);
+      await expectRefused(g, c, 'br_34', { guid: 'G-1', tool: 'Fulltext', toolCallId: 'call_1' }, [
+        'tool',
+        'toolCallId',
+      ]);
     });
     const out = await rawOutcome(g.url, 'br_34', { guid: 'G-1' }, { _meta: { toolCallId: 'call_1' } });
     expect(out.isError, out.text).toBe(false);

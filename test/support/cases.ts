@@ -14,7 +14,7 @@ import { type Running, serveTools, textOf } from './server.js';
 /** Ajv 2020 as clients use it; formats are not checked (ajv-formats is not installed). */
 export const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
 
-// biome-ignore lint/suspicious/noExplicitAny: served documents are read structurally in assertions
+/** A served document or node, read structurally in assertions. */
 export type Doc = any;
 
 /** Marks `undefined` in what a handler received, so "the handler gets exactly X" also rules out `k: undefined`. */
@@ -140,7 +140,10 @@ export function mountGroup(tools: readonly AnyTool[], options: McpMountOptions =
     listed: (client) => lists.get(client)!,
     schema(client, name) {
       const tool = lists.get(client)?.get(name);
-      if (!tool) throw new Error(`${name} is not in tools/list (${client.label}); listed: ${[...(lists.get(client)?.keys() ?? [])].join(', ')}`);
+      if (!tool)
+        throw new Error(
+          `${name} is not in tools/list (${client.label}); listed: ${[...(lists.get(client)?.keys() ?? [])].join(', ')}`,
+        );
       return tool.inputSchema;
     },
     async each(body) {
@@ -197,7 +200,9 @@ export function pointersWith(doc: unknown, keyword: string): string[] {
   const data = new Set(['const', 'enum', 'default', 'examples', 'required']);
   const maps = new Set(['properties', '$defs', 'definitions', 'patternProperties', 'dependentSchemas']);
   const visit = (node: unknown, ptr: string) => {
-    if (Array.isArray(node)) node.forEach((child, i) => visit(child, `${ptr}/${i}`));
+    if (Array.isArray(node)) {
+      for (const [i, child] of node.entries()) visit(child, `${ptr}/${i}`);
+    }
     if (!isObject(node)) return;
     if (keyword in node) out.push(ptr);
     for (const [k, v] of Object.entries(node)) {
@@ -318,7 +323,8 @@ export async function expectRefused(
   const out = await call(client, name, args);
   expect(out.isError, `call ${name} ${JSON.stringify(args)} should be isError, got ${out.text}`).toBe(true);
   for (const p of paths) expect(namesPath(out.text, p), `isError text should name ${p}: ${out.text}`).toBe(true);
-  for (const p of opts.notPaths ?? []) expect(namesPath(out.text, p), `isError text should not name ${p}: ${out.text}`).toBe(false);
+  for (const p of opts.notPaths ?? [])
+    expect(namesPath(out.text, p), `isError text should not name ${p}: ${out.text}`).toBe(false);
   return out.text;
 }
 
@@ -340,7 +346,12 @@ export function errorsOf(report: ValidationReport, tool: string): string[] {
 export const NO_ARGUMENTS = Symbol('no arguments');
 
 /** A raw call's result decoded like `call`. */
-export async function rawOutcome(url: string, name: string, args: unknown, extra?: Record<string, unknown>): Promise<Outcome> {
+export async function rawOutcome(
+  url: string,
+  name: string,
+  args: unknown,
+  extra?: Record<string, unknown>,
+): Promise<Outcome> {
   const message = await rawCall(url, name, args, extra);
   expect(message.error, `JSON-RPC error for ${name}: ${JSON.stringify(message.error)}`).toBeUndefined();
   const result = message.result!;
