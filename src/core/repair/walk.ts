@@ -8,7 +8,7 @@
  * and are updated in place. The caller's object is never written to.
  */
 
-import { formatPath } from '../errors/path.js';
+import { formatPathSegment } from '../errors/path.js';
 import { type Accepts, acceptsSomeString } from './accepts.js';
 import { ambiguityMessage, structuredMemberAccepts } from './ambiguity.js';
 import { firstSignificant, parseJsonText } from './json-text.js';
@@ -35,6 +35,8 @@ class Frame {
   i = 0;
   /** Child selection shared by every key when the container is an array or record. */
   uniform: Sel | null | undefined = undefined;
+  /** Whether `sel` gives every child the same schema; decided once per container. */
+  readonly sameForAll: boolean;
   constructor(
     readonly parent: Frame | null,
     readonly key: string | number,
@@ -46,6 +48,7 @@ class Frame {
     readonly level: number,
   ) {
     if (!Array.isArray(src)) this.keys = Object.keys(src);
+    this.sameForAll = uniformChildren(sel);
   }
 }
 
@@ -114,7 +117,7 @@ class Walker {
   private childOf(f: Frame, key: string | number): Sel | null {
     if (f.uniform !== undefined) return f.uniform;
     const sel = childSel(f.sel, key);
-    if (uniformChildren(f.sel)) f.uniform = sel;
+    if (f.sameForAll) f.uniform = sel;
     return sel;
   }
 
@@ -177,7 +180,7 @@ class Walker {
       if (kind) {
         const parsed = this.parse(parent, key, s, true);
         if (parsed !== NOT_PARSED && containerKind(parsed) === kind) {
-          this.repairs.push({ path: formatPath(pathOf(parent, key)), from: 'json-string' });
+          this.repairs.push({ path: pathText(parent, key), from: 'json-string' });
           // Keep walking: the parsed value may hold more JSON text (BR-7) or scalar strings.
           return this.enter(parent, key, parsed, sel, kind, true);
         }
@@ -187,7 +190,7 @@ class Walker {
     if (this.opts.scalars) {
       const r = repairScalar(a, s);
       if (r) {
-        this.repairs.push({ path: formatPath(pathOf(parent, key)), from: r.from });
+        this.repairs.push({ path: pathText(parent, key), from: r.from });
         return r.value;
       }
     }
@@ -251,6 +254,16 @@ function setChild(f: Frame, key: string | number, value: unknown): void {
   if (key === '__proto__')
     Object.defineProperty(f.out, key, { value, writable: true, enumerable: true, configurable: true });
   else f.out[key] = value;
+}
+
+/** The displayed path of child `key` of `parent` (`items[3].meta`), built straight from the frame chain. */
+function pathText(parent: Frame | null, key: string | number): string {
+  if (parent === null) return '';
+  let out = formatPathSegment(key, parent.parent === null);
+  for (let f: Frame | null = parent; f !== null && f.parent !== null; f = f.parent) {
+    out = formatPathSegment(f.key, f.parent.parent === null) + out;
+  }
+  return out;
 }
 
 /** The path of child `key` of `parent`, built from the frame chain only when a message needs it. */
