@@ -49,7 +49,16 @@ export function formatIssues(
   const issues: ReadonlyArray<FormattableIssue> = isIssueList(error) ? error : (error.issues as FormattableIssue[]);
   const hasValue = context.length >= 2;
   const entries: Entry[] = [];
-  for (const issue of issues) collect(issue, [], entries, hasValue ? { value } : undefined);
+  for (const issue of issues) {
+    const before = entries.length;
+    try {
+      collect(issue, [], entries, hasValue ? { value } : undefined);
+    } catch {
+      // An issue of a shape this code does not know still reaches the model with Zod's words.
+      entries.length = before;
+    }
+    if (entries.length === before) add(entries, [...(issue.path ?? [])], issue.message);
+  }
 
   const order: string[] = [];
   const byShown = new Map<string, { at: PropertyKey[]; texts: string[] }>();
@@ -209,7 +218,10 @@ function collectUnion(issue: z.core.$ZodIssueInvalidUnion, path: PropertyKey[], 
   const inside = issue.errors.filter(
     (alt) => !(alt.length === 1 && alt[0]!.path.length === 0 && alt[0]!.code === 'invalid_type'),
   );
-  const best = inside.reduce((a, b) => (b.length < a.length ? b : a));
+  const best = inside.reduce(
+    (a, b) => (b.length > 0 && (a.length === 0 || b.length < a.length) ? b : a),
+    inside[0] ?? [],
+  );
   for (const sub of best) collect(sub, path, entries, sent);
 }
 

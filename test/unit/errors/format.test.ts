@@ -154,3 +154,16 @@ describe('formatIssues', () => {
     expect(out[0]).toMatch(/^r(\.ab)?: invalid key/);
   });
 });
+
+describe('formatIssues never loses an issue', () => {
+  it('an issue of an unknown code keeps its own message', () => {
+    expect(formatIssues([{ code: 'brand_new', path: ['x'], message: 'Something new' } as any])).toEqual([
+      'x: Something new',
+    ]);
+  });
+  it('a union issue with empty alternatives still yields a line', () => {
+    expect(
+      formatIssues([{ code: 'invalid_union', errors: [[]], path: ['u'], message: 'Invalid input' } as any]),
+    ).toEqual(['u: Invalid input']);
+  });
+});
