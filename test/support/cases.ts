@@ -20,7 +20,8 @@ export type Doc = any;
 /** Marks `undefined` in what a handler received, so "the handler gets exactly X" also rules out `k: undefined`. */
 export const UNDEFINED = '\u0000undefined';
 
-function reveal(value: unknown): unknown {
+/** `value` with every `undefined` replaced by `UNDEFINED`, as `caseTool` reports it. */
+export function reveal(value: unknown): unknown {
   if (value === undefined) return UNDEFINED;
   if (Array.isArray(value)) return value.map(reveal);
   if (typeof value === 'object' && value !== null) {
