@@ -3,6 +3,7 @@ export { formatIssues } from './core/errors/format.js';
 export { createMcpHandler, type FetchExtras, type McpMountHandler } from './core/handler.js';
 export type { SchemaIssue } from './core/issues.js';
 export type { JsonSchema } from './core/json-schema.js';
+export { diffSchemaLock, type SchemaLockChange, type SchemaLockDiff, writeSchemaLock } from './core/lockfile.js';
 export { McpMountSchemaError } from './core/mount-error.js';
 export type {
   CallEvent,

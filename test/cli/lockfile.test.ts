@@ -1,0 +1,225 @@
+/**
+ * The schema lockfile: `writeSchemaLock` gives stable bytes for the served documents, and `diffSchemaLock`
+ * names every drift by tool and JSON Pointer with old → new values. Issue 5, item 7.
+ */
+import { defineTool, diffSchemaLock, type ServedTool, type ValidationReport, writeSchemaLock } from 'mcp-mount';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+
+const report = (...tools: ServedTool[]): ValidationReport => ({ ok: true, issues: [], tools });
+const tool = (name: string, inputSchema: Record<string, unknown>, extra: Partial<ServedTool> = {}): ServedTool => ({
+  name,
+  inputSchema,
+  ...extra,
+});
+const search = tool('search', {
+  type: 'object',
+  properties: { q: { type: 'string', minLength: 1 }, limit: { type: 'integer', maximum: 50 } },
+  required: ['q'],
+});
+
+describe('writeSchemaLock', () => {
+  it('writes a versioned header, the options that shape documents, and 2-space JSON with a trailing newline', () => {
+    const text = writeSchemaLock(report(search), {
+      flattenUnionInput: true,
+      extend: { schema: z.object({ tenantId: z.string(), region: z.string() }) },
+    });
+    expect(text.endsWith('}\n')).toBe(true);
+    expect(text).toContain('\n  "lockfileVersion": 1,\n');
+    const lock = JSON.parse(text);
+    expect(Object.keys(lock)).toEqual(['lockfileVersion', 'options', 'tools']);
+    expect(lock.options).toEqual({ flattenUnionInput: true, extendKeys: ['tenantId', 'region'] });
+    expect(writeSchemaLock(report(search))).toContain('"flattenUnionInput": false,\n    "extendKeys": []');
+  });
+
+  it('keeps the tools/list key order per tool and sorts keys inside documents, so key order never shows as drift', () => {
+    const a = tool(
+      't',
+      { type: 'object', properties: { b: { type: 'string' }, a: { type: 'number' } } },
+      {
+        annotations: { readOnlyHint: true, idempotentHint: false },
+        description: 'd',
+        title: 'T',
+        outputSchema: { type: 'object' },
+      },
+    );
+    const b = tool(
+      't',
+      { properties: { a: { type: 'number' }, b: { type: 'string' } }, type: 'object' },
+      {
+        outputSchema: { type: 'object' },
+        title: 'T',
+        description: 'd',
+        annotations: { idempotentHint: false, readOnlyHint: true },
+      },
+    );
+    const text = writeSchemaLock(report(a));
+    expect(writeSchemaLock(report(b))).toBe(text);
+    const written = JSON.parse(text).tools[0];
+    expect(Object.keys(written)).toEqual([
+      'name',
+      'title',
+      'description',
+      'inputSchema',
+      'outputSchema',
+      'annotations',
+    ]);
+    expect(Object.keys(written.inputSchema)).toEqual(['properties', 'type']);
+    expect(Object.keys(written.inputSchema.properties)).toEqual(['a', 'b']);
+    expect(Object.keys(written.annotations)).toEqual(['idempotentHint', 'readOnlyHint']);
+  });
+
+  it('keeps arrays in order and property names such as __proto__ as data', () => {
+    const t = tool(
+      't',
+      JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string"}},"required":["z","a"]}'),
+    );
+    const written = JSON.parse(writeSchemaLock(report(t))).tools[0].inputSchema;
+    expect(Object.hasOwn(written.properties, '__proto__')).toBe(true);
+    expect(written.required).toEqual(['z', 'a']);
+  });
+
+  it('writes the documents of a real probe report (defineTool through validateMcpSchemas)', async () => {
+    const { validateMcpSchemas } = await import('mcp-mount');
+    const t = defineTool({ name: 'x', input: z.object({ n: z.number() }), handler: () => 1 });
+    const lock = JSON.parse(writeSchemaLock(validateMcpSchemas([t])));
+    expect(lock.tools).toEqual([{ name: 'x', inputSchema: validateMcpSchemas([t]).tools[0]!.inputSchema }]);
+  });
+});
+
+describe('diffSchemaLock', () => {
+  const lockOf = (...tools: ServedTool[]) => writeSchemaLock(report(...tools));
+
+  it('the same documents: ok, no changes, a one-line text', () => {
+    const diff = diffSchemaLock(lockOf(search), report(search));
+    expect(diff).toEqual({ ok: true, changes: [], text: 'schema lock matches: 1 tool, no changes' });
+  });
+
+  it('changed, added and removed keys at any depth, with pointers into the tool document', () => {
+    const now = tool('search', {
+      type: 'object',
+      properties: { q: { type: 'string' }, limit: { type: 'integer', maximum: 100 }, sort: { enum: ['asc', 'desc'] } },
+      required: ['q'],
+    });
+    const diff = diffSchemaLock(lockOf(search), report(now));
+    expect(diff.ok).toBe(false);
+    expect(diff.changes).toEqual([
+      { kind: 'changed', tool: 'search', pointer: '/inputSchema/properties/limit/maximum', before: 50, after: 100 },
+      { kind: 'removed', tool: 'search', pointer: '/inputSchema/properties/q/minLength', before: 1 },
+      { kind: 'added', tool: 'search', pointer: '/inputSchema/properties/sort', after: { enum: ['asc', 'desc'] } },
+    ]);
+    expect(diff.text).toBe(
+      [
+        'schema lock drift: 3 changes',
+        '  search',
+        '    ~ /inputSchema/properties/limit/maximum: 50 → 100',
+        '    - /inputSchema/properties/q/minLength: 1',
+        '    + /inputSchema/properties/sort: {"enum":["asc","desc"]}',
+      ].join('\n'),
+    );
+  });
+
+  it('escapes pointer tokens (RFC 6901) and reads own keys only (`constructor` is a property like any other)', () => {
+    const before = tool('t', { properties: { 'a/b': { type: 'string' }, 'm~n': { type: 'string' } } });
+    const after = tool('t', { properties: { 'a/b': { type: 'number' }, constructor: { type: 'string' } } });
+    expect(
+      diffSchemaLock(lockOf(before), report(after)).changes.map((c) => [c.kind, 'pointer' in c && c.pointer]),
+    ).toEqual([
+      ['changed', '/inputSchema/properties/a~1b/type'],
+      ['added', '/inputSchema/properties/constructor'],
+      ['removed', '/inputSchema/properties/m~0n'],
+    ]);
+  });
+
+  it('arrays of scalars (`required`, `enum`, `type`) change whole; arrays of schemas by index', () => {
+    const before = tool('t', { required: ['a', 'b'], anyOf: [{ type: 'string' }, { type: 'number' }], type: 'object' });
+    const after = tool('t', {
+      required: ['b'],
+      anyOf: [{ type: 'string', maxLength: 3 }, { type: 'number' }, { type: 'null' }],
+      type: ['object', 'null'],
+    });
+    expect(diffSchemaLock(lockOf(before), report(after)).changes).toEqual([
+      { kind: 'added', tool: 't', pointer: '/inputSchema/anyOf/0/maxLength', after: 3 },
+      { kind: 'added', tool: 't', pointer: '/inputSchema/anyOf/2', after: { type: 'null' } },
+      { kind: 'changed', tool: 't', pointer: '/inputSchema/required', before: ['a', 'b'], after: ['b'] },
+      { kind: 'changed', tool: 't', pointer: '/inputSchema/type', before: 'object', after: ['object', 'null'] },
+    ]);
+    const shorter = tool('t', { required: ['a', 'b'], anyOf: [{ type: 'string' }], type: 'object' });
+    expect(diffSchemaLock(lockOf(before), report(shorter)).changes).toEqual([
+      { kind: 'removed', tool: 't', pointer: '/inputSchema/anyOf/1', before: { type: 'number' } },
+    ]);
+  });
+
+  it('a value that changes kind (object ↔ scalar ↔ array) is one change at its pointer', () => {
+    const before = tool('t', { properties: { a: { type: 'string' } }, additionalProperties: false });
+    const after = tool('t', { properties: { a: [] }, additionalProperties: { type: 'string' } });
+    expect(diffSchemaLock(lockOf(before), report(after)).changes).toEqual([
+      {
+        kind: 'changed',
+        tool: 't',
+        pointer: '/inputSchema/additionalProperties',
+        before: false,
+        after: { type: 'string' },
+      },
+      { kind: 'changed', tool: 't', pointer: '/inputSchema/properties/a', before: { type: 'string' }, after: [] },
+    ]);
+  });
+
+  it('title, description, outputSchema and annotations are part of the document', () => {
+    const before = tool('t', {}, { description: 'old', annotations: { readOnlyHint: true } });
+    const after = tool('t', {}, { title: 'T', description: 'new', outputSchema: { type: 'object' } });
+    const diff = diffSchemaLock(lockOf(before), report(after));
+    expect(diff.changes).toEqual([
+      { kind: 'removed', tool: 't', pointer: '/annotations', before: { readOnlyHint: true } },
+      { kind: 'changed', tool: 't', pointer: '/description', before: 'old', after: 'new' },
+      { kind: 'added', tool: 't', pointer: '/outputSchema', after: { type: 'object' } },
+      { kind: 'added', tool: 't', pointer: '/title', after: 'T' },
+    ]);
+  });
+
+  it('added and removed tools by name, options changes first; tool order is not drift', () => {
+    const other = tool('other', { type: 'object' });
+    const added = tool('added', { type: 'object' });
+    const diff = diffSchemaLock(lockOf(search, other), report(added, search), { flattenUnionInput: true });
+    expect(diff.changes).toEqual([
+      { kind: 'option-changed', option: 'flattenUnionInput', before: false, after: true },
+      { kind: 'tool-removed', tool: 'other' },
+      { kind: 'tool-added', tool: 'added' },
+    ]);
+    expect(diff.text).toBe(
+      [
+        'schema lock drift: 3 changes',
+        '  options',
+        '    ~ flattenUnionInput: false → true',
+        '  + added: tool added (not in the lockfile)',
+        '  - other: tool removed (in the lockfile, no longer served)',
+      ].join('\n'),
+    );
+    expect(diffSchemaLock(lockOf(search, other), report(other, search)).ok).toBe(true);
+  });
+
+  it('extend keys are recorded and compared', () => {
+    const lock = writeSchemaLock(report(search), { extend: { schema: z.object({ tenantId: z.string() }) } });
+    expect(diffSchemaLock(lock, report(search)).changes).toEqual([
+      { kind: 'option-changed', option: 'extendKeys', before: ['tenantId'], after: [] },
+    ]);
+  });
+
+  it('long values are cut in the text, never in `changes`', () => {
+    const long = 'x'.repeat(300);
+    const diff = diffSchemaLock(
+      lockOf(tool('t', {}, { description: 'short' })),
+      report(tool('t', {}, { description: long })),
+    );
+    expect(diff.changes[0]).toMatchObject({ after: long });
+    expect(diff.text).toContain(`→ "${'x'.repeat(96)}...`);
+    expect(diff.text.split('\n')[2]!.length).toBeLessThan(160);
+  });
+
+  it('refuses text that is not a lockfile of this version, with the reason', () => {
+    expect(() => diffSchemaLock('{', report())).toThrow(/not a schema lockfile: invalid JSON/);
+    expect(() => diffSchemaLock('[]', report())).toThrow(/expected a JSON object/);
+    expect(() => diffSchemaLock('{"lockfileVersion":2,"tools":[]}', report())).toThrow(/unsupported lockfileVersion 2/);
+    expect(() => diffSchemaLock('{"lockfileVersion":1,"tools":[{}]}', report())).toThrow(/with a `name`/);
+  });
+});
