@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 const src = (p: string) => fileURLToPath(new URL(`./src/${p}`, import.meta.url));
 
@@ -13,6 +13,8 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
+    // Real Next.js and workerd runtimes (builds, child processes): `npm run test:runtimes`, see vitest.runtimes.config.ts.
+    exclude: [...configDefaults.exclude, 'test/adapters/runtimes/**'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -1,0 +1,74 @@
+/**
+ * The two official MCP clients (v2 `@modelcontextprotocol/client`, 2025-era `@modelcontextprotocol/sdk`),
+ * connected through a fetch that keeps every raw response body, so tests can compare the exact bytes a
+ * server sent (e.g. `tools/list` across adapters), not only what the client decoded.
+ */
+import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { McpClient } from '../../../examples/shared/clients.js';
+
+export type Era = 'v2' | 'v1';
+export const eras: readonly Era[] = ['v2', 'v1'];
+
+/** One HTTP exchange as the client saw it on the wire. */
+export interface Exchange {
+  /** JSON-RPC method of the request body (`''` for GET/DELETE or non-JSON bodies). */
+  method: string;
+  status: number;
+  /** The raw response body, read from a clone (resolves when the server ends the response). */
+  body: Promise<string>;
+}
+
+export interface RecordingClient extends McpClient {
+  readonly era: Era;
+  readonly exchanges: Exchange[];
+  /** The raw body of the last response to a request with this JSON-RPC method. */
+  lastBody(method: string): Promise<string>;
+}
+
+/** A fetch to send the client's requests through: the network by default, or a handler in-process. */
+export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+export async function connect(era: Era, url: string, send: FetchLike = fetch): Promise<RecordingClient> {
+  const exchanges: Exchange[] = [];
+  const recordingFetch = async (input: string | URL | Request, init?: RequestInit) => {
+    const response = await send(input, init);
+    const body = response.clone().text();
+    // A stream the client aborts on close (the 2025-era GET stream) rejects: nobody waits for those.
+    body.catch(() => undefined);
+    exchanges.push({ method: methodOf(init?.body), status: response.status, body });
+    return response;
+  };
+  let client: any;
+  if (era === 'v2') {
+    client = new ClientV2({ name: 'mcp-mount-adapter-tests', version: '1.0.0' });
+    await client.connect(new TransportV2(new URL(url), { fetch: recordingFetch }));
+  } else {
+    client = new ClientV1({ name: 'mcp-mount-adapter-tests', version: '1.0.0' });
+    await client.connect(new TransportV1(new URL(url), { fetch: recordingFetch }));
+  }
+  return {
+    era,
+    label: era === 'v2' ? 'client v2 (2026-07-28)' : 'client v1 (2025-era)',
+    exchanges,
+    listTools: () => client.listTools(),
+    callTool: (name, args) => client.callTool({ name, arguments: args }),
+    close: () => client.close(),
+    async lastBody(method) {
+      const exchange = exchanges.findLast((e) => e.method === method);
+      if (!exchange) throw new Error(`no ${method} exchange recorded`);
+      return exchange.body;
+    },
+  };
+}
+
+function methodOf(body: unknown): string {
+  if (typeof body !== 'string') return '';
+  try {
+    const message = JSON.parse(body);
+    return typeof message?.method === 'string' ? message.method : '';
+  } catch {
+    return '';
+  }
+}

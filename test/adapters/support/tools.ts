@@ -1,0 +1,69 @@
+/** Tools for the adapters' edge cases: what reached the handler, a slow call, a throwing handler, a bad schema. */
+import { type AnyTool, defineTool } from 'mcp-mount';
+import { z } from 'zod';
+
+/** Returns what the adapter handed the tool: the request URL, auth info, host extras. */
+export const contextTool = defineTool({
+  name: 'context',
+  description: 'What reached the handler.',
+  input: z.object({}),
+  handler: (_args, ctx) => {
+    const host = ctx.host as { req?: { originalUrl?: string }; env?: unknown; ctx?: { waitUntil?: unknown } };
+    return {
+      url: ctx.request?.url ?? null,
+      authInfo: ctx.authInfo ?? null,
+      hostKeys: Object.keys(ctx.host).sort(),
+      originalUrl: host.req?.originalUrl ?? null,
+      env: host.env ?? null,
+      waitUntil: typeof host.ctx?.waitUntil === 'function',
+    };
+  },
+}) as AnyTool;
+
+export const boomTool = defineTool({
+  name: 'boom',
+  description: 'Always throws.',
+  input: z.object({}),
+  handler: () => {
+    throw new Error('boom from the tool');
+  },
+}) as AnyTool;
+
+/** Waits until the call is aborted (or 20 s) and tells `onAbort`. */
+export function slowTool(onAbort: (reason: unknown) => void): AnyTool {
+  return defineTool({
+    name: 'slow',
+    description: 'Waits for the client to go away.',
+    input: z.object({}),
+    handler: async (_args, ctx) => {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 20_000);
+        ctx.signal.addEventListener(
+          'abort',
+          () => {
+            clearTimeout(timer);
+            onAbort(ctx.signal.reason);
+            resolve();
+          },
+          { once: true },
+        );
+      });
+      return 'done';
+    },
+  }) as AnyTool;
+}
+
+/** A tool whose input no JSON Schema can describe (`z.date()`): an error-level probe issue. */
+export const datedTool = defineTool({
+  name: 'dated',
+  input: z.object({ when: z.date() }),
+  handler: () => 'never served',
+}) as AnyTool;
+
+/** Headers of a 2025-era JSON-RPC POST. */
+export const jsonRpcHeaders = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+
+/** A raw JSON-RPC request body. */
+export function rpc(method: string, params?: unknown, id = 1): string {
+  return JSON.stringify({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
+}
