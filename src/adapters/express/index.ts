@@ -3,6 +3,7 @@ import { getRequestListener } from '@hono/node-server';
 import { createMcpHandler, type McpMountHandler } from '../../core/handler.js';
 import type { McpMountOptions } from '../../core/options.js';
 import type { AnyTool } from '../../core/tools.js';
+import { guarded, observeError } from '../fetch/guard.js';
 
 /** The parts of an Express (4 or 5) request the middleware reads; typed structurally so `express` stays optional. */
 type ExpressRequest = IncomingMessage & {
@@ -32,10 +33,11 @@ export function mcp(
   options: McpMountOptions = {},
 ): ((req: IncomingMessage, res: ServerResponse, next: Next) => void) & { handler: McpMountHandler } {
   const handler = createMcpHandler(tools, options);
+  const serve = guarded(handler, options);
   const listener = getRequestListener(
     (request, { incoming, outgoing }) => {
       const req = incoming as ExpressRequest;
-      return handler.fetch(fullRequest(request, req), { authInfo: req.auth, host: { req, res: outgoing } });
+      return serve(fullRequest(request, req), { authInfo: req.auth, host: { req, res: outgoing } });
     },
     { overrideGlobalObjects: false },
   );
@@ -45,7 +47,7 @@ export function mcp(
     // `app.use('/mcp', …)` strips the mount: serve the mount itself, hand deeper paths on.
     if (!req.route && req.path !== undefined && req.path !== '/' && req.path !== '') return next();
     listener(incoming, res).catch((error: unknown) => {
-      observe(options, error);
+      observeError(options, error);
       if (!res.headersSent) next(error);
       else res.destroy();
     });
@@ -79,14 +81,6 @@ function bodyConsumed(req: ExpressRequest): boolean {
 function bodyBytes(body: unknown): Uint8Array<ArrayBuffer> {
   if (body instanceof Uint8Array) return new Uint8Array(body);
   return new TextEncoder().encode(typeof body === 'string' ? body : (JSON.stringify(body) ?? ''));
-}
-
-function observe(options: McpMountOptions, error: unknown) {
-  try {
-    options.onError?.(error, {});
-  } catch (hookError) {
-    (options.logger ?? console).error('mcp-mount: onError threw', hookError);
-  }
 }
 
 export type { McpMountOptions } from '../../core/options.js';

@@ -1,6 +1,7 @@
 import { createMcpHandler as createCoreHandler, type McpMountHandler } from '../../core/handler.js';
 import type { McpMountOptions } from '../../core/options.js';
 import type { AnyTool } from '../../core/tools.js';
+import { guarded } from '../fetch/guard.js';
 
 /** A Next.js App Router route handler: `(request, context) => Response`, nothing Next-specific imported. */
 export type RouteHandler = (request: Request, context?: unknown) => Promise<Response>;
@@ -20,7 +21,8 @@ export function createMcpHandler(
   options: McpMountOptions = {},
 ): { GET: RouteHandler; POST: RouteHandler; DELETE: RouteHandler; handler: McpMountHandler } {
   const handler = createCoreHandler(tools, options);
-  const route: RouteHandler = (request, context) => handler.fetch(request, { host: { context } });
+  const serve = guarded(handler, options);
+  const route: RouteHandler = (request, context) => serve(request, { host: { context } });
   return { GET: route, POST: route, DELETE: route, handler };
 }
 
