@@ -57,15 +57,17 @@ export async function checkCall(tool: PreparedTool, raw: unknown, switches: Repa
 }
 
 function split(args: Record<string, unknown>, tool: PreparedTool) {
-  const extend: Record<string, unknown> = {};
-  const params: Record<string, unknown> = {};
-  const input: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(args)) {
-    if (tool.extend?.keys.has(key)) extend[key] = value;
-    else if (tool.params?.keys.has(key)) params[key] = value;
-    else input[key] = value;
+  const extend: Array<[string, unknown]> = [];
+  const params: Array<[string, unknown]> = [];
+  const input: Array<[string, unknown]> = [];
+  for (const entry of Object.entries(args)) {
+    if (tool.extend?.keys.has(entry[0])) extend.push(entry);
+    else if (tool.params?.keys.has(entry[0])) params.push(entry);
+    else input.push(entry);
   }
-  return { extend, params, input };
+  // fromEntries defines own properties: a `__proto__` key sent by a client stays a plain key (which the
+  // schema's key policy then judges) and never becomes the slice's prototype.
+  return { extend: Object.fromEntries(extend), params: Object.fromEntries(params), input: Object.fromEntries(input) };
 }
 
 function describe(value: unknown): string {

@@ -112,3 +112,4 @@ describe('startup probe at mount', () => {
     }
   });
 });
+
