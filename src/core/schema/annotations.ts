@@ -1,6 +1,6 @@
 import { isPlainObject, type JsonSchema } from '../json-schema.js';
 import { stableStringify } from './canonical.js';
-import { ANNOTATION_KEYWORDS, forEachSubschema, mapSubschemas, type Position } from './keywords.js';
+import { ANNOTATION_KEYWORDS, mapSubschemas, type Position } from './keywords.js';
 import { type RefResolver, typeAtoms } from './type-atoms.js';
 
 // Annotations of merged schemas. Descriptions are the model's only view of what each variant means, so
@@ -44,11 +44,8 @@ export function joinAnnotations(schemas: readonly unknown[], labels: readonly st
 }
 
 function childAt(schema: JsonSchema, at: Position): unknown {
-  let found: unknown;
-  forEachSubschema(schema, (child, pos) => {
-    if (pos.keyword === at.keyword && pos.key === at.key) found = child;
-  });
-  return found;
+  const value = schema[at.keyword];
+  return at.key === undefined ? value : (value as any)?.[at.key];
 }
 
 /**

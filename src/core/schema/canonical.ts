@@ -1,5 +1,5 @@
 import { isPlainObject, type JsonSchema } from '../json-schema.js';
-import { ANNOTATION_KEYWORDS, mapSubschemas } from './keywords.js';
+import { ANNOTATION_KEYWORDS, mapSubschemas, subschemaShape } from './keywords.js';
 
 // Comparison of schemas by meaning rather than by spelling: key order, `required` order and annotations
 // must not make two variants' copies of one field look different, or the merge would widen needlessly.
@@ -33,9 +33,54 @@ export function validationOnly(schema: unknown): unknown {
   return out;
 }
 
-/** Canonical key of what a schema accepts: equal keys mean the schemas accept the same values. */
+/**
+ * Canonical key of what a schema accepts: equal keys mean the schemas accept the same values. The same
+ * as `stableStringify(validationOnly(schema))`, built without the intermediate copy. Inside
+ * `withKeyCache` it is memoized per node: the bottom-up rewrite compares the same sub-trees at every
+ * level of nesting.
+ */
 export function validationKey(schema: unknown): string {
-  return stableStringify(validationOnly(schema));
+  if (!isPlainObject(schema)) return stableStringify(schema);
+  const cached = keyCache?.get(schema);
+  if (cached !== undefined) return cached;
+  const parts: string[] = [];
+  for (const key of Object.keys(schema).sort()) {
+    const value = schema[key];
+    if (value === undefined || ANNOTATION_KEYWORDS.has(key)) continue;
+    let text: string;
+    const shape = subschemaShape(key);
+    if (shape === 'single' && !Array.isArray(value)) text = validationKey(value);
+    else if ((shape === 'list' || shape === 'single') && Array.isArray(value))
+      text = `[${value.map(validationKey).join(',')}]`;
+    else if (shape === 'map' && isPlainObject(value)) {
+      text = `{${Object.keys(value)
+        .sort()
+        .map((name) => `${JSON.stringify(name)}:${validationKey(value[name])}`)
+        .join(',')}}`;
+    } else if ((key === 'required' || key === 'type') && Array.isArray(value)) {
+      text = stableStringify([...new Set(value)].sort());
+    } else text = stableStringify(value);
+    parts.push(`${JSON.stringify(key)}:${text}`);
+  }
+  const result = `{${parts.join(',')}}`;
+  keyCache?.set(schema, result);
+  return result;
+}
+
+let keyCache: WeakMap<object, string> | undefined;
+
+/**
+ * Runs `fn` with `validationKey` memoized by node identity. Scoped to one projection call: nodes are
+ * not mutated while it runs, but a caller may mutate its own document between calls.
+ */
+export function withKeyCache<T>(fn: () => T): T {
+  const outer = keyCache;
+  keyCache = outer ?? new WeakMap();
+  try {
+    return fn();
+  } finally {
+    keyCache = outer;
+  }
 }
 
 /** A deep copy of a JSON value, so results never share structure with the caller's input. */

@@ -35,10 +35,10 @@ export function flattenUnion(
       { type: 'string', enum: allValues },
       composeDescription([
         labelledText(
-          props.map((p) => (isPlainObject(p[tag]) ? p[tag].description : undefined)),
+          props.map((p) => (isPlainObject(p[tag]) ? authorText(p[tag].description) : undefined)),
           labels,
         ),
-        `Selects the variant: ${allValues.join(' | ')}.`,
+        `${SELECTS} ${allValues.join(' | ')}.`,
       ]),
     ),
   };
@@ -78,6 +78,11 @@ export function flattenUnion(
   out.properties = properties;
   out.required = required;
   if (members.every((m) => m.additionalProperties === false)) out.additionalProperties = false;
+  else if (members.some((m) => m.additionalProperties !== undefined && m.additionalProperties !== false)) {
+    // Open either way, but an explicit `{}` says undeclared keys reach the handler (a loose or
+    // catch-all variant). A union this object later joins must still accept them under any key.
+    out.additionalProperties = {};
+  }
   const description = composeDescription([
     typeof node.description === 'string' ? node.description : undefined,
     variantNotes(members, labels),
@@ -88,6 +93,15 @@ export function flattenUnion(
     out[key] = node[key];
   }
   return out;
+}
+
+const SELECTS = 'Selects the variant:';
+
+/** A tag description without the sentence an inner flatten generated (the outer one lists every value). */
+function authorText(description: unknown): string | undefined {
+  if (typeof description !== 'string') return undefined;
+  const at = description.indexOf(SELECTS);
+  return (at < 0 ? description : description.slice(0, at)).trim() || undefined;
 }
 
 /** Descriptions the variants carried themselves, labelled, so flattening loses none of the author's text. */

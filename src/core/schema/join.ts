@@ -52,19 +52,19 @@ export function joinSchemas(
 }
 
 function joinByType(inputs: readonly JoinInput[], resolve: RefResolver): JsonSchema {
-  const atoms: TypeAtom[] = [];
+  const atoms: Array<TypeAtom & { label: string }> = [];
   for (const input of inputs) {
     const a = typeAtoms(input.schema, resolve);
     if (a === 'any') return {};
-    atoms.push(...a);
+    atoms.push(...a.map((atom) => ({ ...atom, label: input.label })));
   }
   if (atoms.length === 0) return { not: {} };
 
   const hasNumber = atoms.some((a) => a.type === 'number');
-  const groups = new Map<JsonType, JsonSchema[]>();
+  const groups = new Map<JsonType, Array<{ fragment: JsonSchema; label: string }>>();
   for (const atom of atoms) {
     const type = atom.type === 'integer' && hasNumber ? 'number' : atom.type;
-    groups.set(type, [...(groups.get(type) ?? []), atom.fragment]);
+    groups.set(type, [...(groups.get(type) ?? []), atom]);
   }
   // Type order: first appearance across variants, `null` last, so output is stable and readable.
   const types: JsonType[] = [...groups.keys()].filter((t) => t !== 'null');
@@ -93,9 +93,17 @@ function joinByType(inputs: readonly JoinInput[], resolve: RefResolver): JsonSch
 }
 
 /** One fragment for all atoms of one type. */
-function joinFragments(type: JsonType, fragments: readonly JsonSchema[]): JsonSchema {
+function joinFragments(type: JsonType, atoms: ReadonlyArray<{ fragment: JsonSchema; label: string }>): JsonSchema {
+  const fragments = atoms.map((a) => a.fragment);
   const key = validationKey(fragments[0]);
-  if (fragments.every((f) => validationKey(f) === key)) return fragments[0]!;
+  if (fragments.every((f) => validationKey(f) === key)) {
+    // Same constraints; nested annotations (a default inside an object, say) may still differ.
+    return joinAnnotations(
+      fragments,
+      atoms.map((a) => a.label),
+      false,
+    ) as JsonSchema;
+  }
   if (type === 'string') {
     const lists = fragments.map(valuesOf);
     if (lists.every((l) => l?.every((v) => typeof v === 'string'))) {

@@ -63,6 +63,14 @@ export const EVALUATION_DEPENDENT: readonly string[] = ['unevaluatedProperties',
 /** A sub-schema position: the keyword holding it and, for lists and maps, the index or name. */
 export type Position = { keyword: string; key?: string | number };
 
+/** How a keyword holds sub-schemas: one, a list, a name → schema map, or none (data or a scalar). */
+export function subschemaShape(keyword: string): 'single' | 'list' | 'map' | undefined {
+  if (SINGLE.includes(keyword)) return 'single';
+  if (LIST.includes(keyword)) return 'list';
+  if (MAP.includes(keyword)) return 'map';
+  return undefined;
+}
+
 /** Calls `fn` for every direct sub-schema of `node`, in document order. */
 export function forEachSubschema(node: JsonSchema, fn: (child: unknown, at: Position) => void): void {
   for (const keyword of Object.keys(node)) {

@@ -65,6 +65,8 @@ export function mergeAllOf(node: JsonSchema): JsonSchema | undefined {
   else {
     const extra = combined(parts.map((p) => p.additionalProperties));
     if (extra !== undefined) out.additionalProperties = extra;
+    // Keep the explicit "undeclared keys pass through" marker of a loose member (see flatten-union).
+    else if (parts.some((p) => p.additionalProperties !== undefined)) out.additionalProperties = {};
   }
   const names = combined(parts.map((p) => p.propertyNames));
   if (names !== undefined) out.propertyNames = names;
