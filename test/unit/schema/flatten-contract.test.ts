@@ -288,4 +288,12 @@ describe('superset details', () => {
     ).schema;
     expect(differing.properties.f.properties.limit).not.toHaveProperty('default');
   });
+
+  it("a nullable object beside the same object keeps its shape, but not one variant's nested default", () => {
+    const doc = project(
+      twoVariants(z.object({ limit: z.number().default(5) }).nullable(), z.object({ limit: z.number().default(6) })),
+    ).schema;
+    expect(doc.properties.f.type).toEqual(['object', 'null']);
+    expect(doc.properties.f.properties.limit).toEqual({ type: 'number' });
+  });
 });
