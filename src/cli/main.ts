@@ -1,0 +1,149 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { diffSchemaLock, type SchemaLockDiff, writeSchemaLock } from '../core/lockfile.js';
+import type { McpMountOptions } from '../core/options.js';
+import { PROFILES } from '../core/probe/index.js';
+import { validateMcpSchemas } from '../core/validate.js';
+import { formatCheckReport } from './format.js';
+import { loadToolModule, ModuleLoadError } from './load.js';
+
+/** Where the CLI writes; the process streams in `index.ts`, buffers in tests. */
+export interface CliIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  cwd: string;
+}
+
+/** Exit codes: 0 ok; 1 schema errors or lockfile drift; 2 usage, module or lockfile-read error. */
+export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+
+export const USAGE = `Usage: mcp-mount check <module> [options]
+
+Loads <module> (named exports \`tools\` and optional \`options\`, or a default export that is the
+tools array or { tools, options }), runs validateMcpSchemas on exactly what a mount with those
+options serves, and prints every issue by tool, with JSON Pointers. .ts modules are loaded with tsx.
+
+Options:
+  --flat               set flattenUnionInput: true
+  --profile NAME       also check against a client profile (repeatable): ${Object.keys(PROFILES).join(', ')}
+  --json               print the ValidationReport as JSON (with "lock" when --check-lock is given)
+  --write FILE         write the schema lockfile: the served tools/list documents (only when there are no errors)
+  --check-lock FILE    compare the served documents with a schema lockfile; fail with a diff on drift
+  -h, --help           show this help
+
+Exit codes: 0 ok; 1 schema errors or lockfile drift; 2 usage, module or lockfile error.`;
+
+/** Runs the CLI with `argv` (without `node` and the script) and returns the exit code. Never throws. */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (error) {
+    io.stderr(`mcp-mount: ${messageOf(error)}\n\n${USAGE}\n`);
+    return EXIT.usage;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.stdout(`${USAGE}\n`);
+    return EXIT.ok;
+  }
+  const [command, modulePath, ...extra] = positionals;
+  if (command !== 'check' || modulePath === undefined || extra.length > 0) {
+    const problem =
+      command === undefined
+        ? 'no command'
+        : command !== 'check'
+          ? `unknown command "${command}"`
+          : modulePath === undefined
+            ? 'check needs a module path'
+            : `unexpected argument "${extra[0]}"`;
+    io.stderr(`mcp-mount: ${problem}\n\n${USAGE}\n`);
+    return EXIT.usage;
+  }
+  if (values.write !== undefined && values['check-lock'] !== undefined) {
+    io.stderr('mcp-mount: use either --write or --check-lock, not both\n');
+    return EXIT.usage;
+  }
+
+  let loaded: Awaited<ReturnType<typeof loadToolModule>>;
+  try {
+    loaded = await loadToolModule(modulePath, io.cwd);
+  } catch (error) {
+    io.stderr(
+      `mcp-mount: ${error instanceof ModuleLoadError ? error.message : `cannot load ${modulePath}: ${messageOf(error)}`}\n`,
+    );
+    return EXIT.usage;
+  }
+
+  const options = withFlags(loaded.options, values.flat === true, values.profile ?? []);
+  const report = validateMcpSchemas(loaded.tools, options);
+  let exit: number = report.ok ? EXIT.ok : EXIT.failed;
+  const notes: string[] = [];
+
+  let lock: SchemaLockDiff | undefined;
+  const lockPath = values['check-lock'];
+  if (lockPath !== undefined) {
+    try {
+      lock = diffSchemaLock(await readFile(resolve(io.cwd, lockPath), 'utf8'), report, options);
+    } catch (error) {
+      io.stderr(`mcp-mount: cannot check ${lockPath}: ${messageOf(error)}\n`);
+      return EXIT.usage;
+    }
+    if (!lock.ok) exit = EXIT.failed;
+    notes.push(`${lockPath}: ${lock.text}`);
+  }
+
+  const writePath = values.write;
+  if (writePath !== undefined) {
+    if (report.ok) {
+      await writeFile(resolve(io.cwd, writePath), writeSchemaLock(report, options));
+      notes.push(`wrote ${writePath}: ${report.tools.length} tool document${report.tools.length === 1 ? '' : 's'}`);
+    } else {
+      notes.push(`did not write ${writePath}: fix the errors first (a mount with these schemas serves nothing)`);
+    }
+  }
+
+  if (values.json) {
+    io.stdout(
+      `${JSON.stringify(lock ? { ...report, lock: { ok: lock.ok, changes: lock.changes } } : report, null, 2)}\n`,
+    );
+    if (notes.length > 0) io.stderr(`${notes.join('\n')}\n`);
+  } else {
+    const names = loaded.tools.map((t) => t.name);
+    io.stdout(`${formatCheckReport(modulePath, names, report, options)}\n`);
+    if (notes.length > 0) io.stdout(`\n${notes.join('\n')}\n`);
+  }
+  return exit;
+}
+
+function parse(argv: readonly string[]) {
+  return parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    strict: true,
+    options: {
+      flat: { type: 'boolean' },
+      profile: { type: 'string', multiple: true },
+      json: { type: 'boolean' },
+      write: { type: 'string' },
+      'check-lock': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+}
+
+/** The module's options with the flags on top: `--flat` sets `flattenUnionInput`, `--profile` adds profiles. */
+export function withFlags(options: McpMountOptions, flat: boolean, profiles: readonly string[]): McpMountOptions {
+  const out: McpMountOptions = { ...options };
+  if (flat) out.flattenUnionInput = true;
+  if (profiles.length > 0) {
+    const existing = options.schemaValidation?.profiles ?? [];
+    out.schemaValidation = { ...options.schemaValidation, profiles: [...new Set([...existing, ...profiles])] };
+  }
+  return out;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

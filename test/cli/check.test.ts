@@ -1,0 +1,208 @@
+/**
+ * `mcp-mount check` as users run it: the real CLI in a child process (under tsx, as `npm run check:example`
+ * does), on the fixture modules in ./fixtures and on the examples' shared tool set. Issue 5, items 6 and 7.
+ * The quick paths (usage errors, `--help`, plain .mjs, refusals) run in process, in run.test.ts.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { validateMcpSchemas, writeSchemaLock } from 'mcp-mount';
+import { afterAll, describe, expect, it } from 'vitest';
+import { connectV2 } from '../../examples/shared/clients.js';
+import { options as exampleOptions, tools as exampleTools } from '../../examples/shared/tools.js';
+import { serveTools } from '../support/server.js';
+import { options as goodOptions, tools as goodTools } from './fixtures/good.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const cli = join(root, 'src/cli/index.ts');
+const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+const fixture = (name: string) => `test/cli/fixtures/${name}`;
+const scratch = mkdtempSync(join(tmpdir(), 'mcp-mount-cli-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** `node --import tsx src/cli/index.ts ...args`, in `cwd` (the repo root unless given). */
+function mcpMount(args: string[], cwd = root): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['--import', tsxLoader, cli, ...args],
+      { cwd, env: { ...process.env, NO_COLOR: '1' } },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+/** A lockfile path in the scratch directory, unique per test. */
+let locks = 0;
+const lockPath = () => join(scratch, `lock-${++locks}.json`);
+/** good.ts's lockfile, written in process (the first lockfile test shows the CLI writes the same bytes). */
+const goodLock = join(scratch, 'good.lock.json');
+writeFileSync(goodLock, writeSchemaLock(validateMcpSchemas(goodTools, goodOptions), goodOptions));
+
+// Each run starts node with tsx (1 to 3 s on a quiet machine); allow for a busy one.
+describe.concurrent('mcp-mount check', { timeout: 120_000 }, () => {
+  it('a good module: a table of its tools, exit 0', async () => {
+    const run = await mcpMount(['check', fixture('good.ts')]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/TOOL\s+SERVED\s+ERRORS\s+WARNINGS\s+INPUT PROPS/);
+    expect(run.stdout).toMatch(/search_notes\s+yes\s+0\s+0\s+2/);
+    expect(run.stdout).toMatch(/save_link\s+yes\s+0\s+0\s+3/);
+    expect(run.stdout).toContain('OK: 2 tools, 2 served, 0 errors, 0 warnings');
+  });
+
+  it('a union input without flattening: the error by tool with its pointer, exit 1; --flat makes it pass', async () => {
+    const [plain, flat] = await Promise.all([
+      mcpMount(['check', fixture('union.ts')]),
+      mcpMount(['check', fixture('union.ts'), '--flat']),
+    ]);
+    expect(plain.code).toBe(1);
+    expect(plain.stdout).toMatch(/notify\s+NO\s+1\s+0\s+-/);
+    expect(plain.stdout).toMatch(/\nnotify\n {2}error {3}\(root\) {2}root-not-object\n {10}\S.*flattenUnionInput/);
+    expect(plain.stdout).toContain('FAILED: 1 tool, 0 served, 1 error');
+    expect(flat.code).toBe(0);
+    expect(flat.stdout).toContain('flattenUnionInput: true');
+    expect(flat.stdout).toMatch(/notify\s+yes\s+0\s+0\s+5/);
+  });
+
+  it('--profile gemini reports what Gemini rejects, with pointer and profile, exit 1', async () => {
+    const run = await mcpMount(['check', fixture('good.ts'), '--profile', 'gemini']);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('profiles: gemini');
+    expect(run.stdout).toMatch(
+      /\nsave_link\n {2}error {3}\/properties\/url {2}unsupported-format {2}\[profile gemini\]\n/,
+    );
+  });
+
+  it('--json prints the ValidationReport, equal to validateMcpSchemas in process; --profile is repeatable', async () => {
+    const run = await mcpMount([
+      'check',
+      fixture('good.ts'),
+      '--json',
+      '--profile',
+      'gemini',
+      '--profile=openai-strict',
+    ]);
+    expect(run.code).toBe(1);
+    const report = JSON.parse(run.stdout);
+    const expected = validateMcpSchemas(goodTools, {
+      ...goodOptions,
+      schemaValidation: { profiles: ['gemini', 'openai-strict'] },
+    });
+    expect(report).toEqual(JSON.parse(JSON.stringify(expected)));
+    expect(new Set(report.issues.map((i: { profile?: string }) => i.profile))).toEqual(
+      new Set(['gemini', 'openai-strict']),
+    );
+  });
+
+  it('--write then --check-lock passes; the lockfile is writeSchemaLock of the same report', async () => {
+    const lock = lockPath();
+    const write = await mcpMount(['check', fixture('good.ts'), '--write', lock]);
+    expect(write.code).toBe(0);
+    expect(write.stdout).toContain(`wrote ${lock}: 2 tool documents`);
+    expect(readFileSync(lock, 'utf8')).toBe(writeSchemaLock(validateMcpSchemas(goodTools, goodOptions), goodOptions));
+
+    const check = await mcpMount(['check', fixture('good.ts'), '--check-lock', lock]);
+    expect(check.code).toBe(0);
+    expect(check.stdout).toContain(`${lock}: schema lock matches: 2 tools, no changes`);
+  });
+
+  it('--check-lock fails on drift with a diff naming tools and pointers, old → new', async () => {
+    const lock = goodLock;
+    const run = await mcpMount(['check', fixture('drifted.ts'), '--check-lock', lock]);
+    expect(run.code).toBe(1);
+    const diff = run.stdout.slice(run.stdout.indexOf(`${lock}: `));
+    expect(diff).toBe(
+      [
+        `${lock}: schema lock drift: 5 changes`,
+        '  + delete_link: tool added (not in the lockfile)',
+        '  - save_link: tool removed (in the lockfile, no longer served)',
+        '  search_notes',
+        '    ~ /description: "Search notes by text." → "Search notes by text or tag."',
+        '    ~ /inputSchema/properties/limit/maximum: 50 → 100',
+        '    + /inputSchema/properties/tag: {"type":"string"}',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('--check-lock --json adds `lock` with the changes to the report', async () => {
+    const lock = goodLock;
+    const run = await mcpMount(['check', fixture('drifted.ts'), '--check-lock', lock, '--json', '--flat']);
+    expect(run.code).toBe(1);
+    const out = JSON.parse(run.stdout);
+    expect(out.ok).toBe(true);
+    expect(out.lock.ok).toBe(false);
+    expect(out.lock.changes).toContainEqual({
+      kind: 'option-changed',
+      option: 'flattenUnionInput',
+      before: false,
+      after: true,
+    });
+    expect(out.lock.changes).toContainEqual({
+      kind: 'changed',
+      tool: 'search_notes',
+      pointer: '/inputSchema/properties/limit/maximum',
+      before: 50,
+      after: 100,
+    });
+    expect(run.stderr).toContain('schema lock drift: 6 changes');
+  });
+
+  it('a module without tools exits 2 with the module contract', async () => {
+    const run = await mcpMount(['check', fixture('no-tools.ts')]);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain('exports no tools: export `tools`');
+  });
+});
+
+describe.concurrent('mcp-mount check on examples/shared/tools.ts', { timeout: 120_000 }, () => {
+  it('passes, and its lockfile holds exactly the documents tools/list serves', async () => {
+    const lock = lockPath();
+    const run = await mcpMount(['check', 'examples/shared/tools.ts', '--write', lock]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('flattenUnionInput: true');
+    expect(run.stdout).toContain('OK: 3 tools, 3 served, 0 errors, 0 warnings');
+
+    const text = readFileSync(lock, 'utf8');
+    expect(text).toBe(writeSchemaLock(validateMcpSchemas(exampleTools, exampleOptions), exampleOptions));
+    const locked = JSON.parse(text);
+    expect(locked.options).toEqual({ flattenUnionInput: true, extendKeys: [] });
+
+    const running = await serveTools(exampleTools, exampleOptions);
+    try {
+      const client = await connectV2(running.url);
+      try {
+        const listed = (await client.listTools()).tools as Array<Record<string, unknown>>;
+        const keys = ['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations'];
+        const documents = listed.map((t) =>
+          Object.fromEntries(keys.filter((k) => t[k] !== undefined).map((k) => [k, t[k]])),
+        );
+        expect(locked.tools).toEqual(documents);
+      } finally {
+        await client.close();
+      }
+    } finally {
+      await running.close();
+    }
+  });
+
+  it('works from another working directory (tsconfig paths are found beside the module)', async () => {
+    const run = await mcpMount(['check', join(root, 'examples/shared/tools.ts')], scratch);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+  });
+});
