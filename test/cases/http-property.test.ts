@@ -8,7 +8,8 @@
  * reference). Schemas whose root cannot be served (arrays, scalars, untagged root unions) are skipped and
  * counted.
  *
- * Fixed seed. HTTP_PROPERTY_RUNS=<n> mounts more schemas (each with VALUES_PER_SCHEMA values).
+ * Fixed seed (HTTP_PROPERTY_SEED=<n> to try another). HTTP_PROPERTY_RUNS=<n> mounts more schemas (each with
+ * VALUES_PER_SCHEMA values).
  */
 import fc from 'fast-check';
 import { createMcpHandler, type McpMountHandler } from 'mcp-mount';
@@ -18,7 +19,7 @@ import { ajvCheck, call, caseTool, reveal } from '../support/cases.js';
 import { listen, type Running } from '../support/server.js';
 import { zodCaseArb } from '../unit/schema/arbitraries.js';
 
-const SEED = 20_260_729;
+const SEED = Number(process.env.HTTP_PROPERTY_SEED ?? 20_260_729);
 const RUNS = Number(process.env.HTTP_PROPERTY_RUNS ?? 110);
 const VALUES_PER_SCHEMA = 6;
 const MIN_PAIRS = Math.min(500, Math.floor((RUNS * VALUES_PER_SCHEMA) / 2));
