@@ -1,5 +1,5 @@
-import { isPlainObject, type JsonSchema } from '../json-schema.js';
-import { ANNOTATION_KEYWORDS, mapSubschemas, subschemaShape } from './keywords.js';
+import { isPlainObject } from '../json-schema.js';
+import { ANNOTATION_KEYWORDS, subschemaShape } from './keywords.js';
 
 // Comparison of schemas by meaning rather than by spelling: key order, `required` order and annotations
 // must not make two variants' copies of one field look different, or the merge would widen needlessly.
@@ -17,25 +17,9 @@ export function stableStringify(value: unknown): string {
 }
 
 /**
- * The schema with annotations removed at every schema node (never inside data such as `const` or
- * `properties` names), and with `required` and `type` lists sorted and deduplicated: the parts that
- * decide what the schema accepts, in a canonical spelling.
- */
-export function validationOnly(schema: unknown): unknown {
-  if (!isPlainObject(schema)) return schema;
-  const mapped = mapSubschemas(schema, (child) => validationOnly(child));
-  const out: JsonSchema = {};
-  for (const key of Object.keys(mapped)) {
-    if (ANNOTATION_KEYWORDS.has(key)) continue;
-    const value = mapped[key];
-    out[key] = (key === 'required' || key === 'type') && Array.isArray(value) ? [...new Set(value)].sort() : value;
-  }
-  return out;
-}
-
-/**
- * Canonical key of what a schema accepts: equal keys mean the schemas accept the same values. The same
- * as `stableStringify(validationOnly(schema))`, built without the intermediate copy. Inside
+ * Canonical key of what a schema accepts: equal keys mean the schemas accept the same values.
+ * Annotations are left out at every schema node (never inside data such as `const` or `properties`
+ * names), keys are sorted, and `required` / `type` lists are sorted and deduplicated. Inside
  * `withKeyCache` it is memoized per node: the bottom-up rewrite compares the same sub-trees at every
  * level of nesting.
  */

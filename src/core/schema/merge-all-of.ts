@@ -1,7 +1,7 @@
 import { isPlainObject, type JsonSchema } from '../json-schema.js';
 import { composeDescription } from './annotations.js';
 import { validationKey } from './canonical.js';
-import { ANNOTATION_KEYWORDS, declaredTypes, isObjectTyped, META_KEYWORDS } from './keywords.js';
+import { ANNOTATION_KEYWORDS, isObjectTyped, META_KEYWORDS } from './keywords.js';
 
 // An intersection of objects (`allOf`, what Zod emits for `.and()` when it cannot merge the shapes
 // itself, e.g. two discriminated unions) becomes one object. Every value the `allOf` accepts passes each
@@ -111,10 +111,4 @@ function dedupe(schemas: readonly unknown[]): unknown[] {
     seen.add(key);
     return true;
   });
-}
-
-/** True when `type` is absent or `object`, so an `allOf` sibling does not contradict the merged result. */
-export function typeAllowsObject(node: JsonSchema): boolean {
-  const types = declaredTypes(node);
-  return types === undefined ? !('type' in node) : types.includes('object');
 }
