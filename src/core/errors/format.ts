@@ -213,15 +213,21 @@ function collectUnion(issue: z.core.$ZodIssueInvalidUnion, path: PropertyKey[], 
     add(entries, path, typeLine(expected.join(' | '), received(path, sent ? issue : issue.errors[0]![0]!, sent)));
     return;
   }
-  // Some member took the kind and failed inside: report that member's failures, the closest
-  // match (fewest issues) first, rather than a tree of every member's.
+  // Some member took the kind and failed inside: report the closest member's failures rather than a
+  // tree of every member's. Closest: a member whose literal keys (its tag) matched the value, then the
+  // fewest issues. A plain tagged union (flatten.md SK-23) then says what the chosen variant lacks,
+  // not that the tag should have been another variant's.
   const inside = issue.errors.filter(
     (alt) => !(alt.length === 1 && alt[0]!.path.length === 0 && alt[0]!.code === 'invalid_type'),
   );
-  const best = inside.reduce(
-    (a, b) => (b.length > 0 && (a.length === 0 || b.length < a.length) ? b : a),
-    inside[0] ?? [],
-  );
+  const tagMissed = (alt: readonly z.core.$ZodIssue[]) =>
+    alt.some((sub) => sub.code === 'invalid_value' && sub.path.length === 1) ? 1 : 0;
+  const best = inside.reduce((a, b) => {
+    if (b.length === 0) return a;
+    if (a.length === 0) return b;
+    const byTag = tagMissed(b) - tagMissed(a);
+    return byTag < 0 || (byTag === 0 && b.length < a.length) ? b : a;
+  }, inside[0] ?? []);
   for (const sub of best) collect(sub, path, entries, sent);
 }
 

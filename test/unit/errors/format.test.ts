@@ -167,3 +167,14 @@ describe('formatIssues never loses an issue', () => {
     ).toEqual(['u: Invalid input']);
   });
 });
+
+describe('plain unions of tagged objects (flatten.md SK-23)', () => {
+  const tagged = z.union([
+    z.object({ kind: z.literal('a'), x: z.string() }),
+    z.object({ kind: z.literal('b'), y: z.number() }),
+  ]);
+  it('reports what the variant the tag chose lacks, not that the tag should be another', () => {
+    expect(lines(tagged, { kind: 'b', x: 's' })).toEqual(['y: required, expected number']);
+    expect(lines(tagged, { kind: 'a', y: 1 })).toEqual(['x: required, expected string']);
+  });
+});
