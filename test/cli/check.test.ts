@@ -137,36 +137,6 @@ describe.concurrent('mcp-mount check', { timeout: 120_000 }, () => {
       ].join('\n'),
     );
   });
-
-  it('--check-lock --json adds `lock` with the changes to the report', async () => {
-    const lock = goodLock;
-    const run = await mcpMount(['check', fixture('drifted.ts'), '--check-lock', lock, '--json', '--flat']);
-    expect(run.code).toBe(1);
-    const out = JSON.parse(run.stdout);
-    expect(out.ok).toBe(true);
-    expect(out.lock.ok).toBe(false);
-    expect(out.lock.changes).toContainEqual({
-      kind: 'option-changed',
-      option: 'flattenUnionInput',
-      before: false,
-      after: true,
-    });
-    expect(out.lock.changes).toContainEqual({
-      kind: 'changed',
-      tool: 'search_notes',
-      pointer: '/inputSchema/properties/limit/maximum',
-      before: 50,
-      after: 100,
-    });
-    expect(run.stderr).toContain('schema lock drift: 6 changes');
-  });
-
-  it('a module without tools exits 2 with the module contract', async () => {
-    const run = await mcpMount(['check', fixture('no-tools.ts')]);
-    expect(run.code).toBe(2);
-    expect(run.stdout).toBe('');
-    expect(run.stderr).toContain('exports no tools: export `tools`');
-  });
 });
 
 describe.concurrent('mcp-mount check on examples/shared/tools.ts', { timeout: 120_000 }, () => {

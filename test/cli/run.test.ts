@@ -7,9 +7,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { validateMcpSchemas, writeSchemaLock } from 'mcp-mount';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { runCli, withFlags } from '../../src/cli/main.js';
+import { options as goodOptions, tools as goodTools } from './fixtures/good.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const scratch = mkdtempSync(join(tmpdir(), 'mcp-mount-cli-run-'));
@@ -89,6 +91,7 @@ describe('loading modules', () => {
         '`options` must be an object',
       ],
       [module('throws.mjs', 'throw new Error("boom at import");\n'), 'boom at import'],
+      ['test/cli/fixtures/no-tools.ts', 'test/cli/fixtures/no-tools.ts exports no tools: export `tools`'],
     ];
     for (const [path, why] of cases) {
       const r = await run('check', path);
@@ -134,6 +137,29 @@ describe('lockfile paths', () => {
     expect(JSON.parse(r.stdout).tools[0].name).toBe('ping');
     expect(r.stderr).toContain(`wrote ${lock}: 1 tool document`);
     expect(JSON.parse(readFileSync(lock, 'utf8')).tools[0].name).toBe('ping');
+  });
+
+  it('--check-lock --json: the report plus `lock` with the changes on stdout, the diff text on stderr', async () => {
+    const lock = module('good.lock.json', writeSchemaLock(validateMcpSchemas(goodTools, goodOptions), goodOptions));
+    const r = await run('check', 'test/cli/fixtures/drifted.ts', '--check-lock', lock, '--json', '--flat');
+    expect(r.code).toBe(1);
+    const out = JSON.parse(r.stdout);
+    expect(out.ok).toBe(true);
+    expect(out.lock.ok).toBe(false);
+    expect(out.lock.changes).toContainEqual({
+      kind: 'option-changed',
+      option: 'flattenUnionInput',
+      before: false,
+      after: true,
+    });
+    expect(out.lock.changes).toContainEqual({
+      kind: 'changed',
+      tool: 'search_notes',
+      pointer: '/inputSchema/properties/limit/maximum',
+      before: 50,
+      after: 100,
+    });
+    expect(r.stderr).toContain(`${lock}: schema lock drift: 6 changes`);
   });
 });
 
