@@ -17,7 +17,9 @@ export async function readBodyLimited(request: Request, maxBytes: number): Promi
     if (done) break;
     total += value.byteLength;
     if (total > maxBytes) {
-      await reader.cancel().catch(() => undefined);
+      // Not awaited: some runtimes' body streams never settle `cancel()` (Next.js's Edge sandbox), and
+      // the 413 must not wait on it.
+      reader.cancel().catch(() => undefined);
       return { ok: false, status: 413 };
     }
     chunks.push(value);
