@@ -5,7 +5,7 @@ import type { JsonSchema } from './json-schema.js';
 import { mergeRootObjects, type RootPart } from './merge.js';
 import type { ExtendOption, PrepareOptions } from './options.js';
 import { checkDocument, checkToolNames, rootProblem } from './probe/index.js';
-import { flattenWithReport, inlineRefs } from './schema/index.js';
+import { collapseNullable, flattenWithReport, inlineRefs } from './schema/index.js';
 import type { AnyTool, AnyZodObject } from './tools.js';
 
 /** One argument slice a tool parses on its own: the keys it owns and its original Zod schema. */
@@ -109,11 +109,21 @@ export function prepareTools(tools: readonly AnyTool[], options: PrepareOptions 
     if (tool.output) {
       const out = toJsonSchema(tool.output, 'output');
       if (!out.ok) {
-        issue(out.path, 'output-conversion-failed', `output schema cannot be converted to JSON Schema: ${out.message}`, 'output');
+        issue(
+          out.path,
+          'output-conversion-failed',
+          `output schema cannot be converted to JSON Schema: ${out.message}`,
+          'output',
+        );
         servable = false;
       } else {
         const doc = inlineRefs(stripDialect(out.schema)).schema;
-        const outIssues = checkDocument(doc, { tool: name, side: 'output', flattenRequested: false, options: validation });
+        const outIssues = checkDocument(doc, {
+          tool: name,
+          side: 'output',
+          flattenRequested: false,
+          options: validation,
+        });
         issues.push(...outIssues);
         if (!isPlainObjectRoot(doc)) servable = false;
         result.outputSchema = deepFreeze(doc);
@@ -148,7 +158,9 @@ function prepareSide(schema: z.ZodType | AnyZodObject, flatten: boolean): Prepar
   if (!converted.ok) return converted;
   const inlined = inlineRefs(stripDialect(converted.schema)).schema;
   const projected = flatten ? flattenWithReport(inlined) : { schema: inlined, unflattened: [] };
-  return { ok: true, schema: projected.schema, unflattened: projected.unflattened, shapeKeys: shapeKeys(schema) };
+  // Last, so that a nullable union flattened into one object is served as a nullable object too.
+  const served = collapseNullable(projected.schema) as JsonSchema;
+  return { ok: true, schema: served, unflattened: projected.unflattened, shapeKeys: shapeKeys(schema) };
 }
 
 /** `$schema` is dropped: MCP's `inputSchema` dialect is 2020-12 by default, and the document is a fragment we merge. */

@@ -919,7 +919,7 @@ describe('tool names', () => {
 
 // Cases whose assertions fail against the current sources; see the report for root causes. They are kept as
 // normal tests (not it.fails) so they turn green when the fix lands.
-describe('KNOWN FAILING (see report)', () => {
+describe('probe.md BR-64: nullable arrays are served with their items in place', () => {
   it('BR-64 gemini and nullable nested arrays: issues at /properties/formulas and /properties/formulas/items', () => {
     const paths = pathsOf(gemini, 'br_64', 'gemini');
     expect(paths).toEqual(expect.arrayContaining(['/properties/formulas', '/properties/formulas/items']));
