@@ -37,7 +37,9 @@ async function time(label: string, n: number, run: () => Promise<unknown>) {
 const many = Array.from({ length: 50 }, (_, i) => ({ ...sendMessage, name: `send_message_${i}` }));
 let t = performance.now();
 for (let i = 0; i < 20; i++) createMcpHandler(tools, options);
-console.log(`${'mount: example tool set (3 tools)'.padEnd(48)} ${((performance.now() - t) / 20).toFixed(2)} ms per mount`);
+console.log(
+  `${'mount: example tool set (3 tools)'.padEnd(48)} ${((performance.now() - t) / 20).toFixed(2)} ms per mount`,
+);
 t = performance.now();
 for (let i = 0; i < 5; i++) createMcpHandler(many, options);
 console.log(`${'mount: 50 union tools'.padEnd(48)} ${((performance.now() - t) / 5).toFixed(2)} ms per mount`);
@@ -50,7 +52,11 @@ const call = {
   method: 'tools/call',
   params: {
     name: 'send_message',
-    arguments: { chatId: 'c', type: 'mediaGroup', media: JSON.stringify([{ url: 'https://e.x/1' }, { url: 'https://e.x/2' }]) },
+    arguments: {
+      chatId: 'c',
+      type: 'mediaGroup',
+      media: JSON.stringify([{ url: 'https://e.x/1' }, { url: 'https://e.x/2' }]),
+    },
   },
 };
 await time('tools/list (3 tools)', ITER, async () => (await handler.fetch(post(list))).text());

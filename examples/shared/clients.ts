@@ -10,7 +10,9 @@ import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextproto
 /** The part of both clients the demo and tests use. */
 export interface McpClient {
   readonly label: string;
-  listTools(): Promise<{ tools: Array<{ name: string; inputSchema: Record<string, unknown>; outputSchema?: unknown }> }>;
+  listTools(): Promise<{
+    tools: Array<{ name: string; inputSchema: Record<string, unknown>; outputSchema?: unknown }>;
+  }>;
   callTool(name: string, args?: unknown): Promise<CallResult>;
   close(): Promise<void>;
 }

@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import { formatIssues } from './errors/index.js';
 import type { PreparedTool } from './prepare.js';
 import { type Repair, repairArgs } from './repair/index.js';

@@ -4,7 +4,11 @@ import { type JsonSchema, pointer } from './json-schema.js';
 /** Result of converting one Zod schema to JSON Schema. */
 export type Conversion =
   | { ok: true; schema: JsonSchema }
-  | { ok: false; message: string; /** JSON Pointer of the first field that cannot be converted, when found. */ path: string };
+  | {
+      ok: false;
+      message: string /** JSON Pointer of the first field that cannot be converted, when found. */;
+      path: string;
+    };
 
 /**
  * Zod to JSON Schema 2020-12, via Zod's own `toJSONSchema`.

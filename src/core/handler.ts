@@ -65,10 +65,7 @@ export function createMcpHandler<S extends AnyZodObject = AnyZodObject>(
   const report = reportOf(preparation);
   const policy = options.schemaValidation?.policy ?? 'throw';
   const logger = options.logger ?? console;
-  const fatal = [
-    ...nameIssues(report.issues),
-    ...report.issues.filter((i) => i.code === 'key-conflict'),
-  ];
+  const fatal = [...nameIssues(report.issues), ...report.issues.filter((i) => i.code === 'key-conflict')];
   if (fatal.length > 0) throw new McpMountSchemaError(policy === 'throw' ? errors(report) : fatal);
   if (policy === 'throw' && !report.ok) throw new McpMountSchemaError(errors(report));
   if (policy === 'warn' && report.issues.length > 0) {
@@ -91,7 +88,8 @@ export function createMcpHandler<S extends AnyZodObject = AnyZodObject>(
         { capabilities: { tools: { listChanged: false } }, instructions: options.instructions },
       );
       const state = (rc.requestInfo && states.get(rc.requestInfo)) || { envelopeRepairs: [] };
-      for (const r of registrations) server.registerTool(r.name, r.config, (args: any, ctx: ServerContext) => r.run(args, ctx, state));
+      for (const r of registrations)
+        server.registerTool(r.name, r.config, (args: any, ctx: ServerContext) => r.run(args, ctx, state));
       return server;
     },
     {
@@ -168,7 +166,10 @@ function registration(prepared: PreparedTool, options: McpMountOptions<any>) {
     };
     try {
       const extend = prepared.extend?.resolve ? await prepared.extend.resolve(args.extend as never, base) : args.extend;
-      const value = await tool.handler({ params: args.params as never, input: args.input as never }, { ...base, extend });
+      const value = await tool.handler(
+        { params: args.params as never, input: args.input as never },
+        { ...base, extend },
+      );
       const result = toCallToolResult(value, output !== undefined);
       observeCall(options, { tool: prepared.name, ok: !result.isError, repairs: args.repairs, started: args.started });
       return result;
@@ -210,7 +211,13 @@ function observeCall(
 ) {
   if (!options.onCall) return;
   try {
-    options.onCall({ tool: e.tool, ok: e.ok, error: e.error, repairs: e.repairs, durationMs: performance.now() - e.started });
+    options.onCall({
+      tool: e.tool,
+      ok: e.ok,
+      error: e.error,
+      repairs: e.repairs,
+      durationMs: performance.now() - e.started,
+    });
   } catch (error) {
     (options.logger ?? console).error('mcp-mount: onCall threw', error);
   }

@@ -60,7 +60,6 @@ export interface ToolDefinition<
 }
 
 /** A tool after `defineTool`; the list given to `createMcpHandler` and `validateMcpSchemas`. */
-// biome-ignore lint/suspicious/noExplicitAny: erased generics so that differently-typed tools share one array
 export type AnyTool = ToolDefinition<any, any, any>;
 
 /**

@@ -73,6 +73,9 @@ function servedTool(t: Preparation['tools'][number]): ServedTool {
 /** Renders issues grouped by tool, one line each: `tool  /pointer  code  message`. */
 export function formatSchemaIssues(issues: readonly SchemaIssue[]): string {
   return issues
-    .map((i) => `  [${i.severity}] ${i.tool} ${i.side === 'output' ? 'output ' : ''}${i.path || '(root)'} ${i.code}: ${i.message}`)
+    .map(
+      (i) =>
+        `  [${i.severity}] ${i.tool} ${i.side === 'output' ? 'output ' : ''}${i.path || '(root)'} ${i.code}: ${i.message}`,
+    )
     .join('\n');
 }

@@ -34,7 +34,11 @@ describe.each(connectors.map((c) => [c.name, c] as const))('Hono example via %s'
     expect(schema.required).toEqual(expect.arrayContaining(['chatId', 'type']));
     const validate = ajv.compile(schema);
     const message = { chatId: 'c', type: 'message', text: 'hi', media: { url: 'https://e.x/a.png' } };
-    const group = { chatId: 'c', type: 'mediaGroup', media: [{ url: 'https://e.x/1.png' }, { url: 'https://e.x/2.png' }] };
+    const group = {
+      chatId: 'c',
+      type: 'mediaGroup',
+      media: [{ url: 'https://e.x/1.png' }, { url: 'https://e.x/2.png' }],
+    };
     for (const value of [message, group]) {
       expect(validate(value), JSON.stringify(validate.errors)).toBe(true);
       const result = await client.callTool('send_message', value);
@@ -112,4 +116,3 @@ describe('startup probe at mount', () => {
     }
   });
 });
-

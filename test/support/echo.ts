@@ -10,7 +10,12 @@ export function echoTool(name: string, input: z.ZodType | undefined, params?: z.
     name,
     params: params as z.ZodObject<z.ZodRawShape> | undefined,
     input,
-    handler: ({ params: p, input: i }, ctx) => ({ params: p, input: i, repairs: ctx.repairs, extend: ctx.extend ?? null }),
+    handler: ({ params: p, input: i }, ctx) => ({
+      params: p,
+      input: i,
+      repairs: ctx.repairs,
+      extend: ctx.extend ?? null,
+    }),
   }) as AnyTool;
 }
 

@@ -15,7 +15,8 @@ export function mcp<S extends AnyZodObject = AnyZodObject>(
   options: McpMountOptions<S> = {},
 ): MiddlewareHandler & { handler: McpMountHandler } {
   const handler = createMcpHandler(tools, options);
-  const middleware: MiddlewareHandler = (c) => handler.fetch(c.req.raw, { host: { env: c.env }, authInfo: c.get('authInfo' as never) });
+  const middleware: MiddlewareHandler = (c) =>
+    handler.fetch(c.req.raw, { host: { env: c.env }, authInfo: c.get('authInfo' as never) });
   return Object.assign(middleware, { handler });
 }
 

@@ -13,7 +13,10 @@ function prepared(input: z.ZodType, params?: z.ZodObject<z.ZodRawShape>) {
 
 describe('checkCall', () => {
   it('never lets a "__proto__" key become the prototype of a slice', async () => {
-    const tool = prepared(z.object({ q: z.string(), isAdmin: z.boolean().default(false) }), z.object({ id: z.string() }));
+    const tool = prepared(
+      z.object({ q: z.string(), isAdmin: z.boolean().default(false) }),
+      z.object({ id: z.string() }),
+    );
     const sent = JSON.parse('{"id":"1","q":"x","__proto__":{"isAdmin":true}}');
     const check = await checkCall(tool, sent, on);
     expect(check.ok).toBe(true);
@@ -33,7 +36,12 @@ describe('checkCall', () => {
   it('parses each slice once and keeps unknown keys in the input slice', async () => {
     let runs = 0;
     const tool = prepared(
-      z.looseObject({ text: z.string().transform((s) => (runs++, `${s}!`)) }),
+      z.looseObject({
+        text: z.string().transform((s) => {
+          runs++;
+          return `${s}!`;
+        }),
+      }),
       z.object({ id: z.string() }),
     );
     const check = await checkCall(tool, { id: '1', text: 'x', extra: 2 }, on);
