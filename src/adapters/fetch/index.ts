@@ -26,7 +26,7 @@ export interface FetchMcpHandler {
 export function mcp(tools: readonly AnyTool[], options: FetchAdapterOptions = {}): FetchMcpHandler {
   const { path, ...core } = options;
   const handler = createMcpHandler(tools, core);
-  const serve = guarded(handler, core);
+  const serve = guarded(handler, core, { closeOnTooLarge: true });
   const fetch = async (request: Request, env?: unknown, ctx?: unknown) => {
     if (path !== undefined && new URL(request.url).pathname !== path) return new Response('Not Found', { status: 404 });
     return serve(request, { host: { env, ctx } });

@@ -21,7 +21,7 @@ export function createMcpHandler(
   options: McpMountOptions = {},
 ): { GET: RouteHandler; POST: RouteHandler; DELETE: RouteHandler; handler: McpMountHandler } {
   const handler = createCoreHandler(tools, options);
-  const serve = guarded(handler, options);
+  const serve = guarded(handler, options, { closeOnTooLarge: true });
   const route: RouteHandler = (request, context) => serve(request, { host: { context } });
   return { GET: route, POST: route, DELETE: route, handler };
 }

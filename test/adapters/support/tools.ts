@@ -67,3 +67,21 @@ export const jsonRpcHeaders = { 'content-type': 'application/json', accept: 'app
 export function rpc(method: string, params?: unknown, id = 1): string {
   return JSON.stringify({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
 }
+
+/**
+ * A streamed body (no Content-Length) of exactly `limit + 1` bytes in 64 KiB chunks: over the limit only
+ * at its last byte, so the server has read all of it when it answers 413, and nothing is left on the
+ * connection to race the answer (a server closing on unread bytes resets the connection).
+ */
+export function overLimitStream(limit: number): ReadableStream<Uint8Array> {
+  const chunk = new Uint8Array(64 * 1024).fill(0x78);
+  let sent = 0;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (sent > limit) return controller.close();
+      const next = sent + chunk.byteLength <= limit ? chunk : chunk.subarray(0, limit + 1 - sent);
+      controller.enqueue(next);
+      sent += next.byteLength;
+    },
+  });
+}

@@ -1,0 +1,203 @@
+/**
+ * The fetch adapter (`mcp-mount/fetch`: Workers, Bun, Deno) and the Next.js route handlers
+ * (`mcp-mount/next`), in-process on Node with both official clients sending through the handler itself.
+ * Body limits with a lying Content-Length and with streamed bodies, broken streams, host extras, the
+ * startup probe. Their real runtimes (workerd, `next start`) are tested in runtimes/.
+ */
+import { readFileSync } from 'node:fs';
+import { type AnyTool, type McpMountOptions, McpMountSchemaError } from 'mcp-mount';
+import { mcp } from 'mcp-mount/fetch';
+import { createMcpHandler } from 'mcp-mount/next';
+import { describe, expect, it, vi } from 'vitest';
+import { options, tools } from '../../examples/shared/tools.js';
+import { eras, type FetchLike } from './support/clients.js';
+import { checkTranscript, parseBody, runSession } from './support/session.js';
+import { boomTool, contextTool, datedTool, jsonRpcHeaders, rpc } from './support/tools.js';
+
+type Serve = (request: Request) => Promise<Response>;
+const URL_ = 'http://127.0.0.1/mcp';
+const LIMIT = 2048;
+
+/** Each adapter as one `(Request) => Response`, built from the same tools and options. */
+const adapters: Array<[string, (t: readonly AnyTool[], o: McpMountOptions) => Serve]> = [
+  [
+    'fetch (Workers)',
+    (t, o) => {
+      const worker = mcp(t, o);
+      return (request) => worker.fetch(request, { GREETING: 'hi' }, { waitUntil() {}, passThroughOnException() {} });
+    },
+  ],
+  [
+    'next (route handlers)',
+    (t, o) => {
+      const routes = createMcpHandler(t, o);
+      return (request) => {
+        const route = { GET: routes.GET, POST: routes.POST, DELETE: routes.DELETE }[request.method];
+        return route
+          ? route(request, { params: Promise.resolve({}) })
+          : Promise.resolve(new Response(null, { status: 405 }));
+      };
+    },
+  ],
+];
+
+const through =
+  (serve: Serve): FetchLike =>
+  (input, init) =>
+    serve(new Request(input, init));
+
+const post = (body: BodyInit, headers: Record<string, string> = {}) =>
+  new Request(URL_, {
+    method: 'POST',
+    body,
+    headers: { ...jsonRpcHeaders, ...headers },
+    duplex: 'half',
+  } as RequestInit);
+
+/** A body delivered in `size`-byte chunks, with no Content-Length. */
+function chunked(text: string, size = 500): ReadableStream<Uint8Array> {
+  const bytes = new TextEncoder().encode(text);
+  let offset = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (offset >= bytes.length) return controller.close();
+      controller.enqueue(bytes.slice(offset, offset + size));
+      offset += size;
+    },
+  });
+}
+
+describe.each(adapters)('%s', (_name, build) => {
+  it.each(eras.map((era) => [era]))('runs the scripted session with client %s', async (era) => {
+    checkTranscript(await runSession(URL_, era, through(build(tools, options))));
+  });
+
+  it('answers a body over the limit with 413 whatever Content-Length claims', async () => {
+    const serve = build(tools, { ...options, maxRequestBodyBytes: LIMIT });
+    const big = rpc('tools/list', { pad: 'x'.repeat(LIMIT) });
+    const lying = await serve(post(big, { 'content-length': '10' }));
+    expect(lying.status).toBe(413);
+    expect(await lying.json()).toMatchObject({
+      jsonrpc: '2.0',
+      error: { message: expect.stringContaining(String(LIMIT)) },
+    });
+    const streamed = await serve(post(chunked(big)));
+    expect(streamed.status).toBe(413);
+    // A body under the limit that claims a huge Content-Length is read, not refused.
+    const honest = await serve(post(rpc('tools/list'), { 'content-length': String(LIMIT * 100) }));
+    expect(honest.status).toBe(200);
+  });
+
+  it('answers 413 even when the body stream never settles cancel() (as in the Next.js Edge sandbox)', async () => {
+    const serve = build(tools, { ...options, maxRequestBodyBytes: LIMIT });
+    const endless = new ReadableStream<Uint8Array>({
+      pull: (controller) => controller.enqueue(new Uint8Array(500).fill(0x78)),
+      cancel: () => new Promise<void>(() => {}),
+    });
+    const response = await Promise.race([serve(post(endless)), timeout(5_000)]);
+    expect(response).toBeInstanceOf(Response);
+    expect((response as Response).status).toBe(413);
+    expect((response as Response).headers.get('connection')).toBe('close');
+  });
+
+  it('answers bad JSON, a wrong content type and GET with JSON-RPC errors', async () => {
+    const serve = build(tools, options);
+    const bad = await serve(post('{"jsonrpc": nope'));
+    expect([bad.status, (await bad.json()).error.code]).toEqual([400, -32700]);
+    const type = await serve(post(rpc('tools/list'), { 'content-type': 'text/plain' }));
+    expect(type.status).toBe(415);
+    const get = await serve(new Request(URL_, { headers: { accept: 'text/event-stream' } }));
+    expect(get.status).toBe(405);
+    expect(await get.json()).toMatchObject({ jsonrpc: '2.0', error: {} });
+  });
+
+  it('answers a body stream that fails mid-read with a JSON-RPC error, and onError sees why', async () => {
+    const onError = vi.fn();
+    const serve = build(tools, { ...options, onError });
+    const broken = new ReadableStream({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"jsonrpc":'));
+        controller.error(new Error('connection reset'));
+      },
+    });
+    const response = await serve(post(broken));
+    expect(response.status).toBeGreaterThanOrEqual(400);
+    expect(await response.json()).toMatchObject({ jsonrpc: '2.0', error: { code: expect.any(Number) } });
+    expect(onError).toHaveBeenCalledWith(expect.objectContaining({ message: 'connection reset' }), expect.anything());
+  });
+
+  it('turns a throwing handler into an isError result; onError observes it and cannot change the response', async () => {
+    const seen: unknown[] = [];
+    const logger = { warn: vi.fn(), error: vi.fn() };
+    const body = rpc('tools/call', { name: 'boom', arguments: {} });
+    const quiet = await build([boomTool], { onError: (e) => seen.push(e) })(post(body));
+    const loud = await build([boomTool], {
+      logger,
+      onError: () => {
+        throw new Error('hook failure');
+      },
+    })(post(body));
+    const [a, b] = [await quiet.text(), await loud.text()];
+    expect(a).toBe(b);
+    expect(parseBody(a).result).toMatchObject({ isError: true, content: [{ text: expect.stringContaining('boom') }] });
+    expect(seen).toHaveLength(1);
+    expect(logger.error).toHaveBeenCalled();
+  });
+
+  it("throws McpMountSchemaError at construction under 'throw', and serves the good tools under 'warn'", async () => {
+    expect(() => build([...tools, datedTool], options)).toThrow(McpMountSchemaError);
+    const logger = { warn: vi.fn(), error: vi.fn() };
+    const serve = build([...tools, datedTool], { ...options, logger, schemaValidation: { policy: 'warn' } });
+    expect(logger.warn).toHaveBeenCalledWith(expect.stringContaining('dated'));
+    const listed = parseBody(await (await serve(post(rpc('tools/list')))).text()).result.tools;
+    expect(listed.map((t: { name: string }) => t.name)).toEqual(['send_message', 'publish_post', 'search_notes']);
+  });
+});
+
+describe('fetch adapter specifics', () => {
+  it("hands the Worker's env and ctx to tools as ctx.host.env and ctx.host.ctx", async () => {
+    const worker = mcp([contextTool], options);
+    const env = { GREETING: 'hello from env' };
+    const response = await worker.fetch(post(rpc('tools/call', { name: 'context', arguments: {} })), env, {
+      waitUntil() {},
+    });
+    const seen = JSON.parse(parseBody(await response.text()).result.content[0].text);
+    expect(seen).toMatchObject({ env, waitUntil: true, hostKeys: ['ctx', 'env'], url: URL_ });
+  });
+
+  it('serves only `path` when given one, and every path otherwise', async () => {
+    const scoped = mcp(tools, { ...options, path: '/mcp' });
+    expect((await scoped.fetch(new Request('http://h/other', { method: 'POST' }))).status).toBe(404);
+    expect((await scoped.fetch(post(rpc('tools/list')))).status).toBe(200);
+    const open = mcp(tools, options);
+    const elsewhere = new Request('http://h/anything', {
+      method: 'POST',
+      headers: jsonRpcHeaders,
+      body: rpc('tools/list'),
+    });
+    expect((await open.fetch(elsewhere)).status).toBe(200);
+  });
+
+  it('exposes only `fetch` to the runtime (the core handler is not enumerable)', () => {
+    const worker = mcp(tools, options);
+    expect(Object.keys(worker)).toEqual(['fetch']);
+    expect(worker.handler.report.ok).toBe(true);
+  });
+});
+
+describe('next adapter specifics', () => {
+  it('exports GET, POST and DELETE route handlers', () => {
+    const routes = createMcpHandler(tools, options);
+    for (const method of ['GET', 'POST', 'DELETE'] as const) expect(routes[method]).toBeTypeOf('function');
+  });
+
+  it('has no runtime import of next', () => {
+    const source = readFileSync(new URL('../../src/adapters/next/index.ts', import.meta.url), 'utf8');
+    expect(source).not.toMatch(/from ['"]next[/'"]/);
+    expect(source).not.toMatch(/import\(['"]next/);
+  });
+});
+
+function timeout(ms: number) {
+  return new Promise((resolve) => setTimeout(() => resolve('timed out'), ms));
+}

@@ -1,0 +1,65 @@
+/**
+ * The Next.js example under `next build` (globalSetup) + `next start` on a free loopback port, driven by
+ * both official clients, on the Node.js route (`/mcp`) and the Edge route (`/edge/mcp`); HTTP edge cases
+ * against the real server. Run alone with `npm run test:next`.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eras } from '../support/clients.js';
+import { type RunningProcess, startNext } from '../support/processes.js';
+import { checkTranscript, runSession, type Transcript } from '../support/session.js';
+import { jsonRpcHeaders, overLimitStream, rpc } from '../support/tools.js';
+
+let next: RunningProcess;
+beforeAll(async () => {
+  next = await startNext();
+});
+afterAll(() => next?.stop());
+
+const routes = [
+  ['Node.js runtime', '/mcp'],
+  ['Edge runtime', '/edge/mcp'],
+] as const;
+
+describe.each(routes)('the Next.js example on the %s (%s)', (_runtime, path) => {
+  const url = () => next.origin + path;
+
+  it.each(eras.map((era) => [era]))('runs the scripted session with client %s', async (era) => {
+    checkTranscript(await runSession(url(), era));
+  });
+
+  it('answers bad JSON, a wrong content type and GET with JSON-RPC errors', async () => {
+    const bad = await fetch(url(), { method: 'POST', headers: jsonRpcHeaders, body: '{"jsonrpc": nope' });
+    expect([bad.status, (await bad.json()).error.code]).toEqual([400, -32700]);
+    const type = await fetch(url(), {
+      method: 'POST',
+      headers: { ...jsonRpcHeaders, 'content-type': 'text/plain' },
+      body: rpc('tools/list'),
+    });
+    expect(type.status).toBe(415);
+    const get = await fetch(url(), { headers: { accept: 'text/event-stream' } });
+    expect(get.status).toBe(405);
+  });
+
+  it('answers a streamed body (no Content-Length) over the default 4 MiB with 413', async () => {
+    const body = overLimitStream(4 * 1024 * 1024);
+    const response = await fetch(url(), {
+      method: 'POST',
+      headers: jsonRpcHeaders,
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({ jsonrpc: '2.0', error: { code: expect.any(Number) } });
+  });
+});
+
+it('serves byte-identical tools/list bodies on the Node.js and Edge routes', async () => {
+  for (const era of eras) {
+    const [node, edge] = (await Promise.all(routes.map(([, path]) => runSession(next.origin + path, era)))) as [
+      Transcript,
+      Transcript,
+    ];
+    expect(edge.listBody).toBe(node.listBody);
+    expect(edge.outcomes).toEqual(node.outcomes);
+  }
+});

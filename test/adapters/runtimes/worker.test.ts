@@ -1,0 +1,74 @@
+/**
+ * The Cloudflare Worker example in workerd (`wrangler dev`, local only, on loopback), driven by both
+ * official clients; HTTP edge cases against the real runtime; and a test Worker showing that the Worker's
+ * env and ctx reach tools and that `policy: 'warn'` serves the good tools in workerd.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eras } from '../support/clients.js';
+import { type RunningProcess, startWrangler } from '../support/processes.js';
+import { checkTranscript, parseBody, runSession } from '../support/session.js';
+import { jsonRpcHeaders, overLimitStream, rpc } from '../support/tools.js';
+
+describe('the Worker example in workerd', () => {
+  let worker: RunningProcess;
+  let url: string;
+  beforeAll(async () => {
+    worker = await startWrangler('examples/cloudflare-worker/wrangler.jsonc');
+    url = `${worker.origin}/mcp`;
+  });
+  afterAll(() => worker?.stop());
+
+  it.each(eras.map((era) => [era]))('runs the scripted session with client %s', async (era) => {
+    checkTranscript(await runSession(url, era));
+  });
+
+  it('answers bad JSON, a wrong content type and GET with JSON-RPC errors', async () => {
+    const bad = await fetch(url, { method: 'POST', headers: jsonRpcHeaders, body: '{"jsonrpc": nope' });
+    expect([bad.status, (await bad.json()).error.code]).toEqual([400, -32700]);
+    const type = await fetch(url, {
+      method: 'POST',
+      headers: { ...jsonRpcHeaders, 'content-type': 'text/plain' },
+      body: rpc('tools/list'),
+    });
+    expect(type.status).toBe(415);
+    const get = await fetch(url, { headers: { accept: 'text/event-stream' } });
+    expect(get.status).toBe(405);
+  });
+
+  it('answers a streamed body (no Content-Length) over the default 4 MiB with 413', async () => {
+    const body = overLimitStream(4 * 1024 * 1024);
+    const response = await fetch(url, { method: 'POST', headers: jsonRpcHeaders, body, duplex: 'half' } as RequestInit);
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({ jsonrpc: '2.0', error: { code: expect.any(Number) } });
+  });
+
+  it('answers paths other than /mcp with 404', async () => {
+    expect(
+      (await fetch(`${worker.origin}/other`, { method: 'POST', headers: jsonRpcHeaders, body: rpc('tools/list') }))
+        .status,
+    ).toBe(404);
+  });
+});
+
+describe('a test Worker: env/ctx and policy warn in workerd', () => {
+  let worker: RunningProcess;
+  beforeAll(async () => {
+    worker = await startWrangler('test/adapters/runtimes/fixtures/worker/wrangler.jsonc');
+  });
+  afterAll(() => worker?.stop());
+
+  const call = async (body: string) => {
+    const response = await fetch(`${worker.origin}/mcp`, { method: 'POST', headers: jsonRpcHeaders, body });
+    return parseBody(await response.text());
+  };
+
+  it("hands the Worker's env and ctx to tools as ctx.host.env and ctx.host.ctx", async () => {
+    const seen = JSON.parse((await call(rpc('tools/call', { name: 'context', arguments: {} }))).result.content[0].text);
+    expect(seen).toMatchObject({ env: { GREETING: 'hello from env' }, waitUntil: true, hostKeys: ['ctx', 'env'] });
+  });
+
+  it("serves the good tools and leaves out the bad one under policy 'warn'", async () => {
+    const listed = (await call(rpc('tools/list'))).result.tools.map((t: { name: string }) => t.name);
+    expect(listed).toEqual(['send_message', 'publish_post', 'search_notes', 'context']);
+  });
+});
