@@ -3,9 +3,11 @@
  * both official clients, on the Node.js route (`/mcp`) and the Edge route (`/edge/mcp`); HTTP edge cases
  * against the real server. Run alone with `npm run test:next`.
  */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eras } from '../support/clients.js';
-import { type RunningProcess, startNext } from '../support/processes.js';
+import { type RunningProcess, repoRoot, startNext } from '../support/processes.js';
 import { checkTranscript, runSession, type Transcript } from '../support/session.js';
 import { jsonRpcHeaders, overLimitStream, rpc } from '../support/tools.js';
 
@@ -63,3 +65,19 @@ it('serves byte-identical tools/list bodies on the Node.js and Edge routes', asy
     expect(edge.outcomes).toEqual(node.outcomes);
   }
 });
+
+it("fails `next build` when a tool's schema is bad under policy 'throw'", async () => {
+  const build = promisify(execFile)(
+    process.execPath,
+    ['node_modules/next/dist/bin/next', 'build', 'test/adapters/runtimes/fixtures/next-bad-schema'],
+    { cwd: repoRoot, env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' }, timeout: 170_000 },
+  );
+  const failure = await build.then(
+    () => undefined,
+    (error: { code?: number; stdout?: string; stderr?: string }) => error,
+  );
+  expect(failure, 'next build succeeded').toBeDefined();
+  const output = `${failure?.stdout}\n${failure?.stderr}`;
+  expect(output).toMatch(/McpMountSchemaError/);
+  expect(output).toMatch(/dated \/properties\/when/);
+}, 180_000);

@@ -41,16 +41,9 @@ describe('the Worker example in workerd', () => {
     expect(response.status).toBe(413);
     expect(await response.json()).toMatchObject({ jsonrpc: '2.0', error: { code: expect.any(Number) } });
   });
-
-  it('answers paths other than /mcp with 404', async () => {
-    expect(
-      (await fetch(`${worker.origin}/other`, { method: 'POST', headers: jsonRpcHeaders, body: rpc('tools/list') }))
-        .status,
-    ).toBe(404);
-  });
 });
 
-describe('a test Worker: env/ctx and policy warn in workerd', () => {
+describe('a test Worker: env/ctx, path and policy warn in workerd', () => {
   let worker: RunningProcess;
   beforeAll(async () => {
     worker = await startWrangler('test/adapters/runtimes/fixtures/worker/wrangler.jsonc');
@@ -67,8 +60,23 @@ describe('a test Worker: env/ctx and policy warn in workerd', () => {
     expect(seen).toMatchObject({ env: { GREETING: 'hello from env' }, waitUntil: true, hostKeys: ['ctx', 'env'] });
   });
 
+  it('prepares once per isolate, not per request', async () => {
+    for (let i = 0; i < 3; i++) await call(rpc('tools/list'));
+    const seen = JSON.parse((await call(rpc('tools/call', { name: 'isolate', arguments: {} }))).result.content[0].text);
+    expect(seen).toEqual({ constructions: 1 });
+  });
+
+  it('answers paths other than `path` with 404', async () => {
+    const response = await fetch(`${worker.origin}/other`, {
+      method: 'POST',
+      headers: jsonRpcHeaders,
+      body: rpc('tools/list'),
+    });
+    expect(response.status).toBe(404);
+  });
+
   it("serves the good tools and leaves out the bad one under policy 'warn'", async () => {
     const listed = (await call(rpc('tools/list'))).result.tools.map((t: { name: string }) => t.name);
-    expect(listed).toEqual(['send_message', 'publish_post', 'search_notes', 'context']);
+    expect(listed).toEqual(['send_message', 'publish_post', 'search_notes', 'context', 'isolate']);
   });
 });
