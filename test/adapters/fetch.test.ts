@@ -191,6 +191,15 @@ describe('next adapter specifics', () => {
     for (const method of ['GET', 'POST', 'DELETE'] as const) expect(routes[method]).toBeTypeOf('function');
   });
 
+  it("hands the route's context to tools as ctx.host.context", async () => {
+    const { POST } = createMcpHandler([contextTool], options);
+    const response = await POST(post(rpc('tools/call', { name: 'context', arguments: {} })), {
+      params: Promise.resolve({}),
+    });
+    const seen = JSON.parse(parseBody(await response.text()).result.content[0].text);
+    expect(seen).toMatchObject({ hostKeys: ['context'], url: URL_ });
+  });
+
   it('has no runtime import of next', () => {
     const source = readFileSync(new URL('../../src/adapters/next/index.ts', import.meta.url), 'utf8');
     expect(source).not.toMatch(/from ['"]next[/'"]/);
