@@ -1,11 +1,15 @@
 /** Reading a request body under a byte limit that counts the bytes actually read (issue 6, item 4). */
 
-export type BodyRead = { ok: true; text: string } | { ok: false; status: 413 };
+export type BodyRead =
+  | { ok: true; text: string }
+  | { ok: false; status: 413 }
+  | { ok: false; status: 400; error: unknown };
 
 /**
  * Reads `request`'s body as UTF-8 text, stopping as soon as more than `maxBytes` bytes arrive.
  * `Content-Length` is not trusted (a lying or absent header changes nothing); the stream is cancelled
- * at the limit so an oversized upload is not read to its end.
+ * at the limit so an oversized upload is not read to its end. A stream that fails mid-read (the client
+ * went away, a broken chunked encoding) gives `status: 400`, never a throw.
  */
 export async function readBodyLimited(request: Request, maxBytes: number): Promise<BodyRead> {
   if (!request.body) return { ok: true, text: '' };
@@ -13,7 +17,13 @@ export async function readBodyLimited(request: Request, maxBytes: number): Promi
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let chunk: ReadableStreamReadResult<Uint8Array>;
+    try {
+      chunk = await reader.read();
+    } catch (error) {
+      return { ok: false, status: 400, error };
+    }
+    const { done, value } = chunk;
     if (done) break;
     total += value.byteLength;
     if (total > maxBytes) {

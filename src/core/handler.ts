@@ -1,6 +1,7 @@
 import {
   type CallToolResult,
   createMcpHandler as createSdkHandler,
+  isJsonContentType,
   McpServer,
   type McpRequestContext,
   type ServerContext,
@@ -110,9 +111,21 @@ export function createMcpHandler<S extends AnyZodObject = AnyZodObject>(
       // The body is read here (once, counting real bytes) so that the envelope can be normalized
       // before the SDK's request schema sees it; the SDK then gets it as `parsedBody`.
       let parsed: unknown = extras?.parsedBody;
+      // Not JSON at all: the SDK answers 415 without anything being read.
+      if (parsed === undefined && !isJsonContentType(request.headers.get('content-type'))) {
+        states.set(request, { extras, envelopeRepairs: [] });
+        return sdk.fetch(request, { authInfo });
+      }
       if (parsed === undefined) {
         const body = await readBodyLimited(request, maxBytes);
-        if (!body.ok) return jsonRpcError(413, -32600, `Request body exceeds ${maxBytes} bytes`);
+        if (!body.ok && body.status === 413) {
+          // Same code and text as the SDK's own limit, so clients see one answer whichever check fired.
+          return jsonRpcError(413, -32000, `Payload Too Large: Request body must not exceed ${maxBytes} bytes`);
+        }
+        if (!body.ok) {
+          observeError(options, body.error, undefined);
+          return jsonRpcError(400, -32700, 'Parse error: the request body could not be read');
+        }
         try {
           parsed = JSON.parse(body.text);
         } catch {
