@@ -39,7 +39,14 @@ export function checkToolNames(names: readonly string[]): SchemaIssue[] {
 }
 
 function invalidNameReason(name: string): string | undefined {
-  if (TOOL_NAME_PATTERN.test(name)) return undefined;
+  if (TOOL_NAME_PATTERN.test(name)) {
+    // Valid by SEP-986, but the SDK keys registered tools by name in a plain object, where these names
+    // collide with Object.prototype: registration throws on every request and the whole server fails.
+    if (name in Object.prototype) {
+      return `it is a built-in property name of JavaScript objects, which the MCP SDK cannot register as a tool; choose another name`;
+    }
+    return undefined;
+  }
   if (name.length === 0) return 'it is empty; use 1 to 64 characters from A-Z, a-z, 0-9, _ and -';
   const bad = [...new Set([...name].filter((c) => !/[A-Za-z0-9_-]/.test(c)))];
   const parts: string[] = [];

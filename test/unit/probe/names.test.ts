@@ -64,3 +64,12 @@ describe('tool names (SEP-986: 1..64 of [A-Za-z0-9_-])', () => {
     expect(codes(['a/b', 'a/b'])).toEqual(['invalid-tool-name:a/b', 'duplicate-tool-name:a/b']);
   });
 });
+
+describe('names that collide with Object.prototype', () => {
+  it('are refused: the SDK registers tools in a plain object, and these would fail every request', () => {
+    const names = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf'];
+    const issues = checkToolNames([...names, 'ok_tool']);
+    expect(issues.map((i) => [i.tool, i.code])).toEqual(names.map((n) => [n, 'invalid-tool-name']));
+    expect(issues[0]!.message).toMatch(/built-in property name/);
+  });
+});

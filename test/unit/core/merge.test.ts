@@ -1,0 +1,43 @@
+/** Merging the params, input and extend root objects into the one served object. */
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { createMcpHandler, defineTool, validateMcpSchemas } from 'mcp-mount';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+
+const ajv = new Ajv2020({ strict: false, validateFormats: false });
+
+describe('merged root object', () => {
+  it('keeps each slice pointing at its own recursive definition when Zod gave both the same name', () => {
+    const Tree: z.ZodType = z.object({ name: z.string(), children: z.array(z.lazy(() => Tree)) });
+    const Cat: z.ZodType = z.object({ n: z.number(), next: z.lazy(() => Cat).optional() });
+    for (const flattenUnionInput of [false, true]) {
+      const tool = defineTool({
+        name: 't',
+        params: z.object({ tree: Tree }),
+        input: z.object({ list: Cat }),
+        handler: () => 'ok',
+      });
+      const report = validateMcpSchemas([tool], { flattenUnionInput, extend: { schema: z.object({ cat: Cat }) } });
+      expect(report.ok, JSON.stringify(report.issues)).toBe(true);
+      const served = report.tools[0]!.inputSchema;
+      const value = {
+        tree: { name: 'a', children: [{ name: 'b', children: [] }] },
+        list: { n: 1, next: { n: 2 } },
+        cat: { n: 3 },
+      };
+      const validate = ajv.compile(served);
+      expect(validate(value), JSON.stringify(validate.errors)).toBe(true);
+      expect(validate({ ...value, tree: { n: 1 } })).toBe(false);
+    }
+  });
+
+  it('refuses tool names that collide with Object.prototype at mount, naming them', () => {
+    const t = (name: string) => defineTool({ name, input: z.object({}), handler: () => 1 });
+    expect(() =>
+      createMcpHandler([t('constructor'), t('ok')], {
+        schemaValidation: { policy: 'warn' },
+        logger: { warn() {}, error() {} },
+      }),
+    ).toThrow(/constructor/);
+  });
+});
