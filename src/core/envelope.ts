@@ -9,26 +9,39 @@ const ARGUMENTS_OBJECT = z.looseObject({});
  * `-32602` before any tool sees the call:
  * - `arguments: null` is treated as no arguments, i.e. `{}` (repair.md BR-32);
  * - the whole `arguments` sent as one JSON string holding an object is parsed (issue 4, item 2), within
- *   the repair limits and without prototype keys, when `coerceJsonArgs` is on.
+ *   the repair limits and without prototype keys, when `coerceJsonArgs` is on;
+ * - any other non-object `arguments` is set aside, and the call fails with `isError` naming the root.
  * Returns the message to hand to the SDK (a copy where changed) and the repairs made.
  */
-export function normalizeEnvelope(message: unknown, json: boolean): { body: unknown; repairs: Repair[] } {
+export function normalizeEnvelope(
+  message: unknown,
+  json: boolean,
+): { body: unknown; repairs: Repair[]; rejected?: string } {
   // JSON-RPC batches (gone since MCP 2025-06-18) pass through untouched.
   if (!isRecord(message) || message.method !== 'tools/call' || !isRecord(message.params)) {
     return { body: message, repairs: [] };
   }
   const params = message.params;
-  if (params.arguments === null) {
-    const { arguments: _null, ...rest } = params;
-    return { body: { ...message, params: rest }, repairs: [] };
-  }
+  if (!('arguments' in params) || isRecord(params.arguments)) return { body: message, repairs: [] };
+  const withArguments = (args: Record<string, unknown>) => ({ ...message, params: { ...params, arguments: args } });
+  if (params.arguments === null) return { body: withArguments({}), repairs: [] };
   if (typeof params.arguments === 'string' && json) {
     const repaired = repairArgs(params.arguments, ARGUMENTS_OBJECT, { json: true, scalars: false });
-    if (isRecord(repaired.value)) {
-      return { body: { ...message, params: { ...params, arguments: repaired.value } }, repairs: repaired.repairs };
-    }
+    if (isRecord(repaired.value)) return { body: withArguments(repaired.value), repairs: repaired.repairs };
   }
-  return { body: message, repairs: [] };
+  // Any other shape (an array, a number, text that is not a JSON object): a client mistake the tool answers
+  // with `isError` naming the root, like any invalid call, rather than the SDK's -32602 request dump.
+  return {
+    body: withArguments({}),
+    repairs: [],
+    rejected: `(root): expected an object of arguments, received ${describe(params.arguments)}`,
+  };
+}
+
+function describe(value: unknown): string {
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'string') return 'text that is not a JSON object';
+  return typeof value;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -9,6 +9,7 @@ import {
 import { jsonRpcError, readBodyLimited } from './body.js';
 import { carrier } from './carrier.js';
 import { checkCall, type ParsedCall } from './call.js';
+import { formatIssues } from './errors/index.js';
 import { normalizeEnvelope } from './envelope.js';
 import { McpMountSchemaError } from './mount-error.js';
 import type { McpMountOptions } from './options.js';
@@ -35,6 +36,8 @@ interface RequestState {
   extras?: FetchExtras;
   /** Repairs made to the envelope before the SDK saw it (the whole `arguments` sent as a string). */
   envelopeRepairs: Repair[];
+  /** Why `arguments` was refused before the SDK saw it (not an object); the call then fails with this text. */
+  rejectedArguments?: string;
 }
 
 /** The web-standard core every adapter wraps. */
@@ -90,7 +93,7 @@ export function createMcpHandler<S extends AnyZodObject = AnyZodObject>(
       );
       const state = (rc.requestInfo && states.get(rc.requestInfo)) || { envelopeRepairs: [] };
       for (const r of registrations)
-        server.registerTool(r.name, r.config, (args: any, ctx: ServerContext) => r.run(args, ctx, state));
+        server.registerTool(r.name, r.config(state), (args: any, ctx: ServerContext) => r.run(args, ctx, state));
       return server;
     },
     {
@@ -136,7 +139,7 @@ export function createMcpHandler<S extends AnyZodObject = AnyZodObject>(
         }
       }
       const envelope = normalizeEnvelope(parsed, json);
-      states.set(request, { extras, envelopeRepairs: envelope.repairs });
+      states.set(request, { extras, envelopeRepairs: envelope.repairs, rejectedArguments: envelope.rejected });
       return sdk.fetch(request, { authInfo, parsedBody: envelope.body });
     },
   };
@@ -150,22 +153,25 @@ function errors(report: ValidationReport) {
 function registration(prepared: PreparedTool, options: McpMountOptions<any>) {
   const { tool } = prepared;
   const switches = { json: options.coerceJsonArgs !== false, scalars: options.coerceScalarArgs !== false };
-  const inputSchema = carrier(prepared.inputSchema, async (value) => {
-    const started = performance.now();
-    const check = await checkCall(prepared, value, switches);
-    if (check.ok) return { value: { ...check.value, started } };
-    const text = check.messages.join('; ');
-    observeCall(options, { tool: prepared.name, ok: false, error: text, repairs: check.repairs, started });
-    return { issues: check.messages.map((message) => ({ message })) };
-  });
+  // Built per request (a closure and three small objects): the check must see what the envelope step
+  // did to this request's arguments, which the SDK does not pass to `validate`.
+  const inputFor = (state: RequestState) =>
+    carrier(prepared.inputSchema, async (value) => {
+      const started = performance.now();
+      const check = state.rejectedArguments
+        ? { ok: false as const, messages: [state.rejectedArguments], repairs: [] }
+        : await checkCall(prepared, value, switches);
+      if (check.ok) return { value: { ...check.value, started } };
+      const repairs = [...state.envelopeRepairs, ...check.repairs];
+      observeCall(options, { tool: prepared.name, ok: false, error: check.messages.join('; '), repairs, started });
+      return { issues: check.messages.map((message) => ({ message })) };
+    });
+
   const output = tool.output;
+  // The output is checked in `run` (once, with our error text, and visible to onCall/onError); the SDK's own
+  // check through this carrier then only sees a value that already passed, so it passes it through.
   const outputSchema =
-    prepared.outputSchema && output
-      ? carrier(prepared.outputSchema, async (value) => {
-          const result = await output.safeParseAsync(value);
-          return result.success ? { value: result.data } : { issues: result.error.issues };
-        })
-      : undefined;
+    prepared.outputSchema && output ? carrier(prepared.outputSchema, (value) => ({ value })) : undefined;
 
   const run = async (parsed: ParsedCall & { started: number }, mcp: ServerContext, state: RequestState) => {
     const args = { ...parsed, repairs: [...state.envelopeRepairs, ...parsed.repairs] };
@@ -177,6 +183,16 @@ function registration(prepared: PreparedTool, options: McpMountOptions<any>) {
       host: state.extras?.host ?? {},
       mcp,
     };
+    const finish = (result: CallToolResult, error?: string) => {
+      observeCall(options, {
+        tool: prepared.name,
+        ok: !result.isError,
+        error,
+        repairs: args.repairs,
+        started: args.started,
+      });
+      return result;
+    };
     try {
       const extend = prepared.extend?.resolve ? await prepared.extend.resolve(args.extend as never, base) : args.extend;
       const value = await tool.handler(
@@ -184,8 +200,13 @@ function registration(prepared: PreparedTool, options: McpMountOptions<any>) {
         { ...base, extend },
       );
       const result = toCallToolResult(value, output !== undefined);
-      observeCall(options, { tool: prepared.name, ok: !result.isError, repairs: args.repairs, started: args.started });
-      return result;
+      if (!output || result.isError) return finish(result);
+      const checked = await output.safeParseAsync(result.structuredContent);
+      if (checked.success) return finish(withStructured(result, checked.data, value));
+      // The handler broke its own contract: a server bug, reported to the client as a failed call.
+      const text = `Output validation error: tool ${prepared.name} returned a value its output schema refuses: ${formatIssues(checked.error, output, result.structuredContent).join('; ')}`;
+      observeError(options, new Error(text), prepared.name);
+      return finish({ content: [{ type: 'text', text }], isError: true }, text);
     } catch (error) {
       observeError(options, error, prepared.name);
       observeCall(options, {
@@ -202,20 +223,32 @@ function registration(prepared: PreparedTool, options: McpMountOptions<any>) {
   const config = {
     title: tool.title,
     description: tool.description,
-    inputSchema,
     outputSchema,
     annotations: tool.annotations,
   };
-  return { name: prepared.name, config: config as any, run };
+  return {
+    name: prepared.name,
+    config: (state: RequestState) => ({ ...config, inputSchema: inputFor(state) }) as any,
+    run,
+  };
 }
 
 /** A JSON value becomes text content (strings as they are), plus `structuredContent` when the tool declares `output`. */
 function toCallToolResult(value: unknown, structured: boolean): CallToolResult {
   if (isCallToolResult(value)) return value;
-  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? 'null');
-  const result: CallToolResult = { content: [{ type: 'text', text }] };
+  const result: CallToolResult = { content: [{ type: 'text', text: textOf(value) }] };
   if (structured) result.structuredContent = value as Record<string, unknown>;
   return result;
+}
+
+/** The result with the output schema's parsed value as `structuredContent` (and as text, when the text was ours). */
+function withStructured(result: CallToolResult, data: unknown, returned: unknown): CallToolResult {
+  if (isCallToolResult(returned)) return { ...result, structuredContent: data as Record<string, unknown> };
+  return { content: [{ type: 'text', text: textOf(data) }], structuredContent: data as Record<string, unknown> };
+}
+
+function textOf(value: unknown): string {
+  return typeof value === 'string' ? value : (JSON.stringify(value) ?? 'null');
 }
 
 function observeCall(
