@@ -26,8 +26,13 @@ export interface ToolContext<Extra = unknown> {
   mcp: ServerContext;
 }
 
-/** A tool result: any JSON value (sent as text, and as `structuredContent` when `output` is set) or a full MCP `CallToolResult`. */
-export type ToolReturn = unknown;
+/**
+ * What a handler returns: any JSON value (sent as text) or a full MCP `CallToolResult`. With `output`, the
+ * value must be the output schema's input type; it is validated once and also sent as `structuredContent`.
+ */
+export type ToolReturn<O extends z.ZodType | undefined = undefined> = O extends z.ZodType
+  ? z.input<O> | CallToolResult
+  : unknown;
 
 /**
  * A tool as given to `defineTool`. The model sees ONE argument object: `params`' keys merged with `input`'s
@@ -56,7 +61,7 @@ export interface ToolDefinition<
       input: I extends z.ZodType ? z.output<I> : Record<string, never>;
     },
     ctx: ToolContext,
-  ) => ToolReturn | Promise<ToolReturn>;
+  ) => ToolReturn<O> | Promise<ToolReturn<O>>;
 }
 
 /** A tool after `defineTool`; the list given to `createMcpHandler` and `validateMcpSchemas`. */
