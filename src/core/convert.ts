@@ -6,8 +6,11 @@ export type Conversion =
   | { ok: true; schema: JsonSchema }
   | {
       ok: false;
-      message: string /** JSON Pointer of the first field that cannot be converted, when found. */;
+      message: string;
+      /** JSON Pointer of the first field that cannot be converted (`""` when none could be located). */
       path: string;
+      /** Every field that cannot be converted, each with Zod's reason, so one run reports them all. */
+      fields: Array<{ path: string; message: string }>;
     };
 
 /**
@@ -18,18 +21,22 @@ export type Conversion =
  */
 export function toJsonSchema(schema: z.ZodType, io: 'input' | 'output'): Conversion {
   if (!isZod4(schema)) {
-    return {
-      ok: false,
-      path: '',
-      message: 'not a Zod 4 schema (Zod 3 schemas, `zod/v3`, cannot be converted); import { z } from "zod" (>= 4.2)',
-    };
+    const message =
+      'not a Zod 4 schema (Zod 3 schemas, `zod/v3`, cannot be converted); import { z } from "zod" (>= 4.2)';
+    return { ok: false, path: '', message, fields: [{ path: '', message }] };
   }
   try {
     const json = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'throw', cycles: 'ref' });
     return { ok: true, schema: json as JsonSchema };
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    return { ok: false, message: withAdvice(message), path: locateUnconvertible(schema, io, '') ?? '' };
+    const message = withAdvice(error instanceof Error ? error.message : String(error));
+    const fields = locateUnconvertible(schema, io, '');
+    return {
+      ok: false,
+      message,
+      path: fields[0]?.path ?? '',
+      fields: fields.length > 0 ? fields : [{ path: '', message }],
+    };
   }
 }
 
@@ -45,28 +52,35 @@ function withAdvice(message: string): string {
   return message;
 }
 
-/** Finds the pointer of the first sub-schema that cannot be converted, by converting the parts alone. */
-function locateUnconvertible(schema: z.ZodType, io: 'input' | 'output', at: string): string | undefined {
+/** Every sub-schema that cannot be converted, found by converting the parts alone, deepest first. */
+function locateUnconvertible(
+  schema: z.ZodType,
+  io: 'input' | 'output',
+  at: string,
+): Array<{ path: string; message: string }> {
   const def = (schema as any)._zod?.def;
-  if (!def) return undefined;
-  const fails = (s: z.ZodType) => {
+  if (!def) return [];
+  const failure = (s: z.ZodType): string | undefined => {
     try {
       z.toJSONSchema(s, { io, unrepresentable: 'throw', cycles: 'ref' });
-      return false;
-    } catch {
-      return true;
+      return undefined;
+    } catch (error) {
+      return withAdvice(error instanceof Error ? error.message : String(error));
     }
   };
-  const inner = (s: z.ZodType, p: string) => (fails(s) ? (locateUnconvertible(s, io, p) ?? p) : undefined);
+  const inner = (s: z.ZodType, p: string) => {
+    const why = failure(s);
+    if (why === undefined) return [];
+    const deeper = locateUnconvertible(s, io, p);
+    return deeper.length > 0 ? deeper : [{ path: p, message: why }];
+  };
   switch (def.type) {
     case 'object':
-      for (const [key, value] of Object.entries(def.shape as Record<string, z.ZodType>)) {
-        const found = inner(value, pointer(at, 'properties', key));
-        if (found !== undefined) return found;
-      }
-      return at;
+      return Object.entries(def.shape as Record<string, z.ZodType>).flatMap(([key, value]) =>
+        inner(value, pointer(at, 'properties', key)),
+      );
     case 'array':
-      return inner(def.element, pointer(at, 'items')) ?? at;
+      return inner(def.element, pointer(at, 'items'));
     case 'optional':
     case 'nullable':
     case 'default':
@@ -76,6 +90,6 @@ function locateUnconvertible(schema: z.ZodType, io: 'input' | 'output', at: stri
     case 'catch':
       return locateUnconvertible(def.innerType, io, at);
     default:
-      return at;
+      return [];
   }
 }

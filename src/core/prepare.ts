@@ -65,10 +65,11 @@ export function prepareTools(tools: readonly AnyTool[], options: PrepareOptions 
 
     let servable = true;
     for (const { slice, side } of sides) {
-      if (!side.ok) {
-        issue(side.path, 'conversion-failed', `${slice} schema cannot be converted to JSON Schema: ${side.message}`);
-        servable = false;
+      if (side.ok) continue;
+      for (const field of side.fields) {
+        issue(field.path, 'conversion-failed', `${slice} schema cannot be converted to JSON Schema: ${field.message}`);
       }
+      servable = false;
     }
     const converted = sides.flatMap(({ slice, side }) => (side.ok ? [{ slice, side }] : []));
     const nonObject = converted.find(({ side }) => !isPlainObjectRoot(side.schema));
@@ -109,12 +110,14 @@ export function prepareTools(tools: readonly AnyTool[], options: PrepareOptions 
     if (tool.output) {
       const out = toJsonSchema(tool.output, 'output');
       if (!out.ok) {
-        issue(
-          out.path,
-          'output-conversion-failed',
-          `output schema cannot be converted to JSON Schema: ${out.message}`,
-          'output',
-        );
+        for (const field of out.fields) {
+          issue(
+            field.path,
+            'output-conversion-failed',
+            `output schema cannot be converted to JSON Schema: ${field.message}`,
+            'output',
+          );
+        }
         servable = false;
       } else {
         const doc = inlineRefs(stripDialect(out.schema)).schema;
@@ -151,7 +154,7 @@ export function nameIssues(issues: readonly SchemaIssue[]): SchemaIssue[] {
 
 type PreparedSide =
   | { ok: true; schema: JsonSchema; unflattened: Array<{ pointer: string; reason: string }>; shapeKeys: string[] }
-  | { ok: false; message: string; path: string };
+  | Extract<ReturnType<typeof toJsonSchema>, { ok: false }>;
 
 function prepareSide(schema: z.ZodType | AnyZodObject, flatten: boolean): PreparedSide {
   const converted = toJsonSchema(schema, 'input');

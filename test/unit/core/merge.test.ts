@@ -41,3 +41,21 @@ describe('merged root object', () => {
     ).toThrow(/constructor/);
   });
 });
+
+describe('conversion failures', () => {
+  it('reports every field that cannot be converted, each at its pointer', () => {
+    const tool = defineTool({
+      name: 'many',
+      input: z.object({
+        n: z.bigint(),
+        ok: z.string(),
+        m: z.map(z.string(), z.string()),
+        deep: z.object({ d: z.date() }),
+      }),
+      handler: () => 1,
+    });
+    const issues = validateMcpSchemas([tool]).issues.filter((i) => i.code === 'conversion-failed');
+    expect(issues.map((i) => i.path)).toEqual(['/properties/n', '/properties/m', '/properties/deep/properties/d']);
+    expect(issues[2]!.message).toContain('z.iso.datetime()');
+  });
+});
