@@ -98,12 +98,18 @@ const openaiStrict: Profile = {
       id: 'optional-key',
       reason: 'strict mode requires every property to be listed in required',
       severity: 'error',
-      check: (visit) => {
+      check: (visit, ctx) => {
         const required: unknown[] = Array.isArray(visit.node.required) ? visit.node.required : [];
+        // A flattened union makes every key that some variant lacks optional; the Zod fix does not apply there.
+        const flattened = (key: string) =>
+          ctx.flattenRequested &&
+          /\b(Required if|Only for) /.test(String(visit.node.properties?.[key]?.description ?? ''));
         return perProperty(visit, (key) =>
           required.includes(key)
             ? undefined
-            : `\`${key}\` is not in required (optional or defaulted); strict mode needs every key required: use .nullable() instead so the model can send null`,
+            : flattened(key)
+              ? `\`${key}\` is optional because flattenUnionInput merged variants that do not all require it; OpenAI strict mode and a flattened union conflict: serve this tool to strict-mode clients without flattenUnionInput, or give every variant the same keys`
+              : `\`${key}\` is not in required (optional or defaulted); strict mode needs every key required: use .nullable() instead so the model can send null`,
         );
       },
     },

@@ -375,3 +375,24 @@ describe('local-grammar', () => {
     for (const i of issues) expect(i.severity).toBe('warning');
   });
 });
+
+describe('openai-strict and flattenUnionInput', () => {
+  it('says a key is optional because of flattening, not advice to change the Zod', async () => {
+    const { validateMcpSchemas, defineTool } = await import('mcp-mount');
+    const { z } = await import('zod');
+    const tool = defineTool({
+      name: 'notify',
+      input: z.discriminatedUnion('channel', [
+        z.object({ channel: z.literal('email'), subject: z.string() }),
+        z.object({ channel: z.literal('sms'), phone: z.string() }),
+      ]),
+      handler: () => 1,
+    });
+    const report = validateMcpSchemas([tool], {
+      flattenUnionInput: true,
+      schemaValidation: { profiles: ['openai-strict'] },
+    });
+    const subject = report.issues.find((i) => i.code === 'optional-key' && i.message.includes('`subject`'));
+    expect(subject?.message).toMatch(/flattenUnionInput merged variants/);
+  });
+});
