@@ -13,6 +13,7 @@
  * refinement still counts as "meant as a list", which is the honest reading.
  */
 import {
+  ANY,
   acceptsSel,
   childSel,
   containerKind,
@@ -55,13 +56,13 @@ function fits(sel: Sel, value: unknown, sw: RepairSwitches, state: { left: numbe
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const c = childSel(st, i);
-      if (c !== null && !fits(c, value[i], sw, state)) return false;
+      if (c !== null && c !== ANY && !fits(c, value[i], sw, state)) return false;
     }
   } else {
     const obj = value as Record<string, unknown>;
     for (const key of Object.keys(obj)) {
       const c = childSel(st, key);
-      if (c !== null && !fits(c, obj[key], sw, state)) return false;
+      if (c !== null && c !== ANY && !fits(c, obj[key], sw, state)) return false;
     }
   }
   return true;

@@ -25,7 +25,7 @@ import {
 } from './accepts.js';
 import { firstSignificant } from './json-text.js';
 import { canonicalNumber, repairScalar } from './scalars.js';
-import { defOf, isOptionalIn, isSchema, type Schema, unwrap } from './zod-def.js';
+import { type AnyDef, defOf, isOptionalIn, isSchema, type Schema, unwrap } from './zod-def.js';
 
 export class AnySel {
   readonly k = 'any';
@@ -132,14 +132,23 @@ export function selectVariant(union: Schema, value: Record<string, unknown>, sw:
  * Narrows `sel` to the container schemas that could parse `value` (of kind `kind`), or null when
  * none can. Discriminated unions follow their tag; a plain union keeps every member of the right
  * kind, and when more than one remains, only those that `shallowFit` the value.
+ *
+ * `inAnd` is set below an intersection: there Zod reports a key refused by name (a strict object's
+ * unknown key, a record key outside its key schema) only when EVERY side refuses it.
  */
-export function structural(sel: Sel, value: unknown, kind: ContainerKind, sw: RepairSwitches): Sel | null {
+export function structural(
+  sel: Sel,
+  value: unknown,
+  kind: ContainerKind,
+  sw: RepairSwitches,
+  inAnd = false,
+): Sel | null {
   if (sel === ANY) return ANY;
-  if (sel instanceof OrSel) return narrowOr(sel.of, value, kind, sw);
+  if (sel instanceof OrSel) return narrowOr(sel.of, value, kind, sw, inAnd);
   if (sel instanceof AndSel) {
     const parts: Sel[] = [];
     for (const s of sel.of) {
-      const part = structural(s, value, kind, sw);
+      const part = structural(s, value, kind, sw, true);
       if (part === null) return null; // one side cannot take this kind: the intersection cannot either
       parts.push(part);
     }
@@ -159,21 +168,27 @@ export function structural(sel: Sel, value: unknown, kind: ContainerKind, sw: Re
       if (def.discriminator !== undefined) {
         if (kind !== 'object') return null;
         const variant = selectVariant(schema, value as Record<string, unknown>, sw);
-        return variant ? structural(variant, value, kind, sw) : null;
+        return variant ? structural(variant, value, kind, sw, inAnd) : null;
       }
-      return narrowOr(def.options ?? [], value, kind, sw);
+      return narrowOr(def.options ?? [], value, kind, sw, inAnd);
     }
     case 'intersection':
-      return structural(makeAnd([def.left!, def.right!]), value, kind, sw);
+      return structural(makeAnd([def.left!, def.right!]), value, kind, sw, inAnd);
     default:
       return acceptsOf(schema).any ? ANY : null;
   }
 }
 
-function narrowOr(options: readonly Sel[], value: unknown, kind: ContainerKind, sw: RepairSwitches): Sel | null {
+function narrowOr(
+  options: readonly Sel[],
+  value: unknown,
+  kind: ContainerKind,
+  sw: RepairSwitches,
+  inAnd: boolean,
+): Sel | null {
   const found: Sel[] = [];
   for (const option of options) {
-    const s = structural(option, value, kind, sw);
+    const s = structural(option, value, kind, sw, inAnd);
     if (s === ANY) return ANY;
     if (s === null) continue;
     if (s instanceof OrSel) found.push(...s.of);
@@ -182,49 +197,129 @@ function narrowOr(options: readonly Sel[], value: unknown, kind: ContainerKind, 
   if (found.length <= 1) return found[0] ?? null;
   // Several members of the same kind: drop the ones that cannot accept the value whatever repair
   // does (missing required key, wrong literal, unknown key on a strict object, wrong child kind).
-  return makeOr(found.filter((s) => shallowFit(s, value, sw)));
+  return makeOr(found.filter((s) => shallowFit(s, value, sw, inAnd)));
 }
 
-/** The schema(s) describing child `key` of a container described by a structural `sel`, or null if none constrains it. */
+/**
+ * What one schema says about child `key`: the schema(s) that validate it, or one of
+ * - IGNORED: the key is accepted and its value not validated (a strip-mode object without the key
+ *   drops it; a loose record passes a key its key schema refuses through as sent);
+ * - REFUSED_KEY: the key itself is refused by name (a strict object, a record's key schema), which
+ *   an intersection forgives when another side does not refuse it;
+ * - REJECTED: no value can be there (a tuple index past its items, without rest).
+ */
+const IGNORED: unique symbol = Symbol('ignored');
+const REFUSED_KEY: unique symbol = Symbol('refused-key');
+const REJECTED: unique symbol = Symbol('rejected');
+type Child = Sel | typeof IGNORED | typeof REFUSED_KEY | typeof REJECTED;
+
+/**
+ * The schema(s) describing child `key` of a container described by a structural `sel`, or null when
+ * nothing constrains it (nothing below may change).
+ *
+ * In a plain union (`Or`), a member that ignores the key accepts ANY value there: that member could
+ * parse the container whatever the child holds, so a repair there could only make another member
+ * win instead. The child is then `ANY`: a repair is made only where every member still in the
+ * running would need it. In an intersection (`And`) a side that ignores the key, or refuses it by
+ * name while another side does not, adds no constraint, and the other sides decide.
+ */
 export function childSel(sel: Sel, key: string | number): Sel | null {
+  const c = childOf(sel, key, false);
+  return c === IGNORED || c === REFUSED_KEY || c === REJECTED ? null : c;
+}
+
+function childOf(sel: Sel, key: string | number, inAnd: boolean): Child {
   if (sel === ANY) return ANY;
-  if (sel instanceof OrSel || sel instanceof AndSel) {
+  if (sel instanceof OrSel) {
     const parts: Sel[] = [];
     for (const s of sel.of) {
-      const c = childSel(s, key);
-      // A strip-mode object without this key ignores it: it neither needs nor forbids a repair.
-      if (c !== null) parts.push(c);
+      const c = childOf(s, key, inAnd);
+      // Under an intersection a member refusing the key may be forgiven, and then ignores it.
+      if (c === IGNORED || c === ANY || (c === REFUSED_KEY && inAnd)) return ANY;
+      // Otherwise a member refusing the key (strict object, tuple without this index) cannot parse the value.
+      if (c !== REFUSED_KEY && c !== REJECTED) parts.push(c);
     }
-    if (parts.length === 0) return null;
-    return sel instanceof OrSel ? makeOr(parts) : makeAnd(parts);
+    return makeOr(parts) ?? REJECTED;
+  }
+  if (sel instanceof AndSel) {
+    const parts: Sel[] = [];
+    let ignored = false;
+    let rejected = false;
+    for (const s of sel.of) {
+      const c = childOf(s, key, true);
+      if (c === IGNORED) ignored = true;
+      else if (c === REJECTED) rejected = true;
+      else if (c !== REFUSED_KEY) parts.push(c);
+    }
+    if (parts.length > 0) return makeAnd(parts);
+    // Zod reports a key refused by name only when every side refuses it.
+    return rejected ? REJECTED : ignored ? IGNORED : REFUSED_KEY;
   }
   const def = defOf(sel as Schema);
   switch (def.type) {
     case 'object': {
       const shape = def.shape ?? {};
       if (typeof key === 'string' && Object.hasOwn(shape, key)) return shape[key]!;
-      return def.catchall ?? null;
+      // Loose objects carry z.unknown() here, strict ones z.never(); a strip-mode object drops the key.
+      if (!def.catchall) return IGNORED;
+      return isSchema(def.catchall) && defOf(def.catchall).type === 'never' ? REFUSED_KEY : def.catchall;
     }
-    case 'record':
-      return def.valueType ?? ANY;
+    case 'record': {
+      const known = recordKey(def, key);
+      if (known === true) return def.valueType ?? ANY;
+      // A loose record passes a key its key schema refuses through as sent.
+      if (def.mode === 'loose') return known === false ? IGNORED : ANY;
+      if (known === false) return REFUSED_KEY;
+      // Cannot tell: if refused, Zod rejects the call, unless an intersection forgives the key.
+      return inAnd ? ANY : (def.valueType ?? ANY);
+    }
     case 'array':
       return def.element ?? ANY;
     case 'tuple': {
-      if (typeof key !== 'number') return null;
+      if (typeof key !== 'number') return REJECTED;
       const items = def.items ?? [];
-      return key < items.length ? items[key]! : (def.rest ?? null);
+      return key < items.length ? items[key]! : (def.rest ?? REJECTED);
     }
     default:
       return ANY;
   }
 }
 
-/** True when every child's schema is the same whatever the key (arrays, records): computed once per container. */
+/** True when a record's key schema accepts every key (`z.string()` without checks, `z.any()`, `z.unknown()`). */
+function everyKey(def: AnyDef): boolean {
+  const keyType = def.keyType;
+  if (!keyType || !isSchema(keyType)) return true;
+  const kd = defOf(keyType);
+  if (kd.checks?.length) return false;
+  return kd.type === 'any' || kd.type === 'unknown' || (kd.type === 'string' && !kd.coerce && !kd.format);
+}
+
+/** Zod's numeric-key retry: a key spelled as a number also matches a numeric key schema. */
+const NUMERIC_KEY = /^-?\d+(?:\.\d+)?$/;
+
+/**
+ * Whether a record's key schema accepts `key`: true, false, or undefined when that cannot be told
+ * without running the key schema (formats, refinements, template literals, pipes).
+ */
+function recordKey(def: AnyDef, key: string | number): boolean | undefined {
+  if (everyKey(def)) return true;
+  const keyType = def.keyType!;
+  if (defOf(keyType).checks?.length) return undefined;
+  const a = acceptsOf(keyType);
+  if (a.any || a.anyString || a.realNumber || a.intNumber) return undefined;
+  // A finite set (enum, literals, a union of them): membership decides.
+  const k = String(key);
+  if (a.strings.has(k)) return true;
+  return a.numbers.size > 0 && NUMERIC_KEY.test(k) && a.numbers.has(Number(k));
+}
+
+/** True when every child's schema is the same whatever the key (arrays, records of any key): computed once per container. */
 export function uniformChildren(sel: Sel): boolean {
   if (sel === ANY) return true;
   if (sel instanceof OrSel || sel instanceof AndSel) return sel.of.every(uniformChildren);
-  const type = defOf(sel as Schema).type;
-  return type === 'array' || type === 'record';
+  const def = defOf(sel as Schema);
+  // A record whose key schema may refuse some keys treats those keys differently.
+  return def.type === 'array' || (def.type === 'record' && everyKey(def));
 }
 
 /**
@@ -263,12 +358,13 @@ export function valueFits(a: Accepts, v: unknown, sw: RepairSwitches): boolean {
  * A one-level check that a container schema could accept `value` after repair: right kind,
  * required keys present, no unknown key on a strict object, each child of a fitting kind.
  * It is a necessary condition only (refinements and deeper levels are not looked at), so a
- * member it rejects could never have parsed the value, whatever repair did.
+ * member it rejects could never have parsed the value, whatever repair did. Under an intersection
+ * (`inAnd`) a key refused by name may be forgiven by another side, so it is not held against a side.
  */
-export function shallowFit(sel: Sel, value: unknown, sw: RepairSwitches): boolean {
+export function shallowFit(sel: Sel, value: unknown, sw: RepairSwitches, inAnd = false): boolean {
   if (sel === ANY) return true;
-  if (sel instanceof OrSel) return sel.of.some((s) => shallowFit(s, value, sw));
-  if (sel instanceof AndSel) return sel.of.every((s) => shallowFit(s, value, sw));
+  if (sel instanceof OrSel) return sel.of.some((s) => shallowFit(s, value, sw, inAnd));
+  if (sel instanceof AndSel) return sel.of.every((s) => shallowFit(s, value, sw, true));
   if (!isSchema(sel)) return true;
   const def = defOf(sel);
   const kind = containerKind(value);
@@ -283,7 +379,7 @@ export function shallowFit(sel: Sel, value: unknown, sw: RepairSwitches): boolea
           if (!isOptionalIn(field)) return false;
         } else if (!valueFits(acceptsOf(field), obj[key], sw)) return false;
       }
-      if (def.catchall) {
+      if (def.catchall && !(inAnd && isSchema(def.catchall) && defOf(def.catchall).type === 'never')) {
         const rest = acceptsOf(def.catchall);
         for (const key of Object.keys(obj)) {
           if (!Object.hasOwn(shape, key) && !valueFits(rest, obj[key], sw)) return false;
@@ -295,7 +391,14 @@ export function shallowFit(sel: Sel, value: unknown, sw: RepairSwitches): boolea
       if (kind !== 'object') return false;
       const a = acceptsOf(def.valueType);
       const obj = value as Record<string, unknown>;
-      for (const key of Object.keys(obj)) if (!valueFits(a, obj[key], sw)) return false;
+      const all = everyKey(def);
+      for (const key of Object.keys(obj)) {
+        const known = all || recordKey(def, key);
+        // A key the key schema refuses (or may refuse) is passed through (loose) or forgiven
+        // (intersection) without its value being looked at; otherwise it is a refusal.
+        if (known !== true && (def.mode === 'loose' || inAnd)) continue;
+        if (known === false || !valueFits(a, obj[key], sw)) return false;
+      }
       return true;
     }
     case 'array': {

@@ -26,7 +26,10 @@ export interface AnyDef {
   element?: Schema;
   items?: readonly Schema[];
   rest?: Schema | null;
+  keyType?: Schema;
   valueType?: Schema;
+  /** Records: `'loose'` passes keys the key schema refuses through as sent. */
+  mode?: string;
   values?: readonly unknown[];
   entries?: Readonly<Record<string, unknown>>;
   coerce?: boolean;

@@ -1,0 +1,284 @@
+/**
+ * Repair never changes the outcome of a call that is already valid, in particular inside plain
+ * unions, where a member that ignores a key (strip mode) or keeps it as it is (loose mode, a
+ * string field) must not lose to a member that a repair would make win.
+ *
+ * Unlike properties.test.ts (values built valid for one chosen member), values here are built
+ * loosely: keys from a small shared pool, members mixed together, strings that look like numbers,
+ * booleans, null or JSON dropped anywhere. Only the values Zod already accepts are kept; for those,
+ * the one Zod parse after repair must give exactly what the parse of the value as sent gives.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { repairArgs } from '../../../src/core/repair/index.js';
+
+type Field = { name: string; spec: U; optional: boolean };
+type U =
+  | { t: 'string' }
+  | { t: 'number' }
+  | { t: 'int' }
+  | { t: 'boolean' }
+  | { t: 'null' }
+  | { t: 'literal'; value: string | number | boolean }
+  | { t: 'unknown' }
+  | { t: 'nullable'; inner: U }
+  | { t: 'array'; item: U }
+  | { t: 'tuple'; items: U[] }
+  | { t: 'record'; value: U; keys: 'string' | 'enum' | 'looseEnum' | 'min' }
+  | { t: 'object'; fields: Field[]; mode: 'strip' | 'strict' | 'loose' }
+  | { t: 'union'; members: U[] }
+  | { t: 'and'; left: U; right: U };
+
+/** A small key pool, so members of a union share and miss each other's keys. */
+const KEYS = ['a', 'b', 'c'];
+
+const uArb: fc.Arbitrary<U> = fc.letrec<{ u: U; obj: U; union: U }>((tie) => {
+  const u = tie('u') as fc.Arbitrary<U>;
+  const obj = tie('obj') as fc.Arbitrary<U>;
+  const union = tie('union') as fc.Arbitrary<U>;
+  const fields = fc
+    .uniqueArray(fc.constantFrom(...KEYS), { maxLength: 3 })
+    .chain((names) =>
+      fc
+        .tuple(...names.map((name) => fc.record({ name: fc.constant(name), spec: u, optional: fc.boolean() })))
+        .map((f) => [...f]),
+    );
+  return {
+    obj: fc.record({ t: fc.constant('object' as const), fields, mode: fc.constantFrom('strip', 'strict', 'loose') }),
+    union: fc.record({
+      t: fc.constant('union' as const),
+      members: fc.array(fc.oneof({ weight: 3, arbitrary: obj }, { weight: 1, arbitrary: u }), {
+        minLength: 2,
+        maxLength: 3,
+      }),
+    }),
+    u: fc.oneof<fc.Arbitrary<U>[]>(
+      { maxDepth: 3, depthIdentifier: 'u' },
+      fc.constant({ t: 'string' as const }),
+      fc.constant({ t: 'number' as const }),
+      fc.constant({ t: 'int' as const }),
+      fc.constant({ t: 'boolean' as const }),
+      fc.constant({ t: 'null' as const }),
+      fc.constant({ t: 'unknown' as const }),
+      fc.record({ t: fc.constant('literal' as const), value: fc.constantFrom<string | number | boolean>('x', 5, true) }),
+      fc.record({ t: fc.constant('nullable' as const), inner: u }),
+      fc.record({ t: fc.constant('array' as const), item: u }),
+      fc.record({ t: fc.constant('tuple' as const), items: fc.array(u, { minLength: 1, maxLength: 2 }) }),
+      fc.record({
+        t: fc.constant('record' as const),
+        value: u,
+        keys: fc.constantFrom('string' as const, 'enum' as const, 'looseEnum' as const, 'min' as const),
+      }),
+      obj,
+      union,
+      union,
+      fc.record({ t: fc.constant('and' as const), left: fc.oneof(obj, union), right: obj }),
+    ),
+  };
+}).union;
+
+function toZod(spec: U): z.ZodType {
+  switch (spec.t) {
+    case 'string':
+      return z.string();
+    case 'number':
+      return z.number();
+    case 'int':
+      return z.int();
+    case 'boolean':
+      return z.boolean();
+    case 'null':
+      return z.null();
+    case 'literal':
+      return z.literal(spec.value);
+    case 'unknown':
+      return z.unknown();
+    case 'nullable':
+      return toZod(spec.inner).nullable();
+    case 'array':
+      return z.array(toZod(spec.item));
+    case 'tuple':
+      return z.tuple(spec.items.map(toZod) as [z.ZodType, ...z.ZodType[]]);
+    case 'record':
+      // Key schemas that refuse some keys: by name (enum), as a refinement (min), or passing them through (loose).
+      return spec.keys === 'string'
+        ? z.record(z.string(), toZod(spec.value))
+        : spec.keys === 'enum'
+          ? z.record(z.enum(['a', 'b']), toZod(spec.value))
+          : spec.keys === 'looseEnum'
+            ? z.looseRecord(z.enum(['a']), toZod(spec.value))
+            : z.record(z.string().min(2), toZod(spec.value));
+    case 'object': {
+      const shape: Record<string, z.ZodType> = {};
+      for (const f of spec.fields) shape[f.name] = f.optional ? toZod(f.spec).optional() : toZod(f.spec);
+      return spec.mode === 'strict' ? z.strictObject(shape) : spec.mode === 'loose' ? z.looseObject(shape) : z.object(shape);
+    }
+    case 'union':
+      return z.union(spec.members.map(toZod) as [z.ZodType, z.ZodType, ...z.ZodType[]]);
+    case 'and':
+      return z.intersection(toZod(spec.left), toZod(spec.right));
+  }
+}
+
+/** Values a sender might put anywhere: text that repair could turn into a number, boolean, null, list or object. */
+const tricky: fc.Arbitrary<unknown> = fc.constantFrom<unknown>(
+  '5',
+  '-1.5',
+  'true',
+  'false',
+  'null',
+  '[1]',
+  '["x"]',
+  '{"a":"5"}',
+  '{}',
+  '[]',
+  'x',
+  5,
+  1.5,
+  true,
+  null,
+  [],
+  {},
+  ['5'],
+  { a: '5' },
+);
+
+/** A value shaped roughly like `spec`: often right, sometimes a tricky value in its place. */
+function loose(spec: U): fc.Arbitrary<unknown> {
+  return fc.oneof({ weight: 3, arbitrary: shaped(spec) }, { weight: 1, arbitrary: tricky });
+}
+
+function objectOf(fields: Field[]): fc.Arbitrary<Record<string, unknown>> {
+  const parts = fields.map((f) => fc.option(loose(f.spec), { nil: undefined, freq: 4 }).map((v) => [f.name, v] as const));
+  const extra = fc.dictionary(fc.constantFrom(...KEYS), tricky, { maxKeys: 2 });
+  return fc.tuple(fc.tuple(...parts), fc.oneof(fc.constant({}), extra)).map(([entries, rest]) => {
+    const out: Record<string, unknown> = { ...rest };
+    for (const [k, v] of entries) if (v !== undefined) out[k] = v;
+    return out;
+  });
+}
+
+function shaped(spec: U): fc.Arbitrary<unknown> {
+  switch (spec.t) {
+    case 'string':
+      return fc.constantFrom('x', '5', 'true', 'null', '[1]', '{"a":1}');
+    case 'number':
+      return fc.constantFrom(0, 5, -1.5);
+    case 'int':
+      return fc.constantFrom(0, 5, -7);
+    case 'boolean':
+      return fc.boolean();
+    case 'null':
+      return fc.constant(null);
+    case 'literal':
+      return fc.constant(spec.value);
+    case 'unknown':
+      return tricky;
+    case 'nullable':
+      return fc.oneof(fc.constant(null), loose(spec.inner));
+    case 'array':
+      return fc.array(loose(spec.item), { maxLength: 2 });
+    case 'tuple':
+      return fc.tuple(...spec.items.map(loose)).map((t) => [...t]);
+    case 'record':
+      return fc.dictionary(fc.constantFrom(...KEYS, 'bb'), loose(spec.value), { maxKeys: 2 });
+    case 'object':
+      return objectOf(spec.fields);
+    case 'union': {
+      const one = fc.oneof(...spec.members.map(loose));
+      // Two members' keys in one object: the case where one member ignores what another would repair.
+      const mixed = fc
+        .tuple(one, one)
+        .map(([x, y]) =>
+          typeof x === 'object' && x !== null && !Array.isArray(x) && typeof y === 'object' && y !== null && !Array.isArray(y)
+            ? { ...y, ...x }
+            : x,
+        );
+      return fc.oneof(one, mixed);
+    }
+    case 'and':
+      return fc
+        .tuple(shaped(spec.left), shaped(spec.right))
+        .map(([x, y]) => (typeof x === 'object' && typeof y === 'object' ? { ...(y as object), ...(x as object) } : x));
+  }
+}
+
+const caseArb = uArb.chain((spec) => shaped(spec).map((value) => ({ spec, value })));
+
+describe('repair never changes the outcome of an already-valid value', () => {
+  it('a union member that ignores the key (strip mode) keeps a string another member would convert', () => {
+    const s = z.object({ who: z.union([z.object({ id: z.number() }), z.object({ name: z.string() })]) });
+    const v = { who: { id: '5', name: 'bob' } };
+    const r = repairArgs(v, s);
+    expect(r.value).toBe(v);
+    expect(r.repairs).toEqual([]);
+    expect(s.parse(r.value)).toEqual({ who: { name: 'bob' } });
+    // The same for JSON text, and for a loose member that keeps the key as sent.
+    const j = z.union([z.object({ items: z.array(z.number()) }), z.looseObject({ name: z.string() })]);
+    const jv = { items: '[1]', name: 'x' };
+    expect(repairArgs(jv, j).value).toBe(jv);
+    expect(j.parse(repairArgs(jv, j).value)).toEqual({ items: '[1]', name: 'x' });
+  });
+
+  it('still repairs where every member that could take the value needs the repair', () => {
+    const s = z.object({ who: z.union([z.object({ id: z.number() }), z.object({ name: z.string() })]) });
+    const r = repairArgs({ who: { id: '5' } }, s); // no name: the second member cannot parse it
+    expect(r.repairs).toEqual([{ path: 'who.id', from: 'number-string' }]);
+    expect(s.parse(r.value)).toEqual({ who: { id: 5 } });
+    const both = z.union([z.object({ id: z.number(), a: z.string() }), z.object({ id: z.number(), b: z.string() })]);
+    expect(repairArgs({ id: '5', a: 'x' }, both).value).toEqual({ id: 5, a: 'x' });
+  });
+
+  it('a strict side of an intersection is not judged alone: Zod forgives a key another side does not refuse', () => {
+    const u = z.union([
+      z.looseObject({ a: z.tuple([z.boolean()]) }),
+      z.intersection(z.strictObject({}), z.object({ a: z.unknown().optional() })),
+    ]);
+    const v = { a: '[1]' };
+    expect(u.parse(v)).toEqual({ a: '[1]' });
+    expect(repairArgs(v, u).value).toBe(v);
+    // And the key the other side owns is repaired for that side.
+    const i = z.intersection(z.strictObject({}), z.object({ a: z.number() }));
+    const r = repairArgs({ a: '5' }, i);
+    expect(r.repairs).toEqual([{ path: 'a', from: 'number-string' }]);
+    expect(i.parse(r.value)).toEqual({ a: 5 });
+  });
+
+  it("a loose record passes a key its key schema refuses through as sent, so that key's value is not repaired", () => {
+    const s = z.object({ r: z.looseRecord(z.enum(['a']), z.number()) });
+    const v = { r: { a: 1, b: '5' } };
+    expect(repairArgs(v, s).value).toBe(v);
+    expect(s.parse(repairArgs(v, s).value)).toEqual({ r: { a: 1, b: '5' } });
+    expect(repairArgs({ r: { a: '1', b: '5' } }, s).value).toEqual({ r: { a: 1, b: '5' } });
+  });
+
+  it('an intersection side that ignores the key leaves the decision to the other side (unchanged)', () => {
+    const s = z.intersection(z.object({ id: z.number() }), z.object({ name: z.string() }));
+    const r = repairArgs({ id: '5', name: 'bob' }, s);
+    expect(r.repairs).toEqual([{ path: 'id', from: 'number-string' }]);
+    expect(s.parse(r.value)).toEqual({ id: 5, name: 'bob' });
+  });
+
+  it('random unions: the parse after repair equals the parse of the value as sent, and nothing is repaired', () => {
+    let valid = 0;
+    let withStrings = 0;
+    fc.assert(
+      fc.property(caseArb, ({ spec, value }) => {
+        const schema = toZod(spec);
+        const before = schema.safeParse(value);
+        fc.pre(before.success);
+        valid++;
+        if (/"(?:5|-1\.5|true|false|null|\[|\{)/.test(JSON.stringify(value))) withStrings++;
+        const r = repairArgs(value, schema);
+        expect(schema.parse(r.value)).toEqual(before.data);
+        expect(r.repairs).toEqual([]);
+        expect(r.value).toBe(value);
+      }),
+      { seed: 20_260_801, numRuns: 2000, maxSkipsPerRun: 1000 },
+    );
+    expect(valid).toBe(2000);
+    // Most valid values hold a string that repair could have turned into something else.
+    expect(withStrings).toBeGreaterThan(500);
+  });
+});
