@@ -1,6 +1,7 @@
 import { isPlainObject, type JsonSchema } from '../json-schema.js';
 import { stableStringify } from './canonical.js';
 import { ANNOTATION_KEYWORDS, mapSubschemas, type Position } from './keywords.js';
+import { ownValue } from './own.js';
 import { type RefResolver, typeAtoms } from './type-atoms.js';
 
 // Annotations of merged schemas. Descriptions are the model's only view of what each variant means, so
@@ -44,8 +45,8 @@ export function joinAnnotations(schemas: readonly unknown[], labels: readonly st
 }
 
 function childAt(schema: JsonSchema, at: Position): unknown {
-  const value = schema[at.keyword];
-  return at.key === undefined ? value : (value as any)?.[at.key];
+  const value = ownValue(schema, at.keyword);
+  return at.key === undefined ? value : ownValue(value, at.key);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { isPlainObject } from '../json-schema.js';
 import { ANNOTATION_KEYWORDS, subschemaShape } from './keywords.js';
+import { setOwn } from './own.js';
 
 // Comparison of schemas by meaning rather than by spelling: key order, `required` order and annotations
 // must not make two variants' copies of one field look different, or the merge would widen needlessly.
@@ -72,7 +73,7 @@ export function cloneJson<T>(value: T): T {
   if (Array.isArray(value)) return value.map(cloneJson) as T;
   if (isPlainObject(value)) {
     const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value)) out[key] = cloneJson(value[key]);
+    for (const key of Object.keys(value)) setOwn(out, key, cloneJson(value[key]));
     return out as T;
   }
   return value;

@@ -2,6 +2,7 @@ import { isPlainObject, type JsonSchema } from '../json-schema.js';
 import { composeDescription, labelledText } from './annotations.js';
 import { uniqueValues } from './canonical.js';
 import { type JoinInput, joinSchemas } from './join.js';
+import { setOwn } from './own.js';
 import type { RefResolver } from './type-atoms.js';
 
 /**
@@ -69,7 +70,7 @@ export function flattenUnion(
       hint = `Required if ${when(requiredIn)}.`;
       if (present.length > requiredIn.length && present.length < n) hint += ` Only for ${when(present)}.`;
     } else if (present.length < n) hint = `Only for ${when(present)}.`;
-    properties[key] = withDescription(schema, composeDescription([schema.description, hint]));
+    setOwn(properties, key, withDescription(schema, composeDescription([schema.description, hint])));
   }
 
   const out: JsonSchema = {};
@@ -89,8 +90,15 @@ export function flattenUnion(
   ]);
   if (description !== undefined) out.description = description;
   for (const key of Object.keys(node)) {
-    if (key === keyword || key === 'type' || key === 'description' || key === 'discriminator' || key in out) continue;
-    out[key] = node[key];
+    if (
+      key === keyword ||
+      key === 'type' ||
+      key === 'description' ||
+      key === 'discriminator' ||
+      Object.hasOwn(out, key)
+    )
+      continue;
+    setOwn(out, key, node[key]);
   }
   return out;
 }

@@ -1,5 +1,6 @@
 import { isPlainObject, type JsonSchema } from '../json-schema.js';
 import { cloneJson, withKeyCache } from './canonical.js';
+import { openRefMembers } from './intersections.js';
 import { findUnflattened, type Unflattened } from './report.js';
 import { transform } from './transform.js';
 import { localResolver } from './type-atoms.js';
@@ -27,7 +28,10 @@ export function flattenWithReport(schema: JsonSchema): { schema: JsonSchema; unf
   try {
     if (!isPlainObject(schema)) return { schema: cloneJson(schema), unflattened: [] };
     // Cloned at the end so the result shares nothing with the input (callers freeze what they serve).
-    const result = cloneJson(withKeyCache(() => transform(schema, localResolver(schema))) as JsonSchema);
+    // Intersections are opened while merging; their `$ref` members need the finished document.
+    const result = cloneJson(
+      openRefMembers(withKeyCache(() => transform(schema, localResolver(schema))) as JsonSchema),
+    );
     return { schema: result, unflattened: findUnflattened(result) };
   } catch (error) {
     // Defensive only: a projection bug must not take the mount down. The input is served as it is.

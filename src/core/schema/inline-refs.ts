@@ -1,6 +1,7 @@
 import { isPlainObject, type JsonSchema, pointer } from '../json-schema.js';
 import { cloneJson } from './canonical.js';
 import { ANNOTATION_KEYWORDS, forEachSubschema, META_KEYWORDS, mapSubschemas } from './keywords.js';
+import { setOwn } from './own.js';
 import { parseLocalDefRef } from './type-atoms.js';
 
 // Zod puts every schema with `.meta({ id })` (and every z.lazy cycle) in `$defs` and points at it with
@@ -87,7 +88,7 @@ function inline(root: JsonSchema): JsonSchema {
     const kept: JsonSchema = {};
     for (const name of Object.keys(root[container])) {
       const key = `${container}/${name}`;
-      if (keptBodies.has(key)) kept[name] = keptBodies.get(key);
+      if (keptBodies.has(key)) setOwn(kept, name, keptBodies.get(key));
     }
     if (Object.keys(kept).length > 0) out[container] = kept;
   }
@@ -141,17 +142,19 @@ function combine(rest: JsonSchema, body: unknown): unknown {
   const informational = (k: string) => ANNOTATION_KEYWORDS.has(k) || META_KEYWORDS.has(k) || k === '$comment';
   if (!isPlainObject(body)) return { ...rest, allOf: [body] };
   const clash = Object.keys(rest).some(
-    (k) => !informational(k) && k in body && JSON.stringify(rest[k]) !== JSON.stringify(body[k]),
+    (k) => !informational(k) && Object.hasOwn(body, k) && JSON.stringify(rest[k]) !== JSON.stringify(body[k]),
   );
   if (clash) {
     const outer: JsonSchema = {};
     const validation: JsonSchema = {};
-    for (const [k, v] of Object.entries(rest)) (informational(k) ? outer : validation)[k] = v;
+    for (const [k, v] of Object.entries(rest)) setOwn(informational(k) ? outer : validation, k, v);
     return { ...outer, allOf: [body, validation] };
   }
   const out: JsonSchema = {};
   if ('$schema' in rest) out.$schema = rest.$schema;
-  return Object.assign(out, body, rest);
+  // Not Object.assign: it assigns, so a key named `__proto__` would set the prototype.
+  for (const source of [body, rest]) for (const k of Object.keys(source)) setOwn(out, k, source[k]);
+  return out;
 }
 
 /** Every `$ref` string under `node`, in document order. */

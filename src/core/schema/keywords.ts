@@ -1,4 +1,5 @@
 import { isPlainObject, type JsonSchema } from '../json-schema.js';
+import { setOwn } from './own.js';
 
 // Keyword tables for draft 2020-12, so every walk in this folder knows which values are sub-schemas
 // (to recurse into) and which are data (`const`, `enum`, `default`, `examples`: never walked, never rewritten).
@@ -96,17 +97,19 @@ export function mapSubschemas(node: JsonSchema, fn: (child: unknown, at: Positio
   for (const keyword of Object.keys(node)) {
     const value = node[keyword];
     if (SINGLE.includes(keyword)) {
-      out[keyword] = Array.isArray(value)
-        ? value.map((child, i) => fn(child, { keyword, key: i }))
-        : fn(value, { keyword });
+      setOwn(
+        out,
+        keyword,
+        Array.isArray(value) ? value.map((child, i) => fn(child, { keyword, key: i })) : fn(value, { keyword }),
+      );
     } else if (LIST.includes(keyword) && Array.isArray(value)) {
       out[keyword] = value.map((child, i) => fn(child, { keyword, key: i }));
     } else if (MAP.includes(keyword) && isPlainObject(value)) {
       const map: JsonSchema = {};
-      for (const name of Object.keys(value)) map[name] = fn(value[name], { keyword, key: name });
+      for (const name of Object.keys(value)) setOwn(map, name, fn(value[name], { keyword, key: name }));
       out[keyword] = map;
     } else {
-      out[keyword] = value;
+      setOwn(out, keyword, value);
     }
   }
   return out;

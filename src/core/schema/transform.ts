@@ -2,6 +2,7 @@ import { isPlainObject, type JsonSchema } from '../json-schema.js';
 import { cloneJson } from './canonical.js';
 import { analyzeUnion, type UnionAnalysis } from './discriminator.js';
 import { flattenUnion } from './flatten-union.js';
+import { openIntersection } from './intersections.js';
 import {
   ANNOTATION_KEYWORDS,
   EVALUATION_DEPENDENT,
@@ -12,6 +13,7 @@ import {
   unionKeyword,
 } from './keywords.js';
 import { mergeAllOf } from './merge-all-of.js';
+import { setOwn } from './own.js';
 import type { RefResolver } from './type-atoms.js';
 
 // The bottom-up rewrite. Children are rewritten before their parent, so a union nested in a variant is
@@ -31,7 +33,9 @@ export function transform(node: unknown, resolve: RefResolver): unknown {
     if (next === current) break;
     current = next;
   }
-  return current;
+  // An intersection that could not be merged into one object keeps its `allOf`; its closed members are
+  // opened so that they do not refuse keys another member recognises (Zod reconciles those).
+  return openIntersection(current);
 }
 
 function step(node: JsonSchema, resolve: RefResolver): JsonSchema {
@@ -75,8 +79,9 @@ function collapseSingle(node: JsonSchema, keyword: 'anyOf' | 'oneOf' | 'allOf'):
   for (const key of Object.keys(node)) {
     if (key === keyword) continue;
     const informational = ANNOTATION_KEYWORDS.has(key) || key === '$schema' || key === '$comment';
-    if (key in member && !informational && JSON.stringify(member[key]) !== JSON.stringify(node[key])) return undefined;
-    out[key] = node[key];
+    if (Object.hasOwn(member, key) && !informational && JSON.stringify(member[key]) !== JSON.stringify(node[key]))
+      return undefined;
+    setOwn(out, key, node[key]);
   }
   return out;
 }

@@ -494,22 +494,32 @@ function flawedUnionArb(depth: number): fc.Arbitrary<Gen> {
   );
 }
 
-/** Intersections: object & union (Zod distributes it) and union & union (Zod serves `allOf`). */
+/**
+ * Intersections: object & union (Zod distributes it), union & union and object & record (Zod serves
+ * `allOf`). Strict sides included: Zod refuses a key only when no side recognises it, so a strict side
+ * must not make the served `allOf` refuse the other side's keys.
+ */
 function intersectionArb(depth: number): fc.Arbitrary<Gen> {
   return memo(`intersection${depth}`, () => {
-    const left = discriminatedUnionArb(depth - 1 || 1, { modes: ['strip'], tag: 'kind' });
+    const left = discriminatedUnionArb(depth - 1 || 1, { modes: ['strip', 'strict'], tag: 'kind' });
     const right = discriminatedUnionArb(depth - 1 || 1, {
-      modes: ['strip'],
+      modes: ['strip', 'strict'],
       tag: 'mode',
       shared: ['m1', 'm2'],
       unique: ['m3', 'm4'],
     });
-    const object = leafLike(
-      'object{p1, p2?}',
-      z.object({ p1: z.string(), p2: z.number().optional() }),
-      fc.record({ p1: smallString, p2: finite() }, { requiredKeys: ['p1'] }),
+    const value = fc.record({ p1: smallString, p2: finite() }, { requiredKeys: ['p1'] });
+    const shape = { p1: z.string(), p2: z.number().optional() };
+    const objects = fc.constantFrom(
+      leafLike('object{p1, p2?}', z.object(shape), value),
+      leafLike('strict object{p1, p2?}', z.strictObject(shape), value),
     );
-    return fc.oneof(fc.tuple(fc.constant(object), left), fc.tuple(left, right)).map(
+    const record = leafLike(
+      'record<r*, number>',
+      z.record(z.string().regex(/^r/), z.number()),
+      fc.dictionary(fc.constantFrom('r1', 'r2'), finite(), { maxKeys: 2, noNullPrototype: true }),
+    );
+    return fc.oneof(fc.tuple(objects, left), fc.tuple(left, right), fc.tuple(objects, fc.constant(record))).map(
       ([a, b]): Gen => ({
         schema: z.intersection(a.schema, b.schema),
         value: fc.tuple(a.value, b.value).map(([x, y]) => ({ ...(x as object), ...(y as object) })),
