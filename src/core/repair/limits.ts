@@ -1,8 +1,9 @@
 /**
  * Default limits of argument repair. Each bounds work that repair itself creates (parsing text,
  * walking the schema), so that no argument can make repair overflow the stack, hang, or allocate
- * without bound. A value over a limit is refused with an issue naming its path; it is never
- * truncated or half-repaired.
+ * without bound. Text over a limit is refused with an issue naming its path; sent values beyond
+ * the walk's budget are passed on as sent (see DEFAULT_MAX_NODES). Nothing is ever truncated or
+ * half-repaired.
  */
 import type { RepairOptions } from './types.js';
 
@@ -18,8 +19,15 @@ export const DEFAULT_MAX_DEPTH = 64;
 export const DEFAULT_MAX_STRING_BYTES = 1024 * 1024;
 
 /**
- * 1,000,000 values per call: those the schema-guided walk visits plus those parsed out of JSON
- * text. That is several MiB of dense JSON, far beyond a tool call, and bounds repair's cost to
+ * 1,000,000 values per call, counted twice over:
+ * - values parsed out of JSON text: text that would take the count past it is refused with an
+ *   issue (repair would otherwise create that work itself);
+ * - sent values the schema-guided walk visits: past it, repair gives up and returns the arguments
+ *   as sent, with no issue of its own. Their size is the sender's (the transport caps the body at
+ *   4 MiB, which can hold more than a million values), nothing is known to need repair, and Zod
+ *   still checks them; a valid call is never refused for its size.
+ * Values inside parsed text are walked without a second count (their number is already bounded), so
+ * repair's cost stays linear and bounded: at most about 2,000,000 visits plus 1,000,000 parsed values,
  * well under a second on the reference machine (see bench/repair.bench.ts).
  */
 export const DEFAULT_MAX_NODES = 1_000_000;

@@ -9,7 +9,11 @@ export interface RepairOptions {
   maxDepth?: number;
   /** Most UTF-8 bytes in one string that repair will parse. Default `DEFAULT_MAX_STRING_BYTES` (1 MiB). */
   maxStringBytes?: number;
-  /** Most values repair visits in one call: the values the schema walk reaches plus the values parsed out of JSON text. Default `DEFAULT_MAX_NODES` (1,000,000). */
+  /**
+   * Most values parsed out of JSON text in one call (more is refused with an issue), and most sent values the
+   * schema walk visits (past that repair gives up and returns the arguments as sent, without an issue).
+   * Default `DEFAULT_MAX_NODES` (1,000,000).
+   */
   maxNodes?: number;
 }
 

@@ -4,7 +4,8 @@
  * Iterative on purpose: sent arguments may be nested far deeper than the JS stack allows, and a
  * recursive schema (`z.lazy`) follows them all the way down. Cost is linear: each value the schema
  * describes is visited once, and each container is copied at most once, only when a child of it
- * was repaired (copy-on-write). Containers produced by repair's own `JSON.parse` belong to repair
+ * was repaired (copy-on-write). It is also bounded: at most `maxNodes` sent values are visited
+ * (then the walk gives up, returning the value as sent) and at most `maxNodes` values parsed. Containers produced by repair's own `JSON.parse` belong to repair
  * and are updated in place. The caller's object is never written to.
  */
 
@@ -52,10 +53,17 @@ class Frame {
   }
 }
 
-/** Thrown to stop the walk at once when the node budget runs out. */
+/** Thrown to stop the walk at once when text holds more values than the budget: the call is refused. */
 class Abort {
   constructor(readonly issue: RepairIssue) {}
 }
+
+/**
+ * Thrown to stop the walk at once when the sent values (not parsed out of text) outnumber the
+ * budget. Their size is the sender's, already capped by the transport, and nothing is known to need
+ * repair: repair gives up and the value goes to Zod as sent, without an issue of its own.
+ */
+class GiveUp {}
 
 export interface WalkOutcome {
   value: unknown;
@@ -70,6 +78,8 @@ export function walk(root: unknown, schema: Sel, opts: ResolvedRepairOptions): W
   } catch (e) {
     // A limit hit mid-walk leaves nothing half-repaired: the original value goes back, refused.
     if (e instanceof Abort) return { value: root, repairs: [], issues: [e.issue] };
+    // Issues found before (a cycle, a list written as text) stand whatever repair would have done.
+    if (e instanceof GiveUp) return { value: root, repairs: [], issues: w.issues };
     throw e;
   }
 }
@@ -77,7 +87,10 @@ export function walk(root: unknown, schema: Sel, opts: ResolvedRepairOptions): W
 class Walker {
   readonly repairs: Repair[] = [];
   readonly issues: RepairIssue[] = [];
-  private nodes = 0;
+  /** Sent values visited; over `maxNodes` the walk gives up (GiveUp). */
+  private visited = 0;
+  /** Values parsed out of text; over `maxNodes` the call is refused (Abort). */
+  private parsed = 0;
   /** Sent containers on the current path: meeting one again means the value is cyclic. */
   private readonly ancestors = new Set<object>();
 
@@ -121,19 +134,10 @@ class Walker {
     return sel;
   }
 
-  private count(parent: Frame | null, key: string | number, n: number): void {
-    this.nodes += n;
-    if (this.nodes > this.opts.maxNodes) {
-      throw new Abort({
-        path: pathOf(parent, key),
-        message: `the arguments hold more than ${this.opts.maxNodes} values, over the repair limit; send smaller arguments`,
-      });
-    }
-  }
-
   /** One value: returns its replacement, or a Frame when it is a container to walk into. */
   private visit(parent: Frame | null, key: string | number, value: unknown, sel: Sel): unknown {
-    this.count(parent, key, 1);
+    // A value parsed out of text was counted when parsed; a sent one is counted as it is visited.
+    if (!(parent?.owned ?? false) && ++this.visited > this.opts.maxNodes) throw new GiveUp();
     if (typeof value === 'string') return this.repairString(parent, key, value, sel);
     const kind = containerKind(value);
     if (!kind) return value;
@@ -217,10 +221,10 @@ class Walker {
     const res = parseJsonText(s, {
       maxBytes: this.opts.maxStringBytes,
       maxNesting: this.opts.maxDepth - level,
-      maxNodes: this.opts.maxNodes - this.nodes,
+      maxNodes: this.opts.maxNodes - this.parsed,
     });
     if (res.ok) {
-      this.count(parent, key, res.nodes);
+      this.parsed += res.nodes;
       return res.value;
     }
     if (!report || res.reason === 'syntax') return NOT_PARSED; // not JSON: left for Zod to reject by path
@@ -238,7 +242,7 @@ class Walker {
     } else {
       throw new Abort({
         path,
-        message: `the arguments hold more than ${this.opts.maxNodes} values, over the repair limit; send smaller arguments`,
+        message: `the JSON text in the arguments holds more than ${this.opts.maxNodes} values, over the repair limit; send smaller arguments`,
       });
     }
     return NOT_PARSED;

@@ -78,11 +78,43 @@ describe('limits', () => {
     expect(r.issues).toEqual([{ path: ['b'], message: expect.stringMatching(/more than 20 values/) }]);
   });
 
-  it('maxNodes also bounds the walk over sent values', () => {
-    const r = repairArgs({ a: Array.from({ length: 100 }, () => 1) }, z.object({ a: z.array(z.number()) }), {
-      maxNodes: 50,
-    });
-    expect(r.issues).toHaveLength(1);
+  it('maxNodes also bounds the walk over sent values: past it repair gives up, refusing nothing', () => {
+    // The sent values outnumber the budget and need no repair: returned as sent, no issue (Zod judges them).
+    const sent = { a: Array.from({ length: 100 }, () => 1) };
+    const r = repairArgs(sent, z.object({ a: z.array(z.number()) }), { maxNodes: 50 });
+    expect(r.issues).toEqual([]);
+    expect(r.value).toBe(sent);
+    // The walk stops at the budget: a repair after it is not made, and one before it is undone (nothing half-repaired).
+    const schema = z.object({ a: z.array(z.number()), b: z.number(), c: z.number() });
+    const late = { c: '1', a: Array.from({ length: 100 }, () => 1), b: '5' };
+    const stopped = repairArgs(late, schema, { maxNodes: 50 });
+    expect(stopped).toEqual({ value: late, repairs: [], issues: [] });
+    expect(stopped.value).toBe(late);
+    expect(repairArgs(late, schema, { maxNodes: 200 }).value).toEqual({ c: 1, a: late.a, b: 5 });
+  });
+
+  it('a valid call larger than maxNodes is not refused (1,100,000 numbers under the 4 MiB body limit)', () => {
+    const schema = z.object({ xs: z.array(z.number()) });
+    const sent = { xs: new Array(1_100_000).fill(0) };
+    const r = repairArgs(sent, schema);
+    expect(r.issues).toEqual([]);
+    expect(r.repairs).toEqual([]);
+    expect(r.value).toBe(sent);
+    expect(schema.safeParse(r.value).success).toBe(true);
+  });
+
+  it('only values parsed out of text count toward the refusal', () => {
+    // 100 sent values plus 31 parsed ones: over 50 together, but the text alone is within the budget.
+    const schema = z.object({ a: z.array(z.number()), t: z.array(z.number()) });
+    const sent = { a: Array.from({ length: 40 }, () => 1), t: JSON.stringify(Array.from({ length: 30 }, (_, i) => i)) };
+    const r = repairArgs(sent, schema, { maxNodes: 50 });
+    expect(r.issues).toEqual([]);
+    expect((r.value as any).t).toHaveLength(30);
+    // Text over the budget is refused with an issue naming its path, the original value returned.
+    const big = { a: [], t: JSON.stringify(Array.from({ length: 60 }, (_, i) => i)) };
+    const refused = repairArgs(big, schema, { maxNodes: 50 });
+    expect(refused.value).toBe(big);
+    expect(refused.issues).toEqual([{ path: ['t'], message: expect.stringMatching(/JSON text .* more than 50 values/) }]);
   });
 
   it('invalid limit options fall back to the defaults', () => {
