@@ -40,6 +40,7 @@ export function mergeRootObjects(parts: RootPart[]): MergeResult {
   merged.properties = ownAssign(defs.parts.map((p) => p.properties ?? {}));
   const required = parts.flatMap((p) => (Array.isArray(p.schema.required) ? p.schema.required : []));
   if (required.length > 0) merged.required = required;
+  if ('patternProperties' in input) merged.patternProperties = input.patternProperties;
   if ('additionalProperties' in input) merged.additionalProperties = input.additionalProperties;
   if (Object.keys(defs.defs).length > 0) merged.$defs = defs.defs;
   return { ok: true, schema: merged };
@@ -68,9 +69,10 @@ function mergeDefs(parts: RootPart[]): { defs: JsonSchema; parts: JsonSchema[] }
     const own = (part.schema.$defs ?? {}) as JsonSchema;
     const renames = new Map<string, string>();
     for (const name of Object.keys(own)) {
-      if (!(name in defs) || JSON.stringify(defs[name]) === JSON.stringify(own[name])) continue;
+      if (!Object.hasOwn(defs, name) || JSON.stringify(defs[name]) === JSON.stringify(own[name])) continue;
       let renamed = `${part.slice}_${name}`;
-      for (let i = 2; renamed in defs || renamed in own; i++) renamed = `${part.slice}_${name}_${i}`;
+      for (let i = 2; Object.hasOwn(defs, renamed) || Object.hasOwn(own, renamed); i++)
+        renamed = `${part.slice}_${name}_${i}`;
       renames.set(name, renamed);
     }
     const schema = renames.size > 0 ? (renameRefs(part.schema, renames) as JsonSchema) : part.schema;

@@ -5,7 +5,7 @@ import type { JsonSchema } from './json-schema.js';
 import { mergeRootObjects, type RootPart } from './merge.js';
 import type { ExtendOption, PrepareOptions } from './options.js';
 import { checkDocument, checkToolNames, rootProblem } from './probe/index.js';
-import { collapseNullable, flattenWithReport, inlineRefs } from './schema/index.js';
+import { collapseNullable, flattenWithReport, inlineRefs, relaxIntersections } from './schema/index.js';
 import type { AnyTool, AnyZodObject } from './tools.js';
 
 /** One argument slice a tool parses on its own: the keys it owns and its original Zod schema. */
@@ -160,7 +160,9 @@ function prepareSide(schema: z.ZodType | AnyZodObject, flatten: boolean): Prepar
   const converted = toJsonSchema(schema, 'input');
   if (!converted.ok) return converted;
   const inlined = inlineRefs(stripDialect(converted.schema)).schema;
-  const projected = flatten ? flattenWithReport(inlined) : { schema: inlined, unflattened: [] };
+  // Without flattening, intersections are still relaxed: JSON Schema's allOf refuses a key one strict member
+  // lacks, where Zod refuses only keys no side knows, and the served schema must stay a superset.
+  const projected = flatten ? flattenWithReport(inlined) : { schema: relaxIntersections(inlined), unflattened: [] };
   // Last, so that a nullable union flattened into one object is served as a nullable object too.
   const served = collapseNullable(projected.schema) as JsonSchema;
   return { ok: true, schema: served, unflattened: projected.unflattened, shapeKeys: shapeKeys(schema) };

@@ -59,3 +59,19 @@ describe('conversion failures', () => {
     expect(issues[2]!.message).toContain('z.iso.datetime()');
   });
 });
+
+describe('intersections are served as a superset with or without flattening', () => {
+  it('a strict object intersected with a record accepts the record keys Zod accepts', () => {
+    const input = z.object({
+      root: z.strictObject({ a: z.string().optional() }).and(z.record(z.string(), z.number())),
+    });
+    const value = { root: { z: 1 } };
+    expect(input.safeParse(value).success).toBe(true);
+    for (const flattenUnionInput of [false, true]) {
+      const tool = defineTool({ name: 'x', input, handler: () => 1 });
+      const served = validateMcpSchemas([tool], { flattenUnionInput }).tools[0]!.inputSchema;
+      const validate = ajv.compile(served);
+      expect(validate(value), `flatten ${flattenUnionInput}: ${JSON.stringify(validate.errors)}`).toBe(true);
+    }
+  });
+});
