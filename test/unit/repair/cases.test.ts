@@ -322,6 +322,25 @@ describe('repair.md: scalars', () => {
     });
   });
 
+  it.each(['9007199254740993', '0.12345678901234567890123', '123456789012345678901234567890'])(
+    'a number that would lose digits, %j, is left as text and refused by path',
+    (text) => {
+      const r = call(z.object({ id: z.number() }), { id: text });
+      expect(r.repair.repairs).toEqual([]);
+      expect((r.repair.value as any).id).toBe(text);
+      expect(r.ok).toBe(false);
+      expect(r.lines).toEqual(['id: expected number, received string']);
+    },
+  );
+
+  it('a number the double holds exactly as written still converts', () => {
+    const schema = z.object({ id: z.number(), x: z.number() });
+    expect(call(schema, { id: '9007199254740992', x: '0.30000000000000004' }).data).toEqual({
+      id: 9007199254740992,
+      x: 0.30000000000000004,
+    });
+  });
+
   it('BR-22 a numeric id sent as text, integer and negative decimal', () => {
     const schema = z.object({ project: z.string(), pullRequestId: z.number() });
     expect(call(schema, wire('{"project":"P","pullRequestId":"12345"}')).data).toEqual({

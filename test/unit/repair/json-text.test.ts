@@ -61,8 +61,60 @@ describe('firstSignificant', () => {
 });
 
 describe('canonical decimals', () => {
-  it.each(['0', '-0', '7', '5812', '-3.5', '0.25', '10.0', '123456789012345678901234567890'])('accepts %j', (s) => {
+  it.each(['0', '-0', '7', '5812', '-3.5', '0.25', '10.0'])('accepts %j', (s) => {
     expect(canonicalNumber(s)).toBe(Number(s));
+  });
+  it.each([
+    '9007199254740992',
+    '-9007199254740991',
+    '9007199254740994',
+    '1000000000000000000000',
+    '0.0000001',
+    '0.30000000000000004',
+    '-0.000',
+    '1.7976931348623157',
+    `0.${'0'.repeat(323)}5`, // 5e-324, the least double
+  ])('accepts %j: the double prints back as written (round trip)', (s) => {
+    expect(canonicalNumber(s)).toBe(Number(s));
+  });
+  it.each([
+    ['rounds to 9007199254740992', '9007199254740993'],
+    ['rounds to -9007199254740992', '-9007199254740993'],
+    ['rounds to 0.12345678901234568', '0.12345678901234567890123'],
+    ['has 30 significant digits', '123456789012345678901234567890'],
+    ['is 2^60 = 1152921504606846976', '1152921504606847000'],
+    ['is 2^60 but prints back as 1152921504606847000', '1152921504606846976'],
+    ['underflows to 0 (1 at the 331st decimal)', `0.${'0'.repeat(330)}1`],
+  ])('refuses a decimal that %s', (_why, s) => {
+    expect(CANONICAL_DECIMAL.test(s)).toBe(true);
+    expect(canonicalNumber(s)).toBeUndefined();
+  });
+  it('any double written out in full (no exponent) converts back to itself, unless an integer past 2^53 prints inexactly', () => {
+    fc.assert(
+      fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (x) => {
+        const s = plain(x);
+        if (s.length > 400) return; // past the length limit: not even tested
+        const exactInteger =
+          !(Number.isInteger(x) && Math.abs(x) > Number.MAX_SAFE_INTEGER) || BigInt(x).toString() === s;
+        expect(canonicalNumber(s)).toBe(exactInteger ? x : undefined);
+      }),
+      { seed: 11, numRuns: 2000 },
+    );
+  });
+  it('a decimal with more digits than a double holds never converts to a different number', () => {
+    const digits = fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: 1, maxLength: 25 });
+    fc.assert(
+      fc.property(fc.boolean(), digits, fc.option(digits, { nil: undefined }), (neg, whole, frac) => {
+        const w = whole.replace(/^0+(?=\d)/, '');
+        const s = `${neg ? '-' : ''}${w}${frac === undefined ? '' : `.${frac}`}`;
+        const n = canonicalNumber(s);
+        if (n === undefined) return;
+        // What the number prints as, written out in full, is the text sent (trailing fraction zeros aside).
+        const trim = (t: string) => (t.includes('.') ? t.replace(/0+$/, '').replace(/\.$/, '') : t);
+        expect(trim(plain(n)).replace(/^-0$/, '0')).toBe(trim(s).replace(/^-0$/, '0'));
+      }),
+      { seed: 12, numRuns: 3000 },
+    );
   });
   it.each(['', ' 7', '7 ', '+1', '01', '1.', '.5', '0x10', '1e3', '1e400', '12abc', 'NaN', 'Infinity', '1_000', '١٢'])(
     'refuses %j',
@@ -85,3 +137,14 @@ describe('canonical decimals', () => {
     );
   });
 });
+
+/** A number written out in full, without exponent (`1e-7` as `0.0000001`, `1e+21` as `1000000000000000000000`). */
+function plain(x: number): string {
+  const m = /^(-?)(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(String(x))!;
+  const digits = m[2]! + (m[3] ?? '');
+  const point = m[2]!.length + Number(m[4] ?? 0);
+  const sign = Object.is(x, -0) ? '-' : m[1]!;
+  if (point <= 0) return `${sign}0.${'0'.repeat(-point)}${digits}`;
+  if (point >= digits.length) return `${sign}${digits}${'0'.repeat(point - digits.length)}`;
+  return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
+}
