@@ -114,7 +114,9 @@ describe('limits', () => {
     const big = { a: [], t: JSON.stringify(Array.from({ length: 60 }, (_, i) => i)) };
     const refused = repairArgs(big, schema, { maxNodes: 50 });
     expect(refused.value).toBe(big);
-    expect(refused.issues).toEqual([{ path: ['t'], message: expect.stringMatching(/JSON text .* more than 50 values/) }]);
+    expect(refused.issues).toEqual([
+      { path: ['t'], message: expect.stringMatching(/JSON text .* more than 50 values/) },
+    ]);
   });
 
   it('invalid limit options fall back to the defaults', () => {

@@ -61,7 +61,10 @@ const uArb: fc.Arbitrary<U> = fc.letrec<{ u: U; obj: U; union: U }>((tie) => {
       fc.constant({ t: 'boolean' as const }),
       fc.constant({ t: 'null' as const }),
       fc.constant({ t: 'unknown' as const }),
-      fc.record({ t: fc.constant('literal' as const), value: fc.constantFrom<string | number | boolean>('x', 5, true) }),
+      fc.record({
+        t: fc.constant('literal' as const),
+        value: fc.constantFrom<string | number | boolean>('x', 5, true),
+      }),
       fc.record({ t: fc.constant('nullable' as const), inner: u }),
       fc.record({ t: fc.constant('array' as const), item: u }),
       fc.record({ t: fc.constant('tuple' as const), items: fc.array(u, { minLength: 1, maxLength: 2 }) }),
@@ -112,7 +115,11 @@ function toZod(spec: U): z.ZodType {
     case 'object': {
       const shape: Record<string, z.ZodType> = {};
       for (const f of spec.fields) shape[f.name] = f.optional ? toZod(f.spec).optional() : toZod(f.spec);
-      return spec.mode === 'strict' ? z.strictObject(shape) : spec.mode === 'loose' ? z.looseObject(shape) : z.object(shape);
+      return spec.mode === 'strict'
+        ? z.strictObject(shape)
+        : spec.mode === 'loose'
+          ? z.looseObject(shape)
+          : z.object(shape);
     }
     case 'union':
       return z.union(spec.members.map(toZod) as [z.ZodType, z.ZodType, ...z.ZodType[]]);
@@ -150,7 +157,9 @@ function loose(spec: U): fc.Arbitrary<unknown> {
 }
 
 function objectOf(fields: Field[]): fc.Arbitrary<Record<string, unknown>> {
-  const parts = fields.map((f) => fc.option(loose(f.spec), { nil: undefined, freq: 4 }).map((v) => [f.name, v] as const));
+  const parts = fields.map((f) =>
+    fc.option(loose(f.spec), { nil: undefined, freq: 4 }).map((v) => [f.name, v] as const),
+  );
   const extra = fc.dictionary(fc.constantFrom(...KEYS), tricky, { maxKeys: 2 });
   return fc.tuple(fc.tuple(...parts), fc.oneof(fc.constant({}), extra)).map(([entries, rest]) => {
     const out: Record<string, unknown> = { ...rest };
@@ -191,7 +200,12 @@ function shaped(spec: U): fc.Arbitrary<unknown> {
       const mixed = fc
         .tuple(one, one)
         .map(([x, y]) =>
-          typeof x === 'object' && x !== null && !Array.isArray(x) && typeof y === 'object' && y !== null && !Array.isArray(y)
+          typeof x === 'object' &&
+          x !== null &&
+          !Array.isArray(x) &&
+          typeof y === 'object' &&
+          y !== null &&
+          !Array.isArray(y)
             ? { ...y, ...x }
             : x,
         );
