@@ -104,8 +104,10 @@ function received(path: PropertyKey[], issue: FormattableIssue, sent: Sent): str
     return r.found && r.value !== undefined ? typeName(r.value) : 'required';
   }
   if ('input' in issue && issue.input !== undefined) return typeName(issue.input);
-  const m = /received (\w+)/.exec(issue.message);
-  if (m) return m[1] === 'undefined' ? 'required' : m[1];
+  // Zod 4.6 names the received type on the issue (`-Infinity` too), and in its message.
+  const named = 'received' in issue && typeof issue.received === 'string' ? issue.received : undefined;
+  const got = named ?? /received (-?\w+)/.exec(issue.message)?.[1];
+  if (got) return got === 'undefined' ? 'required' : got;
   return undefined;
 }
 

@@ -29,6 +29,30 @@ describe('formatIssues', () => {
     ]);
   });
 
+  it('a number that is not finite is named by its value, never "received number"', () => {
+    // JSON text 1e400 parses to Infinity; JSON.stringify would have shown it as null.
+    const schema = z.object({
+      a: z.number(),
+      b: z.int(),
+      k: z.enum(['x', 'y']),
+      l: z.literal(3),
+      u: z.union([z.number(), z.boolean()]),
+    });
+    const sent = JSON.parse('{"a":1e400,"b":-1e400,"k":1e400,"l":-1e400,"u":1e400}');
+    expect(sent.a).toBe(Number.POSITIVE_INFINITY);
+    expect(lines(schema, sent)).toEqual([
+      'a: expected number, received Infinity',
+      'b: expected number, received -Infinity',
+      'k: expected one of "x" | "y", received Infinity',
+      'l: expected 3, received -Infinity',
+      'u: expected number | boolean, received Infinity',
+    ]);
+    expect(lines(z.object({ n: z.number() }), { n: Number.NaN })).toEqual(['n: expected number, received NaN']);
+    // Without the value, from Zod's own issue (-Infinity included).
+    const r = schema.safeParse(sent);
+    expect(formatIssues(r.error!)[1]).toBe('b: expected number, received -Infinity');
+  });
+
   it('a missing key reads required', () => {
     expect(lines(z.object({ q: z.string() }), {})).toEqual(['q: required, expected string']);
   });
