@@ -3,19 +3,15 @@
  * clients connected once, and assertions phrased as the case files phrase them ("accepted", "isError
  * naming p", "passes Ajv, but Run rejects it").
  */
-// Named import: under NodeNext the CJS default import types as the module namespace, not the class.
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import { type AnyTool, defineTool, type McpMountOptions, type ValidationReport, validateMcpSchemas } from 'mcp-mount';
 import { afterAll, beforeAll, expect, type Mock, vi } from 'vitest';
 import type { z } from 'zod';
 import { connectors, type McpClient } from '../../examples/shared/clients.js';
+import { ajv, type Doc, isObject, pointersWith, unionsIn } from './documents.js';
 import { type Running, serveTools, textOf } from './server.js';
 
-/** Ajv 2020 as clients use it; formats are not checked (ajv-formats is not installed). */
-export const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
-
-/** A served document or node, read structurally in assertions. */
-export type Doc = any;
+// The document helpers live in documents.ts (shared with the unit suites); the case files import them from here.
+export { ajv, at, type Doc, pointersWith, typeSet, unionsIn } from './documents.js';
 
 /** Marks `undefined` in what a handler received, so "the handler gets exactly X" also rules out `k: undefined`. */
 export const UNDEFINED = '\u0000undefined';
@@ -176,57 +172,6 @@ export async function expectListMatchesReport(g: Group): Promise<void> {
 }
 
 // --- documents --------------------------------------------------------------------------------
-
-/** The node at a JSON Pointer, or undefined. */
-export function at(doc: unknown, ptr: string): Doc {
-  if (ptr === '') return doc;
-  let node: Doc = doc;
-  for (const raw of ptr.slice(1).split('/')) {
-    const token = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    if (node === null || typeof node !== 'object' || !(token in node)) return undefined;
-    node = node[token];
-  }
-  return node;
-}
-
-function isObject(x: unknown): x is Record<string, unknown> {
-  return typeof x === 'object' && x !== null && !Array.isArray(x);
-}
-
-const esc = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
-
-/** Pointers of every schema node (not data) that carries `keyword`. */
-export function pointersWith(doc: unknown, keyword: string): string[] {
-  const out: string[] = [];
-  const data = new Set(['const', 'enum', 'default', 'examples', 'required']);
-  const maps = new Set(['properties', '$defs', 'definitions', 'patternProperties', 'dependentSchemas']);
-  const visit = (node: unknown, ptr: string) => {
-    if (Array.isArray(node)) {
-      for (const [i, child] of node.entries()) visit(child, `${ptr}/${i}`);
-    }
-    if (!isObject(node)) return;
-    if (keyword in node) out.push(ptr);
-    for (const [k, v] of Object.entries(node)) {
-      if (data.has(k)) continue;
-      if (maps.has(k) && isObject(v)) {
-        for (const [name, child] of Object.entries(v)) visit(child, `${ptr}/${k}/${esc(name)}`);
-      } else visit(v, `${ptr}/${esc(k)}`);
-    }
-  };
-  visit(doc, '');
-  return out;
-}
-
-/** Union keywords (`oneOf`, `anyOf`) left anywhere in a document. */
-export function unionsIn(doc: unknown): string[] {
-  return [...pointersWith(doc, 'oneOf'), ...pointersWith(doc, 'anyOf')];
-}
-
-/** The `type` keyword as a sorted list, for set comparisons. */
-export function typeSet(node: Doc): string[] {
-  const t = node?.type;
-  return (Array.isArray(t) ? [...t] : t === undefined ? [] : [t]).sort();
-}
 
 /** A node without its pure annotations (description, title, examples, ...); `default` is kept. */
 export function bare(node: Doc): Doc {

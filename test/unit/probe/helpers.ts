@@ -4,9 +4,7 @@ import type { JsonSchema } from '../../../src/core/json-schema.js';
 import { type CheckContext, checkDocument } from '../../../src/core/probe/index.js';
 
 /** The input document as the mount converts it (before its own ref inlining and flattening). */
-export function toDoc(schema: z.ZodType): JsonSchema {
-  return z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input' }) as JsonSchema;
-}
+export { toJson as toDoc } from '../../support/documents.js';
 
 export function check(doc: JsonSchema, ctx: Partial<CheckContext> = {}): SchemaIssue[] {
   return checkDocument(doc, { tool: 't', side: 'input', flattenRequested: false, options: {}, ...ctx });

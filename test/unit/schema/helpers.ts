@@ -1,69 +1,18 @@
-// Named import: under NodeNext the CJS default import types as the module namespace, not the class.
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import { z } from 'zod';
-import { isPlainObject, type JsonSchema, pointer } from '../../../src/core/json-schema.js';
+import type { JsonSchema } from '../../../src/core/json-schema.js';
 import { flattenWithReport, inlineRefs } from '../../../src/core/schema/index.js';
+import { ajv, toJson } from '../../support/documents.js';
 
-/** What Zod serves before any projection: the input side, draft 2020-12. */
-export function toJson(schema: z.ZodType): JsonSchema {
-  return z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input' }) as JsonSchema;
-}
+// Zod's conversion, Ajv and the document lookups are shared with the case suites (test/support/documents.ts).
+export { ajv, at, pointersWith, toJson, typeSet, unionsIn } from '../../support/documents.js';
 
 /** The served document as the mount computes it: inline refs, then flatten. */
 export function project(schema: z.ZodType) {
   return flattenWithReport(inlineRefs(toJson(schema)).schema);
 }
 
-/** Ajv 2020 as clients use it; formats are not checked (ajv-formats is not installed). */
-export const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
-
 export function accepts(schema: JsonSchema, value: unknown): boolean {
   return ajv.validate(schema, value) === true;
-}
-
-/** The node at a JSON Pointer, or undefined. */
-export function at(doc: unknown, ptr: string): any {
-  if (ptr === '') return doc;
-  let node: any = doc;
-  for (const raw of ptr.slice(1).split('/')) {
-    const token = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    if (node === null || typeof node !== 'object' || !(token in node)) return undefined;
-    node = node[token];
-  }
-  return node;
-}
-
-/** Pointers of every schema node (not data) that carries `keyword`. */
-export function pointersWith(doc: unknown, keyword: string): string[] {
-  const out: string[] = [];
-  const data = new Set(['const', 'enum', 'default', 'examples', 'required']);
-  const maps = new Set(['properties', '$defs', 'definitions', 'patternProperties', 'dependentSchemas']);
-  const visit = (node: unknown, ptr: string) => {
-    if (Array.isArray(node)) {
-      for (let i = 0; i < node.length; i++) visit(node[i], pointer(ptr, i));
-    }
-    if (!isPlainObject(node)) return;
-    if (keyword in node) out.push(ptr);
-    for (const [k, v] of Object.entries(node)) {
-      if (data.has(k)) continue;
-      if (maps.has(k) && isPlainObject(v)) {
-        for (const [name, child] of Object.entries(v)) visit(child, pointer(ptr, k, name));
-      } else visit(v, pointer(ptr, k));
-    }
-  };
-  visit(doc, '');
-  return out;
-}
-
-/** Union keywords left anywhere in a document. */
-export function unionsIn(doc: unknown): string[] {
-  return [...pointersWith(doc, 'oneOf'), ...pointersWith(doc, 'anyOf')];
-}
-
-/** The `type` keyword as a sorted list, for set comparisons. */
-export function typeSet(node: any): string[] {
-  const t = node?.type;
-  return (Array.isArray(t) ? [...t] : t === undefined ? [] : [t]).sort();
 }
 
 /**
