@@ -9,12 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { at, caseTool, expectAccepted, expectRefused, mountGroup, unionsIn } from '../support/cases.js';
-
-const two = (key: string, a: z.ZodType, b: z.ZodType) =>
-  z.discriminatedUnion('kind', [
-    z.object({ kind: z.literal('a'), [key]: a }),
-    z.object({ kind: z.literal('b'), [key]: b }),
-  ]);
+import { media, two } from '../support/unions.js';
 
 interface Case {
   schema: z.ZodType;
@@ -23,12 +18,6 @@ interface Case {
   /** [sent, paths the isError text names, whether Ajv accepts it ("passes Ajv, but Run rejects it")] */
   refused?: Array<[unknown, string[], boolean]>;
 }
-
-const media = (one: z.ZodType) =>
-  z.discriminatedUnion('kind', [
-    z.object({ kind: z.literal('one'), media: one }),
-    z.object({ kind: z.literal('many'), media: z.array(z.object({ id: z.string() })) }),
-  ]);
 
 const CASES: Record<string, Case> = {
   sk_1: {

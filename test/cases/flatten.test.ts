@@ -24,28 +24,12 @@ import {
   typeSet,
   unionsIn,
 } from '../support/cases.js';
-
-const DU = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('a'), x: z.string() }),
-  z.object({ kind: z.literal('b'), y: z.number() }),
-]);
-
-/** "`f: A` in a, `f: B` in b". */
-const two = (key: string, a: z.ZodType, b: z.ZodType) =>
-  z.discriminatedUnion('kind', [
-    z.object({ kind: z.literal('a'), [key]: a }),
-    z.object({ kind: z.literal('b'), [key]: b }),
-  ]);
+import { DU, media, two } from '../support/unions.js';
 
 const FLAT = { flattenUnionInput: true } as const;
 
 // --- the case schemas ---------------------------------------------------------------------------
 
-const media = (one: z.ZodType) =>
-  z.discriminatedUnion('kind', [
-    z.object({ kind: z.literal('one'), media: one }),
-    z.object({ kind: z.literal('many'), media: z.array(z.object({ id: z.string() })) }),
-  ]);
 const numericTag = z.discriminatedUnion('k', [
   z.object({ k: z.literal(1), x: z.string() }),
   z.object({ k: z.literal(2), y: z.string() }),

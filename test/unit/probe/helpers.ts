@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { SchemaIssue } from '../../../src/core/issues.js';
 import type { JsonSchema } from '../../../src/core/json-schema.js';
 import { type CheckContext, checkDocument } from '../../../src/core/probe/index.js';
@@ -39,7 +38,4 @@ export function baseFindings(issues: SchemaIssue[]): string[] {
 }
 
 /** `DU`-style tagged union used across cases. */
-export const DU = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('a'), x: z.string() }),
-  z.object({ kind: z.literal('b'), y: z.number() }),
-]);
+export { DU } from '../../support/unions.js';

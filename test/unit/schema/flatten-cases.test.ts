@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { media } from '../../support/unions.js';
 import { accepts, at, DU, project, twoVariants, typeSet, unionsIn, zodAcceptedValuesPass } from './helpers.js';
 
 /** Projects, checks the listed inputs both ways, and returns the served document. */
@@ -20,12 +21,6 @@ function served(schema: z.ZodType, inputs: { ok?: unknown[]; ajvOnly?: unknown[]
 }
 
 describe('collisions: object vs array', () => {
-  const media = (one: z.ZodType) =>
-    z.discriminatedUnion('kind', [
-      z.object({ kind: z.literal('one'), media: one }),
-      z.object({ kind: z.literal('many'), media: z.array(z.object({ id: z.string() })) }),
-    ]);
-
   it('SK-1 object in one variant, array in the other: a type list, both forms accepted', () => {
     const { doc } = served(media(z.object({ id: z.string() })), {
       ok: [

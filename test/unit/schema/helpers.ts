@@ -1,7 +1,8 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { JsonSchema } from '../../../src/core/json-schema.js';
 import { flattenWithReport, inlineRefs } from '../../../src/core/schema/index.js';
 import { ajv, toJson } from '../../support/documents.js';
+import { two } from '../../support/unions.js';
 
 // Zod's conversion, Ajv and the document lookups are shared with the case suites (test/support/documents.ts).
 export { ajv, at, pointersWith, toJson, typeSet, unionsIn } from '../../support/documents.js';
@@ -34,14 +35,8 @@ export function zodAcceptedValuesPass(schema: z.ZodType, served: JsonSchema, val
 
 /** `z.discriminatedUnion('kind', [{kind:'a', f: A}, {kind:'b', f: B}])`, as flatten.md writes "f: A in a, f: B in b". */
 export function twoVariants(a: z.ZodType, b: z.ZodType, key = 'f') {
-  return z.discriminatedUnion('kind', [
-    z.object({ kind: z.literal('a'), [key]: a }),
-    z.object({ kind: z.literal('b'), [key]: b }),
-  ]);
+  return two(key, a, b);
 }
 
 /** The shared union of flatten.md. */
-export const DU = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('a'), x: z.string() }),
-  z.object({ kind: z.literal('b'), y: z.number() }),
-]);
+export { DU } from '../../support/unions.js';
