@@ -3,8 +3,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { collapseNullable } from '../../../src/core/schema/index.js';
+import { toJson as json } from '../../support/documents.js';
 
-const json = (s: z.ZodType) => z.toJSONSchema(s, { target: 'draft-2020-12', io: 'input' }) as any;
 const ajv = new Ajv2020({ strict: false, validateFormats: false });
 
 describe('collapseNullable', () => {
