@@ -5,7 +5,9 @@ import { fileURLToPath } from 'node:url';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 let failed = 0;
-for (const file of readdirSync(here).filter((f) => f.endsWith('.bench.ts')).sort()) {
+for (const file of readdirSync(here)
+  .filter((f) => f.endsWith('.bench.ts'))
+  .sort()) {
   console.log(`\n## ${file}\n`);
   const run = spawnSync(process.execPath, ['--import', 'tsx', `${here}${file}`], { stdio: 'inherit' });
   if (run.status !== 0) failed++;

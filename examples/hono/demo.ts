@@ -5,8 +5,9 @@
  *   (c) an invalid call, which must come back as an `isError` result naming the path.
  * Exits 0 only if all of that holds for both clients.
  */
-import { serve } from '@hono/node-server';
+
 import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
 import { type CallResult, connectors } from '../shared/clients.js';
 import { createApp } from './app.js';
 

@@ -2,15 +2,15 @@ import {
   type CallToolResult,
   createMcpHandler as createSdkHandler,
   isJsonContentType,
-  McpServer,
   type McpRequestContext,
+  McpServer,
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { jsonRpcError, readBodyLimited } from './body.js';
-import { carrier } from './carrier.js';
 import { checkCall, type ParsedCall } from './call.js';
-import { formatIssues } from './errors/index.js';
+import { carrier } from './carrier.js';
 import { normalizeEnvelope } from './envelope.js';
+import { formatIssues } from './errors/index.js';
 import { McpMountSchemaError } from './mount-error.js';
 import type { McpMountOptions } from './options.js';
 import { nameIssues, type PreparedTool, prepareTools } from './prepare.js';

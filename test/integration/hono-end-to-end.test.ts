@@ -5,8 +5,8 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { createMcpHandler, validateMcpSchemas } from 'mcp-mount';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectors, type McpClient } from '../../examples/shared/clients.js';
 import { createApp } from '../../examples/hono/app.js';
+import { connectors, type McpClient } from '../../examples/shared/clients.js';
 import { options, sendMessage, tools } from '../../examples/shared/tools.js';
 import { listen, type Running, textOf } from '../support/server.js';
 

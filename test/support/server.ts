@@ -2,11 +2,12 @@
  * Real HTTP for tests: a Hono app with the mcp-mount middleware on @hono/node-server at port 0,
  * and both official MCP clients connected to it.
  */
+
+import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
-import { mcp } from 'mcp-mount/hono';
-import type { AddressInfo } from 'node:net';
 import type { AnyTool, McpMountOptions } from 'mcp-mount';
+import { mcp } from 'mcp-mount/hono';
 import { connectors, type McpClient } from '../../examples/shared/clients.js';
 
 export interface Running {
