@@ -90,7 +90,9 @@ function variantSuffix(schema: Schema, value: unknown, at: PropertyKey[]): strin
   } catch {
     return ''; // a throwing lazy getter must not hide the error itself
   }
-  if (!ctx || ctx.required.length === 0) return '';
+  // Only for a failure on the variant object or one of its own fields: deeper down (`media[0].url`) the
+  // variant's required keys are present, and naming them again would mislead.
+  if (!ctx || ctx.required.length === 0 || at.length > ctx.depth + 1) return '';
   const tag = typeof ctx.tag === 'string' ? ctx.tag : shortLiteral(ctx.tag);
   return ` (${ctx.discriminator} = ${tag} requires ${ctx.required.join(', ')})`;
 }

@@ -13,6 +13,8 @@ export interface VariantContext {
   tag: unknown;
   /** Keys the chosen variant requires, without the discriminator itself. */
   required: string[];
+  /** How many path segments lead to the variant object (0 when the union is the root). */
+  depth: number;
 }
 
 const SWITCHES: RepairSwitches = { json: true, scalars: true };
@@ -53,6 +55,7 @@ function descend(
         discriminator: def.discriminator,
         tag: v[def.discriminator],
         required: requiredKeys(variant).filter((k) => k !== def.discriminator),
+        depth: i,
       };
       return descend(variant, v, path, i, here, hops + 1);
     }

@@ -202,3 +202,20 @@ describe('plain unions of tagged objects (flatten.md SK-23)', () => {
     expect(lines(tagged, { kind: 'a', y: 1 })).toEqual(['x: required, expected string']);
   });
 });
+
+describe('variant hints name the chosen tag only where they help', () => {
+  const send = z.discriminatedUnion('type', [
+    z.object({ type: z.literal('message'), text: z.string() }),
+    z.object({ type: z.literal('mediaGroup'), media: z.array(z.object({ url: z.string() })) }),
+  ]);
+  it('on a field of the variant itself', () => {
+    expect(lines(send, { type: 'mediaGroup' })).toEqual([
+      'media: required, expected array (type = mediaGroup requires media)',
+    ]);
+  });
+  it('not deeper down, where the variant fields are already there', () => {
+    expect(lines(send, { type: 'mediaGroup', media: [{ url: 42 }] })).toEqual([
+      'media[0].url: expected string, received number',
+    ]);
+  });
+});
