@@ -1,3 +1,4 @@
+import { argumentsNotAnObject } from './envelope.js';
 import { formatIssues } from './errors/index.js';
 import type { PreparedTool } from './prepare.js';
 import { type Repair, repairArgs } from './repair/index.js';
@@ -29,7 +30,7 @@ export async function checkCall(tool: PreparedTool, raw: unknown, switches: Repa
   const messages: string[] = [];
   const args: unknown = raw ?? {}; // no `arguments` is `{}` (repair.md BR-32); `null` and text are fixed in envelope.ts
   if (typeof args !== 'object' || args === null || Array.isArray(args)) {
-    return { ok: false, messages: [`(root): expected an object of arguments, received ${describe(args)}`], repairs };
+    return { ok: false, messages: [argumentsNotAnObject(args)], repairs };
   }
 
   const parts = split(args as Record<string, unknown>, tool);
@@ -67,10 +68,4 @@ function split(args: Record<string, unknown>, tool: PreparedTool) {
   // fromEntries defines own properties: a `__proto__` key sent by a client stays a plain key (which the
   // schema's key policy then judges) and never becomes the slice's prototype.
   return { extend: Object.fromEntries(extend), params: Object.fromEntries(params), input: Object.fromEntries(input) };
-}
-
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  return typeof value;
 }

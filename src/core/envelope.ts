@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isPlainObject } from './json-schema.js';
 import { type Repair, repairArgs } from './repair/index.js';
 
 // Stands for "the arguments object" when the whole `arguments` arrives as one JSON string.
@@ -18,32 +19,35 @@ export function normalizeEnvelope(
   json: boolean,
 ): { body: unknown; repairs: Repair[]; rejected?: string } {
   // JSON-RPC batches (gone since MCP 2025-06-18) pass through untouched.
-  if (!isRecord(message) || message.method !== 'tools/call' || !isRecord(message.params)) {
+  if (!isPlainObject(message) || message.method !== 'tools/call' || !isPlainObject(message.params)) {
     return { body: message, repairs: [] };
   }
   const params = message.params;
-  if (!('arguments' in params) || isRecord(params.arguments)) return { body: message, repairs: [] };
+  if (!('arguments' in params) || isPlainObject(params.arguments)) return { body: message, repairs: [] };
   const withArguments = (args: Record<string, unknown>) => ({ ...message, params: { ...params, arguments: args } });
   if (params.arguments === null) return { body: withArguments({}), repairs: [] };
   if (typeof params.arguments === 'string' && json) {
     const repaired = repairArgs(params.arguments, ARGUMENTS_OBJECT, { json: true, scalars: false });
-    if (isRecord(repaired.value)) return { body: withArguments(repaired.value), repairs: repaired.repairs };
+    if (isPlainObject(repaired.value)) return { body: withArguments(repaired.value), repairs: repaired.repairs };
   }
   // Any other shape (an array, a number, text that is not a JSON object): a client mistake the tool answers
   // with `isError` naming the root, like any invalid call, rather than the SDK's -32602 request dump.
   return {
     body: withArguments({}),
     repairs: [],
-    rejected: `(root): expected an object of arguments, received ${describe(params.arguments)}`,
+    rejected: argumentsNotAnObject(params.arguments),
   };
 }
 
-function describe(value: unknown): string {
-  if (Array.isArray(value)) return 'array';
-  if (typeof value === 'string') return 'text that is not a JSON object';
-  return typeof value;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+/** The failure text for `arguments` that are not an object (shared with `checkCall` for direct callers). */
+export function argumentsNotAnObject(value: unknown): string {
+  const received =
+    value === null
+      ? 'null'
+      : Array.isArray(value)
+        ? 'array'
+        : typeof value === 'string'
+          ? 'text that is not a JSON object'
+          : typeof value;
+  return `(root): expected an object of arguments, received ${received}`;
 }
