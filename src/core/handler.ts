@@ -269,7 +269,8 @@ function observeCall(
   }
 }
 
-function observeError(options: McpMountOptions<any>, error: unknown, tool: string | undefined) {
+/** Calls `onError`, which observes and never changes a response; a throwing hook is logged. Shared with the adapters. */
+export function observeError(options: McpMountOptions<any>, error: unknown, tool?: string) {
   if (!options.onError) return;
   try {
     options.onError(error, { tool });

@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
-import { createMcpHandler, type McpMountHandler } from '../../core/handler.js';
+import { createMcpHandler, type McpMountHandler, observeError } from '../../core/handler.js';
 import type { McpMountOptions } from '../../core/options.js';
 import type { AnyTool } from '../../core/tools.js';
-import { guarded, observeError } from '../fetch/guard.js';
+import { guarded } from '../fetch/guard.js';
 
 /** The parts of an Express (4 or 5) request the middleware reads; typed structurally so `express` stays optional. */
 type ExpressRequest = IncomingMessage & {

@@ -1,4 +1,4 @@
-import type { FetchExtras, McpMountHandler } from '../../core/handler.js';
+import { type FetchExtras, type McpMountHandler, observeError } from '../../core/handler.js';
 import type { McpMountOptions } from '../../core/options.js';
 
 /**
@@ -27,13 +27,4 @@ export function guarded(handler: McpMountHandler, options: McpMountOptions, { cl
       );
     }
   };
-}
-
-/** Calls `onError` (which observes and never changes a response); a throwing hook is logged. */
-export function observeError(options: McpMountOptions, error: unknown) {
-  try {
-    options.onError?.(error, {});
-  } catch (hookError) {
-    (options.logger ?? console).error('mcp-mount: onError threw', hookError);
-  }
 }
