@@ -11,6 +11,7 @@ import { checkCall, type ParsedCall } from './call.js';
 import { carrier } from './carrier.js';
 import { normalizeEnvelope } from './envelope.js';
 import { formatIssues } from './errors/index.js';
+import { openExchange, releaseWhenSent } from './exchange.js';
 import { McpMountSchemaError } from './mount-error.js';
 import type { McpMountOptions } from './options.js';
 import { nameIssues, type PreparedTool, prepareTools } from './prepare.js';
@@ -81,7 +82,7 @@ export function createMcpHandler<S extends AnyZodObject = AnyZodObject>(
 
   const served = preparation.tools.filter((t) => t.servable);
   const registrations = served.map((t) => registration(t, options));
-  const states = new WeakMap<Request, RequestState>();
+  const states = new Map<Request, RequestState>();
   const maxBytes = options.maxRequestBodyBytes ?? DEFAULT_MAX_BODY;
   const json = options.coerceJsonArgs !== false;
 
@@ -102,22 +103,43 @@ export function createMcpHandler<S extends AnyZodObject = AnyZodObject>(
     },
   );
 
+  /**
+   * Serves one exchange through the SDK. The state is keyed by our own request only while the SDK's
+   * factory may look it up (the factory runs before `sdk.fetch` settles), then dropped, so nothing
+   * per-request is held past the response.
+   */
+  const exchange = async (
+    request: Request,
+    state: RequestState,
+    sdkOptions: { authInfo: never; parsedBody?: unknown },
+    body?: string,
+  ): Promise<Response> => {
+    const opened = openExchange(request, body);
+    states.set(opened.request, state);
+    let response: Response;
+    try {
+      response = await sdk.fetch(opened.request, sdkOptions);
+    } catch (error) {
+      opened.release();
+      throw error;
+    } finally {
+      states.delete(opened.request);
+    }
+    return releaseWhenSent(response, opened.release);
+  };
+
   return {
     report,
     close: () => sdk.close(),
     async fetch(request, extras) {
       const authInfo = extras?.authInfo as never;
-      if (request.method !== 'POST') {
-        states.set(request, { extras, envelopeRepairs: [] });
-        return sdk.fetch(request, { authInfo });
-      }
+      if (request.method !== 'POST') return exchange(request, { extras, envelopeRepairs: [] }, { authInfo });
       // The body is read here (once, counting real bytes) so that the envelope can be normalized
       // before the SDK's request schema sees it; the SDK then gets it as `parsedBody`.
       let parsed: unknown = extras?.parsedBody;
       // Not JSON at all: the SDK answers 415 without anything being read.
       if (parsed === undefined && !isJsonContentType(request.headers.get('content-type'))) {
-        states.set(request, { extras, envelopeRepairs: [] });
-        return sdk.fetch(request, { authInfo });
+        return exchange(request, { extras, envelopeRepairs: [] }, { authInfo });
       }
       if (parsed === undefined) {
         const body = await readBodyLimited(request, maxBytes);
@@ -133,14 +155,12 @@ export function createMcpHandler<S extends AnyZodObject = AnyZodObject>(
           parsed = JSON.parse(body.text);
         } catch {
           // Not JSON: the SDK answers it (parse error or 415) from a fresh copy of the bytes.
-          const copy = new Request(request, { body: body.text });
-          states.set(copy, { extras, envelopeRepairs: [] });
-          return sdk.fetch(copy, { authInfo });
+          return exchange(request, { extras, envelopeRepairs: [] }, { authInfo }, body.text);
         }
       }
       const envelope = normalizeEnvelope(parsed, json);
-      states.set(request, { extras, envelopeRepairs: envelope.repairs, rejectedArguments: envelope.rejected });
-      return sdk.fetch(request, { authInfo, parsedBody: envelope.body });
+      const state = { extras, envelopeRepairs: envelope.repairs, rejectedArguments: envelope.rejected };
+      return exchange(request, state, { authInfo, parsedBody: envelope.body });
     },
   };
 }

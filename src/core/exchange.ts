@@ -1,0 +1,72 @@
+/**
+ * One exchange's hold on the incoming request, given up when the response ends.
+ *
+ * The SDK's stateless serving adds an `abort` listener to the request's signal and never removes it once
+ * the exchange is over. Where that signal outlives the request (a runtime that hands out one signal per
+ * keep-alive connection, or a caller that reuses one), every request leaves a listener, and with it the
+ * whole per-request server, behind. So the SDK never sees the incoming signal: it gets a request of ours
+ * whose signal follows the incoming one until the response has been sent, and is then cut loose.
+ */
+
+export interface Exchange {
+  /** What the SDK is handed: the same method, URL and headers, our signal, and `body` when given. */
+  request: Request;
+  /** Cuts our signal loose from the incoming one; safe to call more than once. */
+  release(): void;
+}
+
+/** Opens an exchange for `incoming`. `body` is set only when the SDK must read the bytes itself. */
+export function openExchange(incoming: Request, body?: string): Exchange {
+  const controller = new AbortController();
+  const source = incoming.signal;
+  let release = () => {};
+  if (source?.aborted) controller.abort(source.reason);
+  else if (source) {
+    const follow = () => controller.abort(source.reason);
+    source.addEventListener('abort', follow, { once: true });
+    release = () => source.removeEventListener('abort', follow);
+  }
+  const request = new Request(incoming.url, {
+    method: incoming.method,
+    headers: incoming.headers,
+    body,
+    signal: controller.signal,
+  });
+  return { request, release };
+}
+
+/**
+ * The response, with `release` called once the exchange is over: at once for a complete (non-streaming)
+ * body, and for an event stream when it ends, fails or is cancelled by the client.
+ */
+export function releaseWhenSent(response: Response, release: () => void): Response {
+  const stream = response.body;
+  if (!stream || !isEventStream(response.headers.get('content-type'))) {
+    release();
+    return response;
+  }
+  const reader = stream.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) {
+          release();
+          controller.close();
+        } else controller.enqueue(value);
+      } catch (error) {
+        release();
+        controller.error(error);
+      }
+    },
+    cancel(reason) {
+      release();
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+function isEventStream(contentType: string | null): boolean {
+  return contentType?.split(';')[0]?.trim().toLowerCase() === 'text/event-stream';
+}
