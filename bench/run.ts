@@ -9,7 +9,7 @@ for (const file of readdirSync(here)
   .filter((f) => f.endsWith('.bench.ts'))
   .sort()) {
   console.log(`\n## ${file}\n`);
-  const run = spawnSync(process.execPath, ['--import', 'tsx', `${here}${file}`], { stdio: 'inherit' });
+  const run = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', `${here}${file}`], { stdio: 'inherit' });
   if (run.status !== 0) failed++;
 }
 process.exit(failed === 0 ? 0 : 1);
