@@ -1,18 +1,18 @@
-export { toJsonSchema } from './core/convert.js';
-export { formatIssues } from './core/errors/format.js';
-export { createMcpHandler, type FetchExtras, type McpMountHandler } from './core/handler.js';
-export type { SchemaIssue } from './core/issues.js';
-export type { JsonSchema } from './core/json-schema.js';
-export { diffSchemaLock, type SchemaLockChange, type SchemaLockDiff, writeSchemaLock } from './core/lockfile.js';
-export { McpMountSchemaError } from './core/mount-error.js';
+export type { JsonSchema } from './core/json-schema/types.js';
+export { formatIssues } from './core/messages/format.js';
 export type {
   CallEvent,
   ExtendOption,
   McpMountOptions,
   PrepareOptions,
   SchemaValidationOptions,
-} from './core/options.js';
+} from './core/mount/options.js';
+export { formatSchemaIssues, type ServedTool, type ValidationReport, validateMcpSchemas } from './core/mount/report.js';
+export { McpMountSchemaError } from './core/mount/schema-error.js';
+export { type AnyTool, defineTool, type ToolContext, type ToolDefinition } from './core/mount/tool.js';
+export type { SchemaIssue } from './core/probe/issue.js';
+export { flattenUnionsDeep } from './core/projection/index.js';
 export { coerceJsonArgs, type Repair, type RepairOptions, type RepairResult, repairArgs } from './core/repair/index.js';
-export { flattenUnionsDeep } from './core/schema/index.js';
-export { type AnyTool, defineTool, type ToolContext, type ToolDefinition } from './core/tools.js';
-export { formatSchemaIssues, type ServedTool, type ValidationReport, validateMcpSchemas } from './core/validate.js';
+export { createMcpHandler, type FetchExtras, type McpMountHandler } from './core/serve/handler.js';
+export { toJsonSchema } from './core/zod/convert.js';
+export { diffSchemaLock, type SchemaLockChange, type SchemaLockDiff, writeSchemaLock } from './lockfile/lockfile.js';

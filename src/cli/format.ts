@@ -1,6 +1,6 @@
-import type { SchemaIssue } from '../core/issues.js';
-import type { PrepareOptions } from '../core/options.js';
-import type { ValidationReport } from '../core/validate.js';
+import type { PrepareOptions } from '../core/mount/options.js';
+import type { ValidationReport } from '../core/mount/report.js';
+import type { SchemaIssue } from '../core/probe/issue.js';
 
 /**
  * The human report of `mcp-mount check`: one table row per tool (served or not, errors, warnings,

@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, extname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { McpMountOptions } from '../core/options.js';
-import type { AnyTool } from '../core/tools.js';
+import type { McpMountOptions } from '../core/mount/options.js';
+import type { AnyTool } from '../core/mount/tool.js';
 
 /** What a checked module provides. */
 export interface LoadedModule {

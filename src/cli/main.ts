@@ -1,10 +1,10 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { diffSchemaLock, type SchemaLockDiff, writeSchemaLock } from '../core/lockfile.js';
-import type { McpMountOptions } from '../core/options.js';
+import type { McpMountOptions } from '../core/mount/options.js';
+import { validateMcpSchemas } from '../core/mount/report.js';
 import { PROFILES } from '../core/probe/index.js';
-import { validateMcpSchemas } from '../core/validate.js';
+import { diffSchemaLock, type SchemaLockDiff, writeSchemaLock } from '../lockfile/lockfile.js';
 import { formatCheckReport } from './format.js';
 import { loadToolModule, ModuleLoadError } from './load.js';
 

@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectors, type McpClient } from '../../examples/shared/clients.js';
 import { ajvCheck, call, caseTool, reveal } from '../support/cases.js';
 import { listen, type Running } from '../support/server.js';
-import { zodCaseArb } from '../unit/schema/arbitraries.js';
+import { zodCaseArb } from '../unit/projection/arbitraries.js';
 
 const SEED = Number(process.env.HTTP_PROPERTY_SEED ?? 20_260_729);
 const RUNS = Number(process.env.HTTP_PROPERTY_RUNS ?? 110);

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { connectors } from '../../examples/shared/clients.js';
 import { listen, type Running } from '../support/server.js';
-import { rootArb } from '../unit/schema/arbitraries.js';
+import { rootArb } from '../unit/projection/arbitraries.js';
 
 const RUNS = Number(process.env.PROBE_LIST_RUNS ?? 40);
 const silent = { warn: () => {}, error: () => {} };

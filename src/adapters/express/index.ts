@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
-import { createMcpHandler, type McpMountHandler, observeError } from '../../core/handler.js';
-import type { McpMountOptions } from '../../core/options.js';
-import type { AnyTool } from '../../core/tools.js';
+import type { McpMountOptions } from '../../core/mount/options.js';
+import type { AnyTool } from '../../core/mount/tool.js';
+import { createMcpHandler, type McpMountHandler, observeError } from '../../core/serve/handler.js';
 import { guarded } from '../fetch/guard.js';
 
 /** The parts of an Express (4 or 5) request the middleware reads; typed structurally so `express` stays optional. */
@@ -83,4 +83,4 @@ function bodyBytes(body: unknown): Uint8Array<ArrayBuffer> {
   return new TextEncoder().encode(typeof body === 'string' ? body : (JSON.stringify(body) ?? ''));
 }
 
-export type { McpMountOptions } from '../../core/options.js';
+export type { McpMountOptions } from '../../core/mount/options.js';

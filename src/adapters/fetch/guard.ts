@@ -1,5 +1,5 @@
-import { type FetchExtras, type McpMountHandler, observeError } from '../../core/handler.js';
-import type { McpMountOptions } from '../../core/options.js';
+import type { McpMountOptions } from '../../core/mount/options.js';
+import { type FetchExtras, type McpMountHandler, observeError } from '../../core/serve/handler.js';
 
 /**
  * The core's `fetch`, made total: should it ever reject (a body stream that errors mid-read, a bug), the

@@ -1,6 +1,6 @@
-import { createMcpHandler, type McpMountHandler } from '../../core/handler.js';
-import type { McpMountOptions } from '../../core/options.js';
-import type { AnyTool } from '../../core/tools.js';
+import type { McpMountOptions } from '../../core/mount/options.js';
+import type { AnyTool } from '../../core/mount/tool.js';
+import { createMcpHandler, type McpMountHandler } from '../../core/serve/handler.js';
 import { guarded } from './guard.js';
 
 /** Options of the fetch adapter: the core's, plus the path to serve. */
@@ -34,4 +34,4 @@ export function mcp(tools: readonly AnyTool[], options: FetchAdapterOptions = {}
   return Object.defineProperty({ fetch }, 'handler', { value: handler, enumerable: false }) as FetchMcpHandler;
 }
 
-export type { McpMountOptions } from '../../core/options.js';
+export type { McpMountOptions } from '../../core/mount/options.js';

@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
-import { createMcpHandler, type McpMountHandler } from '../../core/handler.js';
-import type { McpMountOptions } from '../../core/options.js';
-import type { AnyTool, AnyZodObject } from '../../core/tools.js';
+import type { McpMountOptions } from '../../core/mount/options.js';
+import type { AnyTool, AnyZodObject } from '../../core/mount/tool.js';
+import { createMcpHandler, type McpMountHandler } from '../../core/serve/handler.js';
 
 /**
  * Hono middleware serving `tools` as an MCP endpoint: `app.use('/mcp', mcp(tools, options))` or
@@ -20,4 +20,4 @@ export function mcp<S extends AnyZodObject = AnyZodObject>(
   return Object.assign(middleware, { handler });
 }
 
-export type { McpMountOptions } from '../../core/options.js';
+export type { McpMountOptions } from '../../core/mount/options.js';

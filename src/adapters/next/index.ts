@@ -1,6 +1,6 @@
-import { createMcpHandler as createCoreHandler, type McpMountHandler } from '../../core/handler.js';
-import type { McpMountOptions } from '../../core/options.js';
-import type { AnyTool } from '../../core/tools.js';
+import type { McpMountOptions } from '../../core/mount/options.js';
+import type { AnyTool } from '../../core/mount/tool.js';
+import { createMcpHandler as createCoreHandler, type McpMountHandler } from '../../core/serve/handler.js';
 import { guarded } from '../fetch/guard.js';
 
 /** A Next.js App Router route handler: `(request, context) => Response`, nothing Next-specific imported. */
@@ -26,4 +26,4 @@ export function createMcpHandler(
   return { GET: route, POST: route, DELETE: route, handler };
 }
 
-export type { McpMountOptions } from '../../core/options.js';
+export type { McpMountOptions } from '../../core/mount/options.js';

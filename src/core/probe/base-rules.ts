@@ -1,8 +1,8 @@
-import { shortLiteral } from '../errors/describe.js';
-import { isPlainObject, pointer } from '../json-schema.js';
-import { stableStringify } from '../schema/canonical.js';
-import { analyzeUnion } from '../schema/discriminator.js';
-import { declaredTypes } from '../schema/keywords.js';
+import { stableStringify } from '../json-schema/compare.js';
+import { analyzeUnion } from '../json-schema/discriminator.js';
+import { declaredTypes } from '../json-schema/keywords.js';
+import { isPlainObject, pointer } from '../json-schema/types.js';
+import { shortLiteral } from '../messages/describe.js';
 import { rootKeysServed, rootNotObject } from './root.js';
 import { unsatisfiableReason } from './satisfiable.js';
 import { admittedKinds, hasType, isNullable, isObjectLike, subject, unionOf } from './schema-facts.js';

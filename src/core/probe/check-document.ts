@@ -1,6 +1,6 @@
-import type { SchemaIssue } from '../issues.js';
-import { isPlainObject, type JsonSchema } from '../json-schema.js';
+import { isPlainObject, type JsonSchema } from '../json-schema/types.js';
 import { BASE_RULES } from './base-rules.js';
+import type { SchemaIssue } from './issue.js';
 import { findNonJsonValues } from './json-values.js';
 import { optionRules } from './option-rules.js';
 import { PROFILES, resolveProfiles } from './profiles.js';

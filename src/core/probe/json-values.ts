@@ -1,4 +1,4 @@
-import { pointer } from '../json-schema.js';
+import { pointer } from '../json-schema/types.js';
 
 /**
  * Values in the document that do not survive `JSON.stringify` unchanged: what `tools/list` sends would

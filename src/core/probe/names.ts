@@ -1,4 +1,4 @@
-import type { SchemaIssue } from '../issues.js';
+import type { SchemaIssue } from './issue.js';
 
 /** MCP tool names (SEP-986): 1 to 64 characters from A-Z, a-z, 0-9, `_` and `-`. */
 export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;

@@ -1,6 +1,6 @@
-import { shortLiteral } from '../errors/describe.js';
-import { isPlainObject, pointer } from '../json-schema.js';
-import { ANNOTATION_KEYWORDS } from '../schema/keywords.js';
+import { ANNOTATION_KEYWORDS } from '../json-schema/keywords.js';
+import { isPlainObject, pointer } from '../json-schema/types.js';
+import { shortLiteral } from '../messages/describe.js';
 import { PORTABLE_FORMATS } from './formats.js';
 import { unionOf } from './schema-facts.js';
 import type { Finding, Rule, SchemaValidationOptions } from './types.js';

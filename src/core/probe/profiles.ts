@@ -1,6 +1,6 @@
-import { shortLiteral } from '../errors/describe.js';
-import { isPlainObject, pointer } from '../json-schema.js';
-import { declaredTypes, isNullableWrapper, isNullOnly, typeOfValue } from '../schema/keywords.js';
+import { declaredTypes, isNullableWrapper, isNullOnly, typeOfValue } from '../json-schema/keywords.js';
+import { isPlainObject, pointer } from '../json-schema/types.js';
+import { shortLiteral } from '../messages/describe.js';
 import { GEMINI_FORMATS, OPENAI_STRICT_FORMATS } from './formats.js';
 import { describeUntyped } from './option-rules.js';
 import { isObjectLike, subject, unionOf } from './schema-facts.js';

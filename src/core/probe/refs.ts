@@ -1,5 +1,5 @@
-import { valueAt } from '../errors/describe.js';
-import { isPlainObject, type JsonSchema } from '../json-schema.js';
+import { isPlainObject, type JsonSchema } from '../json-schema/types.js';
+import { valueAt } from '../messages/describe.js';
 import { walkSchemas } from './walk.js';
 
 /** Where a local `$ref` points, and whether inlining it could ever finish. */

@@ -1,6 +1,6 @@
-import { isPlainObject, type JsonSchema, pointer } from '../json-schema.js';
-import { analyzeUnion } from '../schema/discriminator.js';
-import { declaredTypes } from '../schema/keywords.js';
+import { analyzeUnion } from '../json-schema/discriminator.js';
+import { declaredTypes } from '../json-schema/keywords.js';
+import { isPlainObject, type JsonSchema, pointer } from '../json-schema/types.js';
 import { unionOf } from './schema-facts.js';
 import type { CheckContext, Rule } from './types.js';
 

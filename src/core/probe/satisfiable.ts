@@ -1,7 +1,7 @@
-import { shortLiteral } from '../errors/describe.js';
-import { isPlainObject, type JsonSchema } from '../json-schema.js';
-import { stableStringify } from '../schema/canonical.js';
-import { declaredTypes, type JsonType, typeOfValue } from '../schema/keywords.js';
+import { stableStringify } from '../json-schema/compare.js';
+import { declaredTypes, type JsonType, typeOfValue } from '../json-schema/keywords.js';
+import { isPlainObject, type JsonSchema } from '../json-schema/types.js';
+import { shortLiteral } from '../messages/describe.js';
 import { kindsOfType } from './schema-facts.js';
 
 /**

@@ -1,5 +1,5 @@
-import { isPlainObject, type JsonSchema } from '../json-schema.js';
-import { declaredTypes, type JsonType, typeOfValue } from '../schema/keywords.js';
+import { declaredTypes, type JsonType, typeOfValue } from '../json-schema/keywords.js';
+import { isPlainObject, type JsonSchema } from '../json-schema/types.js';
 import type { SchemaVisit } from './types.js';
 
 // Small read-only questions about one schema node that the base rules and the profiles share.

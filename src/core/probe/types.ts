@@ -1,5 +1,5 @@
-import type { JsonSchema } from '../json-schema.js';
-import type { SchemaValidationOptions } from '../options.js';
+import type { JsonSchema } from '../json-schema/types.js';
+import type { SchemaValidationOptions } from '../mount/options.js';
 import type { RefIndex } from './refs.js';
 
 /**

@@ -1,5 +1,5 @@
-import { isPlainObject, type JsonSchema, pointer } from '../json-schema.js';
-import { forEachSubschema } from '../schema/keywords.js';
+import { forEachSubschema } from '../json-schema/keywords.js';
+import { isPlainObject, type JsonSchema, pointer } from '../json-schema/types.js';
 import type { SchemaVisit } from './types.js';
 
 // Sub-schemas are found with the flattener's keyword table (forEachSubschema), so data keywords

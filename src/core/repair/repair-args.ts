@@ -14,10 +14,11 @@
  * Repair reads schema definitions only: it never parses with Zod and never runs a transform.
  * Rules and limits: docs/decisions/0003-argument-repair-rules.md.
  */
+
+import { isSchema, type Schema } from '../zod/def.js';
 import { resolveOptions } from './limits.js';
 import type { RepairOptions, RepairResult } from './types.js';
 import { walk } from './walk.js';
-import { isSchema, type Schema } from './zod-def.js';
 
 /**
  * Repairs `value` (a tool call's `arguments`) against `schema`. Never throws and never mutates

@@ -13,6 +13,8 @@
  * A string below is repaired only if the combined summary (`acceptsSel`) makes it unambiguous.
  * The cost is bounded by the schema's size, not the value's, so the walk stays linear.
  */
+
+import { type AnyDef, defOf, isOptionalIn, isSchema, type Schema, unwrap } from '../zod/def.js';
 import {
   ACCEPTS_ANY,
   type Accepts,
@@ -25,7 +27,6 @@ import {
 } from './accepts.js';
 import { firstSignificant } from './json-text.js';
 import { canonicalNumber, repairScalar } from './scalars.js';
-import { type AnyDef, defOf, isOptionalIn, isSchema, type Schema, unwrap } from './zod-def.js';
 
 export class AnySel {
   readonly k = 'any';

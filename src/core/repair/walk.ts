@@ -9,7 +9,7 @@
  * and are updated in place. The caller's object is never written to.
  */
 
-import { formatPathSegment } from '../errors/path.js';
+import { formatPathSegment } from '../messages/path.js';
 import { type Accepts, acceptsSomeString } from './accepts.js';
 import { ambiguityMessage, structuredMemberAccepts } from './ambiguity.js';
 import { firstSignificant, parseJsonText } from './json-text.js';

@@ -1,6 +1,6 @@
-import type { SchemaIssue } from '../../../src/core/issues.js';
-import type { JsonSchema } from '../../../src/core/json-schema.js';
+import type { JsonSchema } from '../../../src/core/json-schema/types.js';
 import { type CheckContext, checkDocument } from '../../../src/core/probe/index.js';
+import type { SchemaIssue } from '../../../src/core/probe/issue.js';
 
 /** The input document as the mount converts it (before its own ref inlining and flattening). */
 export { toJson as toDoc } from '../../support/documents.js';

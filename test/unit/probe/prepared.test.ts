@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { JsonSchema } from '../../../src/core/json-schema.js';
-import { flattenWithReport, inlineRefs } from '../../../src/core/schema/index.js';
+import type { JsonSchema } from '../../../src/core/json-schema/types.js';
+import { flattenWithReport, inlineRefs } from '../../../src/core/projection/index.js';
 import { check, DU, only, pathsOf, toDoc } from './helpers.js';
 
 // The checks run on what the preparation serves. These cases run the real `$ref` inlining and

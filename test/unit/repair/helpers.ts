@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { formatIssues } from '../../../src/core/errors/index.js';
+import { formatIssues } from '../../../src/core/messages/index.js';
 import { type RepairOptions, type RepairResult, repairArgs } from '../../../src/core/repair/index.js';
 
 export interface Outcome {

@@ -1,0 +1,94 @@
+import { ANNOTATION_KEYWORDS, subschemaShape } from './keywords.js';
+import { setOwn } from './own-properties.js';
+import { isPlainObject } from './types.js';
+
+// Comparison of schemas by meaning rather than by spelling: key order, `required` order and annotations
+// must not make two variants' copies of one field look different, or the merge would widen needlessly.
+
+/** JSON text with object keys sorted, so equal JSON values give equal strings (and stable output). */
+export function stableStringify(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableStringify).join(',')}]`;
+  if (isPlainObject(value)) {
+    const keys = Object.keys(value)
+      .filter((k) => value[k] !== undefined)
+      .sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${stableStringify(value[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * Canonical key of what a schema accepts: equal keys mean the schemas accept the same values.
+ * Annotations are left out at every schema node (never inside data such as `const` or `properties`
+ * names), keys are sorted, and `required` / `type` lists are sorted and deduplicated. Inside
+ * `withKeyCache` it is memoized per node: the bottom-up rewrite compares the same sub-trees at every
+ * level of nesting.
+ */
+export function validationKey(schema: unknown): string {
+  if (!isPlainObject(schema)) return stableStringify(schema);
+  const cached = keyCache?.get(schema);
+  if (cached !== undefined) return cached;
+  const parts: string[] = [];
+  for (const key of Object.keys(schema).sort()) {
+    const value = schema[key];
+    if (value === undefined || ANNOTATION_KEYWORDS.has(key)) continue;
+    let text: string;
+    const shape = subschemaShape(key);
+    if (shape === 'single' && !Array.isArray(value)) text = validationKey(value);
+    else if ((shape === 'list' || shape === 'single') && Array.isArray(value))
+      text = `[${value.map(validationKey).join(',')}]`;
+    else if (shape === 'map' && isPlainObject(value)) {
+      text = `{${Object.keys(value)
+        .sort()
+        .map((name) => `${JSON.stringify(name)}:${validationKey(value[name])}`)
+        .join(',')}}`;
+    } else if ((key === 'required' || key === 'type') && Array.isArray(value)) {
+      text = stableStringify([...new Set(value)].sort());
+    } else text = stableStringify(value);
+    parts.push(`${JSON.stringify(key)}:${text}`);
+  }
+  const result = `{${parts.join(',')}}`;
+  keyCache?.set(schema, result);
+  return result;
+}
+
+let keyCache: WeakMap<object, string> | undefined;
+
+/**
+ * Runs `fn` with `validationKey` memoized by node identity. Scoped to one projection call: nodes are
+ * not mutated while it runs, but a caller may mutate its own document between calls.
+ */
+export function withKeyCache<T>(fn: () => T): T {
+  const outer = keyCache;
+  keyCache = outer ?? new WeakMap();
+  try {
+    return fn();
+  } finally {
+    keyCache = outer;
+  }
+}
+
+/** A deep copy of a JSON value, so results never share structure with the caller's input. */
+export function cloneJson<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(cloneJson) as T;
+  if (isPlainObject(value)) {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value)) setOwn(out, key, cloneJson(value[key]));
+    return out as T;
+  }
+  return value;
+}
+
+/** Order-preserving de-duplication by JSON value. */
+export function uniqueValues<T>(values: readonly T[]): T[] {
+  const seen = new Set<string>();
+  const out: T[] = [];
+  for (const v of values) {
+    const key = stableStringify(v);
+    if (!seen.has(key)) {
+      seen.add(key);
+      out.push(v);
+    }
+  }
+  return out;
+}

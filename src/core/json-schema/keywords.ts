@@ -1,0 +1,207 @@
+import { setOwn } from './own-properties.js';
+import { isPlainObject, type JsonSchema } from './types.js';
+
+// Keyword tables for draft 2020-12, so every walk in this folder knows which values are sub-schemas
+// (to recurse into) and which are data (`const`, `enum`, `default`, `examples`: never walked, never rewritten).
+
+/** Keywords that say something about a schema without constraining what it accepts. */
+export const ANNOTATION_KEYWORDS: ReadonlySet<string> = new Set([
+  'title',
+  'description',
+  'default',
+  'examples',
+  '$comment',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+]);
+
+/** Identity and container keywords that sit beside validation but validate nothing themselves. */
+export const META_KEYWORDS: ReadonlySet<string> = new Set([
+  '$schema',
+  '$id',
+  '$anchor',
+  '$dynamicAnchor',
+  '$vocabulary',
+  '$defs',
+  'definitions',
+]);
+
+/** Keywords whose value is one sub-schema. (`items` may also be an array in pre-2020 documents.) */
+const SINGLE: readonly string[] = [
+  'items',
+  'additionalItems',
+  'additionalProperties',
+  'propertyNames',
+  'contains',
+  'not',
+  'if',
+  'then',
+  'else',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+  'contentSchema',
+];
+
+/** Keywords whose value is an array of sub-schemas. */
+const LIST: readonly string[] = ['prefixItems', 'allOf', 'anyOf', 'oneOf'];
+
+/** Keywords whose value maps names to sub-schemas. */
+const MAP: readonly string[] = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
+
+/**
+ * Keywords under which a wider sub-schema would make the parent NARROWER (`not`) or change which branch
+ * applies (`if`). Widening is only sound in positive positions, so these sub-trees are never rewritten.
+ */
+export const NEGATIVE_POSITIONS: ReadonlySet<string> = new Set(['not', 'if']);
+
+/**
+ * Keywords that make a node's result depend on what its in-place sub-schemas evaluated. Rewriting
+ * anything below such a node could change that set, so the node is left exactly as it is.
+ */
+export const EVALUATION_DEPENDENT: readonly string[] = ['unevaluatedProperties', 'unevaluatedItems'];
+
+/** A sub-schema position: the keyword holding it and, for lists and maps, the index or name. */
+export type Position = { keyword: string; key?: string | number };
+
+/** How a keyword holds sub-schemas: one, a list, a name → schema map, or none (data or a scalar). */
+export function subschemaShape(keyword: string): 'single' | 'list' | 'map' | undefined {
+  if (SINGLE.includes(keyword)) return 'single';
+  if (LIST.includes(keyword)) return 'list';
+  if (MAP.includes(keyword)) return 'map';
+  return undefined;
+}
+
+/** Calls `fn` for every direct sub-schema of `node`, in document order. */
+export function forEachSubschema(node: JsonSchema, fn: (child: unknown, at: Position) => void): void {
+  for (const keyword of Object.keys(node)) {
+    const value = node[keyword];
+    if (SINGLE.includes(keyword)) {
+      if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++) fn(value[i], { keyword, key: i });
+      } else fn(value, { keyword });
+    } else if (LIST.includes(keyword) && Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) fn(value[i], { keyword, key: i });
+    } else if (MAP.includes(keyword) && isPlainObject(value)) {
+      for (const name of Object.keys(value)) fn(value[name], { keyword, key: name });
+    }
+  }
+}
+
+/**
+ * A shallow copy of `node` with every direct sub-schema replaced by `fn(child)`. Data keywords are
+ * copied by reference; callers never mutate them.
+ */
+export function mapSubschemas(node: JsonSchema, fn: (child: unknown, at: Position) => unknown): JsonSchema {
+  const out: JsonSchema = {};
+  for (const keyword of Object.keys(node)) {
+    const value = node[keyword];
+    if (SINGLE.includes(keyword)) {
+      setOwn(
+        out,
+        keyword,
+        Array.isArray(value) ? value.map((child, i) => fn(child, { keyword, key: i })) : fn(value, { keyword }),
+      );
+    } else if (LIST.includes(keyword) && Array.isArray(value)) {
+      out[keyword] = value.map((child, i) => fn(child, { keyword, key: i }));
+    } else if (MAP.includes(keyword) && isPlainObject(value)) {
+      const map: JsonSchema = {};
+      for (const name of Object.keys(value)) setOwn(map, name, fn(value[name], { keyword, key: name }));
+      out[keyword] = map;
+    } else {
+      setOwn(out, keyword, value);
+    }
+  }
+  return out;
+}
+
+/** JSON instance types as `type` names them. `integer` is the subset of `number` with no fraction. */
+export type JsonType = 'null' | 'boolean' | 'object' | 'array' | 'string' | 'number' | 'integer';
+
+export const JSON_TYPES: readonly JsonType[] = ['null', 'boolean', 'object', 'array', 'string', 'number', 'integer'];
+
+/**
+ * Validation keywords that only constrain instances of one type. Because the families are disjoint, a
+ * node may carry several families beside a `type` array without them interfering.
+ */
+export const TYPE_FAMILIES: Readonly<Record<JsonType, readonly string[]>> = {
+  null: [],
+  boolean: [],
+  string: ['minLength', 'maxLength', 'pattern', 'format', 'contentEncoding', 'contentMediaType', 'contentSchema'],
+  number: ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'],
+  integer: ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'],
+  array: [
+    'items',
+    'prefixItems',
+    'additionalItems',
+    'minItems',
+    'maxItems',
+    'uniqueItems',
+    'contains',
+    'minContains',
+    'maxContains',
+    'unevaluatedItems',
+  ],
+  object: [
+    'properties',
+    'required',
+    'additionalProperties',
+    'patternProperties',
+    'propertyNames',
+    'minProperties',
+    'maxProperties',
+    'dependentRequired',
+    'dependentSchemas',
+    'unevaluatedProperties',
+  ],
+};
+
+/** The JSON type of a JSON value (`integer` for whole numbers). */
+export function typeOfValue(value: unknown): JsonType {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  if (typeof value === 'object') return 'object';
+  return typeof value as JsonType;
+}
+
+/** The `type` keyword as a list of known type names, or undefined when absent or malformed. */
+export function declaredTypes(node: JsonSchema): JsonType[] | undefined {
+  const t = node.type;
+  const list = typeof t === 'string' ? [t] : Array.isArray(t) ? t : undefined;
+  if (!list || list.length === 0 || !list.every((x) => JSON_TYPES.includes(x))) return undefined;
+  return list as JsonType[];
+}
+
+/** True for a node typed exactly as an object (`"object"` or `["object"]`). */
+export function isObjectTyped(node: unknown): node is JsonSchema {
+  if (!isPlainObject(node)) return false;
+  const types = declaredTypes(node);
+  return types !== undefined && types.length === 1 && types[0] === 'object';
+}
+
+/** `{type:"null"}` or an equivalent schema that admits only null. */
+export function isNullOnly(node: unknown): boolean {
+  if (!isPlainObject(node)) return false;
+  const types = declaredTypes(node);
+  if (types) return types.length === 1 && types[0] === 'null';
+  return node.const === null || (Array.isArray(node.enum) && node.enum.length === 1 && node.enum[0] === null);
+}
+
+/** `anyOf`/`oneOf` on a node, when it carries exactly one of them. */
+export function unionKeyword(node: JsonSchema): 'anyOf' | 'oneOf' | undefined {
+  const any = Array.isArray(node.anyOf);
+  const one = Array.isArray(node.oneOf);
+  if (any && !one) return 'anyOf';
+  if (one && !any) return 'oneOf';
+  return undefined;
+}
+
+/** `anyOf:[X, {type:"null"}]`: nullability around one real branch, not a choice between shapes. */
+export function isNullableWrapper(node: JsonSchema): boolean {
+  const kw = unionKeyword(node);
+  if (!kw) return false;
+  const members: unknown[] = node[kw];
+  const nulls = members.filter(isNullOnly).length;
+  return nulls > 0 && members.length - nulls === 1;
+}

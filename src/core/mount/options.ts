@@ -1,0 +1,79 @@
+import type { z } from 'zod';
+import type { SchemaIssue } from '../probe/issue.js';
+import type { AnyTool, AnyZodObject, ToolContext } from './tool.js';
+
+/**
+ * Keys added to every tool it applies to (e.g. a `tenantId`). Source: issue 3, "extend".
+ * At call time the extend keys are parsed once with `schema`, handed to `resolve`, then removed
+ * before the tool's own parse.
+ */
+export interface ExtendOption<S extends AnyZodObject = AnyZodObject, R = unknown> {
+  schema: S;
+  /** Turns the parsed extend values into `ctx.extend`. Default: the parsed values themselves. May throw to refuse the call (becomes `isError`). */
+  resolve?: (values: z.output<S>, ctx: Omit<ToolContext, 'extend'>) => R | Promise<R>;
+  /** Which tools get the extra keys. Default: all. */
+  filter?: (tool: AnyTool) => boolean;
+}
+
+/** Schema checks run at startup (`validateMcpSchemas` and every mount). Source: issues 2 and 5. */
+export interface SchemaValidationOptions {
+  /**
+   * `'throw'` (default): construction fails with one error listing every error-level issue.
+   * `'warn'`: issues are logged; tools that cannot be served are left out, the rest are served.
+   * `'skip'`: no report; tools that cannot be served are still left out (never half-registered).
+   */
+  policy?: 'throw' | 'warn' | 'skip';
+  /** Client profiles to check against: `anthropic`, `openai-strict`, `gemini`, `cursor`, `local-grammar`. */
+  profiles?: string[];
+  /** Every property must carry `type`, `enum` or `const`. Default false. */
+  requireTypedProperties?: boolean;
+  /** Exemptions for `requireTypedProperties`: `'<tool>:<JSON pointer>'`. */
+  allowUntyped?: string[];
+  /** Only `format`s that common clients accept. Default false. */
+  requirePortableFormats?: boolean;
+  /** Extra formats to accept under `requirePortableFormats`. */
+  allowFormats?: string[];
+}
+
+/** Options shared by the probe and every mount: the same options give the same served documents. */
+export interface PrepareOptions<S extends AnyZodObject = AnyZodObject> {
+  /** Advertise discriminated unions as one flat object at every depth (issue 2, 3). Default false. */
+  flattenUnionInput?: boolean;
+  /** Generic over the extend schema so that `resolve` sees its parsed values typed. */
+  extend?: ExtendOption<S>;
+  schemaValidation?: SchemaValidationOptions;
+}
+
+/** Options of `createMcpHandler` and every adapter. */
+export interface McpMountOptions<S extends AnyZodObject = AnyZodObject> extends PrepareOptions<S> {
+  /** Server name in `initialize`/`server/discover`. Default `'mcp-mount'`. */
+  name?: string;
+  /** Server version. Default `'0.0.0'`. */
+  version?: string;
+  /** Server instructions sent to clients. */
+  instructions?: string;
+  /** Parse object/array arguments sent as JSON text (issue 4). Default true. */
+  coerceJsonArgs?: boolean;
+  /** Turn canonical `"42"`, `"true"`, `"null"` into the scalar the schema expects (issue 4). Default true. */
+  coerceScalarArgs?: boolean;
+  /** Request bodies over this many bytes get 413. Default 4 MiB (the SDK's default). */
+  maxRequestBodyBytes?: number;
+  /** Where `'warn'` issues and out-of-band errors are logged. Default `console`. */
+  logger?: Pick<Console, 'warn' | 'error'>;
+  /** Observes errors (handler throws, transport errors). Never changes a response. */
+  onError?: (error: unknown, info: { tool?: string }) => void;
+  /** Observes every finished `tools/call`, successful or not. Never changes a response. */
+  onCall?: (event: CallEvent) => void;
+}
+
+/** What `onCall` sees for each `tools/call`. */
+export interface CallEvent {
+  tool: string;
+  ok: boolean;
+  /** Failure text sent to the client (for `ok: false`). */
+  error?: string;
+  repairs: readonly { path: string; from: string }[];
+  durationMs: number;
+}
+
+export type { SchemaIssue };

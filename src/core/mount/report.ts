@@ -1,0 +1,81 @@
+import type { ToolAnnotations } from '@modelcontextprotocol/server';
+import type { JsonSchema } from '../json-schema/types.js';
+import type { SchemaIssue } from '../probe/issue.js';
+import type { PrepareOptions } from './options.js';
+import { type Preparation, prepareTools } from './prepare.js';
+import type { AnyTool, AnyZodObject } from './tool.js';
+
+/** A tool as `tools/list` serves it. */
+export interface ServedTool {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: JsonSchema;
+  outputSchema?: JsonSchema;
+  annotations?: ToolAnnotations;
+}
+
+/** What `validateMcpSchemas` returns. */
+export interface ValidationReport {
+  /** True when no issue has severity `error`. */
+  ok: boolean;
+  issues: SchemaIssue[];
+  /** The tools a mount with the same options serves, in order, with the exact documents `tools/list` sends. */
+  tools: ServedTool[];
+}
+
+/**
+ * The startup probe: vets exactly the schemas that ship, through the same preparation as the mount
+ * (`prepareTools`), with the same options. Never throws. Source: issue 2 (item 7), issue 5.
+ *
+ * @param tools the tools, as given to `createMcpHandler`
+ * @param options `flattenUnionInput`, `extend` and `schemaValidation`, as given to the mount
+ * @returns `{ ok, issues, tools }`; `tools[i].inputSchema` deep-equals what `tools/list` serves
+ */
+export function validateMcpSchemas<S extends AnyZodObject = AnyZodObject>(
+  tools: readonly AnyTool[],
+  options: PrepareOptions<S> = {},
+): ValidationReport {
+  let preparation: Preparation;
+  try {
+    preparation = prepareTools(tools, options as PrepareOptions);
+  } catch (error) {
+    // A bug of ours must not take the caller's deploy check down with a stack trace: report it.
+    const message = error instanceof Error ? error.message : String(error);
+    return {
+      ok: false,
+      issues: [{ tool: '*', path: '', code: 'internal-error', message, severity: 'error' }],
+      tools: [],
+    };
+  }
+  return reportOf(preparation);
+}
+
+/** Builds the report from a preparation; the mount uses the same function, so both agree. */
+export function reportOf(preparation: Preparation): ValidationReport {
+  const issues = preparation.issues;
+  return {
+    ok: !issues.some((i) => i.severity === 'error'),
+    issues,
+    tools: preparation.tools.filter((t) => t.servable).map(servedTool),
+  };
+}
+
+function servedTool(t: Preparation['tools'][number]): ServedTool {
+  const served: ServedTool = { name: t.name, inputSchema: t.inputSchema };
+  if (t.tool.title !== undefined) served.title = t.tool.title;
+  if (t.tool.description !== undefined) served.description = t.tool.description;
+  if (t.outputSchema) served.outputSchema = t.outputSchema;
+  if (t.tool.annotations) served.annotations = t.tool.annotations;
+  return served;
+}
+
+/** Renders issues grouped by tool, one line each: `tool  /pointer  code  message`. */
+export function formatSchemaIssues(issues: readonly SchemaIssue[]): string {
+  return issues
+    .map(
+      (i) =>
+        `  [${i.severity}] ${i.tool} ${i.side === 'output' ? 'output ' : ''}${i.path || '(root)'} ${i.code}: ${i.message}`,
+    )
+    .join('\n');
+}

@@ -1,0 +1,104 @@
+import { stableStringify } from '../json-schema/compare.js';
+import { ANNOTATION_KEYWORDS, mapSubschemas, type Position } from '../json-schema/keywords.js';
+import { ownValue } from '../json-schema/own-properties.js';
+import { isPlainObject, type JsonSchema } from '../json-schema/types.js';
+import { type RefResolver, typeAtoms } from './type-atoms.js';
+
+// Annotations of merged schemas. Descriptions are the model's only view of what each variant means, so
+// they are kept (labelled by variant when they differ); a default is kept only where it is true for every
+// variant that reaches the node, because a model reads an advertised default as applying everywhere.
+
+/**
+ * Joins the annotations of schemas that accept the same values (equal `validationKey`), position by
+ * position. `labels[i]` names the variant `schemas[i]` came from, e.g. `kind = a`.
+ * With `dropDefault`, the top-level `default` is removed even when all agree (the flattened key's
+ * defaults are applied by the original parse, per variant).
+ */
+export function joinAnnotations(schemas: readonly unknown[], labels: readonly string[], dropDefault: boolean): unknown {
+  const first = schemas[0];
+  if (!isPlainObject(first)) return first;
+  const objects = schemas.filter(isPlainObject) as JsonSchema[];
+  const out = mapSubschemas(first, (_child, at) =>
+    joinAnnotations(
+      objects.map((s) => childAt(s, at)),
+      labels,
+      false,
+    ),
+  );
+  for (const key of ANNOTATION_KEYWORDS) {
+    delete out[key];
+    if (key === 'description') {
+      const text = labelledText(
+        objects.map((s) => s.description),
+        labels,
+      );
+      if (text !== undefined) out.description = text;
+      continue;
+    }
+    if (key === 'default' && dropDefault) continue;
+    const values = objects.map((s) => s[key]);
+    if (values.every((v) => v !== undefined && stableStringify(v) === stableStringify(values[0]))) {
+      out[key] = values[0];
+    }
+  }
+  return out;
+}
+
+function childAt(schema: JsonSchema, at: Position): unknown {
+  const value = ownValue(schema, at.keyword);
+  return at.key === undefined ? value : ownValue(value, at.key);
+}
+
+/**
+ * One description from per-variant texts: the text itself when only one distinct text exists,
+ * otherwise each text prefixed by the variants that carry it (`kind = a: ...; kind = b: ...`).
+ */
+export function labelledText(texts: ReadonlyArray<unknown>, labels: readonly string[]): string | undefined {
+  const byText = new Map<string, string[]>();
+  texts.forEach((t, i) => {
+    if (typeof t !== 'string' || t.length === 0) return;
+    byText.set(t, [...(byText.get(t) ?? []), labels[i] ?? '']);
+  });
+  if (byText.size === 0) return undefined;
+  if (byText.size === 1) return [...byText.keys()][0];
+  return [...byText].map(([text, ls]) => `${mergeLabels(ls)}: ${text}`).join('; ');
+}
+
+/** `kind = a`, `kind = b` → `kind = a | b`; labels of other forms are listed with commas. */
+export function mergeLabels(labels: readonly string[]): string {
+  const parsed = labels.map((l) => /^(.+?) = (.+)$/.exec(l));
+  const prefix = parsed[0]?.[1];
+  if (parsed.every((m) => m !== null && m[1] === prefix && !m[2]!.includes('('))) {
+    return `${prefix} = ${parsed.map((m) => m![2]).join(' | ')}`;
+  }
+  return labels.join(', ');
+}
+
+/** Joins description parts into sentences, keeping author text verbatim and in front. */
+export function composeDescription(parts: ReadonlyArray<string | undefined>): string | undefined {
+  const present = parts.filter((p): p is string => typeof p === 'string' && p.trim().length > 0);
+  if (present.length === 0) return undefined;
+  return present.map((p, i) => (i < present.length - 1 && !/[.!?:;]\s*$/.test(p) ? `${p}.` : p)).join(' ');
+}
+
+/**
+ * A short human summary of what a schema accepts, for the "what each variant expects" note on a
+ * widened key: `object`, `array`, `"fast"`, `"x" | "y"`, `string | null`, `any`.
+ */
+export function summarize(schema: unknown, resolve: RefResolver): string {
+  const atoms = typeAtoms(schema, resolve);
+  if (atoms === 'any') return 'any';
+  if (atoms.length === 0) return 'nothing';
+  const parts: string[] = [];
+  for (const atom of atoms) {
+    const values: unknown[] | undefined =
+      'const' in atom.fragment
+        ? [atom.fragment.const]
+        : Array.isArray(atom.fragment.enum)
+          ? atom.fragment.enum
+          : undefined;
+    if (values && atom.type !== 'object' && atom.type !== 'array') parts.push(...values.map((v) => JSON.stringify(v)));
+    else parts.push(atom.type);
+  }
+  return [...new Set(parts)].join(' | ');
+}

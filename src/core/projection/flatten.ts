@@ -1,0 +1,53 @@
+import { cloneJson, withKeyCache } from '../json-schema/compare.js';
+import { isPlainObject, type JsonSchema } from '../json-schema/types.js';
+import { openRefMembers } from './intersections.js';
+import { findUnflattened, type Unflattened } from './report.js';
+import { transform } from './transform.js';
+import { localResolver } from './type-atoms.js';
+
+export type { Unflattened } from './report.js';
+
+/**
+ * The `flattenUnionInput` projection: every discriminated union (`oneOf`/`anyOf` of objects with a
+ * required string tag whose values select one member) becomes one flat object, at any depth, and every
+ * `allOf` of objects becomes one object. Presentation only: the result accepts a SUPERSET of what the
+ * input accepts on every path (the original Zod schema still parses each call), so a model is never
+ * refused a value the tool would take. Pure: never mutates `schema`, never throws, same input → same output.
+ * Decisions and the widening table: docs/decisions/0002-flatten-invariant-and-widening.md.
+ */
+export function flattenUnionsDeep(schema: JsonSchema): JsonSchema {
+  return flattenWithReport(schema).schema;
+}
+
+/**
+ * `flattenUnionsDeep`, plus every union it had to leave (numeric or boolean tag, optional tag,
+ * overlapping tag values, a member that is not an object, no tag at all), by JSON Pointer into the
+ * returned document, with a reason naming why. The probe turns these into issues.
+ */
+export function flattenWithReport(schema: JsonSchema): { schema: JsonSchema; unflattened: Unflattened[] } {
+  try {
+    if (!isPlainObject(schema)) return { schema: cloneJson(schema), unflattened: [] };
+    // Cloned at the end so the result shares nothing with the input (callers freeze what they serve).
+    // Intersections are opened while merging; their `$ref` members need the finished document.
+    const result = cloneJson(
+      openRefMembers(withKeyCache(() => transform(schema, localResolver(schema))) as JsonSchema),
+    );
+    return { schema: result, unflattened: findUnflattened(result) };
+  } catch (error) {
+    // Defensive only: a projection bug must not take the mount down. The input is served as it is.
+    return {
+      schema: safeClone(schema),
+      unflattened: [
+        { pointer: '', reason: `flattening failed and was skipped: ${(error as Error)?.message ?? error}` },
+      ],
+    };
+  }
+}
+
+function safeClone(schema: JsonSchema): JsonSchema {
+  try {
+    return cloneJson(schema);
+  } catch {
+    return schema;
+  }
+}

@@ -1,0 +1,195 @@
+import { cloneJson } from '../json-schema/compare.js';
+import { ANNOTATION_KEYWORDS, forEachSubschema, META_KEYWORDS, mapSubschemas } from '../json-schema/keywords.js';
+import { setOwn } from '../json-schema/own-properties.js';
+import { isPlainObject, type JsonSchema, pointer } from '../json-schema/types.js';
+import { parseLocalDefRef } from './type-atoms.js';
+
+// Zod puts every schema with `.meta({ id })` (and every z.lazy cycle) in `$defs` and points at it with
+// `$ref`. Many clients do not resolve `$ref` (probe.md BR-73, BR-74; repair.md BR-3), so every local
+// definition that can be written out is written out. Recursive ones cannot (the document would be
+// infinite), so they keep their `$ref` and their `$defs` entry.
+
+/** Above this many schema nodes a definition is kept as a `$ref` rather than copied at each use. */
+const MAX_INLINED_NODES = 20_000;
+
+type DefKey = string; // `$defs/Name` or `definitions/Name`
+
+/**
+ * Inlines every local `$ref` (`#/$defs/X`, `#/definitions/X`) whose definition is not recursive, keeps
+ * recursive ones (and their `$defs` entries), and drops definitions nothing refers to any more.
+ * `unresolved` lists the JSON Pointers (into the result) of every `$ref` left. Pure; never throws.
+ */
+export function inlineRefs(schema: JsonSchema): { schema: JsonSchema; unresolved: string[] } {
+  try {
+    if (!isPlainObject(schema)) return { schema: cloneJson(schema), unresolved: [] };
+    const result = inline(schema);
+    return { schema: result, unresolved: refPointers(result) };
+  } catch {
+    // Defensive only (e.g. a cyclic JS object): serve the document as it was.
+    let copy: JsonSchema = schema;
+    try {
+      copy = cloneJson(schema);
+    } catch {}
+    return { schema: copy, unresolved: [] };
+  }
+}
+
+function inline(root: JsonSchema): JsonSchema {
+  const defs = new Map<DefKey, unknown>();
+  for (const container of ['$defs', 'definitions'] as const) {
+    if (!isPlainObject(root[container])) continue;
+    for (const [name, body] of Object.entries(root[container])) defs.set(`${container}/${name}`, body);
+  }
+  const keyOf = (ref: unknown): DefKey | undefined => {
+    if (typeof ref !== 'string') return undefined;
+    const parsed = parseLocalDefRef(ref);
+    const key = parsed && `${parsed.container}/${parsed.name}`;
+    return key !== undefined && defs.has(key) ? key : undefined;
+  };
+
+  const edges = new Map<DefKey, DefKey[]>();
+  for (const [key, body] of defs)
+    edges.set(
+      key,
+      collectRefs(body).flatMap((r) => keyOf(r) ?? []),
+    );
+  const inlinable = decideInlinable(defs, edges);
+
+  const memo = new Map<DefKey, unknown>();
+  const expand = (key: DefKey): unknown => {
+    if (!memo.has(key)) memo.set(key, rewrite(defs.get(key)));
+    return cloneJson(memo.get(key));
+  };
+  const rewrite = (node: unknown): unknown => {
+    if (!isPlainObject(node)) return node;
+    const walked = mapSubschemas(node, rewrite);
+    const key = keyOf(walked.$ref);
+    if (key === undefined || !inlinable.has(key)) return walked;
+    const { $ref: _ref, ...rest } = walked;
+    return combine(rest, expand(key));
+  };
+
+  const { $defs: _d, definitions: _defs, ...body } = root;
+  const out = cloneJson(rewrite(body)) as JsonSchema;
+
+  // Keep the definitions still referred to, from the document or (transitively) from kept definitions,
+  // looking at their rewritten bodies: an inlined definition may have carried a reference along.
+  const keptBodies = new Map<DefKey, unknown>();
+  const pending = collectRefs(out).flatMap((r) => keyOf(r) ?? []);
+  while (pending.length > 0) {
+    const key = pending.pop()!;
+    if (keptBodies.has(key)) continue;
+    const rewritten = cloneJson(rewrite(defs.get(key)));
+    keptBodies.set(key, rewritten);
+    pending.push(...collectRefs(rewritten).flatMap((r) => keyOf(r) ?? []));
+  }
+  for (const container of ['$defs', 'definitions'] as const) {
+    if (!isPlainObject(root[container])) continue;
+    const kept: JsonSchema = {};
+    for (const name of Object.keys(root[container])) {
+      const key = `${container}/${name}`;
+      if (keptBodies.has(key)) setOwn(kept, name, keptBodies.get(key));
+    }
+    if (Object.keys(kept).length > 0) out[container] = kept;
+  }
+  return out;
+}
+
+/** Definitions that are on no reference cycle, carry no `$id`/anchor and are small enough to copy. */
+function decideInlinable(defs: Map<DefKey, unknown>, edges: Map<DefKey, DefKey[]>): Set<DefKey> {
+  const reaches = (from: DefKey, target: DefKey): boolean => {
+    const seen = new Set<DefKey>();
+    const stack = [...(edges.get(from) ?? [])];
+    while (stack.length > 0) {
+      const k = stack.pop()!;
+      if (k === target) return true;
+      if (seen.has(k)) continue;
+      seen.add(k);
+      stack.push(...(edges.get(k) ?? []));
+    }
+    return false;
+  };
+  const candidates = new Set<DefKey>();
+  for (const [key, body] of defs) {
+    const anchored = isPlainObject(body) && ['$id', '$anchor', '$dynamicAnchor'].some((k) => k in body);
+    if (!anchored && !reaches(key, key)) candidates.add(key);
+  }
+  // Expanded size, counting each use of an inlinable definition at its full size. No cycles among
+  // candidates, so the recursion terminates.
+  const sizes = new Map<DefKey, number>();
+  const inlinable = new Set<DefKey>();
+  const sizeOf = (key: DefKey): number => {
+    const known = sizes.get(key);
+    if (known !== undefined) return known;
+    let size = countNodes(defs.get(key));
+    for (const dep of edges.get(key) ?? []) if (candidates.has(dep)) size += sizeOf(dep);
+    sizes.set(key, size);
+    if (size <= MAX_INLINED_NODES) inlinable.add(key);
+    return size;
+  };
+  for (const key of candidates) sizeOf(key);
+  // A candidate too big to copy stays a `$ref`, so callers count it as 1, which only ever shrinks sizes.
+  return inlinable;
+}
+
+/**
+ * A `$ref` node's own keywords laid over the definition's body. In 2020-12 siblings of `$ref` apply
+ * together with it; writing them into one object is equivalent or looser, unless both constrain the
+ * same keyword differently, in which case both are kept under `allOf`.
+ */
+function combine(rest: JsonSchema, body: unknown): unknown {
+  if (Object.keys(rest).length === 0) return body;
+  const informational = (k: string) => ANNOTATION_KEYWORDS.has(k) || META_KEYWORDS.has(k) || k === '$comment';
+  if (!isPlainObject(body)) return { ...rest, allOf: [body] };
+  const clash = Object.keys(rest).some(
+    (k) => !informational(k) && Object.hasOwn(body, k) && JSON.stringify(rest[k]) !== JSON.stringify(body[k]),
+  );
+  if (clash) {
+    const outer: JsonSchema = {};
+    const validation: JsonSchema = {};
+    for (const [k, v] of Object.entries(rest)) setOwn(informational(k) ? outer : validation, k, v);
+    return { ...outer, allOf: [body, validation] };
+  }
+  const out: JsonSchema = {};
+  if ('$schema' in rest) out.$schema = rest.$schema;
+  // Not Object.assign: it assigns, so a key named `__proto__` would set the prototype.
+  for (const source of [body, rest]) for (const k of Object.keys(source)) setOwn(out, k, source[k]);
+  return out;
+}
+
+/** Every `$ref` string under `node`, in document order. */
+function collectRefs(node: unknown): string[] {
+  const out: string[] = [];
+  const visit = (n: unknown) => {
+    if (!isPlainObject(n)) return;
+    if (typeof n.$ref === 'string') out.push(n.$ref);
+    forEachSubschema(n, visit);
+  };
+  visit(node);
+  return out;
+}
+
+function countNodes(node: unknown): number {
+  let count = 0;
+  const visit = (n: unknown) => {
+    if (!isPlainObject(n)) return;
+    count++;
+    forEachSubschema(n, visit);
+  };
+  visit(node);
+  return count;
+}
+
+/** JSON Pointers of every node that still carries `$ref`. */
+function refPointers(doc: JsonSchema): string[] {
+  const out: string[] = [];
+  const visit = (n: unknown, at: string) => {
+    if (!isPlainObject(n)) return;
+    if (typeof n.$ref === 'string') out.push(at);
+    forEachSubschema(n, (child, pos) =>
+      visit(child, pos.key === undefined ? pointer(at, pos.keyword) : pointer(at, pos.keyword, pos.key)),
+    );
+  };
+  visit(doc, '');
+  return out;
+}

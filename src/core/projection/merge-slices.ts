@@ -1,0 +1,104 @@
+import { mapSubschemas } from '../json-schema/keywords.js';
+import { escapePointerToken, isPlainObject, type JsonSchema } from '../json-schema/types.js';
+
+/** One root object to merge: which slice of the arguments it describes, and its served schema. */
+export interface RootPart {
+  slice: 'params' | 'input' | 'extend';
+  schema: JsonSchema;
+}
+
+export type MergeResult =
+  | { ok: true; schema: JsonSchema }
+  | { ok: false; conflicts: Array<{ key: string; slices: string[] }> };
+
+/**
+ * Merges the `params`, `input` and `extend` root objects into the one object a model sees
+ * (never `allOf`; issue 2, "Advertised schema"). A key in two slices is a conflict the mount refuses,
+ * because the call-time split by key would be ambiguous (flatten.md SK-27, SK-28).
+ * `additionalProperties` and the root `description` follow the input side (SK-29, SK-47): unknown keys
+ * end up in the input slice, so the input schema decides whether they are allowed.
+ */
+export function mergeRootObjects(parts: RootPart[]): MergeResult {
+  const owner = new Map<string, string>();
+  const conflicts = new Map<string, string[]>();
+  for (const part of parts) {
+    for (const key of Object.keys(part.schema.properties ?? {})) {
+      const first = owner.get(key);
+      if (first === undefined) owner.set(key, part.slice);
+      else conflicts.set(key, [...(conflicts.get(key) ?? [first]), part.slice]);
+    }
+  }
+  if (conflicts.size > 0) {
+    return { ok: false, conflicts: [...conflicts].map(([key, slices]) => ({ key, slices })) };
+  }
+
+  const input = parts.find((p) => p.slice === 'input')?.schema ?? {};
+  const defs = mergeDefs(parts);
+  const merged: JsonSchema = { type: 'object' };
+  if (typeof input.description === 'string') merged.description = input.description;
+  if (typeof input.title === 'string') merged.title = input.title;
+  merged.properties = ownAssign(defs.parts.map((p) => p.properties ?? {}));
+  const required = parts.flatMap((p) => (Array.isArray(p.schema.required) ? p.schema.required : []));
+  if (required.length > 0) merged.required = required;
+  if ('patternProperties' in input) merged.patternProperties = input.patternProperties;
+  if ('additionalProperties' in input) merged.additionalProperties = input.additionalProperties;
+  if (Object.keys(defs.defs).length > 0) merged.$defs = defs.defs;
+  return { ok: true, schema: merged };
+}
+
+/** Copies own keys as own properties: a property named `__proto__` stays a property (never a prototype). */
+function ownAssign(sources: JsonSchema[]): JsonSchema {
+  const out: JsonSchema = {};
+  for (const source of sources) {
+    for (const key of Object.keys(source)) {
+      Object.defineProperty(out, key, { value: source[key], enumerable: true, writable: true, configurable: true });
+    }
+  }
+  return out;
+}
+
+/**
+ * Each slice is converted on its own, so Zod names each slice's recursive definitions from scratch
+ * (`__schema0` in params and in input alike). A name already taken by a different definition is renamed
+ * for its slice (`input__schema0`) and that slice's `$ref`s are rewritten, so no property ever points at
+ * another slice's definition.
+ */
+function mergeDefs(parts: RootPart[]): { defs: JsonSchema; parts: JsonSchema[] } {
+  const defs: JsonSchema = {};
+  const out = parts.map((part) => {
+    const own = (part.schema.$defs ?? {}) as JsonSchema;
+    const renames = new Map<string, string>();
+    for (const name of Object.keys(own)) {
+      if (!Object.hasOwn(defs, name) || JSON.stringify(defs[name]) === JSON.stringify(own[name])) continue;
+      let renamed = `${part.slice}_${name}`;
+      for (let i = 2; Object.hasOwn(defs, renamed) || Object.hasOwn(own, renamed); i++)
+        renamed = `${part.slice}_${name}_${i}`;
+      renames.set(name, renamed);
+    }
+    const schema = renames.size > 0 ? (renameRefs(part.schema, renames) as JsonSchema) : part.schema;
+    for (const [name, def] of Object.entries((schema.$defs ?? {}) as JsonSchema)) {
+      Object.defineProperty(defs, renames.get(name) ?? name, {
+        value: def,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
+    return schema;
+  });
+  return { defs, parts: out };
+}
+
+/** Rewrites `#/$defs/<old>` references at schema positions (never inside data such as `const` or `default`). */
+function renameRefs(node: unknown, renames: ReadonlyMap<string, string>): unknown {
+  if (!isPlainObject(node)) return node;
+  const walked = mapSubschemas(node, (child) => renameRefs(child, renames));
+  if (typeof walked.$ref === 'string') {
+    const match = /^#\/\$defs\/([^/]+)(.*)$/.exec(walked.$ref);
+    const target = match
+      ? renames.get(decodeURIComponent(match[1]!).replace(/~1/g, '/').replace(/~0/g, '~'))
+      : undefined;
+    if (match && target) walked.$ref = `#/$defs/${escapePointerToken(target)}${match[2]}`;
+  }
+  return walked;
+}

@@ -1,0 +1,87 @@
+import { cloneJson } from '../json-schema/compare.js';
+import { analyzeUnion, type UnionAnalysis } from '../json-schema/discriminator.js';
+import {
+  ANNOTATION_KEYWORDS,
+  EVALUATION_DEPENDENT,
+  isObjectTyped,
+  META_KEYWORDS,
+  mapSubschemas,
+  NEGATIVE_POSITIONS,
+  unionKeyword,
+} from '../json-schema/keywords.js';
+import { setOwn } from '../json-schema/own-properties.js';
+import { isPlainObject, type JsonSchema } from '../json-schema/types.js';
+import { flattenUnion } from './flatten-union.js';
+import { openIntersection } from './intersections.js';
+import { mergeAllOf } from './merge-all-of.js';
+import type { RefResolver } from './type-atoms.js';
+
+// The bottom-up rewrite. Children are rewritten before their parent, so a union nested in a variant is
+// already one object when its parent union is joined, and the parent's key merge sees flat shapes.
+
+/** Rewrites every positive position of `node`; returns a new tree and never mutates `node`. */
+export function transform(node: unknown, resolve: RefResolver): unknown {
+  if (!isPlainObject(node)) return node;
+  if (EVALUATION_DEPENDENT.some((k) => k in node)) return cloneJson(node);
+  const walked = mapSubschemas(node, (child, at) =>
+    NEGATIVE_POSITIONS.has(at.keyword) ? cloneJson(child) : transform(child, resolve),
+  );
+  let current = walked;
+  // A step can expose another (a collapsed one-member union revealing an `allOf`); a few rounds settle it.
+  for (let round = 0; round < 4; round++) {
+    const next = step(current, resolve);
+    if (next === current) break;
+    current = next;
+  }
+  // An intersection that could not be merged into one object keeps its `allOf`; its closed members are
+  // opened so that they do not refuse keys another member recognises (Zod reconciles those).
+  return openIntersection(current);
+}
+
+function step(node: JsonSchema, resolve: RefResolver): JsonSchema {
+  if (Array.isArray(node.allOf)) {
+    const merged = mergeAllOf(node);
+    if (merged) return merged;
+    if (node.allOf.length === 1) return collapseSingle(node, 'allOf') ?? node;
+  }
+  const keyword = unionKeyword(node);
+  if (keyword) {
+    if (node[keyword].length === 1) return collapseSingle(node, keyword) ?? node;
+    const verdict = unionVerdict(node, keyword);
+    if (verdict.ok) return flattenUnion(node, keyword, node[keyword], verdict.tag, verdict.values, resolve);
+  }
+  return node;
+}
+
+/**
+ * Whether the union on `node` can be flattened: its members must form a discriminated union, and the
+ * node itself may carry only annotations and document keywords beside it (anything else would be an
+ * extra constraint the flat object would have to fold in).
+ */
+export function unionVerdict(node: JsonSchema, keyword: 'anyOf' | 'oneOf'): UnionAnalysis {
+  for (const key of Object.keys(node)) {
+    if (key === keyword || ANNOTATION_KEYWORDS.has(key) || META_KEYWORDS.has(key) || key === 'discriminator') continue;
+    if (key === 'type' && isObjectTyped(node)) continue;
+    return { ok: false, reason: `the union node also carries \`${key}\`, which flattening would have to fold in` };
+  }
+  return analyzeUnion(node[keyword]);
+}
+
+/**
+ * `anyOf:[X]` (or `oneOf`/`allOf` with one member) is just X (repair.md BR-28). The node's own keywords
+ * are laid over X; when both constrain the same keyword the collapse would have to intersect them,
+ * so the node is left as it is.
+ */
+function collapseSingle(node: JsonSchema, keyword: 'anyOf' | 'oneOf' | 'allOf'): JsonSchema | undefined {
+  const member = node[keyword][0];
+  if (!isPlainObject(member)) return undefined;
+  const out: JsonSchema = { ...member };
+  for (const key of Object.keys(node)) {
+    if (key === keyword) continue;
+    const informational = ANNOTATION_KEYWORDS.has(key) || key === '$schema' || key === '$comment';
+    if (Object.hasOwn(member, key) && !informational && JSON.stringify(member[key]) !== JSON.stringify(node[key]))
+      return undefined;
+    setOwn(out, key, node[key]);
+  }
+  return out;
+}

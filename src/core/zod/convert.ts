@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { type JsonSchema, pointer } from '../json-schema/types.js';
+
+/** Result of converting one Zod schema to JSON Schema. */
+export type Conversion =
+  | { ok: true; schema: JsonSchema }
+  | {
+      ok: false;
+      message: string;
+      /** JSON Pointer of the first field that cannot be converted (`""` when none could be located). */
+      path: string;
+      /** Every field that cannot be converted, each with Zod's reason, so one run reports them all. */
+      fields: Array<{ path: string; message: string }>;
+    };
+
+/**
+ * Zod to JSON Schema 2020-12, via Zod's own `toJSONSchema`.
+ * `io: 'input'` for what callers send: a defaulted field is optional and a plain object is open
+ * (DEVELOPERS.md, Environment). Unrepresentable types (`z.date()`, `z.bigint()`, `z.map()`, `z.custom()`...)
+ * fail instead of being served as `{}`.
+ */
+export function toJsonSchema(schema: z.ZodType, io: 'input' | 'output'): Conversion {
+  if (!isZod4(schema)) {
+    const message =
+      'not a Zod 4 schema (Zod 3 schemas, `zod/v3`, cannot be converted); import { z } from "zod" (>= 4.2)';
+    return { ok: false, path: '', message, fields: [{ path: '', message }] };
+  }
+  try {
+    const json = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'throw', cycles: 'ref' });
+    return { ok: true, schema: json as JsonSchema };
+  } catch (error) {
+    const message = withAdvice(error instanceof Error ? error.message : String(error));
+    const fields = locateUnconvertible(schema, io, '');
+    return {
+      ok: false,
+      message,
+      path: fields[0]?.path ?? '',
+      fields: fields.length > 0 ? fields : [{ path: '', message }],
+    };
+  }
+}
+
+function isZod4(schema: unknown): schema is z.ZodType {
+  return typeof schema === 'object' && schema !== null && '_zod' in schema;
+}
+
+function withAdvice(message: string): string {
+  if (/^Date\b/.test(message)) return `${message}; use z.iso.datetime() (served as format "date-time")`;
+  if (/BigInt/i.test(message)) return `${message}; use z.number().int() or a numeric string`;
+  if (/^(Map|Set)\b/.test(message)) return `${message}; use z.record() or z.array()`;
+  if (/Custom/i.test(message)) return `${message}; declare a concrete Zod type`;
+  return message;
+}
+
+/** Every sub-schema that cannot be converted, found by converting the parts alone, deepest first. */
+function locateUnconvertible(
+  schema: z.ZodType,
+  io: 'input' | 'output',
+  at: string,
+): Array<{ path: string; message: string }> {
+  const def = (schema as any)._zod?.def;
+  if (!def) return [];
+  const failure = (s: z.ZodType): string | undefined => {
+    try {
+      z.toJSONSchema(s, { io, unrepresentable: 'throw', cycles: 'ref' });
+      return undefined;
+    } catch (error) {
+      return withAdvice(error instanceof Error ? error.message : String(error));
+    }
+  };
+  const inner = (s: z.ZodType, p: string) => {
+    const why = failure(s);
+    if (why === undefined) return [];
+    const deeper = locateUnconvertible(s, io, p);
+    return deeper.length > 0 ? deeper : [{ path: p, message: why }];
+  };
+  switch (def.type) {
+    case 'object':
+      return Object.entries(def.shape as Record<string, z.ZodType>).flatMap(([key, value]) =>
+        inner(value, pointer(at, 'properties', key)),
+      );
+    case 'array':
+      return inner(def.element, pointer(at, 'items'));
+    case 'optional':
+    case 'nullable':
+    case 'default':
+    case 'prefault':
+    case 'readonly':
+    case 'nonoptional':
+    case 'catch':
+      return locateUnconvertible(def.innerType, io, at);
+    default:
+      return [];
+  }
+}

@@ -1,0 +1,349 @@
+/**
+ * Each KIND of flatten.md case, in every position a schema can sit in: root, field, optional field,
+ * nullable field, array item, record value, tuple slot, reused `$defs` entry, recursive `z.lazy`
+ * definition, a variant of another union, and the member of a mixed union. Flattenable kinds must be
+ * one object there (with the kind's own shape); the others must be left and reported at that pointer.
+ */
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { flattenUnionsDeep } from '../../../src/core/projection/index.js';
+import { at, project, toJson, twoVariants, typeSet, unionsIn, zodAcceptedValuesPass } from './helpers.js';
+
+interface Kind {
+  name: string;
+  make: () => z.ZodType;
+  /** Values the kind's schema accepts. */
+  values: unknown[];
+  /** Checks the flat node; absent for kinds that must be left unflattened. */
+  check?: (node: any) => void;
+  /** Substring of the report reason, for kinds that must be left. */
+  reason?: string;
+}
+
+const kinds: Kind[] = [
+  {
+    name: 'SK-1 object vs array',
+    make: () => twoVariants(z.object({ id: z.string() }), z.array(z.object({ id: z.string() }))),
+    values: [
+      { kind: 'a', f: { id: '1' } },
+      { kind: 'b', f: [{ id: '1' }] },
+    ],
+    check: (n) => expect(typeSet(n.properties.f)).toEqual(['array', 'object']),
+  },
+  {
+    name: 'SK-3 nullable scalar vs nullable array',
+    make: () => twoVariants(z.string().nullable(), z.array(z.string()).nullable()),
+    values: [
+      { kind: 'a', f: null },
+      { kind: 'b', f: ['x'] },
+      { kind: 'a', f: 'x' },
+    ],
+    check: (n) => expect(typeSet(n.properties.f)).toEqual(['array', 'null', 'string']),
+  },
+  {
+    name: 'SK-4 literal vs literal',
+    make: () => twoVariants(z.literal('fast'), z.literal('slow')),
+    values: [
+      { kind: 'a', f: 'fast' },
+      { kind: 'b', f: 'slow' },
+    ],
+    check: (n) => expect(n.properties.f.enum).toEqual(['fast', 'slow']),
+  },
+  {
+    name: 'SK-5 enum vs string',
+    make: () => twoVariants(z.enum(['x', 'y']), z.string()),
+    values: [{ kind: 'b', f: 'anything' }],
+    check: (n) => expect(n.properties.f).not.toHaveProperty('enum'),
+  },
+  {
+    name: 'SK-7 boolean literals',
+    make: () => twoVariants(z.literal(true), z.literal(false)),
+    values: [{ kind: 'b', f: false }],
+    check: (n) => expect(n.properties.f.type).toBe('boolean'),
+  },
+  {
+    name: 'SK-8 string vs number',
+    make: () => twoVariants(z.string(), z.number()),
+    values: [
+      { kind: 'a', f: 'x' },
+      { kind: 'b', f: 3 },
+    ],
+    check: (n) => expect(typeSet(n.properties.f)).toEqual(['number', 'string']),
+  },
+  {
+    name: 'SK-9 object shapes',
+    make: () => twoVariants(z.object({ x: z.string() }), z.object({ y: z.number() }).strict()),
+    values: [
+      { kind: 'a', f: { x: '1' } },
+      { kind: 'b', f: { y: 1 } },
+    ],
+    check: (n) => expect(n.properties.f).toMatchObject({ type: 'object' }),
+  },
+  {
+    name: 'SK-12 defaults',
+    make: () => twoVariants(z.number().default(10), z.number().default(50)),
+    values: [{ kind: 'a' }, { kind: 'b', f: 3 }],
+    check: (n) => expect(n.properties.f).not.toHaveProperty('default'),
+  },
+  {
+    name: 'SK-16 multi-value literal tag',
+    make: () =>
+      z.discriminatedUnion('k', [
+        z.object({ k: z.literal(['a', 'b']), x: z.string() }),
+        z.object({ k: z.literal('c'), y: z.string() }),
+      ]),
+    values: [
+      { k: 'b', x: '1' },
+      { k: 'c', y: '1' },
+    ],
+    check: (n) => expect(n.properties.k.enum).toEqual(['a', 'b', 'c']),
+  },
+  {
+    name: 'SK-17 z.enum tag',
+    make: () =>
+      z.discriminatedUnion('k', [
+        z.object({ k: z.enum(['x', 'y']), p: z.string() }),
+        z.object({ k: z.literal('z'), q: z.string() }),
+      ]),
+    values: [{ k: 'y', p: '1' }],
+    check: (n) => expect(n.properties.k.enum).toEqual(['x', 'y', 'z']),
+  },
+  {
+    name: 'SK-23 plain union of tagged objects',
+    make: () =>
+      z.union([z.object({ kind: z.literal('a'), x: z.string() }), z.object({ kind: z.literal('b'), y: z.number() })]),
+    values: [{ kind: 'b', y: 2 }],
+    check: (n) => expect(n.required).toEqual(['kind']),
+  },
+  {
+    name: 'SK-50 int vs number',
+    make: () => twoVariants(z.number().int(), z.number()),
+    values: [{ kind: 'b', f: 1.5 }],
+    check: (n) => expect(n.properties.f.type).toBe('number'),
+  },
+  {
+    name: 'SK-18 numeric tag',
+    make: () =>
+      z.discriminatedUnion('k', [
+        z.object({ k: z.literal(1), x: z.string() }),
+        z.object({ k: z.literal(2), y: z.string() }),
+      ]),
+    values: [{ k: 1, x: 'a' }],
+    reason: 'not a string (numeric const)',
+  },
+  {
+    name: 'SK-19 boolean tag',
+    make: () =>
+      z.discriminatedUnion('k', [
+        z.object({ k: z.literal(true), x: z.string() }),
+        z.object({ k: z.literal(false), y: z.string() }),
+      ]),
+    values: [{ k: false, y: 'a' }],
+    reason: 'not a string (boolean const)',
+  },
+  {
+    name: 'SK-20 optional tag',
+    make: () =>
+      z.discriminatedUnion('k', [
+        z.object({ k: z.literal('a').optional(), x: z.string() }),
+        z.object({ k: z.literal('b'), y: z.string() }),
+      ]),
+    values: [{ x: '1' }],
+    reason: 'optional in variant 0',
+  },
+  {
+    name: 'SK-22 overlapping tags',
+    make: () =>
+      z.union([
+        z.object({ k: z.literal('a'), x: z.string() }),
+        z.object({ k: z.literal('a'), y: z.string() }),
+        z.object({ k: z.literal('b'), z: z.string() }),
+      ]),
+    values: [{ k: 'a', y: '1' }],
+    reason: 'tag values overlap: a',
+  },
+  {
+    name: 'BR-42 no tag',
+    make: () => z.union([z.object({ id: z.string() }), z.object({ slug: z.string() })]),
+    values: [{ slug: 's' }],
+    reason: 'no shared required key',
+  },
+];
+
+interface Position {
+  name: string;
+  wrap: (k: z.ZodType) => z.ZodType;
+  /** Pointer(s) where the kind lands in the served document. */
+  pointers: (doc: any) => string[];
+  value: (v: unknown) => unknown;
+}
+
+let ids = 0;
+const positions: Position[] = [
+  { name: 'root', wrap: (k) => k, pointers: () => [''], value: (v) => v },
+  { name: 'field', wrap: (k) => z.object({ f: k }), pointers: () => ['/properties/f'], value: (v) => ({ f: v }) },
+  {
+    name: 'optional field',
+    wrap: (k) => z.object({ f: k.optional(), g: z.string() }),
+    pointers: () => ['/properties/f'],
+    value: (v) => ({ f: v, g: 'g' }),
+  },
+  {
+    name: 'nullable field',
+    wrap: (k) => z.object({ f: k.nullable() }),
+    pointers: () => ['/properties/f/anyOf/0'],
+    value: (v) => ({ f: v }),
+  },
+  {
+    name: 'array item',
+    wrap: (k) => z.object({ f: z.array(k) }),
+    pointers: () => ['/properties/f/items'],
+    value: (v) => ({ f: [v, v] }),
+  },
+  {
+    name: 'record value',
+    wrap: (k) => z.object({ f: z.record(z.string(), k) }),
+    pointers: () => ['/properties/f/additionalProperties'],
+    value: (v) => ({ f: { one: v } }),
+  },
+  {
+    name: 'tuple slot',
+    wrap: (k) => z.object({ f: z.tuple([z.string(), k]) }),
+    pointers: () => ['/properties/f/prefixItems/1'],
+    value: (v) => ({ f: ['s', v] }),
+  },
+  {
+    name: 'reused $defs entry',
+    wrap: (k) => {
+      const shared = k.meta({ id: `Shared${ids++}` });
+      return z.object({ f: shared, g: z.array(shared) });
+    },
+    pointers: () => ['/properties/f', '/properties/g/items'],
+    value: (v) => ({ f: v, g: [v] }),
+  },
+  {
+    name: 'recursive z.lazy definition',
+    wrap: (k) => {
+      const tree: z.ZodType = z.lazy(() => z.object({ node: k, next: tree.optional() }));
+      return z.object({ f: tree });
+    },
+    pointers: (doc) => [`${defPointer(doc, '/properties/f')}/properties/node`],
+    value: (v) => ({ f: { node: v, next: { node: v } } }),
+  },
+  {
+    name: 'field of a variant of another union',
+    wrap: (k) =>
+      z.discriminatedUnion('outer', [
+        z.object({ outer: z.literal('p'), f: k }),
+        z.object({ outer: z.literal('q'), other: z.number() }),
+      ]),
+    pointers: () => ['/properties/f'],
+    value: (v) => ({ outer: 'p', f: v }),
+  },
+  {
+    name: 'member of a mixed union',
+    wrap: (k) => z.object({ f: z.union([z.string(), k]) }),
+    pointers: () => ['/properties/f/anyOf/1'],
+    value: (v) => ({ f: v }),
+  },
+];
+
+/** The `$defs` pointer a `$ref` at `ptr` points to. */
+function defPointer(doc: any, ptr: string): string {
+  const ref = at(doc, ptr)?.$ref as string | undefined;
+  if (!ref?.startsWith('#')) throw new Error(`no local $ref at ${ptr}: ${JSON.stringify(at(doc, ptr))}`);
+  return ref.slice(1);
+}
+
+describe.each(positions.map((p) => [p.name, p] as const))('in position: %s', (_label, position) => {
+  it.each(kinds.map((k) => [k.name, k] as const))('%s', (_kindLabel, kind) => {
+    const schema = position.wrap(kind.make());
+    const { schema: doc, unflattened } = project(schema);
+    const values = kind.values.map(position.value);
+    expect(zodAcceptedValuesPass(schema, doc, values)).toHaveLength(values.length);
+    for (const ptr of position.pointers(doc)) {
+      const node = at(doc, ptr);
+      expect(node, `node at ${ptr} in ${JSON.stringify(doc)}`).toBeDefined();
+      if (kind.check) {
+        expect(node.type).toBe('object');
+        expect(unionsIn(node)).toEqual([]);
+        kind.check(node);
+      } else {
+        expect(node.oneOf ?? node.anyOf).toBeDefined();
+        expect(unflattened).toContainEqual({ pointer: ptr, reason: expect.stringContaining(kind.reason!) });
+      }
+    }
+    if (kind.check && position.name !== 'member of a mixed union') {
+      // Nothing but nullable wrappers may remain when the only union is flattenable.
+      for (const ptr of unionsIn(doc)) expect(at(doc, ptr).anyOf?.some((m: any) => m.type === 'null')).toBe(true);
+      expect(unflattened).toEqual([]);
+    }
+  });
+});
+
+describe('nested unions', () => {
+  it('a union inside a variant is flattened first, then the outer union', () => {
+    const inner = z.discriminatedUnion('sub', [
+      z.object({ sub: z.literal('x'), p: z.string() }),
+      z.object({ sub: z.literal('y'), q: z.number() }),
+    ]);
+    const schema = z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('a'), inner }),
+      z.object({ kind: z.literal('b'), inner: z.array(inner) }),
+    ]);
+    const { schema: doc } = project(schema);
+    zodAcceptedValuesPass(schema, doc, [
+      { kind: 'a', inner: { sub: 'x', p: '1' } },
+      { kind: 'b', inner: [{ sub: 'y', q: 1 }] },
+    ]);
+    expect(unionsIn(doc)).toEqual([]);
+    expect(typeSet(at(doc, '/properties/inner'))).toEqual(['array', 'object']);
+  });
+
+  it('a discriminated union nested as a member of another (same tag) becomes one object', () => {
+    const schema = z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('a') }),
+      z.discriminatedUnion('kind', [
+        z.object({ kind: z.literal('b'), sub: z.literal('x') }),
+        z.object({ kind: z.literal('c'), sub: z.literal('y') }),
+      ]),
+    ]);
+    const { schema: doc } = project(schema);
+    zodAcceptedValuesPass(schema, doc, [{ kind: 'a' }, { kind: 'c', sub: 'y' }]);
+    expect(doc.properties.kind.enum).toEqual(['a', 'b', 'c']);
+    expect(doc.properties.sub.description).toContain('Required if kind = b | c');
+    expect(unionsIn(doc)).toEqual([]);
+  });
+
+  it('depth 4: unions in variants in unions in variants', () => {
+    let schema: z.ZodType = z.object({ leaf: z.string() });
+    for (let depth = 0; depth < 4; depth++) {
+      schema = z.discriminatedUnion(`t${depth}`, [
+        z.object({ [`t${depth}`]: z.literal('a'), child: schema }),
+        z.object({ [`t${depth}`]: z.literal('b'), child: z.array(schema), n: z.number() }),
+      ]);
+    }
+    const { schema: doc, unflattened } = project(schema);
+    expect(unionsIn(doc)).toEqual([]);
+    expect(unflattened).toEqual([]);
+    zodAcceptedValuesPass(schema, doc, [
+      { t3: 'a', child: { t2: 'b', n: 1, child: [{ t1: 'a', child: { t0: 'a', child: { leaf: 'x' } } }] } },
+    ]);
+  });
+});
+
+describe('flattenUnionsDeep without inlining', () => {
+  it('flattens inside $defs and keeps the $ref to it', () => {
+    const Shared = twoVariants(z.string(), z.number()).meta({ id: 'Pair' });
+    const doc = flattenUnionsDeep(toJson(z.object({ p: Shared, q: Shared })));
+    expect(doc.properties.p).toEqual({ $ref: '#/$defs/Pair' });
+    expect(doc.$defs.Pair.type).toBe('object');
+    expect(unionsIn(doc)).toEqual([]);
+  });
+
+  it('uses a $ref target to type a widened key when the targets differ', () => {
+    const A = z.object({ id: z.string() }).meta({ id: 'RefA' });
+    const doc = flattenUnionsDeep(toJson(twoVariants(A, z.array(z.string()))));
+    expect(typeSet(doc.properties.f)).toEqual(['array', 'object']);
+  });
+});

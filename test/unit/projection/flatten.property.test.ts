@@ -1,0 +1,120 @@
+/**
+ * The superset invariant, by property: for random Zod schemas (unions nested up to 4 deep, with every
+ * collision kind) and values the ORIGINAL schema accepts, the served document (inline refs, then flatten)
+ * accepts every such value. Also: no flattenable union leaves a `oneOf`/`anyOf`, every union left is
+ * reported at its pointer, and the structural rules clients rely on hold (BR-70, BR-71).
+ *
+ * Fixed seed. FLATTEN_PROPERTY_RUNS=<n> runs more schemas (each with 12 values); FLATTEN_PROPERTY_SEED=<n>
+ * explores other schemas.
+ */
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { isPlainObject } from '../../../src/core/json-schema/types.js';
+import { flattenWithReport, inlineRefs, relaxIntersections } from '../../../src/core/projection/index.js';
+import { zodCaseArb } from './arbitraries.js';
+import { at, pointersWith, toJson, unionsIn } from './helpers.js';
+
+// Speed only, same semantics: every schema here is parsed a few times, so Zod's JIT and Ajv's code
+// optimizer cost more than they save. (Vitest isolates test files, so this config stays in this file.)
+z.config({ jitless: true });
+const ajv = new Ajv2020({ strict: false, validateFormats: false, code: { optimize: false } });
+
+const RUNS = Number(process.env.FLATTEN_PROPERTY_RUNS ?? 180);
+const SEED = Number(process.env.FLATTEN_PROPERTY_SEED ?? 20261130);
+const VALUES_PER_SCHEMA = 12;
+const MIN_PAIRS = 2000;
+
+const stats = { schemas: 0, pairs: 0, rejectedByZod: 0, maxUnionDepth: 0, maxNodes: 0, maxBytes: 0, flattenable: 0 };
+
+/** Unions a reader would expect flattened: not nullable wrappers, not unions of scalars. */
+function objectUnions(doc: unknown): string[] {
+  return unionsIn(doc).filter((ptr) => {
+    const node = at(doc, ptr);
+    const members: any[] = [...(node.oneOf ?? []), ...(node.anyOf ?? [])];
+    const real = members.filter((m) => !(isPlainObject(m) && (m.type === 'null' || m.const === null)));
+    if (real.length <= 1 && real.length < members.length) return false;
+    return real.some(
+      (m) =>
+        !isPlainObject(m) ||
+        m.type === undefined ||
+        (Array.isArray(m.type) ? m.type.includes('object') : m.type === 'object'),
+    );
+  });
+}
+
+function countNodes(doc: unknown): number {
+  if (Array.isArray(doc)) return doc.reduce((n: number, v) => n + countNodes(v), 0);
+  if (!isPlainObject(doc)) return 0;
+  return 1 + Object.values(doc).reduce((n: number, v) => n + countNodes(v), 0);
+}
+
+describe('flatten: superset property', () => {
+  afterAll(() => {
+    // Figures for the report: how much was tried and how big the shapes got.
+    console.log(`[flatten property] ${JSON.stringify(stats)}`);
+  });
+
+  it(
+    `accepts every value the original accepts (seed ${SEED}, ${RUNS} schemas x ${VALUES_PER_SCHEMA} values)`,
+    () => {
+      fc.assert(
+        fc.property(zodCaseArb({ depth: 4, values: VALUES_PER_SCHEMA }), ({ gen, values }) => {
+          const original = toJson(gen.schema);
+          const { schema: served, unflattened } = flattenWithReport(inlineRefs(original).schema);
+          stats.schemas++;
+          stats.maxUnionDepth = Math.max(stats.maxUnionDepth, gen.unionDepth);
+          stats.maxNodes = Math.max(stats.maxNodes, countNodes(original));
+          stats.maxBytes = Math.max(stats.maxBytes, JSON.stringify(original).length);
+          if (gen.flattenableOnly) stats.flattenable++;
+
+          const validate = ajv.compile(served);
+          ajv.removeSchema(served); // compiled once, used here only: do not let the cache grow
+          // Served without flattenUnionInput: refs inlined, intersections relaxed, unions left as they are.
+          const plain = relaxIntersections(inlineRefs(original).schema);
+          const validatePlain = ajv.compile(plain);
+          ajv.removeSchema(plain);
+          for (const value of values) {
+            if (!gen.schema.safeParse(value).success) {
+              stats.rejectedByZod++;
+              continue;
+            }
+            stats.pairs++;
+            if (!validate(value)) {
+              throw new Error(
+                `superset broken for ${gen.label}\nvalue: ${JSON.stringify(value)}\nerrors: ${JSON.stringify(validate.errors)}\nserved: ${JSON.stringify(served)}\noriginal: ${JSON.stringify(original)}`,
+              );
+            }
+            if (!validatePlain(value)) {
+              throw new Error(
+                `superset broken (not flattened) for ${gen.label}\nvalue: ${JSON.stringify(value)}\nerrors: ${JSON.stringify(validatePlain.errors)}\nserved: ${JSON.stringify(plain)}`,
+              );
+            }
+          }
+
+          const left = objectUnions(served);
+          if (gen.flattenableOnly) expect(left, `unions left in ${JSON.stringify(served)}`).toEqual([]);
+          expect(new Set(unflattened.map((u) => u.pointer))).toEqual(new Set(left));
+          for (const ptr of [...pointersWith(served, 'properties'), ...pointersWith(served, 'required')]) {
+            const node = at(served, ptr);
+            if (!isPlainObject(node.properties) && !Array.isArray(node.required)) continue; // a property named so
+            const t = node.type;
+            expect(Array.isArray(t) ? t.includes('object') : t === 'object', `untyped object node at ${ptr}`).toBe(
+              true,
+            );
+          }
+          for (const ptr of pointersWith(served, 'type')) {
+            const node = at(served, ptr);
+            const isArray = Array.isArray(node.type) ? node.type.includes('array') : node.type === 'array';
+            if (isArray) expect('items' in node || 'prefixItems' in node, `array without items at ${ptr}`).toBe(true);
+          }
+        }),
+        { seed: SEED, numRuns: RUNS, endOnFailure: false },
+      );
+      expect(stats.pairs).toBeGreaterThanOrEqual(Math.min(MIN_PAIRS, (RUNS * VALUES_PER_SCHEMA * 2) / 3));
+      expect(stats.maxUnionDepth).toBeGreaterThanOrEqual(4);
+    },
+    Math.max(30_000, RUNS * 150),
+  );
+});

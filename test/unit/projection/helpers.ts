@@ -1,0 +1,42 @@
+import type { z } from 'zod';
+import type { JsonSchema } from '../../../src/core/json-schema/types.js';
+import { flattenWithReport, inlineRefs } from '../../../src/core/projection/index.js';
+import { ajv, toJson } from '../../support/documents.js';
+import { two } from '../../support/unions.js';
+
+// Zod's conversion, Ajv and the document lookups are shared with the case suites (test/support/documents.ts).
+export { ajv, at, pointersWith, toJson, typeSet, unionsIn } from '../../support/documents.js';
+
+/** The served document as the mount computes it: inline refs, then flatten. */
+export function project(schema: z.ZodType) {
+  return flattenWithReport(inlineRefs(toJson(schema)).schema);
+}
+
+export function accepts(schema: JsonSchema, value: unknown): boolean {
+  return ajv.validate(schema, value) === true;
+}
+
+/**
+ * Asserts the superset invariant for concrete values: every value the original Zod schema accepts must
+ * pass the served document. Returns the values that Zod accepted (so a test can check it tried some).
+ */
+export function zodAcceptedValuesPass(schema: z.ZodType, served: JsonSchema, values: unknown[]): unknown[] {
+  const accepted = values.filter((v) => schema.safeParse(v).success);
+  const validate = ajv.compile(served);
+  for (const v of accepted) {
+    if (!validate(v)) {
+      throw new Error(
+        `Zod accepts ${JSON.stringify(v)} but the served schema rejects it: ${JSON.stringify(validate.errors)}\n${JSON.stringify(served)}`,
+      );
+    }
+  }
+  return accepted;
+}
+
+/** `z.discriminatedUnion('kind', [{kind:'a', f: A}, {kind:'b', f: B}])`, as flatten.md writes "f: A in a, f: B in b". */
+export function twoVariants(a: z.ZodType, b: z.ZodType, key = 'f') {
+  return two(key, a, b);
+}
+
+/** The shared union of flatten.md. */
+export { DU } from '../../support/unions.js';
