@@ -5,7 +5,8 @@ import type { SchemaIssue } from '../probe/issue.js';
 import { collapseNullable, flattenWithReport, inlineRefs, relaxIntersections } from '../projection/index.js';
 import { mergeRootObjects, type RootPart } from '../projection/merge-slices.js';
 import { toJsonSchema } from '../zod/convert.js';
-import type { ExtendOption, PrepareOptions } from './options.js';
+import { type MountConfig, settleOptions } from './config.js';
+import type { ExtendOption } from './options.js';
 import type { AnyTool, AnyZodObject } from './tool.js';
 
 /** One argument slice a tool parses on its own: the keys it owns and its original Zod schema. */
@@ -44,16 +45,15 @@ const EMPTY_INPUT = z.object({});
  * Runs once per mount; nothing here runs per request. Never throws for a bad schema: every problem
  * becomes a `SchemaIssue`.
  */
-export function prepareTools(tools: readonly AnyTool[], options: PrepareOptions = {}): Preparation {
+export function prepareTools(tools: readonly AnyTool[], config: MountConfig = settleOptions()): Preparation {
   const issues: SchemaIssue[] = checkToolNames(tools.map((t) => t.name));
-  const flatten = options.flattenUnionInput === true;
-  const validation = options.schemaValidation ?? {};
-  const extendSide = options.extend ? prepareSide(options.extend.schema, flatten) : undefined;
+  const { flatten, validation, extend } = config;
+  const extendSide = extend ? prepareSide(extend.schema, flatten) : undefined;
 
   const prepared = tools.map((tool): PreparedTool => {
     const name = tool.name;
     const input = (tool.input as z.ZodType | undefined) ?? EMPTY_INPUT;
-    const useExtend = options.extend !== undefined && (options.extend.filter?.(tool) ?? true);
+    const useExtend = extend !== undefined && (extend.filter?.(tool) ?? true);
     const result: PreparedTool = { tool, name, inputSchema: {}, servable: false, input };
     const issue = (path: string, code: string, message: string, side: SchemaIssue['side'] = 'input') =>
       issues.push({ tool: name, path, code, message, severity: 'error', side });
@@ -134,11 +134,11 @@ export function prepareTools(tools: readonly AnyTool[], options: PrepareOptions 
     }
 
     if (tool.params) result.params = { keys: new Set(Object.keys(tool.params.shape)), schema: tool.params };
-    if (useExtend && options.extend) {
+    if (useExtend && extend) {
       result.extend = {
-        keys: new Set(Object.keys(options.extend.schema.shape)),
-        schema: options.extend.schema,
-        resolve: options.extend.resolve,
+        keys: new Set(Object.keys(extend.schema.shape)),
+        schema: extend.schema,
+        resolve: extend.resolve,
       };
     }
     result.servable = servable;

@@ -1,6 +1,7 @@
 import type { ToolAnnotations } from '@modelcontextprotocol/server';
 import type { JsonSchema } from '../json-schema/types.js';
 import type { SchemaIssue } from '../probe/issue.js';
+import { type MountConfig, settleOptions } from './config.js';
 import type { PrepareOptions } from './options.js';
 import { type Preparation, prepareTools } from './prepare.js';
 import type { AnyTool, AnyZodObject } from './tool.js';
@@ -36,9 +37,20 @@ export function validateMcpSchemas<S extends AnyZodObject = AnyZodObject>(
   tools: readonly AnyTool[],
   options: PrepareOptions<S> = {},
 ): ValidationReport {
+  let config: MountConfig;
+  try {
+    config = settleOptions(options);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return {
+      ok: false,
+      issues: [{ tool: '*', path: '', code: 'invalid-option', message, severity: 'error' }],
+      tools: [],
+    };
+  }
   let preparation: Preparation;
   try {
-    preparation = prepareTools(tools, options as PrepareOptions);
+    preparation = prepareTools(tools, config);
   } catch (error) {
     // A bug of ours must not take the caller's deploy check down with a stack trace: report it.
     const message = error instanceof Error ? error.message : String(error);

@@ -78,13 +78,3 @@ export function defineTool<
 >(tool: ToolDefinition<P, I, O>): ToolDefinition<P, I, O> {
   return tool;
 }
-
-/** True when `value` already is an MCP `CallToolResult` (has a `content` array), so it is sent as is. */
-export function isCallToolResult(value: unknown): value is CallToolResult {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    Array.isArray((value as { content?: unknown }).content) &&
-    Object.keys(value).every((k) => ['content', 'structuredContent', 'isError', '_meta'].includes(k))
-  );
-}

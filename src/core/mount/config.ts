@@ -1,0 +1,87 @@
+/**
+ * Options settled once per mount: every later step (preparation, the probe's checks, serving each request)
+ * reads this frozen, fully defaulted configuration, never the options the caller passed.
+ */
+import type { CallEvent, ExtendOption, McpMountOptions, SchemaValidationOptions } from './options.js';
+
+/** The SDK's own default body limit, 4 MiB. */
+export const DEFAULT_MAX_REQUEST_BODY_BYTES = 4 * 1024 * 1024;
+
+const POLICIES = ['throw', 'warn', 'skip'] as const;
+
+/** What a mount runs with. Deep-frozen; built only by `settleOptions`. */
+export interface MountConfig {
+  /** Server identity sent in `initialize` / `server/discover`. */
+  readonly server: { readonly name: string; readonly version: string; readonly instructions?: string };
+  /** `flattenUnionInput`. */
+  readonly flatten: boolean;
+  readonly extend?: ExtendOption;
+  /** The probe's options, with `policy` defaulted to `'throw'` and every list copied and frozen. */
+  readonly validation: Readonly<SchemaValidationOptions> & { readonly policy: (typeof POLICIES)[number] };
+  /** Which argument repairs run (`coerceJsonArgs`, `coerceScalarArgs`). */
+  readonly repair: { readonly json: boolean; readonly scalars: boolean };
+  /** Bytes; a body over this gets 413. */
+  readonly maxRequestBodyBytes: number;
+  readonly logger: Pick<Console, 'warn' | 'error'>;
+  readonly onCall?: (event: CallEvent) => void;
+  readonly onError?: (error: unknown, info: { tool?: string }) => void;
+}
+
+/**
+ * Turns the caller's options into the mount's configuration: defaults filled in, lists copied (a caller
+ * mutating its options object later changes nothing), the whole deep-frozen.
+ *
+ * @throws TypeError naming the option when a value cannot mean anything (`maxRequestBodyBytes` not a
+ *   positive integer, an unknown `schemaValidation.policy`, a hook that is not a function).
+ */
+export function settleOptions(options: McpMountOptions<any> = {}): MountConfig {
+  const validation = options.schemaValidation ?? {};
+  const policy = validation.policy ?? 'throw';
+  if (!POLICIES.includes(policy)) {
+    throw new TypeError(
+      `mcp-mount: schemaValidation.policy must be one of ${POLICIES.join(', ')}, got ${String(policy)}`,
+    );
+  }
+  const maxRequestBodyBytes = options.maxRequestBodyBytes ?? DEFAULT_MAX_REQUEST_BODY_BYTES;
+  if (!Number.isSafeInteger(maxRequestBodyBytes) || maxRequestBodyBytes <= 0) {
+    throw new TypeError(
+      `mcp-mount: maxRequestBodyBytes must be a positive integer, got ${String(maxRequestBodyBytes)}`,
+    );
+  }
+  for (const hook of ['onCall', 'onError'] as const) {
+    if (options[hook] !== undefined && typeof options[hook] !== 'function') {
+      throw new TypeError(`mcp-mount: ${hook} must be a function`);
+    }
+  }
+  const list = (values: readonly string[] | undefined) => (values ? Object.freeze([...values]) : undefined);
+  const config: MountConfig = {
+    server: {
+      name: options.name ?? 'mcp-mount',
+      version: options.version ?? '0.0.0',
+      ...(options.instructions !== undefined && { instructions: options.instructions }),
+    },
+    flatten: options.flattenUnionInput === true,
+    ...(options.extend && { extend: Object.freeze({ ...options.extend }) }),
+    validation: {
+      policy,
+      ...(validation.profiles && { profiles: list(validation.profiles) as string[] }),
+      ...(validation.requireTypedProperties !== undefined && {
+        requireTypedProperties: validation.requireTypedProperties,
+      }),
+      ...(validation.allowUntyped && { allowUntyped: list(validation.allowUntyped) as string[] }),
+      ...(validation.requirePortableFormats !== undefined && {
+        requirePortableFormats: validation.requirePortableFormats,
+      }),
+      ...(validation.allowFormats && { allowFormats: list(validation.allowFormats) as string[] }),
+    },
+    repair: { json: options.coerceJsonArgs !== false, scalars: options.coerceScalarArgs !== false },
+    maxRequestBodyBytes,
+    logger: options.logger ?? console,
+    ...(options.onCall && { onCall: options.onCall }),
+    ...(options.onError && { onError: options.onError }),
+  };
+  Object.freeze(config.server);
+  Object.freeze(config.validation);
+  Object.freeze(config.repair);
+  return Object.freeze(config);
+}

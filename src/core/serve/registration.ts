@@ -1,0 +1,89 @@
+/**
+ * One tool as the per-request server registers it: built once per mount (carriers, config, the executor),
+ * bound to a request's state when the SDK's factory runs.
+ */
+import type { ServerContext } from '@modelcontextprotocol/server';
+import { formatIssues } from '../messages/index.js';
+import type { MountConfig } from '../mount/config.js';
+import type { PreparedTool } from '../mount/prepare.js';
+import type { ToolContext } from '../mount/tool.js';
+import { checkCall, type ParsedCall } from './call.js';
+import { carrier } from './carrier.js';
+import { observeCall, observeError } from './observe.js';
+import type { RequestState } from './request-state.js';
+import { toCallToolResult, withStructured } from './result.js';
+
+export interface Registration {
+  name: string;
+  /** The `registerTool` config for one request: the fixed parts plus an input carrier that sees `state`. */
+  config(state: RequestState): any;
+  /** The tool callback: runs `extend.resolve`, the handler and the output check, and reports to the hooks. */
+  run(parsed: ParsedCall & { started: number }, mcp: ServerContext, state: RequestState): Promise<any>;
+}
+
+/** Everything about one tool that does not change between requests. */
+export function registration(prepared: PreparedTool, config: MountConfig): Registration {
+  const { tool } = prepared;
+  // Built per request (a closure and three small objects): the check must see what the envelope step
+  // did to this request's arguments, which the SDK does not pass to `validate`.
+  const inputFor = (state: RequestState) =>
+    carrier(prepared.inputSchema, async (value) => {
+      const started = performance.now();
+      const check = state.rejectedArguments
+        ? { ok: false as const, messages: [state.rejectedArguments], repairs: [] }
+        : await checkCall(prepared, value, config.repair);
+      if (check.ok) return { value: { ...check.value, started } };
+      const repairs = [...state.envelopeRepairs, ...check.repairs];
+      observeCall(config, { tool: prepared.name, ok: false, error: check.messages.join('; '), repairs, started });
+      return { issues: check.messages.map((message) => ({ message })) };
+    });
+
+  const output = tool.output;
+  // The output is checked in `run` (once, with our error text, and visible to onCall/onError); the SDK's own
+  // check through this carrier then only sees a value that already passed, so it passes it through.
+  const outputSchema =
+    prepared.outputSchema && output ? carrier(prepared.outputSchema, (value) => ({ value })) : undefined;
+
+  const run: Registration['run'] = async (parsed, mcp, state) => {
+    const args = { ...parsed, repairs: [...state.envelopeRepairs, ...parsed.repairs] };
+    const base: Omit<ToolContext, 'extend'> = {
+      request: mcp.http?.req,
+      authInfo: mcp.http?.authInfo ?? state.extras?.authInfo,
+      signal: mcp.mcpReq.signal,
+      repairs: args.repairs,
+      host: state.extras?.host ?? {},
+      mcp,
+    };
+    const finish = (ok: boolean, error?: string) =>
+      observeCall(config, { tool: prepared.name, ok, error, repairs: args.repairs, started: args.started });
+    try {
+      const extend = prepared.extend?.resolve ? await prepared.extend.resolve(args.extend as never, base) : args.extend;
+      const value = await tool.handler(
+        { params: args.params as never, input: args.input as never },
+        { ...base, extend },
+      );
+      const result = toCallToolResult(value, output !== undefined);
+      if (!output || result.isError) {
+        finish(!result.isError);
+        return result;
+      }
+      const checked = await output.safeParseAsync(result.structuredContent);
+      if (checked.success) {
+        finish(true);
+        return withStructured(result, checked.data, value);
+      }
+      // The handler broke its own contract: a server bug, reported to the client as a failed call.
+      const text = `Output validation error: tool ${prepared.name} returned a value its output schema refuses: ${formatIssues(checked.error, output, result.structuredContent).join('; ')}`;
+      observeError(config, new Error(text), prepared.name);
+      finish(false, text);
+      return { content: [{ type: 'text', text }], isError: true };
+    } catch (error) {
+      observeError(config, error, prepared.name);
+      finish(false, error instanceof Error ? error.message : String(error));
+      throw error; // the SDK turns it into an `isError` result with the message
+    }
+  };
+
+  const fixed = { title: tool.title, description: tool.description, outputSchema, annotations: tool.annotations };
+  return { name: prepared.name, config: (state) => ({ ...fixed, inputSchema: inputFor(state) }), run };
+}

@@ -1,0 +1,24 @@
+/** What one request tells the per-request server, beside the JSON-RPC message the SDK reads itself. */
+import type { Repair } from '../repair/index.js';
+
+/** Per-request extras an adapter hands to the core's `fetch`. */
+export interface FetchExtras {
+  /** Validated auth info, passed through to tools as `ctx.authInfo` (never read from headers here). */
+  authInfo?: unknown;
+  /** Host values for tools, e.g. a Worker's `{ env, ctx }`; reaches tools as `ctx.host`. */
+  host?: Record<string, unknown>;
+  /**
+   * The JSON body, when a framework already parsed it (e.g. `express.json()` drained the stream).
+   * Without it the body is read from the request, under `maxRequestBodyBytes`.
+   */
+  parsedBody?: unknown;
+}
+
+/** What the executor needs to know about the request it serves. */
+export interface RequestState {
+  extras?: FetchExtras;
+  /** Repairs made to the envelope before the SDK saw it (the whole `arguments` sent as a string). */
+  envelopeRepairs: Repair[];
+  /** Why `arguments` was refused before the SDK saw it (not an object); the call then fails with this text. */
+  rejectedArguments?: string;
+}
