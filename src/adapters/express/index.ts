@@ -2,8 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import type { McpMountOptions } from '../../core/mount/options.js';
 import type { AnyTool } from '../../core/mount/tool.js';
-import { createMcpHandler, type McpMountHandler, observeError } from '../../core/serve/handler.js';
-import { guarded } from '../fetch/guard.js';
+import { createMcpHandler, type McpMountHandler } from '../../core/serve/handler.js';
 
 /** The parts of an Express (4 or 5) request the middleware reads; typed structurally so `express` stays optional. */
 type ExpressRequest = IncomingMessage & {
@@ -15,6 +14,12 @@ type ExpressRequest = IncomingMessage & {
   auth?: unknown;
 };
 type Next = (error?: unknown) => void;
+
+const INTERNAL_ERROR = JSON.stringify({
+  jsonrpc: '2.0',
+  id: null,
+  error: { code: -32603, message: 'Internal server error' },
+});
 
 /**
  * Express middleware serving `tools` as an MCP endpoint: `app.use('/mcp', mcp(tools, options))`.
@@ -33,11 +38,10 @@ export function mcp(
   options: McpMountOptions = {},
 ): ((req: IncomingMessage, res: ServerResponse, next: Next) => void) & { handler: McpMountHandler } {
   const handler = createMcpHandler(tools, options);
-  const serve = guarded(handler, options);
   const listener = getRequestListener(
     (request, { incoming, outgoing }) => {
       const req = incoming as ExpressRequest;
-      return serve(fullRequest(request, req), { authInfo: req.auth, host: { req, res: outgoing } });
+      return handler.fetch(fullRequest(request, req), { authInfo: req.auth, host: { req, res: outgoing } });
     },
     { overrideGlobalObjects: false },
   );
@@ -46,10 +50,12 @@ export function mcp(
     const req = incoming as ExpressRequest;
     // `app.use('/mcp', …)` strips the mount: serve the mount itself, hand deeper paths on.
     if (!req.route && req.path !== undefined && req.path !== '/' && req.path !== '') return next();
-    listener(incoming, res).catch((error: unknown) => {
-      observeError(options, error);
-      if (!res.headersSent) next(error);
-      else res.destroy();
+    // The core never rejects; this only catches the bridge itself failing (e.g. a body stream it cannot
+    // build), which still gets a JSON-RPC answer rather than Express's HTML error page.
+    listener(incoming, res).catch(() => {
+      if (res.headersSent) return void res.destroy();
+      res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(INTERNAL_ERROR);
     });
   };
   return Object.assign(middleware, { handler });

@@ -1,7 +1,6 @@
 import type { McpMountOptions } from '../../core/mount/options.js';
 import type { AnyTool } from '../../core/mount/tool.js';
 import { createMcpHandler, type McpMountHandler } from '../../core/serve/handler.js';
-import { guarded } from './guard.js';
 
 /** Options of the fetch adapter: the core's, plus the path to serve. */
 export interface FetchAdapterOptions extends McpMountOptions {
@@ -26,10 +25,9 @@ export interface FetchMcpHandler {
 export function mcp(tools: readonly AnyTool[], options: FetchAdapterOptions = {}): FetchMcpHandler {
   const { path, ...core } = options;
   const handler = createMcpHandler(tools, core);
-  const serve = guarded(handler, core, { closeOnTooLarge: true });
   const fetch = async (request: Request, env?: unknown, ctx?: unknown) => {
     if (path !== undefined && new URL(request.url).pathname !== path) return new Response('Not Found', { status: 404 });
-    return serve(request, { host: { env, ctx } });
+    return handler.fetch(request, { host: { env, ctx } });
   };
   return Object.defineProperty({ fetch }, 'handler', { value: handler, enumerable: false }) as FetchMcpHandler;
 }

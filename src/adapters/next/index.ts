@@ -1,7 +1,6 @@
 import type { McpMountOptions } from '../../core/mount/options.js';
 import type { AnyTool } from '../../core/mount/tool.js';
 import { createMcpHandler as createCoreHandler, type McpMountHandler } from '../../core/serve/handler.js';
-import { guarded } from '../fetch/guard.js';
 
 /** A Next.js App Router route handler: `(request, context) => Response`, nothing Next-specific imported. */
 export type RouteHandler = (request: Request, context?: unknown) => Promise<Response>;
@@ -21,8 +20,7 @@ export function createMcpHandler(
   options: McpMountOptions = {},
 ): { GET: RouteHandler; POST: RouteHandler; DELETE: RouteHandler; handler: McpMountHandler } {
   const handler = createCoreHandler(tools, options);
-  const serve = guarded(handler, options, { closeOnTooLarge: true });
-  const route: RouteHandler = (request, context) => serve(request, { host: { context } });
+  const route: RouteHandler = (request, context) => handler.fetch(request, { host: { context } });
   return { GET: route, POST: route, DELETE: route, handler };
 }
 

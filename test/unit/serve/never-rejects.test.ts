@@ -1,0 +1,84 @@
+/** The core's `fetch` always resolves to a `Response`, and keeps serving after an internal failure. */
+import { createMcpHandler, defineTool } from 'mcp-mount';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+
+const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+const add = defineTool({
+  name: 'add',
+  input: z.object({ a: z.number(), b: z.number() }),
+  handler: ({ input }) => input.a + input.b,
+});
+const call = () =>
+  new Request('http://x/mcp', {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'add', arguments: { a: 1, b: 2 } },
+    }),
+  });
+
+describe('a failure inside the core', () => {
+  it('becomes a JSON-RPC 500 that hides the cause, onError sees the cause, and the next request is served', async () => {
+    const seen: unknown[] = [];
+    const handler = createMcpHandler([add], { onError: (error) => seen.push(error) });
+    const broken = {
+      get parsedBody(): unknown {
+        throw new Error('secret internal detail');
+      },
+    };
+    const response = await handler.fetch(call(), broken);
+    expect(response.status).toBe(500);
+    const text = await response.text();
+    expect(JSON.parse(text)).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32603, message: 'Internal server error' },
+    });
+    expect(text).not.toContain('secret');
+    expect(seen).toHaveLength(1);
+    expect((seen[0] as Error).message).toBe('secret internal detail');
+
+    const next = await handler.fetch(call());
+    expect(next.status).toBe(200);
+    expect(await next.text()).toContain('"text":"3"');
+  });
+
+  it('answers 413 with Connection: close, since the rest of the body was never read', async () => {
+    const handler = createMcpHandler([add], { maxRequestBodyBytes: 16 });
+    const response = await handler.fetch(call());
+    expect(response.status).toBe(413);
+    expect(response.headers.get('connection')).toBe('close');
+  });
+});
+
+describe('options settled once', () => {
+  it('refuses a value that cannot mean anything, naming the option', () => {
+    expect(() => createMcpHandler([add], { maxRequestBodyBytes: -1 })).toThrow(/maxRequestBodyBytes/);
+    expect(() => createMcpHandler([add], { schemaValidation: { policy: 'loud' as never } })).toThrow(/policy/);
+  });
+
+  it('is not changed by the caller mutating its options after the mount', async () => {
+    const options = { maxRequestBodyBytes: 4096, coerceScalarArgs: true };
+    const handler = createMcpHandler([add], options);
+    options.maxRequestBodyBytes = 8;
+    options.coerceScalarArgs = false;
+    const response = await handler.fetch(
+      new Request('http://x/mcp', {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'add', arguments: { a: '1', b: 2 } },
+        }),
+      }),
+    );
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain('"text":"3"');
+  });
+});
