@@ -25,6 +25,9 @@ describe('heap under sustained keep-alive load', () => {
       const first = await server.heap();
       expect(await server.drive(TOTAL - WARMUP, CONNECTIONS)).toEqual([]);
       const last = await server.heap();
+      console.info(
+        `soak ${adapter}: heap ${(first / MiB).toFixed(1)} MiB at 2,000 requests, ${(last / MiB).toFixed(1)} MiB at 20,000`,
+      );
       expect((last - first) / MiB).toBeLessThanOrEqual(16);
     }, 180_000);
   }

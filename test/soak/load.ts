@@ -6,7 +6,8 @@ import { type ChildProcess, fork } from 'node:child_process';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 
-const serverScript = fileURLToPath(new URL('./server.ts', import.meta.url));
+const serverScript = (adapter: string) =>
+  fileURLToPath(new URL(adapter === 'next' ? './next-server.mjs' : './server.ts', import.meta.url));
 
 const modernMeta = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
@@ -46,8 +47,8 @@ function shot(era: 'legacy' | 'modern', method: string, params: Record<string, u
 /** tools/list, a valid call, a repaired call (an array sent as JSON text, a number as a string), an invalid call. */
 export const mix: readonly Shot[] = (['legacy', 'modern'] as const).flatMap((era) => [
   shot(era, 'tools/list', {}, '"send_message"'),
-  shot(era, 'tools/call', { name: 'add', arguments: { a: 1, b: 2 } }, '{\\"sum\\":3}'),
-  shot(era, 'tools/call', { name: 'add', arguments: { a: '1', b: 2 } }, '{\\"sum\\":3}'),
+  shot(era, 'tools/call', { name: 'search_notes', arguments: { query: 'soak', limit: 1 } }, 'First note about soak'),
+  shot(era, 'tools/call', { name: 'search_notes', arguments: { query: 'soak', limit: '1' } }, 'First note about soak'),
   shot(
     era,
     'tools/call',
@@ -70,9 +71,17 @@ export interface SoakServer {
   stop(): Promise<void>;
 }
 
-/** Starts test/soak/server.ts for `adapter` (`hono`, `express`, `fetch`, `sdk`) with `--expose-gc`. */
+/**
+ * Starts the soak server for `adapter` with `--expose-gc`: test/soak/server.ts for `hono`, `express`,
+ * and `fetch`, test/soak/next-server.mjs (the built Next.js example) for `next`.
+ */
 export async function startSoakServer(adapter: string): Promise<SoakServer> {
-  const child = fork(serverScript, [adapter], { execArgv: ['--expose-gc', '--import', 'tsx'], stdio: 'pipe' });
+  const execArgv = adapter === 'next' ? ['--expose-gc'] : ['--expose-gc', '--import', 'tsx'];
+  const child = fork(serverScript(adapter), [adapter], {
+    execArgv,
+    stdio: 'pipe',
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
+  });
   let log = '';
   child.stdout?.on('data', (d) => (log += d));
   child.stderr?.on('data', (d) => (log += d));

@@ -1,0 +1,2 @@
+/** Answers the soak test's `'heap'` IPC message with `{ heapUsed }` after full collections. */
+export function reportHeapOnRequest(): void;
