@@ -1,0 +1,196 @@
+/**
+ * mcp-mount beside the plain SDK v2 and a raw route, in one process, in interleaved rounds:
+ * `npx tsx bench/compare.bench.ts` (also run by `npm run bench`). At 1, 50 and 200 union tools
+ * (bench/fixtures/union-tools.ts) it measures requests per second through `fetch(Request)` (2026-07-28
+ * requests, JSON responses, no sockets) for tools/list, a valid call, a repaired call and an invalid call;
+ * then the mount against `z.toJSONSchema` alone, a cold mount in a fresh process, and the Worker bundle
+ * against a plain SDK Worker with the same tools. `bench/README.md` explains how to read it.
+ *
+ * - mcp-mount: `createMcpHandler(tools, { flattenUnionInput: true })`.
+ * - plain SDK: `createMcpHandler` of `@modelcontextprotocol/server` with a fresh `McpServer` per request and
+ *   the same Zod schemas registered directly (the SDK converts and validates them itself).
+ * - raw route: parses the body and sends the bytes mcp-mount sent for that request: the floor of any
+ *   server in this runtime.
+ *
+ * BENCH_ROUNDS (default 5) and BENCH_BATCH_MS (default 250) trade time for steadier figures.
+ */
+import { execFileSync } from 'node:child_process';
+import { gzipSync } from 'node:zlib';
+import { createMcpHandler as createSdkHandler, McpServer } from '@modelcontextprotocol/server';
+import { build } from 'esbuild';
+import { z } from 'zod';
+import { createMcpHandler, defineTool } from '../src/index.js';
+import {
+  type BenchTool,
+  invalidArguments,
+  repairedArguments,
+  result,
+  unionTools,
+  validArguments,
+} from './fixtures/union-tools.js';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const BATCH_MS = Number(process.env.BENCH_BATCH_MS ?? 250);
+type Fetch = (request: Request) => Promise<Response>;
+
+const meta = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1.0.0' },
+};
+
+function rpc(method: string, params: Record<string, unknown>): () => Request {
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: meta } });
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': '2026-07-28',
+    'mcp-method': method,
+  };
+  if (typeof params.name === 'string') headers['mcp-name'] = params.name;
+  return () => new Request('http://bench.local/mcp', { method: 'POST', headers, body });
+}
+
+function mountOurs(tools: BenchTool[]): Fetch {
+  const handler = createMcpHandler(
+    tools.map((t) => defineTool({ ...t, handler: ({ input }) => result(input) })),
+    { flattenUnionInput: true },
+  );
+  return (request) => handler.fetch(request);
+}
+
+function mountSdk(tools: BenchTool[]): Fetch {
+  const handler = createSdkHandler(() => {
+    const server = new McpServer({ name: 'plain', version: '0.0.0' });
+    for (const t of tools) {
+      server.registerTool(t.name, { description: t.description, inputSchema: t.input as never }, ((input: unknown) => ({
+        content: [{ type: 'text', text: JSON.stringify(result(input)) }],
+      })) as never);
+    }
+    return server;
+  });
+  return (request) => handler.fetch(request);
+}
+
+/** A route that parses the body and answers with fixed bytes: what no server can beat. */
+function rawRoute(bytes: string): Fetch {
+  return async (request) => {
+    await request.json();
+    return new Response(bytes, { headers: { 'content-type': 'application/json' } });
+  };
+}
+
+/** Requests per second of one batch: as many sequential requests as fit in BATCH_MS (at least 3). */
+async function batch(serve: Fetch, request: () => Request): Promise<number> {
+  const started = performance.now();
+  let n = 0;
+  while (n < 3 || performance.now() - started < BATCH_MS) {
+    await (await serve(request())).text();
+    n++;
+  }
+  return (n * 1000) / (performance.now() - started);
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const fmt = (x: number) => (x >= 100 ? x.toFixed(0) : x.toFixed(1)).padStart(8);
+
+console.log(`requests per second (median of ${ROUNDS} interleaved rounds of ${BATCH_MS} ms each)\n`);
+console.log(
+  `${'scenario'.padEnd(34)}${'mcp-mount'.padStart(10)}${'plain SDK'.padStart(10)}${'raw'.padStart(10)}   ours/SDK  ours/raw`,
+);
+const callRate: Record<number, number> = {};
+for (const n of [1, 50, 200]) {
+  const tools = unionTools(n);
+  const ours = mountOurs(tools);
+  const sdk = mountSdk(tools);
+  const name = `tool_${n - 1}`;
+  const scenarios = {
+    'tools/list': rpc('tools/list', {}),
+    'tools/call valid': rpc('tools/call', { name, arguments: validArguments }),
+    'tools/call repaired': rpc('tools/call', { name, arguments: repairedArguments }),
+    'tools/call invalid': rpc('tools/call', { name, arguments: invalidArguments }),
+  };
+  for (const [label, request] of Object.entries(scenarios)) {
+    const raw = rawRoute(await (await ours(request())).text());
+    const servers: Array<[string, Fetch]> = [
+      ['ours', ours],
+      ['sdk', sdk],
+      ['raw', raw],
+    ];
+    for (const [, serve] of servers) await batch(serve, request); // warm-up
+    const rates: Record<string, number[]> = { ours: [], sdk: [], raw: [] };
+    for (let round = 0; round < ROUNDS; round++) {
+      // Rotate the order so no server always runs first (or right after a collection-heavy one).
+      for (let i = 0; i < servers.length; i++) {
+        const [key, serve] = servers[(round + i) % servers.length]!;
+        rates[key]!.push(await batch(serve, request));
+      }
+    }
+    const [o, s, r] = [median(rates.ours!), median(rates.sdk!), median(rates.raw!)];
+    if (label === 'tools/call valid') callRate[n] = o;
+    console.log(
+      `${`${label}, ${n} tool${n === 1 ? '' : 's'}`.padEnd(34)}${fmt(o)}  ${fmt(s)}  ${fmt(r)}   ${(o / s).toFixed(2).padStart(8)}  ${(o / r).toFixed(2).padStart(8)}`,
+    );
+  }
+}
+console.log(`\ntools/call rate at 200 tools / at 1 tool: ${(callRate[200]! / callRate[1]!).toFixed(2)}`);
+
+// Mount: preparation and probe, against converting the same schemas with z.toJSONSchema alone.
+console.log('\nmount (ms, fresh schemas each time, after one warm-up mount)');
+mountOurs(unionTools(50));
+const mountMs: Record<number, number> = {};
+for (const n of [1, 50, 200, 2000]) {
+  const forMount = unionTools(n);
+  let t = performance.now();
+  mountOurs(forMount);
+  const ours = performance.now() - t;
+  mountMs[n] = ours;
+  const forConversion = unionTools(n);
+  t = performance.now();
+  for (const tool of forConversion) z.toJSONSchema(tool.input, { io: 'input' });
+  const conversion = performance.now() - t;
+  console.log(
+    `${`${n} union tools`.padEnd(20)} mcp-mount ${ours.toFixed(1).padStart(8)}   z.toJSONSchema alone ${conversion.toFixed(1).padStart(8)}   ratio ${(ours / conversion).toFixed(2)}`,
+  );
+}
+console.log(`2000 tools / 200 tools: ${(mountMs[2000]! / mountMs[200]!).toFixed(2)} (linear is 10)`);
+
+const cold = JSON.parse(
+  execFileSync(process.execPath, ['--import', 'tsx', new URL('./fixtures/cold-mount.ts', import.meta.url).pathname], {
+    encoding: 'utf8',
+  }),
+);
+console.log(
+  `cold start in a fresh process, 50 union tools: module load ${cold.loadMs.toFixed(0)} ms, mount ${cold.mountMs.toFixed(0)} ms`,
+);
+
+// Worker bundles: what `wrangler deploy` uploads, bundled the way wrangler does (esbuild, workerd conditions).
+console.log('\nWorker bundle, 50 union tools (esbuild, workerd conditions)');
+const sizes: Record<string, { raw: number; gzip: number }> = {};
+for (const [label, entry] of [
+  ['mcp-mount', './fixtures/mcp-mount-worker.ts'],
+  ['plain SDK', './fixtures/plain-sdk-worker.ts'],
+] as const) {
+  for (const minify of [false, true]) {
+    const out = await build({
+      entryPoints: [new URL(entry, import.meta.url).pathname],
+      bundle: true,
+      write: false,
+      format: 'esm',
+      platform: 'browser',
+      conditions: ['workerd', 'worker', 'browser'],
+      minify,
+      logLevel: 'silent',
+    });
+    const bytes = out.outputFiles[0]!.contents;
+    sizes[`${label}${minify ? ' minified' : ''}`] = { raw: bytes.byteLength, gzip: gzipSync(bytes).byteLength };
+  }
+}
+for (const [label, { raw, gzip }] of Object.entries(sizes)) {
+  console.log(
+    `${label.padEnd(22)} ${(raw / 1024).toFixed(0).padStart(6)} KiB   gzip ${(gzip / 1024).toFixed(0).padStart(5)} KiB`,
+  );
+}
+console.log(
+  `gzip ratio mcp-mount / plain SDK: ${(sizes['mcp-mount']!.gzip / sizes['plain SDK']!.gzip).toFixed(2)}, minified ${(sizes['mcp-mount minified']!.gzip / sizes['plain SDK minified']!.gzip).toFixed(2)}`,
+);
