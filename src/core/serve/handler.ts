@@ -72,6 +72,7 @@ export function createMcpHandler<S extends AnyZodObject = AnyZodObject>(
 /** The per-request path: body, envelope, one exchange through the SDK. */
 function serveRequests(config: MountConfig, registrations: readonly Registration[]) {
   const states = new Map<Request, RequestState>();
+  const byName = new Map(registrations.map((r) => [r.name, r]));
   const sdk = createSdkHandler(
     (rc: McpRequestContext) => {
       const { name, version, instructions } = config.server;
@@ -80,7 +81,10 @@ function serveRequests(config: MountConfig, registrations: readonly Registration
         { capabilities: { tools: { listChanged: false } }, instructions },
       );
       const state = (rc.requestInfo && states.get(rc.requestInfo)) || { envelopeRepairs: [] };
-      for (const r of registrations)
+      // A call needs only the tool it names. An unknown name still gets one tool registered, so that the
+      // SDK answers with its own unknown-tool error rather than method-not-found.
+      const only = state.call === undefined ? undefined : (byName.get(state.call) ?? registrations[0]);
+      for (const r of only ? [only] : registrations)
         server.registerTool(r.name, r.config(state), (args: any, ctx: ServerContext) => r.run(args, ctx, state));
       return server;
     },
@@ -137,11 +141,23 @@ function serveRequests(config: MountConfig, registrations: readonly Registration
       }
     }
     const envelope = normalizeEnvelope(parsed, config.repair.json);
-    const state = { extras, envelopeRepairs: envelope.repairs, rejectedArguments: envelope.rejected };
+    const state = {
+      extras,
+      envelopeRepairs: envelope.repairs,
+      rejectedArguments: envelope.rejected,
+      call: calledTool(envelope.body),
+    };
     return exchange(request, state, { authInfo, parsedBody: envelope.body });
   };
 
   return { fetch, close: () => sdk.close() };
+}
+
+/** The tool name of a single `tools/call` message (not a batch), else undefined. */
+function calledTool(message: unknown): string | undefined {
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) return undefined;
+  const { method, params } = message as { method?: unknown; params?: { name?: unknown } };
+  return method === 'tools/call' && typeof params?.name === 'string' ? params.name : undefined;
 }
 
 /**

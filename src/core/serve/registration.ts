@@ -13,6 +13,8 @@ import { observeCall, observeError } from './observe.js';
 import type { RequestState } from './request-state.js';
 import { toCallToolResult, withStructured } from './result.js';
 
+const NO_ENVELOPE: RequestState = Object.freeze({ envelopeRepairs: Object.freeze([]) as never });
+
 export interface Registration {
   name: string;
   /** The `registerTool` config for one request: the fixed parts plus an input carrier that sees `state`. */
@@ -24,8 +26,8 @@ export interface Registration {
 /** Everything about one tool that does not change between requests. */
 export function registration(prepared: PreparedTool, config: MountConfig): Registration {
   const { tool } = prepared;
-  // Built per request (a closure and three small objects): the check must see what the envelope step
-  // did to this request's arguments, which the SDK does not pass to `validate`.
+  // The check must see what the envelope step did to this request's arguments, which the SDK does not
+  // pass to `validate`: a request that changed its envelope gets a carrier of its own.
   const inputFor = (state: RequestState) =>
     carrier(prepared.inputSchema, async (value) => {
       const started = performance.now();
@@ -85,5 +87,11 @@ export function registration(prepared: PreparedTool, config: MountConfig): Regis
   };
 
   const fixed = { title: tool.title, description: tool.description, outputSchema, annotations: tool.annotations };
-  return { name: prepared.name, config: (state) => ({ ...fixed, inputSchema: inputFor(state) }), run };
+  // Most requests carry no envelope repair and no refused `arguments`: they share one config built here.
+  const shared = { ...fixed, inputSchema: inputFor(NO_ENVELOPE) };
+  const configFor = (state: RequestState) =>
+    state.envelopeRepairs.length === 0 && state.rejectedArguments === undefined
+      ? shared
+      : { ...fixed, inputSchema: inputFor(state) };
+  return { name: prepared.name, config: configFor, run };
 }

@@ -21,4 +21,6 @@ export interface RequestState {
   envelopeRepairs: Repair[];
   /** Why `arguments` was refused before the SDK saw it (not an object); the call then fails with this text. */
   rejectedArguments?: string;
+  /** The tool a single `tools/call` names: the per-request server then holds that tool alone. */
+  call?: string;
 }

@@ -1,0 +1,52 @@
+/**
+ * A `tools/call` costs one tool, whatever the tool count: the per-request server holds the called tool
+ * alone; `tools/list` sees them all; an unknown name still gets the SDK's own unknown-tool answer.
+ */
+import { McpServer } from '@modelcontextprotocol/server';
+import { createMcpHandler, defineTool } from 'mcp-mount';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+
+const tools = Array.from({ length: 40 }, (_, i) =>
+  defineTool({ name: `t${i}`, input: z.object({ n: z.number() }), handler: ({ input }) => input.n + i }),
+);
+const handler = createMcpHandler(tools);
+const post = (message: unknown) =>
+  handler.fetch(
+    new Request('http://x/mcp', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify(message),
+    }),
+  );
+
+describe('the per-request server', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('registers only the called tool for tools/call, and every tool for tools/list', async () => {
+    const registered = vi.spyOn(McpServer.prototype, 'registerTool');
+    const call = await post({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 't7', arguments: { n: 1 } },
+    });
+    expect(await call.text()).toContain('"text":"8"');
+    expect(registered.mock.calls.map((c) => c[0])).toEqual(['t7']);
+
+    registered.mockClear();
+    const list = await post({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+    expect((await list.text()).match(/"name":"t\d+"/g)).toHaveLength(40);
+    expect(registered).toHaveBeenCalledTimes(40);
+  });
+
+  it('answers an unknown tool the way the SDK does', async () => {
+    const response = await post({
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'tools/call',
+      params: { name: 'nope', arguments: {} },
+    });
+    expect(await response.text()).toMatch(/Tool nope not found/);
+  });
+});
