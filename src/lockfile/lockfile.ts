@@ -1,4 +1,5 @@
-import { escapePointerToken, isPlainObject, type JsonValue } from '../core/json-schema/types.js';
+import { escapePointerToken } from '../core/json-schema/pointer.js';
+import { isPlainObject, type JsonValue } from '../core/json-schema/types.js';
 import type { PrepareOptions } from '../core/mount/options.js';
 import type { ServedTool, ValidationReport } from '../core/mount/report.js';
 

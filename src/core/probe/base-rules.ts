@@ -1,7 +1,8 @@
 import { stableStringify } from '../json-schema/compare.js';
 import { analyzeUnion } from '../json-schema/discriminator.js';
 import { declaredTypes } from '../json-schema/keywords.js';
-import { isPlainObject, pointer } from '../json-schema/types.js';
+import { pointer } from '../json-schema/pointer.js';
+import { isPlainObject } from '../json-schema/types.js';
 import { shortLiteral } from '../messages/describe.js';
 import { rootKeysServed, rootNotObject } from './root.js';
 import { unsatisfiableReason } from './satisfiable.js';

@@ -1,4 +1,4 @@
-import { pointer } from '../json-schema/types.js';
+import { pointer } from '../json-schema/pointer.js';
 
 /**
  * Values in the document that do not survive `JSON.stringify` unchanged: what `tools/list` sends would

@@ -1,5 +1,6 @@
 import { ANNOTATION_KEYWORDS } from '../json-schema/keywords.js';
-import { isPlainObject, pointer } from '../json-schema/types.js';
+import { pointer } from '../json-schema/pointer.js';
+import { isPlainObject } from '../json-schema/types.js';
 import { shortLiteral } from '../messages/describe.js';
 import { PORTABLE_FORMATS } from './formats.js';
 import { unionOf } from './schema-facts.js';

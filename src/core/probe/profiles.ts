@@ -1,5 +1,6 @@
 import { declaredTypes, isNullableWrapper, isNullOnly, typeOfValue } from '../json-schema/keywords.js';
-import { isPlainObject, pointer } from '../json-schema/types.js';
+import { pointer } from '../json-schema/pointer.js';
+import { isPlainObject } from '../json-schema/types.js';
 import { shortLiteral } from '../messages/describe.js';
 import { GEMINI_FORMATS, OPENAI_STRICT_FORMATS } from './formats.js';
 import { describeUntyped } from './option-rules.js';

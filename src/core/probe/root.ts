@@ -1,6 +1,7 @@
 import { analyzeUnion } from '../json-schema/discriminator.js';
 import { declaredTypes } from '../json-schema/keywords.js';
-import { isPlainObject, type JsonSchema, pointer } from '../json-schema/types.js';
+import { pointer } from '../json-schema/pointer.js';
+import { isPlainObject, type JsonSchema } from '../json-schema/types.js';
 import { unionOf } from './schema-facts.js';
 import type { CheckContext, Rule } from './types.js';
 

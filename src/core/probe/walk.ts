@@ -1,5 +1,6 @@
 import { forEachSubschema } from '../json-schema/keywords.js';
-import { isPlainObject, type JsonSchema, pointer } from '../json-schema/types.js';
+import { pointer } from '../json-schema/pointer.js';
+import { isPlainObject, type JsonSchema } from '../json-schema/types.js';
 import type { SchemaVisit } from './types.js';
 
 // Sub-schemas are found with the flattener's keyword table (forEachSubschema), so data keywords

@@ -1,5 +1,6 @@
 import { mapSubschemas } from '../json-schema/keywords.js';
-import { escapePointerToken, isPlainObject, type JsonSchema } from '../json-schema/types.js';
+import { escapePointerToken } from '../json-schema/pointer.js';
+import { isPlainObject, type JsonSchema } from '../json-schema/types.js';
 
 /** One root object to merge: which slice of the arguments it describes, and its served schema. */
 export interface RootPart {

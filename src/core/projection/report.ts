@@ -8,7 +8,8 @@ import {
   NEGATIVE_POSITIONS,
   unionKeyword,
 } from '../json-schema/keywords.js';
-import { isPlainObject, type JsonSchema, pointer } from '../json-schema/types.js';
+import { pointer } from '../json-schema/pointer.js';
+import { isPlainObject, type JsonSchema } from '../json-schema/types.js';
 import { unionVerdict } from './transform.js';
 
 /** A union the projection left in the served document, and why. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { type JsonSchema, pointer } from '../json-schema/types.js';
+import { pointer } from '../json-schema/pointer.js';
+import type { JsonSchema } from '../json-schema/types.js';
 
 /** Result of converting one Zod schema to JSON Schema. */
 export type Conversion =
