@@ -1,4 +1,4 @@
-import { escapePointerToken } from '../core/json-schema/pointer.js';
+import { pointer } from '../core/json-schema/pointer.js';
 import { isPlainObject, type JsonValue } from '../core/json-schema/types.js';
 import type { PrepareOptions } from '../core/mount/options.js';
 import type { ServedTool, ValidationReport } from '../core/mount/report.js';
@@ -146,7 +146,7 @@ export function diffValues(
     const b = before as Record<string, JsonValue>;
     const a = after as Record<string, JsonValue>;
     for (const key of sortedUnion(Object.keys(b), Object.keys(a))) {
-      const p = `${at}/${escapePointerToken(key)}`;
+      const p = pointer(at, key);
       if (!Object.hasOwn(a, key)) out.push({ kind: 'removed', tool, pointer: p, before: b[key]! });
       else if (!Object.hasOwn(b, key)) out.push({ kind: 'added', tool, pointer: p, after: a[key]! });
       else diffValues(tool, p, b[key]!, a[key]!, out);
@@ -157,7 +157,7 @@ export function diffValues(
   if (Array.isArray(before) && Array.isArray(after) && !(allScalars(before) && allScalars(after))) {
     const n = Math.max(before.length, after.length);
     for (let i = 0; i < n; i++) {
-      const p = `${at}/${i}`;
+      const p = pointer(at, i);
       if (i >= after.length) out.push({ kind: 'removed', tool, pointer: p, before: before[i]! });
       else if (i >= before.length) out.push({ kind: 'added', tool, pointer: p, after: after[i]! });
       else diffValues(tool, p, before[i]!, after[i]!, out);

@@ -32,15 +32,3 @@ export function shortLiteral(v: unknown): string {
   }
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
-
-/** The value at `path` inside `root`, and whether it is there at all (an own key all the way down). */
-export function valueAt(root: unknown, path: ReadonlyArray<PropertyKey>): { found: boolean; value: unknown } {
-  let current: unknown = root;
-  for (const key of path) {
-    if (typeof current !== 'object' || current === null || typeof key === 'symbol')
-      return { found: false, value: undefined };
-    if (!Object.hasOwn(current, key)) return { found: false, value: undefined };
-    current = (current as Record<PropertyKey, unknown>)[key];
-  }
-  return { found: true, value: current };
-}

@@ -8,8 +8,9 @@
  * requires. Repair's own refusals (`{ path, message }`, no `code`) format the same way.
  */
 import type { z } from 'zod';
+import { valueAt } from '../json-schema/pointer.js';
 import type { Schema } from '../zod/def.js';
-import { expectedName, shortLiteral, typeName, valueAt } from './describe.js';
+import { expectedName, shortLiteral, typeName } from './describe.js';
 import { formatPath } from './path.js';
 import { variantContext } from './variant-context.js';
 

@@ -1,5 +1,5 @@
+import { resolveLocalRef, valueAtPointer } from '../json-schema/pointer.js';
 import { isPlainObject, type JsonSchema } from '../json-schema/types.js';
-import { valueAt } from '../messages/describe.js';
 import { walkSchemas } from './walk.js';
 
 /** Where a local `$ref` points, and whether inlining it could ever finish. */
@@ -10,35 +10,10 @@ export interface RefIndex {
   isRecursive(targetPointer: string): boolean;
 }
 
-/** Converts a local ref (`#`, `#/$defs/A`) to a JSON Pointer; URI fragments may be percent-encoded. */
-function refToPointer(ref: string): string | undefined {
-  if (ref === '#') return '';
-  if (!ref.startsWith('#/')) return undefined;
-  try {
-    return decodeURIComponent(ref.slice(1));
-  } catch {
-    return undefined;
-  }
-}
-
-/** The value a JSON Pointer names in `doc`, following own keys only. */
-function atPointer(doc: unknown, ptr: string): { found: boolean; value: unknown } {
-  const tokens =
-    ptr === ''
-      ? []
-      : ptr
-          .slice(1)
-          .split('/')
-          .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
-  return valueAt(doc, tokens);
-}
-
 export function indexRefs(doc: JsonSchema): RefIndex {
   const resolve: RefIndex['resolve'] = (ref) => {
-    const ptr = refToPointer(ref);
-    if (ptr === undefined) return undefined;
-    const { found, value } = atPointer(doc, ptr);
-    return found ? { pointer: ptr, node: value } : undefined;
+    const target = resolveLocalRef(doc, ref);
+    return target && { pointer: target.pointer, node: target.value };
   };
   // Targets referenced from inside each target's subtree: the edges of the ref graph.
   const edges = new Map<string, string[]>();
@@ -46,7 +21,7 @@ export function indexRefs(doc: JsonSchema): RefIndex {
     let out = edges.get(ptr);
     if (!out) {
       out = [];
-      const node = atPointer(doc, ptr).value;
+      const node = valueAtPointer(doc, ptr).value;
       if (isPlainObject(node)) {
         for (const { node: sub } of walkSchemas(node)) {
           const target = typeof sub.$ref === 'string' ? resolve(sub.$ref) : undefined;

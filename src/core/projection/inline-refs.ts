@@ -1,9 +1,8 @@
 import { cloneJson } from '../json-schema/compare.js';
 import { ANNOTATION_KEYWORDS, forEachSubschema, META_KEYWORDS, mapSubschemas } from '../json-schema/keywords.js';
 import { setOwn } from '../json-schema/own-properties.js';
-import { pointer } from '../json-schema/pointer.js';
+import { parseLocalDefRef, pointer } from '../json-schema/pointer.js';
 import { isPlainObject, type JsonSchema } from '../json-schema/types.js';
-import { parseLocalDefRef } from './type-atoms.js';
 
 // Zod puts every schema with `.meta({ id })` (and every z.lazy cycle) in `$defs` and points at it with
 // `$ref`. Many clients do not resolve `$ref` (probe.md BR-73, BR-74; repair.md BR-3), so every local

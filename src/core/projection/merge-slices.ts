@@ -1,5 +1,5 @@
 import { mapSubschemas } from '../json-schema/keywords.js';
-import { escapePointerToken } from '../json-schema/pointer.js';
+import { localRefTokens, pointer } from '../json-schema/pointer.js';
 import { isPlainObject, type JsonSchema } from '../json-schema/types.js';
 
 /** One root object to merge: which slice of the arguments it describes, and its served schema. */
@@ -94,12 +94,10 @@ function mergeDefs(parts: RootPart[]): { defs: JsonSchema; parts: JsonSchema[] }
 function renameRefs(node: unknown, renames: ReadonlyMap<string, string>): unknown {
   if (!isPlainObject(node)) return node;
   const walked = mapSubschemas(node, (child) => renameRefs(child, renames));
-  if (typeof walked.$ref === 'string') {
-    const match = /^#\/\$defs\/([^/]+)(.*)$/.exec(walked.$ref);
-    const target = match
-      ? renames.get(decodeURIComponent(match[1]!).replace(/~1/g, '/').replace(/~0/g, '~'))
-      : undefined;
-    if (match && target) walked.$ref = `#/$defs/${escapePointerToken(target)}${match[2]}`;
+  const tokens = typeof walked.$ref === 'string' ? localRefTokens(walked.$ref) : undefined;
+  if (tokens !== undefined && tokens.length >= 2 && tokens[0] === '$defs') {
+    const target = renames.get(tokens[1]!);
+    if (target !== undefined) walked.$ref = `#${pointer('', '$defs', target, ...tokens.slice(2))}`;
   }
   return walked;
 }

@@ -1,4 +1,6 @@
 import { declaredTypes, type JsonType, TYPE_FAMILIES, typeOfValue } from '../json-schema/keywords.js';
+import { ownValue } from '../json-schema/own-properties.js';
+import { parseLocalDefRef } from '../json-schema/pointer.js';
 import { isPlainObject, type JsonSchema } from '../json-schema/types.js';
 
 /**
@@ -97,19 +99,6 @@ export function localResolver(root: unknown): RefResolver {
     const parsed = parseLocalDefRef(ref);
     if (!parsed || !isPlainObject(root)) return undefined;
     const container = root[parsed.container];
-    return isPlainObject(container) && Object.hasOwn(container, parsed.name) ? container[parsed.name] : undefined;
+    return isPlainObject(container) ? ownValue(container, parsed.name) : undefined;
   };
-}
-
-/** `#/$defs/Name` → `{ container: '$defs', name: 'Name' }`; anything deeper or non-local → undefined. */
-export function parseLocalDefRef(ref: string): { container: '$defs' | 'definitions'; name: string } | undefined {
-  const match = /^#\/(\$defs|definitions)\/([^/]+)$/.exec(ref);
-  if (!match) return undefined;
-  let token = match[2]!;
-  try {
-    token = decodeURIComponent(token);
-  } catch {
-    return undefined;
-  }
-  return { container: match[1] as '$defs' | 'definitions', name: token.replace(/~1/g, '/').replace(/~0/g, '~') };
 }
