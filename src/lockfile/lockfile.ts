@@ -1,3 +1,4 @@
+import { jsonEqual, sortKeys } from '../core/json-schema/compare.js';
 import { pointer } from '../core/json-schema/pointer.js';
 import { isPlainObject, type JsonValue } from '../core/json-schema/types.js';
 import type { PrepareOptions } from '../core/mount/options.js';
@@ -216,32 +217,6 @@ function lockedTool(t: ServedTool): ServedTool {
   if (t.outputSchema !== undefined) out.outputSchema = sortKeys(t.outputSchema);
   if (t.annotations !== undefined) out.annotations = sortKeys(t.annotations);
   return out as unknown as ServedTool;
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (!isPlainObject(value)) return value;
-  const out: Record<string, unknown> = {};
-  // defineProperty, not assignment: a property named `__proto__` is data here, not the prototype.
-  for (const key of Object.keys(value).sort()) {
-    Object.defineProperty(out, key, {
-      value: sortKeys(value[key]),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  }
-  return out;
-}
-
-function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((v, i) => jsonEqual(v, b[i]));
-  if (isPlainObject(a) && isPlainObject(b)) {
-    const ka = Object.keys(a);
-    return ka.length === Object.keys(b).length && ka.every((k) => Object.hasOwn(b, k) && jsonEqual(a[k], b[k]));
-  }
-  return false;
 }
 
 function allScalars(values: readonly JsonValue[]): boolean {

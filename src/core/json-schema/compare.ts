@@ -17,6 +17,26 @@ export function stableStringify(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
+/** A copy of a JSON value with the keys of every object in sorted order (a `__proto__` key stays a key). */
+export function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (!isPlainObject(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value).sort()) setOwn(out, key, sortKeys(value[key]));
+  return out;
+}
+
+/** Deep equality of JSON values: same own keys with equal values, arrays element by element; key order aside. */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((v, i) => jsonEqual(v, b[i]));
+  if (isPlainObject(a) && isPlainObject(b)) {
+    const ka = Object.keys(a);
+    return ka.length === Object.keys(b).length && ka.every((k) => Object.hasOwn(b, k) && jsonEqual(a[k], b[k]));
+  }
+  return false;
+}
+
 /**
  * Canonical key of what a schema accepts: equal keys mean the schemas accept the same values.
  * Annotations are left out at every schema node (never inside data such as `const` or `properties`

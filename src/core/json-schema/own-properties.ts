@@ -3,10 +3,10 @@
 // is true for it on every object. Every object this folder builds from schema keys goes through here.
 
 /** Sets `key` as an own, enumerable data property (also when `key` is `__proto__`); returns `target`. */
-export function setOwn<T extends Record<string, unknown>>(target: T, key: string, value: unknown): T {
+export function setOwn<T extends object>(target: T, key: string | number, value: unknown): T {
   if (key === '__proto__') {
     Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  } else (target as Record<string, unknown>)[key] = value;
+  } else (target as Record<string | number, unknown>)[key] = value;
   return target;
 }
 

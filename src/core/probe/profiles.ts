@@ -1,4 +1,5 @@
 import { declaredTypes, isNullableWrapper, isNullOnly, typeOfValue } from '../json-schema/keywords.js';
+import { ownValue } from '../json-schema/own-properties.js';
 import { pointer } from '../json-schema/pointer.js';
 import { isPlainObject } from '../json-schema/types.js';
 import { shortLiteral } from '../messages/describe.js';
@@ -333,7 +334,7 @@ export function resolveProfiles(names: readonly string[]): { profiles: Profile[]
   const profiles: Profile[] = [];
   const unknown: string[] = [];
   for (const name of names) {
-    const profile = Object.hasOwn(PROFILES, name) ? PROFILES[name] : undefined;
+    const profile = ownValue(PROFILES, name) as Profile | undefined;
     if (profile) profiles.push(profile);
     else unknown.push(name);
   }

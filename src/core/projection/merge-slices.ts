@@ -1,4 +1,5 @@
 import { mapSubschemas } from '../json-schema/keywords.js';
+import { setOwn } from '../json-schema/own-properties.js';
 import { localRefTokens, pointer } from '../json-schema/pointer.js';
 import { isPlainObject, type JsonSchema } from '../json-schema/types.js';
 
@@ -50,11 +51,7 @@ export function mergeRootObjects(parts: RootPart[]): MergeResult {
 /** Copies own keys as own properties: a property named `__proto__` stays a property (never a prototype). */
 function ownAssign(sources: JsonSchema[]): JsonSchema {
   const out: JsonSchema = {};
-  for (const source of sources) {
-    for (const key of Object.keys(source)) {
-      Object.defineProperty(out, key, { value: source[key], enumerable: true, writable: true, configurable: true });
-    }
-  }
+  for (const source of sources) for (const key of Object.keys(source)) setOwn(out, key, source[key]);
   return out;
 }
 
@@ -78,12 +75,7 @@ function mergeDefs(parts: RootPart[]): { defs: JsonSchema; parts: JsonSchema[] }
     }
     const schema = renames.size > 0 ? (renameRefs(part.schema, renames) as JsonSchema) : part.schema;
     for (const [name, def] of Object.entries((schema.$defs ?? {}) as JsonSchema)) {
-      Object.defineProperty(defs, renames.get(name) ?? name, {
-        value: def,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+      setOwn(defs, renames.get(name) ?? name, def);
     }
     return schema;
   });

@@ -9,6 +9,7 @@
  * and are updated in place. The caller's object is never written to.
  */
 
+import { setOwn } from '../json-schema/own-properties.js';
 import { formatPathSegment } from '../messages/path.js';
 import { type Accepts, acceptsSomeString } from './accepts.js';
 import { ambiguityMessage, structuredMemberAccepts } from './ambiguity.js';
@@ -255,9 +256,7 @@ const NOT_PARSED: unique symbol = Symbol('not-parsed');
 function setChild(f: Frame, key: string | number, value: unknown): void {
   if (f.out === null) f.out = f.owned ? f.src : Array.isArray(f.src) ? f.src.slice() : { ...f.src };
   // A plain assignment to "__proto__" would set the prototype instead of a key.
-  if (key === '__proto__')
-    Object.defineProperty(f.out, key, { value, writable: true, enumerable: true, configurable: true });
-  else f.out[key] = value;
+  setOwn(f.out, key, value);
 }
 
 /** The displayed path of child `key` of `parent` (`items[3].meta`), built straight from the frame chain. */
