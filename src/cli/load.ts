@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, extname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { isPlainObject } from '../core/json-schema/types.js';
 import type { McpMountOptions } from '../core/mount/options.js';
 import type { AnyTool } from '../core/mount/tool.js';
 
@@ -95,20 +96,17 @@ function readExports(namespace: Record<string, unknown>, path: string): LoadedMo
   let options: unknown = namespace.options;
   if (tools === undefined) {
     if (Array.isArray(fallback)) tools = fallback;
-    else if (isObject(fallback)) {
+    else if (isPlainObject(fallback)) {
       tools = fallback.tools;
       options ??= fallback.options;
     }
   }
   if (!Array.isArray(tools)) throw new ModuleLoadError(`${path} exports no tools: ${CONTRACT}`);
-  const bad = tools.findIndex((t) => !isObject(t) || typeof t.name !== 'string');
+  const bad = tools.findIndex((t) => !isPlainObject(t) || typeof t.name !== 'string');
   if (bad !== -1) throw new ModuleLoadError(`${path}: tools[${bad}] is not a tool (an object with a string \`name\`)`);
-  if (options !== undefined && !isObject(options)) throw new ModuleLoadError(`${path}: \`options\` must be an object`);
+  if (options !== undefined && !isPlainObject(options))
+    throw new ModuleLoadError(`${path}: \`options\` must be an object`);
   return { tools: tools as AnyTool[], options: (options ?? {}) as McpMountOptions };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function messageOf(error: unknown): string {

@@ -5,6 +5,7 @@
  * learn that the rule comes from its own choice of `kind`. Naming the tag and the variant's
  * required fields (`kind = append requires path, content`) lets it fix the call in one go.
  */
+import { isPlainObject } from '../json-schema/types.js';
 import { type RepairSwitches, selectVariant } from '../repair/selection.js';
 import { defOf, isOptionalIn, isSchema, type Schema, unwrap } from '../zod/def.js';
 
@@ -80,10 +81,6 @@ function descend(
   }
   const next = (v as Record<PropertyKey, unknown>)[key];
   return descend(childSchema(s, key), next, path, i + 1, found, hops + 1);
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function kindMatches(option: Schema, v: unknown): boolean {
