@@ -1,5 +1,5 @@
 import { validationKey } from '../json-schema/compare.js';
-import { ANNOTATION_KEYWORDS, isObjectTyped, META_KEYWORDS } from '../json-schema/keywords.js';
+import { ANNOTATION_KEYWORDS, isObjectTyped, META_KEYWORDS, TYPE_FAMILIES } from '../json-schema/keywords.js';
 import { setOwn } from '../json-schema/own-properties.js';
 import { isPlainObject, type JsonSchema } from '../json-schema/types.js';
 import { composeDescription } from './annotations.js';
@@ -14,16 +14,16 @@ import { keySurface } from './intersections.js';
 // Unknown keys follow Zod, not `allOf` (see intersections.ts): Zod refuses a key only when no side
 // recognises it, so the merged object is closed only when every member is, over all their keys.
 
+/**
+ * Object-family keywords the merge does not combine: their effect depends on other keys (`dependent*`) or on
+ * what the members evaluated (`unevaluatedProperties`).
+ */
+const NOT_COMBINED: ReadonlySet<string> = new Set(['dependentRequired', 'dependentSchemas', 'unevaluatedProperties']);
+
 /** Object keywords the merge knows how to combine; any other keyword on a member leaves the `allOf` alone. */
 const OBJECT_KEYWORDS: ReadonlySet<string> = new Set([
   'type',
-  'properties',
-  'required',
-  'additionalProperties',
-  'patternProperties',
-  'propertyNames',
-  'minProperties',
-  'maxProperties',
+  ...TYPE_FAMILIES.object.filter((k) => !NOT_COMBINED.has(k)),
 ]);
 
 /**
