@@ -6,7 +6,8 @@
  * required fields (`kind = append requires path, content`) lets it fix the call in one go.
  */
 import { isPlainObject } from '../json-schema/types.js';
-import { type RepairSwitches, selectVariant } from '../repair/selection.js';
+import { selectVariant } from '../repair/selection.js';
+import type { RepairSwitches } from '../repair/types.js';
 import { defOf, isOptionalIn, isSchema, type Schema, unwrap } from '../zod/def.js';
 
 export interface VariantContext {

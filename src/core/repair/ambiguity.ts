@@ -12,17 +12,8 @@
  * refinement and no transform. Refinements are therefore not consulted; a list that fails only a
  * refinement still counts as "meant as a list", which is the honest reading.
  */
-import {
-  ANY,
-  acceptsSel,
-  childSel,
-  containerKind,
-  type RepairSwitches,
-  type Sel,
-  shallowFit,
-  structural,
-  valueFits,
-} from './selection.js';
+import { ANY, acceptsSel, childSel, containerKind, type Sel, shallowFit, structural, valueFits } from './selection.js';
+import type { RepairSwitches } from './types.js';
 
 /** Upper bound on the values looked at by one check; past it the string is kept and the call goes on. */
 const DEFAULT_BUDGET = 100_000;

@@ -5,7 +5,7 @@
  * the walk's budget are passed on as sent (see DEFAULT_MAX_NODES). Nothing is ever truncated or
  * half-repaired.
  */
-import type { RepairOptions } from './types.js';
+import type { RepairOptions, RepairSwitches } from './types.js';
 
 /**
  * 64 nesting levels of arrays/objects, counted from the root of the arguments, for any value
@@ -38,9 +38,7 @@ export const DEFAULT_REPAIR_LIMITS = Object.freeze({
   maxNodes: DEFAULT_MAX_NODES,
 });
 
-export interface ResolvedRepairOptions {
-  json: boolean;
-  scalars: boolean;
+export interface ResolvedRepairOptions extends RepairSwitches {
   maxDepth: number;
   maxStringBytes: number;
   maxNodes: number;

@@ -27,6 +27,7 @@ import {
 } from './accepts.js';
 import { firstSignificant } from './json-text.js';
 import { canonicalNumber, repairScalar } from './scalars.js';
+import type { RepairSwitches } from './types.js';
 
 export class AnySel {
   readonly k = 'any';
@@ -42,12 +43,6 @@ export class AndSel {
 export type Sel = Schema | AnySel | OrSel | AndSel;
 
 export const ANY: AnySel = new AnySel();
-
-/** Which repairs are switched on; the fit checks count a string as fitting only if it would be repaired. */
-export interface RepairSwitches {
-  json: boolean;
-  scalars: boolean;
-}
 
 /** "Any of these". A member that accepts anything makes the whole position untouchable. */
 export function makeOr(list: readonly Sel[]): Sel | null {

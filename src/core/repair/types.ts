@@ -17,6 +17,12 @@ export interface RepairOptions {
   maxNodes?: number;
 }
 
+/** Which repairs are switched on, resolved from `RepairOptions`; the fit checks count a string as fitting only if it would be repaired. */
+export interface RepairSwitches {
+  json: boolean;
+  scalars: boolean;
+}
+
 export type RepairFrom = 'json-string' | 'number-string' | 'boolean-string' | 'null-string';
 
 /** One repaired position, for hooks and logs (`ctx.repairs`). */

@@ -1,6 +1,6 @@
 import { formatIssues } from '../messages/index.js';
 import type { PreparedTool } from '../mount/prepare.js';
-import { type Repair, repairArgs } from '../repair/index.js';
+import { type Repair, type RepairSwitches, repairArgs } from '../repair/index.js';
 import { argumentsNotAnObject } from './envelope.js';
 
 /** What a successful `tools/call` argument check hands to the executor. */
@@ -13,11 +13,6 @@ export interface ParsedCall {
 }
 
 export type CallCheck = { ok: true; value: ParsedCall } | { ok: false; messages: string[]; repairs: Repair[] };
-
-export interface RepairSwitches {
-  json: boolean;
-  scalars: boolean;
-}
 
 /**
  * Repair, split, then the one parse per slice. The original Zod schemas are the only parsers and each runs
