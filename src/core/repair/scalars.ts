@@ -4,7 +4,7 @@
  * Strict by design. Hand-rolled "truthy" coercion has turned `"false"` into `true` in the wild, so
  * only exact spellings convert, and only where the schema expects that kind and accepts no string.
  */
-import { type Accepts, acceptsNumberValue, acceptsSomeNumber, acceptsSomeString } from './accepts.js';
+import { type Accepts, acceptsNumberValue, acceptsSomeNumber, acceptsSomeString } from '../zod/accepted-kinds.js';
 
 /**
  * A canonical decimal: optional minus, an integer part without leading zeros, an optional

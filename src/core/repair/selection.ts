@@ -14,7 +14,6 @@
  * The cost is bounded by the schema's size, not the value's, so the walk stays linear.
  */
 
-import { type AnyDef, defOf, isOptionalIn, isSchema, type Schema, unwrap } from '../zod/def.js';
 import {
   ACCEPTS_ANY,
   type Accepts,
@@ -24,7 +23,8 @@ import {
   acceptsStringValue,
   andAccepts,
   orAccepts,
-} from './accepts.js';
+} from '../zod/accepted-kinds.js';
+import { type AnyDef, defOf, isOptionalIn, isSchema, type Schema, unwrap } from '../zod/def.js';
 import { firstSignificant } from './json-text.js';
 import { canonicalNumber, repairScalar } from './scalars.js';
 import type { RepairSwitches } from './types.js';

@@ -11,7 +11,7 @@
 
 import { setOwn } from '../json-schema/own-properties.js';
 import { formatPathSegment } from '../messages/path.js';
-import { type Accepts, acceptsSomeString } from './accepts.js';
+import { type Accepts, acceptsSomeString } from '../zod/accepted-kinds.js';
 import { ambiguityMessage, structuredMemberAccepts } from './ambiguity.js';
 import { firstSignificant, parseJsonText } from './json-text.js';
 import type { ResolvedRepairOptions } from './limits.js';

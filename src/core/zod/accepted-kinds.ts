@@ -7,7 +7,7 @@
  * formats and bounds are ignored on purpose: they decide whether Zod accepts the value, not which
  * kind of value the sender meant, and the Zod parse that follows applies them.
  */
-import { type AnyDef, defOf, isIntegerNumber, isSchema, lazyTarget, type Schema } from '../zod/def.js';
+import { type AnyDef, defOf, isIntegerNumber, isSchema, lazyTarget, type Schema } from './def.js';
 
 export interface Accepts {
   /** Accepts any value (unknown, any, catch, transform, coerce, custom, ...): repair never touches it. */
