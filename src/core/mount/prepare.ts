@@ -5,6 +5,7 @@ import type { SchemaIssue } from '../probe/issue.js';
 import { collapseNullable, flattenWithReport, inlineRefs, relaxIntersections } from '../projection/index.js';
 import { mergeRootObjects, type RootPart } from '../projection/merge-slices.js';
 import { toJsonSchema } from '../zod/convert.js';
+import { shapeKeys } from '../zod/shape-keys.js';
 import { type MountConfig, settleOptions } from './config.js';
 import type { ExtendOption } from './options.js';
 import type { AnyTool, AnyZodObject } from './tool.js';
@@ -188,17 +189,6 @@ function onceEach(issues: SchemaIssue[]): SchemaIssue[] {
     seen.add(i.message);
     return true;
   });
-}
-
-/** The keys a Zod shape declares (object, or the variants of a union), to catch an empty served `properties`. */
-function shapeKeys(schema: z.ZodType): string[] {
-  const def = (schema as any)?._zod?.def;
-  if (!def) return [];
-  if (def.type === 'object') return Object.keys(def.shape);
-  if (def.type === 'union') return [...new Set((def.options as z.ZodType[]).flatMap(shapeKeys))];
-  if (def.type === 'intersection') return [...new Set([...shapeKeys(def.left), ...shapeKeys(def.right)])];
-  if (def.type === 'pipe') return shapeKeys(def.in);
-  return [];
 }
 
 function deepFreeze<T>(value: T): T {

@@ -7,7 +7,7 @@
  * formats and bounds are ignored on purpose: they decide whether Zod accepts the value, not which
  * kind of value the sender meant, and the Zod parse that follows applies them.
  */
-import { type AnyDef, defOf, isIntegerNumber, isSchema, lazyTarget, type Schema } from './def.js';
+import { type AnyDef, defOf, enumValues, isIntegerNumber, isSchema, lazyTarget, type Schema } from './def.js';
 
 export interface Accepts {
   /** Accepts any value (unknown, any, catch, transform, coerce, custom, ...): repair never touches it. */
@@ -195,8 +195,7 @@ function compute(schema: Schema, def: AnyDef): Accepts {
     case 'literal':
       return fromValues(def.values ?? []);
     case 'enum': {
-      const values = (schema._zod as any).values as Iterable<unknown> | undefined;
-      return fromValues(values ?? Object.values(def.entries ?? {}));
+      return fromValues(enumValues(schema) ?? Object.values(def.entries ?? {}));
     }
     case 'object':
     case 'record':

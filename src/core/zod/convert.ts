@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pointer } from '../json-schema/pointer.js';
 import type { JsonSchema } from '../json-schema/types.js';
+import { defOf, hasZodInternals, isSchema } from './def.js';
 
 /** Result of converting one Zod schema to JSON Schema. */
 export type Conversion =
@@ -21,7 +22,7 @@ export type Conversion =
  * fail instead of being served as `{}`.
  */
 export function toJsonSchema(schema: z.ZodType, io: 'input' | 'output'): Conversion {
-  if (!isZod4(schema)) {
+  if (!hasZodInternals(schema)) {
     const message =
       'not a Zod 4 schema (Zod 3 schemas, `zod/v3`, cannot be converted); import { z } from "zod" (>= 4.2)';
     return { ok: false, path: '', message, fields: [{ path: '', message }] };
@@ -41,10 +42,6 @@ export function toJsonSchema(schema: z.ZodType, io: 'input' | 'output'): Convers
   }
 }
 
-function isZod4(schema: unknown): schema is z.ZodType {
-  return typeof schema === 'object' && schema !== null && '_zod' in schema;
-}
-
 function withAdvice(message: string): string {
   if (/^Date\b/.test(message)) return `${message}; use z.iso.datetime() (served as format "date-time")`;
   if (/BigInt/i.test(message)) return `${message}; use z.number().int() or a numeric string`;
@@ -59,8 +56,8 @@ function locateUnconvertible(
   io: 'input' | 'output',
   at: string,
 ): Array<{ path: string; message: string }> {
-  const def = (schema as any)._zod?.def;
-  if (!def) return [];
+  if (!isSchema(schema)) return [];
+  const def = defOf(schema);
   const failure = (s: z.ZodType): string | undefined => {
     try {
       z.toJSONSchema(s, { io, unrepresentable: 'throw', cycles: 'ref' });
@@ -77,11 +74,11 @@ function locateUnconvertible(
   };
   switch (def.type) {
     case 'object':
-      return Object.entries(def.shape as Record<string, z.ZodType>).flatMap(([key, value]) =>
-        inner(value, pointer(at, 'properties', key)),
+      return Object.entries(def.shape!).flatMap(([key, value]) =>
+        inner(value as z.ZodType, pointer(at, 'properties', key)),
       );
     case 'array':
-      return inner(def.element, pointer(at, 'items'));
+      return inner(def.element as z.ZodType, pointer(at, 'items'));
     case 'optional':
     case 'nullable':
     case 'default':
@@ -89,7 +86,7 @@ function locateUnconvertible(
     case 'readonly':
     case 'nonoptional':
     case 'catch':
-      return locateUnconvertible(def.innerType, io, at);
+      return locateUnconvertible(def.innerType as z.ZodType, io, at);
     default:
       return [];
   }

@@ -37,9 +37,14 @@ export interface AnyDef {
   checks?: ReadonlyArray<{ _zod?: { def?: { format?: string } } }>;
 }
 
+/** True when `x` carries Zod 4 internals at all (Zod 3 schemas do not). */
+export function hasZodInternals(x: unknown): boolean {
+  return typeof x === 'object' && x !== null && '_zod' in x;
+}
+
 /** True when `x` carries Zod v4 internals. */
 export function isSchema(x: unknown): x is Schema {
-  return typeof x === 'object' && x !== null && '_zod' in x && typeof (x as any)._zod?.def?.type === 'string';
+  return hasZodInternals(x) && typeof (x as any)._zod?.def?.type === 'string';
 }
 
 export function defOf(schema: Schema): AnyDef {
@@ -55,6 +60,24 @@ export function lazyTarget(schema: Schema): Schema | undefined {
   if (isSchema(cached)) return cached;
   const got = defOf(schema).getter?.();
   return isSchema(got) ? got : undefined;
+}
+
+/** True for `z.never()`: as an object's catch-all it refuses every key the shape does not declare. */
+export function isNever(schema: unknown): boolean {
+  return isSchema(schema) && defOf(schema).type === 'never';
+}
+
+/** The values of a `z.enum` as Zod lists them, or undefined when it keeps none. */
+export function enumValues(schema: Schema): Iterable<unknown> | undefined {
+  return (schema._zod as any).values;
+}
+
+/**
+ * The values an object (or a discriminated union) pins for property `key`, as Zod records them on
+ * `_zod.propValues`: literals, enum values and nested discriminated unions' tags.
+ */
+export function propValues(schema: Schema, key: string): ReadonlySet<unknown> | undefined {
+  return (schema._zod as any).propValues?.[key];
 }
 
 /** Number formats that only admit integers (`z.int()`, `.int()`, `z.int32()`, `z.uint32()`). */
