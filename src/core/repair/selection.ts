@@ -14,6 +14,7 @@
  * The cost is bounded by the schema's size, not the value's, so the walk stays linear.
  */
 
+import { canonicalNumber } from '../json-schema/canonical-number.js';
 import {
   ACCEPTS_ANY,
   type Accepts,
@@ -26,7 +27,7 @@ import {
 } from '../zod/accepted-kinds.js';
 import { type AnyDef, defOf, isOptionalIn, isSchema, type Schema, unwrap } from '../zod/def.js';
 import { firstSignificant } from './json-text.js';
-import { canonicalNumber, repairScalar } from './scalars.js';
+import { repairScalar } from './scalars.js';
 import type { RepairSwitches } from './types.js';
 
 export class AnySel {

@@ -1,8 +1,8 @@
 /** The JSON text reader and the scalar rules, unit by unit. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { CANONICAL_DECIMAL, canonicalNumber } from '../../../src/core/json-schema/canonical-number.js';
 import { firstSignificant, parseJsonText, utf8Length } from '../../../src/core/repair/json-text.js';
-import { CANONICAL_DECIMAL, canonicalNumber } from '../../../src/core/repair/scalars.js';
 
 const LOOSE = { maxBytes: Number.POSITIVE_INFINITY, maxNesting: 64, maxNodes: Number.POSITIVE_INFINITY };
 
