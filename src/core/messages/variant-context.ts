@@ -5,10 +5,11 @@
  * learn that the rule comes from its own choice of `kind`. Naming the tag and the variant's
  * required fields (`kind = append requires path, content`) lets it fix the call in one go.
  */
+import { valueAt } from '../json-schema/pointer.js';
 import { isPlainObject } from '../json-schema/types.js';
-import { selectVariant } from '../repair/selection.js';
-import type { RepairSwitches } from '../repair/types.js';
-import { defOf, isOptionalIn, isSchema, type Schema, unwrap } from '../zod/def.js';
+import { childSchema } from '../zod/child-schemas.js';
+import { defOf, type Schema, unwrap } from '../zod/def.js';
+import { memberOnPath, requiredKeys, selectVariant } from '../zod/variant.js';
 
 export interface VariantContext {
   discriminator: string;
@@ -18,8 +19,6 @@ export interface VariantContext {
   /** How many path segments lead to the variant object (0 when the union is the root). */
   depth: number;
 }
-
-const SWITCHES: RepairSwitches = { json: true, scalars: true };
 
 /**
  * The innermost discriminated union (with a tag that selects a variant) whose object sits at a
@@ -51,7 +50,8 @@ function descend(
     if (!isPlainObject(v) && !Array.isArray(v)) return found;
     if (def.discriminator !== undefined) {
       if (!isPlainObject(v)) return found;
-      const variant = selectVariant(s, v, SWITCHES);
+      // As repair reads it: a tag sent as text for a numeric or boolean literal still selects its variant.
+      const variant = selectVariant(s, v, { scalarText: true });
       if (!variant) return found;
       const here: VariantContext = {
         discriminator: def.discriminator,
@@ -62,12 +62,7 @@ function descend(
       return descend(variant, v, path, i, here, hops + 1);
     }
     // Plain union: follow the first member of the value's kind that knows the next key.
-    const options = def.options ?? [];
-    const key = path[i];
-    const pick =
-      options.find((o) => kindMatches(o, v) && (key === undefined || hasChild(o, key))) ??
-      options.find((o) => kindMatches(o, v));
-    return descend(pick, v, path, i, found, hops + 1);
+    return descend(memberOnPath(def.options ?? [], v, path[i]), v, path, i, found, hops + 1);
   }
   if (def.type === 'intersection') {
     const right = descend(def.right, v, path, i, found, hops + 1);
@@ -76,59 +71,8 @@ function descend(
   }
   if (i >= path.length) return found;
   const key = path[i]!;
-  if (typeof v !== 'object' || v === null || typeof key === 'symbol' || !Object.hasOwn(v, key)) {
-    // The key is missing (e.g. a required field): the context found so far is the answer.
-    return found;
-  }
-  const next = (v as Record<PropertyKey, unknown>)[key];
-  return descend(childSchema(s, key), next, path, i + 1, found, hops + 1);
-}
-
-function kindMatches(option: Schema, v: unknown): boolean {
-  const s = unwrap(option);
-  if (!s) return false;
-  const type = defOf(s).type;
-  if (Array.isArray(v)) return type === 'array' || type === 'tuple' || type === 'union' || type === 'intersection';
-  return type === 'object' || type === 'record' || type === 'union' || type === 'intersection';
-}
-
-function hasChild(option: Schema, key: PropertyKey): boolean {
-  const s = unwrap(option);
-  if (!s) return false;
-  const def = defOf(s);
-  if (def.type === 'object') return typeof key === 'string' && Object.hasOwn(def.shape ?? {}, key);
-  return childSchema(s, key) !== undefined;
-}
-
-function childSchema(s: Schema, key: PropertyKey): Schema | undefined {
-  const def = defOf(s);
-  switch (def.type) {
-    case 'object':
-      return typeof key === 'string' && Object.hasOwn(def.shape ?? {}, key) ? def.shape![key] : def.catchall;
-    case 'record':
-      return def.valueType;
-    case 'array':
-      return def.element;
-    case 'tuple':
-      if (typeof key !== 'number') return undefined;
-      return key < (def.items?.length ?? 0) ? def.items![key] : (def.rest ?? undefined);
-    default:
-      return undefined;
-  }
-}
-
-/** Required keys of a variant: the fields Zod requires (no optional/default/prefault marker). */
-function requiredKeys(variant: Schema): string[] {
-  const s = unwrap(variant);
-  if (!s || !isSchema(s)) return [];
-  const def = defOf(s);
-  if (def.type === 'object') {
-    const shape = def.shape ?? {};
-    return Object.keys(shape).filter((k) => !isOptionalIn(shape[k]!));
-  }
-  if (def.type === 'intersection') {
-    const keys = [...requiredKeys(def.left!), ...requiredKeys(def.right!)];
-    return [...new Set(keys)];
-  }
-  return [];
+  const child = valueAt(v, [key]);
+  // The key is missing (e.g. a required field): the context found so far is the answer.
+  if (!child.found) return found;
+  return descend(childSchema(s, key), child.value, path, i + 1, found, hops + 1);
 }

@@ -14,7 +14,6 @@
  * The cost is bounded by the schema's size, not the value's, so the walk stays linear.
  */
 
-import { canonicalNumber } from '../json-schema/canonical-number.js';
 import {
   ACCEPTS_ANY,
   type Accepts,
@@ -25,7 +24,10 @@ import {
   andAccepts,
   orAccepts,
 } from '../zod/accepted-kinds.js';
-import { type AnyDef, defOf, isOptionalIn, isSchema, type Schema, unwrap } from '../zod/def.js';
+import { shapeField, tupleItem } from '../zod/child-schemas.js';
+import { defOf, isNever, isOptionalIn, isSchema, type Schema, unwrap } from '../zod/def.js';
+import { recordTakesEveryKey, recordTakesKey } from '../zod/record-keys.js';
+import { selectVariant } from '../zod/variant.js';
 import { firstSignificant } from './json-text.js';
 import { repairScalar } from './scalars.js';
 import type { RepairSwitches } from './types.js';
@@ -99,33 +101,6 @@ export function containerKind(value: unknown): ContainerKind | undefined {
 }
 
 /**
- * The variant a discriminated union's tag selects, read from Zod's per-option `propValues`
- * (which covers multi-value literals, enums and nested discriminated unions). A tag sent as a
- * string for a numeric or boolean literal selects the same variant when scalar repair is on.
- * An unknown or missing tag selects nothing: the value is left for Zod to reject by the tag's path.
- */
-export function selectVariant(union: Schema, value: Record<string, unknown>, sw: RepairSwitches): Schema | undefined {
-  const def = defOf(union);
-  const disc = def.discriminator;
-  if (disc === undefined || !Object.hasOwn(value, disc)) return undefined;
-  const tag = value[disc];
-  const lookup = (t: unknown): Schema | undefined => {
-    for (const option of def.options ?? []) {
-      const values = (option._zod as any).propValues?.[disc] as ReadonlySet<unknown> | undefined;
-      if (values?.has(t)) return option;
-    }
-    return undefined;
-  };
-  const direct = lookup(tag);
-  if (direct || !sw.scalars || typeof tag !== 'string') return direct;
-  if (tag === 'true') return lookup(true);
-  if (tag === 'false') return lookup(false);
-  if (tag === 'null') return lookup(null);
-  const n = canonicalNumber(tag);
-  return n === undefined ? undefined : lookup(n);
-}
-
-/**
  * Narrows `sel` to the container schemas that could parse `value` (of kind `kind`), or null when
  * none can. Discriminated unions follow their tag; a plain union keeps every member of the right
  * kind, and when more than one remains, only those that `shallowFit` the value.
@@ -164,7 +139,7 @@ export function structural(
     case 'union': {
       if (def.discriminator !== undefined) {
         if (kind !== 'object') return null;
-        const variant = selectVariant(schema, value as Record<string, unknown>, sw);
+        const variant = selectVariant(schema, value as Record<string, unknown>, { scalarText: sw.scalars });
         return variant ? structural(variant, value, kind, sw, inAnd) : null;
       }
       return narrowOr(def.options ?? [], value, kind, sw, inAnd);
@@ -255,14 +230,14 @@ function childOf(sel: Sel, key: string | number, inAnd: boolean): Child {
   const def = defOf(sel as Schema);
   switch (def.type) {
     case 'object': {
-      const shape = def.shape ?? {};
-      if (typeof key === 'string' && Object.hasOwn(shape, key)) return shape[key]!;
+      const field = shapeField(def, key);
+      if (field !== undefined) return field;
       // Loose objects carry z.unknown() here, strict ones z.never(); a strip-mode object drops the key.
       if (!def.catchall) return IGNORED;
-      return isSchema(def.catchall) && defOf(def.catchall).type === 'never' ? REFUSED_KEY : def.catchall;
+      return isNever(def.catchall) ? REFUSED_KEY : def.catchall;
     }
     case 'record': {
-      const known = recordKey(def, key);
+      const known = recordTakesKey(def, key);
       if (known === true) return def.valueType ?? ANY;
       // A loose record passes a key its key schema refuses through as sent.
       if (def.mode === 'loose') return known === false ? IGNORED : ANY;
@@ -273,41 +248,11 @@ function childOf(sel: Sel, key: string | number, inAnd: boolean): Child {
     case 'array':
       return def.element ?? ANY;
     case 'tuple': {
-      if (typeof key !== 'number') return REJECTED;
-      const items = def.items ?? [];
-      return key < items.length ? items[key]! : (def.rest ?? REJECTED);
+      return typeof key === 'number' ? (tupleItem(def, key) ?? REJECTED) : REJECTED;
     }
     default:
       return ANY;
   }
-}
-
-/** True when a record's key schema accepts every key (`z.string()` without checks, `z.any()`, `z.unknown()`). */
-function everyKey(def: AnyDef): boolean {
-  const keyType = def.keyType;
-  if (!keyType || !isSchema(keyType)) return true;
-  const kd = defOf(keyType);
-  if (kd.checks?.length) return false;
-  return kd.type === 'any' || kd.type === 'unknown' || (kd.type === 'string' && !kd.coerce && !kd.format);
-}
-
-/** Zod's numeric-key retry: a key spelled as a number also matches a numeric key schema. */
-const NUMERIC_KEY = /^-?\d+(?:\.\d+)?$/;
-
-/**
- * Whether a record's key schema accepts `key`: true, false, or undefined when that cannot be told
- * without running the key schema (formats, refinements, template literals, pipes).
- */
-function recordKey(def: AnyDef, key: string | number): boolean | undefined {
-  if (everyKey(def)) return true;
-  const keyType = def.keyType!;
-  if (defOf(keyType).checks?.length) return undefined;
-  const a = acceptsOf(keyType);
-  if (a.any || a.anyString || a.realNumber || a.intNumber) return undefined;
-  // A finite set (enum, literals, a union of them): membership decides.
-  const k = String(key);
-  if (a.strings.has(k)) return true;
-  return a.numbers.size > 0 && NUMERIC_KEY.test(k) && a.numbers.has(Number(k));
 }
 
 /** True when every child's schema is the same whatever the key (arrays, records of any key): computed once per container. */
@@ -316,7 +261,7 @@ export function uniformChildren(sel: Sel): boolean {
   if (sel instanceof OrSel || sel instanceof AndSel) return sel.of.every(uniformChildren);
   const def = defOf(sel as Schema);
   // A record whose key schema may refuse some keys treats those keys differently.
-  return def.type === 'array' || (def.type === 'record' && everyKey(def));
+  return def.type === 'array' || (def.type === 'record' && recordTakesEveryKey(def));
 }
 
 /**
@@ -376,7 +321,7 @@ export function shallowFit(sel: Sel, value: unknown, sw: RepairSwitches, inAnd =
           if (!isOptionalIn(field)) return false;
         } else if (!valueFits(acceptsOf(field), obj[key], sw)) return false;
       }
-      if (def.catchall && !(inAnd && isSchema(def.catchall) && defOf(def.catchall).type === 'never')) {
+      if (def.catchall && !(inAnd && isNever(def.catchall))) {
         const rest = acceptsOf(def.catchall);
         for (const key of Object.keys(obj)) {
           if (!Object.hasOwn(shape, key) && !valueFits(rest, obj[key], sw)) return false;
@@ -388,9 +333,9 @@ export function shallowFit(sel: Sel, value: unknown, sw: RepairSwitches, inAnd =
       if (kind !== 'object') return false;
       const a = acceptsOf(def.valueType);
       const obj = value as Record<string, unknown>;
-      const all = everyKey(def);
+      const all = recordTakesEveryKey(def);
       for (const key of Object.keys(obj)) {
-        const known = all || recordKey(def, key);
+        const known = all || recordTakesKey(def, key);
         // A key the key schema refuses (or may refuse) is passed through (loose) or forgiven
         // (intersection) without its value being looked at; otherwise it is a refusal.
         if (known !== true && (def.mode === 'loose' || inAnd)) continue;

@@ -1,0 +1,32 @@
+import { acceptsOf } from './accepted-kinds.js';
+import { type AnyDef, defOf, isSchema } from './def.js';
+
+// Which keys a record's key schema takes, judged from its definition without running it.
+
+/** True when a record's key schema accepts every key (`z.string()` without checks, `z.any()`, `z.unknown()`). */
+export function recordTakesEveryKey(def: AnyDef): boolean {
+  const keyType = def.keyType;
+  if (!keyType || !isSchema(keyType)) return true;
+  const kd = defOf(keyType);
+  if (kd.checks?.length) return false;
+  return kd.type === 'any' || kd.type === 'unknown' || (kd.type === 'string' && !kd.coerce && !kd.format);
+}
+
+/** Zod's numeric-key retry: a key spelled as a number also matches a numeric key schema. */
+const NUMERIC_KEY = /^-?\d+(?:\.\d+)?$/;
+
+/**
+ * Whether a record's key schema accepts `key`: true, false, or undefined when that cannot be told
+ * without running the key schema (formats, refinements, template literals, pipes).
+ */
+export function recordTakesKey(def: AnyDef, key: string | number): boolean | undefined {
+  if (recordTakesEveryKey(def)) return true;
+  const keyType = def.keyType!;
+  if (defOf(keyType).checks?.length) return undefined;
+  const a = acceptsOf(keyType);
+  if (a.any || a.anyString || a.realNumber || a.intNumber) return undefined;
+  // A finite set (enum, literals, a union of them): membership decides.
+  const k = String(key);
+  if (a.strings.has(k)) return true;
+  return a.numbers.size > 0 && NUMERIC_KEY.test(k) && a.numbers.has(Number(k));
+}
