@@ -12,8 +12,12 @@
  * refinement and no transform. Refinements are therefore not consulted; a list that fails only a
  * refinement still counts as "meant as a list", which is the honest reading.
  */
-import { ANY, acceptsSel, childSel, containerKind, type Sel, shallowFit, structural, valueFits } from './selection.js';
+import { childSel } from './child-selection.js';
+import { containerKind } from './container-kind.js';
+import { structural } from './narrowing.js';
+import { ANY, acceptsSel, type Sel } from './selection.js';
 import type { RepairSwitches } from './types.js';
+import { shallowFit, valueFits } from './value-fit.js';
 
 /** Upper bound on the values looked at by one check; past it the string is kept and the call goes on. */
 const DEFAULT_BUDGET = 100_000;

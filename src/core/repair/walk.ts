@@ -13,19 +13,13 @@ import { setOwn } from '../json-schema/own-properties.js';
 import { formatPathSegment } from '../messages/path.js';
 import { type Accepts, acceptsSomeString } from '../zod/accepted-kinds.js';
 import { ambiguityMessage, structuredMemberAccepts } from './ambiguity.js';
+import { childSel, uniformChildren } from './child-selection.js';
+import { type ContainerKind, containerKind } from './container-kind.js';
 import { firstSignificant, parseJsonText } from './json-text.js';
 import type { ResolvedRepairOptions } from './limits.js';
+import { structural } from './narrowing.js';
 import { repairScalar } from './scalars.js';
-import {
-  ANY,
-  acceptsSel,
-  type ContainerKind,
-  childSel,
-  containerKind,
-  type Sel,
-  structural,
-  uniformChildren,
-} from './selection.js';
+import { ANY, acceptsSel, type Sel } from './selection.js';
 import type { Repair, RepairIssue } from './types.js';
 
 /** A container being walked. */
