@@ -1,4 +1,5 @@
 import { isPlainObject, type JsonSchema } from '../json-schema/types.js';
+import { walkSchemas } from '../json-schema/visit.js';
 import { BASE_RULES } from './base-rules.js';
 import type { SchemaIssue } from './issue.js';
 import { findNonJsonValues } from './json-values.js';
@@ -7,7 +8,6 @@ import { PROFILES, resolveProfiles } from './profiles.js';
 import { indexRefs } from './refs.js';
 import { rootNotObject, rootProblem } from './root.js';
 import type { CheckContext, Rule, RuleContext } from './types.js';
-import { walkSchemas } from './walk.js';
 
 /**
  * Checks one served document (a tool's input or output schema, exactly as `tools/list` serves it) and

@@ -1,6 +1,6 @@
 import { resolveLocalRef, valueAtPointer } from '../json-schema/pointer.js';
 import { isPlainObject, type JsonSchema } from '../json-schema/types.js';
-import { walkSchemas } from './walk.js';
+import { walkSchemas } from '../json-schema/visit.js';
 
 /** Where a local `$ref` points, and whether inlining it could ever finish. */
 export interface RefIndex {

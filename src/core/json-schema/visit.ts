@@ -1,7 +1,7 @@
-import { forEachSubschema } from '../json-schema/keywords.js';
-import { pointer } from '../json-schema/pointer.js';
-import { isPlainObject, type JsonSchema } from '../json-schema/types.js';
-import type { SchemaVisit } from './types.js';
+import type { SchemaVisit } from '../probe/types.js';
+import { forEachSubschema } from './keywords.js';
+import { pointer } from './pointer.js';
+import { isPlainObject, type JsonSchema } from './types.js';
 
 // Sub-schemas are found with the flattener's keyword table (forEachSubschema), so data keywords
 // (`default`, `examples`, `const`, `enum`) are never walked as schemas and both sides agree on positions.
