@@ -1,10 +1,23 @@
-import type { SchemaVisit } from '../probe/types.js';
 import { forEachSubschema } from './keywords.js';
 import { pointer } from './pointer.js';
 import { isPlainObject, type JsonSchema } from './types.js';
 
 // Sub-schemas are found with the flattener's keyword table (forEachSubschema), so data keywords
 // (`default`, `examples`, `const`, `enum`) are never walked as schemas and both sides agree on positions.
+
+/** One sub-schema `walkSchemas` reached. Boolean sub-schemas are not visited; they are seen on the parent. */
+export interface SchemaVisit {
+  node: JsonSchema;
+  /** JSON Pointer of `node` in the served document. */
+  pointer: string;
+  parent?: SchemaVisit;
+  /** Keyword of the parent that holds this node: `properties`, `items`, `anyOf`, ... */
+  keyword?: string;
+  /** Property name, `$defs` name or array index under `keyword`. */
+  key?: string;
+  /** How many values deep a matching value sits (object properties and array items add one; combinators do not). */
+  depth: number;
+}
 
 /** Keywords under which a matching value sits one level deeper than the parent's value. */
 const DEEPER: ReadonlySet<string> = new Set([

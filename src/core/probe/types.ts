@@ -1,4 +1,5 @@
 import type { JsonSchema } from '../json-schema/types.js';
+import type { SchemaVisit } from '../json-schema/visit.js';
 import type { SchemaValidationOptions } from '../mount/options.js';
 import type { RefIndex } from './refs.js';
 
@@ -8,7 +9,8 @@ import type { RefIndex } from './refs.js';
  * property's JSON Pointer in the served input document, exactly as the issue reports it. `:` cannot occur in a
  * valid tool name, so the entry splits unambiguously. `policy` is the mount's business and is ignored here.
  */
-export type { SchemaValidationOptions };
+/** Rules see the document one visited sub-schema at a time. */
+export type { SchemaValidationOptions, SchemaVisit };
 
 /** What the checks know about the document besides the document itself. */
 export interface CheckContext {
@@ -21,20 +23,6 @@ export interface CheckContext {
   /** Unions the flattener had to leave, with its reason, by JSON Pointer into the served document. */
   unflattened?: Array<{ pointer: string; reason: string }>;
   options: SchemaValidationOptions;
-}
-
-/** One sub-schema the walker reached. Boolean sub-schemas are not visited; rules see them from the parent. */
-export interface SchemaVisit {
-  node: JsonSchema;
-  /** JSON Pointer of `node` in the served document. */
-  pointer: string;
-  parent?: SchemaVisit;
-  /** Keyword of the parent that holds this node: `properties`, `items`, `anyOf`, ... */
-  keyword?: string;
-  /** Property name, `$defs` name or array index under `keyword`. */
-  key?: string;
-  /** How many values deep a matching value sits (object properties and array items add one; combinators do not). */
-  depth: number;
 }
 
 /** The context rules run in: the check context plus facts computed once per document. */
