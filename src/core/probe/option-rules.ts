@@ -4,7 +4,7 @@ import { isPlainObject } from '../json-schema/types.js';
 import { shortLiteral } from '../messages/describe.js';
 import { PORTABLE_FORMATS } from './formats.js';
 import { unionOf } from './schema-facts.js';
-import type { Finding, Rule, SchemaValidationOptions } from './types.js';
+import type { CheckOptions, Finding, Rule } from './types.js';
 
 /**
  * A schema gives the model a type when it has `type`, `enum` or `const`, or when every union branch
@@ -69,7 +69,7 @@ const requirePortableFormats: Rule = {
 };
 
 /** The rules the options switch on. */
-export function optionRules(options: SchemaValidationOptions): Rule[] {
+export function optionRules(options: CheckOptions): Rule[] {
   return [
     ...(options.requireTypedProperties ? [requireTypedProperties] : []),
     ...(options.requirePortableFormats ? [requirePortableFormats] : []),

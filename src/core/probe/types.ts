@@ -1,16 +1,23 @@
 import type { JsonSchema } from '../json-schema/types.js';
 import type { SchemaVisit } from '../json-schema/visit.js';
-import type { SchemaValidationOptions } from '../mount/options.js';
 import type { RefIndex } from './refs.js';
 
+export type { SchemaVisit };
+
 /**
- * The checks read the user-facing `schemaValidation` options (one definition, in core/options.ts).
- * `allowUntyped` entries are `<tool>:<pointer>`, e.g. `'search:/properties/payload'`, where the pointer is the
- * property's JSON Pointer in the served input document, exactly as the issue reports it. `:` cannot occur in a
- * valid tool name, so the entry splits unambiguously. `policy` is the mount's business and is ignored here.
+ * What the checks read of the user's `schemaValidation` options, each meaning what the mount's
+ * `SchemaValidationOptions` documents; the mount's type adds `policy`, which is the mount's business.
+ * `allowUntyped` entries are `<tool>:<pointer>`, e.g. `'search:/properties/payload'`, where the pointer is
+ * the property's JSON Pointer in the served input document, exactly as the issue reports it. `:` cannot
+ * occur in a valid tool name, so the entry splits unambiguously.
  */
-/** Rules see the document one visited sub-schema at a time. */
-export type { SchemaValidationOptions, SchemaVisit };
+export interface CheckOptions {
+  profiles?: readonly string[];
+  requireTypedProperties?: boolean;
+  allowUntyped?: readonly string[];
+  requirePortableFormats?: boolean;
+  allowFormats?: readonly string[];
+}
 
 /** What the checks know about the document besides the document itself. */
 export interface CheckContext {
@@ -22,7 +29,7 @@ export interface CheckContext {
   zodShapeKeys?: string[];
   /** Unions the flattener had to leave, with its reason, by JSON Pointer into the served document. */
   unflattened?: Array<{ pointer: string; reason: string }>;
-  options: SchemaValidationOptions;
+  options: CheckOptions;
 }
 
 /** The context rules run in: the check context plus facts computed once per document. */
