@@ -17,8 +17,8 @@
 
 import { isSchema, type Schema } from '../zod/def.js';
 import { resolveOptions } from './limits.js';
+import { walk } from './repair-walk.js';
 import type { RepairOptions, RepairResult } from './types.js';
-import { walk } from './walk.js';
 
 /**
  * Repairs `value` (a tool call's `arguments`) against `schema`. Never throws and never mutates
