@@ -1,8 +1,8 @@
 import { cloneJson, withKeyCache } from '../json-schema/compare.js';
 import { isPlainObject, type JsonSchema } from '../json-schema/types.js';
+import { transform } from './flatten-node.js';
 import { openRefMembers } from './intersections.js';
 import { findUnflattened, type Unflattened } from './report.js';
-import { transform } from './transform.js';
 import { localResolver } from './type-atoms.js';
 
 export type { Unflattened } from './report.js';

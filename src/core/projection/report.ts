@@ -10,7 +10,7 @@ import {
 } from '../json-schema/keywords.js';
 import { pointer } from '../json-schema/pointer.js';
 import { isPlainObject, type JsonSchema } from '../json-schema/types.js';
-import { unionVerdict } from './transform.js';
+import { unionVerdict } from './flatten-node.js';
 
 /** A union the projection left in the served document, and why. */
 export interface Unflattened {
