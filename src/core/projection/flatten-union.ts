@@ -2,7 +2,7 @@ import { uniqueValues } from '../json-schema/compare.js';
 import { setOwn } from '../json-schema/own-properties.js';
 import { isPlainObject, type JsonSchema } from '../json-schema/types.js';
 import { composeDescription, labelledText } from './annotations.js';
-import { type JoinInput, joinSchemas } from './join.js';
+import { type JoinInput, joinSchemas } from './join-variant-schemas.js';
 import type { RefResolver } from './type-atoms.js';
 
 /**
