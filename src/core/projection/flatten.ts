@@ -2,10 +2,10 @@ import { cloneJson, withKeyCache } from '../json-schema/compare.js';
 import { isPlainObject, type JsonSchema } from '../json-schema/types.js';
 import { transform } from './flatten-node.js';
 import { openRefMembers } from './intersections.js';
-import { findUnflattened, type Unflattened } from './report.js';
 import { localResolver } from './type-atoms.js';
+import { findUnflattened, type Unflattened } from './unflattened.js';
 
-export type { Unflattened } from './report.js';
+export type { Unflattened } from './unflattened.js';
 
 /**
  * The `flattenUnionInput` projection: every discriminated union (`oneOf`/`anyOf` of objects with a
