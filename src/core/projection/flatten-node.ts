@@ -20,11 +20,11 @@ import type { RefResolver } from './type-atoms.js';
 // already one object when its parent union is joined, and the parent's key merge sees flat shapes.
 
 /** Rewrites every positive position of `node`; returns a new tree and never mutates `node`. */
-export function transform(node: unknown, resolve: RefResolver): unknown {
+export function flattenNode(node: unknown, resolve: RefResolver): unknown {
   if (!isPlainObject(node)) return node;
   if (EVALUATION_DEPENDENT.some((k) => k in node)) return cloneJson(node);
   const walked = mapSubschemas(node, (child, at) =>
-    NEGATIVE_POSITIONS.has(at.keyword) ? cloneJson(child) : transform(child, resolve),
+    NEGATIVE_POSITIONS.has(at.keyword) ? cloneJson(child) : flattenNode(child, resolve),
   );
   let current = walked;
   // A step can expose another (a collapsed one-member union revealing an `allOf`); a few rounds settle it.

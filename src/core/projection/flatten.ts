@@ -1,6 +1,6 @@
 import { cloneJson, withKeyCache } from '../json-schema/compare.js';
 import { isPlainObject, type JsonSchema } from '../json-schema/types.js';
-import { transform } from './flatten-node.js';
+import { flattenNode } from './flatten-node.js';
 import { openRefMembers } from './intersections.js';
 import { localResolver } from './type-atoms.js';
 import { findUnflattened, type Unflattened } from './unflattened.js';
@@ -30,7 +30,7 @@ export function flattenWithReport(schema: JsonSchema): { schema: JsonSchema; unf
     // Cloned at the end so the result shares nothing with the input (callers freeze what they serve).
     // Intersections are opened while merging; their `$ref` members need the finished document.
     const result = cloneJson(
-      openRefMembers(withKeyCache(() => transform(schema, localResolver(schema))) as JsonSchema),
+      openRefMembers(withKeyCache(() => flattenNode(schema, localResolver(schema))) as JsonSchema),
     );
     return { schema: result, unflattened: findUnflattened(result) };
   } catch (error) {

@@ -65,6 +65,6 @@ function explain(node: JsonSchema): string {
   if (node[keyword].length === 1) return 'a one-member union whose node constrains the same keywords as its member';
   const verdict = unionVerdict(node, keyword);
   if (!verdict.ok) return verdict.reason;
-  // Flattenable on its own, so something around it kept it (should not happen after `transform`).
+  // Flattenable on its own, so something around it kept it (should not happen after `flattenNode`).
   return analyzeUnion(node[keyword]).ok ? 'left as is' : 'not flattened';
 }
