@@ -1,3 +1,5 @@
+import type { Position } from './keywords.js';
+
 // JSON Pointers (RFC 6901) into schema documents and JSON values.
 
 /** Escapes one JSON Pointer reference token (RFC 6901 section 4). */
@@ -8,6 +10,11 @@ export function escapePointerToken(token: string | number): string {
 /** Joins a parent JSON Pointer and reference tokens: `pointer('', 'properties', 'a~b')` is `/properties/a~0b`. */
 export function pointer(parent: string, ...tokens: Array<string | number>): string {
   return parent + tokens.map((t) => `/${escapePointerToken(t)}`).join('');
+}
+
+/** The pointer of the sub-schema at position `at` below `parent`: `/items`, `/properties/a`, `/anyOf/0`. */
+export function positionPointer(parent: string, at: Position): string {
+  return at.key === undefined ? pointer(parent, at.keyword) : pointer(parent, at.keyword, at.key);
 }
 
 /** Unescapes one reference token: `~1` is `/`, then `~0` is `~` (RFC 6901 section 4). */

@@ -1,5 +1,5 @@
 import { forEachSubschema } from './keywords.js';
-import { pointer } from './pointer.js';
+import { positionPointer } from './pointer.js';
 import { isPlainObject, type JsonSchema } from './types.js';
 
 // Sub-schemas are found with the flattener's keyword table (forEachSubschema), so data keywords
@@ -47,11 +47,12 @@ function* visit(current: SchemaVisit, ancestors: Set<object>): Generator<SchemaV
   yield current;
   ancestors.add(current.node);
   const children: SchemaVisit[] = [];
-  forEachSubschema(current.node, (child, { keyword, key }) => {
+  forEachSubschema(current.node, (child, at) => {
     if (!isPlainObject(child)) return;
+    const { keyword, key } = at;
     children.push({
       node: child,
-      pointer: key === undefined ? pointer(current.pointer, keyword) : pointer(current.pointer, keyword, key),
+      pointer: positionPointer(current.pointer, at),
       parent: current,
       keyword,
       key: key === undefined ? undefined : String(key),

@@ -1,8 +1,9 @@
 import { cloneJson } from '../json-schema/compare.js';
 import { ANNOTATION_KEYWORDS, forEachSubschema, META_KEYWORDS, mapSubschemas } from '../json-schema/keywords.js';
 import { setOwn } from '../json-schema/own-properties.js';
-import { parseLocalDefRef, pointer } from '../json-schema/pointer.js';
+import { parseLocalDefRef } from '../json-schema/pointer.js';
 import { isPlainObject, type JsonSchema } from '../json-schema/types.js';
+import { walkSchemas } from '../json-schema/visit.js';
 
 // Zod puts every schema with `.meta({ id })` (and every z.lazy cycle) in `$defs` and points at it with
 // `$ref`. Many clients do not resolve `$ref` (probe.md BR-73, BR-74; repair.md BR-3), so every local
@@ -182,14 +183,5 @@ function countNodes(node: unknown): number {
 
 /** JSON Pointers of every node that still carries `$ref`. */
 function refPointers(doc: JsonSchema): string[] {
-  const out: string[] = [];
-  const visit = (n: unknown, at: string) => {
-    if (!isPlainObject(n)) return;
-    if (typeof n.$ref === 'string') out.push(at);
-    forEachSubschema(n, (child, pos) =>
-      visit(child, pos.key === undefined ? pointer(at, pos.keyword) : pointer(at, pos.keyword, pos.key)),
-    );
-  };
-  visit(doc, '');
-  return out;
+  return [...walkSchemas(doc)].filter((visit) => typeof visit.node.$ref === 'string').map((visit) => visit.pointer);
 }

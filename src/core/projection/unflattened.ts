@@ -8,7 +8,7 @@ import {
   NEGATIVE_POSITIONS,
   unionKeyword,
 } from '../json-schema/keywords.js';
-import { pointer } from '../json-schema/pointer.js';
+import { positionPointer } from '../json-schema/pointer.js';
 import { isPlainObject, type JsonSchema } from '../json-schema/types.js';
 import { unionVerdict } from './flatten-node.js';
 
@@ -36,7 +36,7 @@ function visit(node: unknown, at: string, blocked: string | undefined, out: Unfl
   if (isReportable(node)) out.push({ pointer: at, reason: blocked ?? explain(node) });
   const evaluation = EVALUATION_DEPENDENT.find((k) => k in node);
   forEachSubschema(node, (child, pos) => {
-    const here = pos.key === undefined ? pointer(at, pos.keyword) : pointer(at, pos.keyword, pos.key);
+    const here = positionPointer(at, pos);
     let reason = blocked;
     if (reason === undefined && evaluation) reason = `left as is under \`${evaluation}\`, whose result depends on it`;
     if (reason === undefined && NEGATIVE_POSITIONS.has(pos.keyword)) {
