@@ -99,6 +99,15 @@ export function cloneJson<T>(value: T): T {
   return value;
 }
 
+/** `cloneJson`, or `value` itself when it cannot be copied (a cyclic JS object): the fallback of defensive paths. */
+export function cloneJsonOrSelf<T>(value: T): T {
+  try {
+    return cloneJson(value);
+  } catch {
+    return value;
+  }
+}
+
 /** Order-preserving de-duplication by JSON value. */
 export function uniqueValues<T>(values: readonly T[]): T[] {
   const seen = new Set<string>();

@@ -1,4 +1,4 @@
-import { cloneJson, withKeyCache } from '../json-schema/compare.js';
+import { cloneJson, cloneJsonOrSelf, withKeyCache } from '../json-schema/compare.js';
 import { isPlainObject, type JsonSchema } from '../json-schema/types.js';
 import { flattenNode } from './flatten-node.js';
 import { openRefMembers } from './intersections.js';
@@ -36,18 +36,10 @@ export function flattenWithReport(schema: JsonSchema): { schema: JsonSchema; unf
   } catch (error) {
     // Defensive only: a projection bug must not take the mount down. The input is served as it is.
     return {
-      schema: safeClone(schema),
+      schema: cloneJsonOrSelf(schema),
       unflattened: [
         { pointer: '', reason: `flattening failed and was skipped: ${(error as Error)?.message ?? error}` },
       ],
     };
-  }
-}
-
-function safeClone(schema: JsonSchema): JsonSchema {
-  try {
-    return cloneJson(schema);
-  } catch {
-    return schema;
   }
 }

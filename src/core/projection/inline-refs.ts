@@ -1,4 +1,4 @@
-import { cloneJson } from '../json-schema/compare.js';
+import { cloneJson, cloneJsonOrSelf } from '../json-schema/compare.js';
 import { ANNOTATION_KEYWORDS, forEachSubschema, META_KEYWORDS, mapSubschemas } from '../json-schema/keywords.js';
 import { setOwn } from '../json-schema/own-properties.js';
 import { parseLocalDefRef } from '../json-schema/pointer.js';
@@ -27,11 +27,7 @@ export function inlineRefs(schema: JsonSchema): { schema: JsonSchema; unresolved
     return { schema: result, unresolved: refPointers(result) };
   } catch {
     // Defensive only (e.g. a cyclic JS object): serve the document as it was.
-    let copy: JsonSchema = schema;
-    try {
-      copy = cloneJson(schema);
-    } catch {}
-    return { schema: copy, unresolved: [] };
+    return { schema: cloneJsonOrSelf(schema), unresolved: [] };
   }
 }
 

@@ -1,4 +1,4 @@
-import { cloneJson } from '../json-schema/compare.js';
+import { cloneJson, cloneJsonOrSelf } from '../json-schema/compare.js';
 import {
   ANNOTATION_KEYWORDS,
   EVALUATION_DEPENDENT,
@@ -109,11 +109,7 @@ export function relaxIntersections(schema: JsonSchema): JsonSchema {
     return cloneJson(openRefMembers(relaxDeep(schema) as JsonSchema));
   } catch {
     // Defensive only (e.g. a cyclic JS object): serve the document as it was.
-    try {
-      return cloneJson(schema);
-    } catch {
-      return schema;
-    }
+    return cloneJsonOrSelf(schema);
   }
 }
 
