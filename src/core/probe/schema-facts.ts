@@ -3,7 +3,7 @@ import { isPlainObject, type JsonSchema } from '../json-schema/types.js';
 import type { SchemaVisit } from './types.js';
 
 // Small read-only questions about one schema node that the base rules and the profiles share.
-// Keyword tables, `declaredTypes`, `typeOfValue` and `isNullableWrapper` come from core/schema/keywords.ts,
+// Keyword tables, `declaredTypes`, `typeOfValue` and `isNullableWrapper` come from json-schema/keywords.ts,
 // the same ones the flattener uses, so probe and projection read a schema the same way.
 
 /** The kinds of value a `type` name admits: `number` admits integers too. */
