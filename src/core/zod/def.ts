@@ -1,17 +1,18 @@
 /**
- * Read-only access to Zod v4 schema definitions (`schema._zod.def`).
+ * Read-only access to Zod v4 schema internals (`schema._zod`): the one file that reads them.
  *
  * Repair must judge a value by the ORIGINAL schema without ever running it (no parse, no
- * transform, no refinement), so it reads the definitions Zod keeps on every schema. Zod types
- * `def` per schema class; this file gives one loose view of the fields repair needs, so the rest
- * of the code does not cast at every step. Anything that does not look like a Zod v4 schema is
- * treated by callers as "accepts anything", which means repair leaves the value alone.
+ * transform, no refinement), so it reads the definitions Zod keeps on every schema; error messages,
+ * the converter and the mount read them too. Zod types `def` per schema class; this file gives one
+ * loose view of the fields mcp-mount reads, so the rest of the code does not cast at every step.
+ * Anything that does not look like a Zod v4 schema is treated by repair as "accepts anything", which
+ * means repair leaves the value alone.
  */
 import type { z } from 'zod';
 
 export type Schema = z.core.$ZodType;
 
-/** The union of the `def` fields repair reads. Every field is optional because each schema kind has only some. */
+/** The union of the `def` fields mcp-mount reads. Every field is optional because each schema kind has only some. */
 export interface AnyDef {
   type: string;
   innerType?: Schema;
