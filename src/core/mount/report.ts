@@ -41,26 +41,22 @@ export function validateMcpSchemas<S extends AnyZodObject = AnyZodObject>(
   try {
     config = settleOptions(options);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    return {
-      ok: false,
-      issues: [{ tool: '*', path: '', code: 'invalid-option', message, severity: 'error' }],
-      tools: [],
-    };
+    return failedReport('invalid-option', error);
   }
   let preparation: Preparation;
   try {
     preparation = prepareTools(tools, config);
   } catch (error) {
     // A bug of ours must not take the caller's deploy check down with a stack trace: report it.
-    const message = error instanceof Error ? error.message : String(error);
-    return {
-      ok: false,
-      issues: [{ tool: '*', path: '', code: 'internal-error', message, severity: 'error' }],
-      tools: [],
-    };
+    return failedReport('internal-error', error);
   }
   return reportOf(preparation);
+}
+
+/** A report of one error that stopped the check before any tool was looked at. */
+function failedReport(code: string, error: unknown): ValidationReport {
+  const message = error instanceof Error ? error.message : String(error);
+  return { ok: false, issues: [{ tool: '*', path: '', code, message, severity: 'error' }], tools: [] };
 }
 
 /** Builds the report from a preparation; the mount uses the same function, so both agree. */
