@@ -12,10 +12,25 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ['test/**/*.test.ts'],
-    // Real Next.js and workerd runtimes (builds, child processes): `npm run test:runtimes`, see vitest.runtimes.config.ts.
-    exclude: [...configDefaults.exclude, 'test/adapters/runtimes/**'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // `vitest run` runs every project; `vitest run --project <name>` (npm run test:<name>) runs one.
+    // Each inherits the alias and timeouts above through `extends: true`.
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      { extends: true, test: { name: 'cases', include: ['test/cases/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: {
+          name: 'adapters',
+          include: ['test/adapters/**/*.test.ts', 'test/integration/**/*.test.ts', 'test/cli/**/*.test.ts'],
+          // Real Next.js and workerd runtimes (builds, child processes): `npm run test:runtimes`, see
+          // vitest.runtimes.config.ts.
+          exclude: [...configDefaults.exclude, 'test/adapters/runtimes/**'],
+        },
+      },
+      // 20,000 requests per Node adapter with a heap bound: about 45 s on its own.
+      { extends: true, test: { name: 'soak', include: ['test/soak/**/*.test.ts'] } },
+    ],
   },
 });
