@@ -1,37 +1,14 @@
 /**
  * Random Zod schemas with valid values, for repair's property tests.
  *
- * A schema is generated as a plain `Spec` tree first, so the test can walk the spec beside the
- * value: to find the container nodes a sender may have stringified (positions that expect an
+ * A schema is generated as a plain `Spec` tree first (`toZod` in test/support/zod-specs.ts builds
+ * it), so the test can walk the spec beside the value: to find the container nodes a sender may have stringified (positions that expect an
  * array/object and accept no string), and the strings held by string-typed fields. Shapes follow
  * the flatten suite: objects in every key mode, arrays, records, tuples, discriminated unions,
  * plain unions of objects, lazy, transform, intersections, nullable/optional/default, unknown.
  */
 import fc from 'fast-check';
-import { z } from 'zod';
-
-export type Field = { name: string; spec: Spec; optional: boolean };
-export type Spec =
-  | { t: 'string' }
-  | { t: 'number' }
-  | { t: 'int' }
-  | { t: 'boolean' }
-  | { t: 'null' }
-  | { t: 'enum'; values: string[] }
-  | { t: 'unknown' }
-  | { t: 'strOrNum' }
-  | { t: 'strOrList' }
-  | { t: 'nullable'; inner: Spec }
-  | { t: 'default'; inner: Spec }
-  | { t: 'object'; fields: Field[]; mode: 'strip' | 'strict' | 'loose' }
-  | { t: 'array'; item: Spec }
-  | { t: 'record'; value: Spec }
-  | { t: 'tuple'; items: Spec[] }
-  | { t: 'du'; variants: Field[][] }
-  | { t: 'objUnion'; members: Field[][] }
-  | { t: 'lazy'; inner: Spec }
-  | { t: 'transform'; inner: Spec }
-  | { t: 'and'; left: Field[]; right: Field[] };
+import { memberFields, rightFields, type Spec, type SpecField } from '../../support/zod-specs.js';
 
 /** Strings that look like other kinds: a repair that touches string fields would change them. */
 export const trickyString: fc.Arbitrary<string> = fc.oneof(
@@ -74,7 +51,7 @@ const json: fc.Arbitrary<unknown> = fc.letrec<{ v: unknown }>((tie) => ({
 
 const FIELD_NAMES = ['a', 'b', 'c', 'd', 'e'];
 
-function fieldsArb(spec: fc.Arbitrary<Spec>, min = 0): fc.Arbitrary<Field[]> {
+function fieldsArb(spec: fc.Arbitrary<Spec>, min = 0): fc.Arbitrary<SpecField[]> {
   return fc
     .uniqueArray(fc.constantFrom(...FIELD_NAMES), { minLength: min, maxLength: 4 })
     .chain((names) =>
@@ -130,76 +107,8 @@ export const rootSpecArb: fc.Arbitrary<Spec> = fc.record({
   mode: fc.constantFrom('strip', 'strict', 'loose'),
 });
 
-/** Field names inside an intersection: the right side's keys are renamed so the sides never clash. */
-function rightFields(fields: Field[]): Field[] {
-  return fields.map((f) => ({ ...f, name: `r_${f.name}` }));
-}
-
-/** Members of a plain union get a required marker key of their own, so a value picks one member. */
-function memberFields(fields: Field[], i: number): Field[] {
-  return [{ name: `m${i}`, spec: { t: 'boolean' }, optional: false }, ...fields.filter((f) => !f.name.startsWith('m'))];
-}
-
-function shape(fields: Field[]): Record<string, z.ZodType> {
-  const out: Record<string, z.ZodType> = {};
-  for (const f of fields) out[f.name] = f.optional ? toZod(f.spec).optional() : toZod(f.spec);
-  return out;
-}
-
-export function toZod(spec: Spec): z.ZodType {
-  switch (spec.t) {
-    case 'string':
-      return z.string();
-    case 'number':
-      return z.number();
-    case 'int':
-      return z.int();
-    case 'boolean':
-      return z.boolean();
-    case 'null':
-      return z.null();
-    case 'enum':
-      return z.enum(spec.values as [string, ...string[]]);
-    case 'unknown':
-      return z.unknown();
-    case 'strOrNum':
-      return z.union([z.string(), z.number()]);
-    case 'strOrList':
-      return z.union([z.string(), z.array(z.number())]);
-    case 'nullable':
-      return toZod(spec.inner).nullable();
-    case 'default':
-      return z.array(toZod(spec.inner)).default([]);
-    case 'object': {
-      const s = shape(spec.fields);
-      return spec.mode === 'strict' ? z.strictObject(s) : spec.mode === 'loose' ? z.looseObject(s) : z.object(s);
-    }
-    case 'array':
-      return z.array(toZod(spec.item));
-    case 'record':
-      return z.record(z.string(), toZod(spec.value));
-    case 'tuple':
-      return z.tuple(spec.items.map(toZod) as [z.ZodType, ...z.ZodType[]]);
-    case 'du':
-      return z.discriminatedUnion(
-        'kind',
-        spec.variants.map((fields, i) => z.object({ ...shape(fields), kind: z.literal(`v${i}`) })) as any,
-      );
-    case 'objUnion':
-      return z.union(spec.members.map((fields, i) => z.object(shape(memberFields(fields, i)))) as any);
-    case 'lazy': {
-      const inner = toZod(spec.inner);
-      return z.lazy(() => inner);
-    }
-    case 'transform':
-      return toZod(spec.inner).transform((o) => o);
-    case 'and':
-      return z.intersection(z.object(shape(spec.left)), z.object(shape(rightFields(spec.right))));
-  }
-}
-
 function objectValue(
-  fields: Field[],
+  fields: SpecField[],
   extra: fc.Arbitrary<Record<string, unknown>>,
 ): fc.Arbitrary<Record<string, unknown>> {
   const parts = fields.map((f) =>
@@ -264,6 +173,8 @@ export function valueArb(spec: Spec): fc.Arbitrary<unknown> {
       return fc
         .tuple(objectValue(spec.left, noExtra), objectValue(rightFields(spec.right), noExtra))
         .map(([l, r]) => ({ ...l, ...r }));
+    default:
+      throw new Error(`specArb generates no ${spec.t}`);
   }
 }
 
@@ -284,7 +195,7 @@ export function walkSpec(
   visit: (spec: Spec, value: unknown, path: Path) => void,
 ): void {
   visit(spec, value, path);
-  const fieldsOf = (fields: Field[], obj: Record<string, unknown>) => {
+  const fieldsOf = (fields: SpecField[], obj: Record<string, unknown>) => {
     for (const f of fields) if (Object.hasOwn(obj, f.name)) walkSpec(f.spec, obj[f.name], [...path, f.name], visit);
   };
   switch (spec.t) {

@@ -10,7 +10,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { repairArgs } from '../../../src/core/repair/index.js';
-import { getAt, rootSpecArb, setAt, stringFields, stringifiablePaths, toZod, valueArb } from './arbitraries.js';
+import { toZod } from '../../support/zod-specs.js';
+import { getAt, rootSpecArb, setAt, stringFields, stringifiablePaths, valueArb } from './arbitraries.js';
 
 const SEED = 20_260_728;
 const RUNS = 1000;

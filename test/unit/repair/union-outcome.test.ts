@@ -12,31 +12,15 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { repairArgs } from '../../../src/core/repair/index.js';
-
-type Field = { name: string; spec: U; optional: boolean };
-type U =
-  | { t: 'string' }
-  | { t: 'number' }
-  | { t: 'int' }
-  | { t: 'boolean' }
-  | { t: 'null' }
-  | { t: 'literal'; value: string | number | boolean }
-  | { t: 'unknown' }
-  | { t: 'nullable'; inner: U }
-  | { t: 'array'; item: U }
-  | { t: 'tuple'; items: U[] }
-  | { t: 'record'; value: U; keys: 'string' | 'enum' | 'looseEnum' | 'min' }
-  | { t: 'object'; fields: Field[]; mode: 'strip' | 'strict' | 'loose' }
-  | { t: 'union'; members: U[] }
-  | { t: 'and'; left: U; right: U };
+import { type Spec, type SpecField, toZod } from '../../support/zod-specs.js';
 
 /** A small key pool, so members of a union share and miss each other's keys. */
 const KEYS = ['a', 'b', 'c'];
 
-const uArb: fc.Arbitrary<U> = fc.letrec<{ u: U; obj: U; union: U }>((tie) => {
-  const u = tie('u') as fc.Arbitrary<U>;
-  const obj = tie('obj') as fc.Arbitrary<U>;
-  const union = tie('union') as fc.Arbitrary<U>;
+const uArb: fc.Arbitrary<Spec> = fc.letrec<{ u: Spec; obj: Spec; union: Spec }>((tie) => {
+  const u = tie('u') as fc.Arbitrary<Spec>;
+  const obj = tie('obj') as fc.Arbitrary<Spec>;
+  const union = tie('union') as fc.Arbitrary<Spec>;
   const fields = fc
     .uniqueArray(fc.constantFrom(...KEYS), { maxLength: 3 })
     .chain((names) =>
@@ -53,7 +37,7 @@ const uArb: fc.Arbitrary<U> = fc.letrec<{ u: U; obj: U; union: U }>((tie) => {
         maxLength: 3,
       }),
     }),
-    u: fc.oneof<fc.Arbitrary<U>[]>(
+    u: fc.oneof<fc.Arbitrary<Spec>[]>(
       { maxDepth: 3, depthIdentifier: 'u' },
       fc.constant({ t: 'string' as const }),
       fc.constant({ t: 'number' as const }),
@@ -76,57 +60,10 @@ const uArb: fc.Arbitrary<U> = fc.letrec<{ u: U; obj: U; union: U }>((tie) => {
       obj,
       union,
       union,
-      fc.record({ t: fc.constant('and' as const), left: fc.oneof(obj, union), right: obj }),
+      fc.record({ t: fc.constant('intersection' as const), left: fc.oneof(obj, union), right: obj }),
     ),
   };
 }).union;
-
-function toZod(spec: U): z.ZodType {
-  switch (spec.t) {
-    case 'string':
-      return z.string();
-    case 'number':
-      return z.number();
-    case 'int':
-      return z.int();
-    case 'boolean':
-      return z.boolean();
-    case 'null':
-      return z.null();
-    case 'literal':
-      return z.literal(spec.value);
-    case 'unknown':
-      return z.unknown();
-    case 'nullable':
-      return toZod(spec.inner).nullable();
-    case 'array':
-      return z.array(toZod(spec.item));
-    case 'tuple':
-      return z.tuple(spec.items.map(toZod) as [z.ZodType, ...z.ZodType[]]);
-    case 'record':
-      // Key schemas that refuse some keys: by name (enum), as a refinement (min), or passing them through (loose).
-      return spec.keys === 'string'
-        ? z.record(z.string(), toZod(spec.value))
-        : spec.keys === 'enum'
-          ? z.record(z.enum(['a', 'b']), toZod(spec.value))
-          : spec.keys === 'looseEnum'
-            ? z.looseRecord(z.enum(['a']), toZod(spec.value))
-            : z.record(z.string().min(2), toZod(spec.value));
-    case 'object': {
-      const shape: Record<string, z.ZodType> = {};
-      for (const f of spec.fields) shape[f.name] = f.optional ? toZod(f.spec).optional() : toZod(f.spec);
-      return spec.mode === 'strict'
-        ? z.strictObject(shape)
-        : spec.mode === 'loose'
-          ? z.looseObject(shape)
-          : z.object(shape);
-    }
-    case 'union':
-      return z.union(spec.members.map(toZod) as [z.ZodType, z.ZodType, ...z.ZodType[]]);
-    case 'and':
-      return z.intersection(toZod(spec.left), toZod(spec.right));
-  }
-}
 
 /** Values a sender might put anywhere: text that repair could turn into a number, boolean, null, list or object. */
 const tricky: fc.Arbitrary<unknown> = fc.constantFrom<unknown>(
@@ -152,11 +89,11 @@ const tricky: fc.Arbitrary<unknown> = fc.constantFrom<unknown>(
 );
 
 /** A value shaped roughly like `spec`: often right, sometimes a tricky value in its place. */
-function loose(spec: U): fc.Arbitrary<unknown> {
+function loose(spec: Spec): fc.Arbitrary<unknown> {
   return fc.oneof({ weight: 3, arbitrary: shaped(spec) }, { weight: 1, arbitrary: tricky });
 }
 
-function objectOf(fields: Field[]): fc.Arbitrary<Record<string, unknown>> {
+function objectOf(fields: SpecField[]): fc.Arbitrary<Record<string, unknown>> {
   const parts = fields.map((f) =>
     fc.option(loose(f.spec), { nil: undefined, freq: 4 }).map((v) => [f.name, v] as const),
   );
@@ -168,7 +105,7 @@ function objectOf(fields: Field[]): fc.Arbitrary<Record<string, unknown>> {
   });
 }
 
-function shaped(spec: U): fc.Arbitrary<unknown> {
+function shaped(spec: Spec): fc.Arbitrary<unknown> {
   switch (spec.t) {
     case 'string':
       return fc.constantFrom('x', '5', 'true', 'null', '[1]', '{"a":1}');
@@ -211,10 +148,12 @@ function shaped(spec: U): fc.Arbitrary<unknown> {
         );
       return fc.oneof(one, mixed);
     }
-    case 'and':
+    case 'intersection':
       return fc
         .tuple(shaped(spec.left), shaped(spec.right))
         .map(([x, y]) => (typeof x === 'object' && typeof y === 'object' ? { ...(y as object), ...(x as object) } : x));
+    default:
+      throw new Error(`uArb generates no ${spec.t}`);
   }
 }
 
