@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { at, caseTool, expectAccepted, expectRefused, mountGroup, unionsIn } from '../support/cases.js';
-import { media, two } from '../support/unions.js';
+import { media, strictVariantsWithOwnOptionals, two } from '../support/unions.js';
 
 interface Case {
   schema: z.ZodType;
@@ -145,18 +145,7 @@ const CASES: Record<string, Case> = {
     refused: [[{ action: 'execute', token: 't', plan: 'p' }, ['plan'], true]],
   },
   br_48: {
-    schema: z.discriminatedUnion('type', [
-      z.object({ type: z.literal('send'), title: z.string(), input: z.string() }).strict(),
-      z
-        .object({
-          type: z.literal('open'),
-          title: z.string(),
-          target: z.string(),
-          cwd: z.string().optional(),
-          direction: z.string().optional(),
-        })
-        .strict(),
-    ]),
+    schema: strictVariantsWithOwnOptionals,
     refused: [[{ type: 'send', title: 'weather', input: 'echo hi', cwd: '~' }, ['cwd'], true]],
   },
   br_50: {

@@ -24,20 +24,20 @@ import {
   typeSet,
   unionsIn,
 } from '../support/cases.js';
-import { DU, media, two } from '../support/unions.js';
+import {
+  booleanTag,
+  DU,
+  media,
+  numericTag,
+  optionalTag,
+  strictVariantsWithOwnOptionals,
+  two,
+} from '../support/unions.js';
 
 const FLAT = { flattenUnionInput: true } as const;
 
 // --- the case schemas ---------------------------------------------------------------------------
 
-const numericTag = z.discriminatedUnion('k', [
-  z.object({ k: z.literal(1), x: z.string() }),
-  z.object({ k: z.literal(2), y: z.string() }),
-]);
-const booleanTag = z.discriminatedUnion('k', [
-  z.object({ k: z.literal(true), x: z.string() }),
-  z.object({ k: z.literal(false), y: z.string() }),
-]);
 const S = {
   sk_1: media(z.object({ id: z.string() })),
   sk_2: media(z.object({ id: z.string() }).optional()),
@@ -77,12 +77,7 @@ const S = {
   ]),
   sk_18: z.object({ op: numericTag, other: DU }),
   sk_19: z.object({ op: booleanTag, other: DU }),
-  sk_20: z.object({
-    op: z.discriminatedUnion('k', [
-      z.object({ k: z.literal('a').optional(), x: z.string() }),
-      z.object({ k: z.literal('b'), y: z.string() }),
-    ]),
-  }),
+  sk_20: z.object({ op: optionalTag }),
   sk_22: z.object({
     f: z.union([
       z.object({ k: z.literal('a'), x: z.string() }),
@@ -159,18 +154,7 @@ const S = {
     if (v.mode === 'small' && v.size > 10)
       ctx.addIssue({ code: 'custom', path: ['size'], message: 'small allows at most 10' });
   }),
-  br_48: z.discriminatedUnion('type', [
-    z.object({ type: z.literal('send'), title: z.string(), input: z.string() }).strict(),
-    z
-      .object({
-        type: z.literal('open'),
-        title: z.string(),
-        target: z.string(),
-        cwd: z.string().optional(),
-        direction: z.string().optional(),
-      })
-      .strict(),
-  ]),
+  br_48: strictVariantsWithOwnOptionals,
   br_50: z.discriminatedUnion('kind', [
     z.object({ kind: z.literal('search'), q: z.string() }),
     z.object({ kind: z.literal('get'), id: z.string() }),
@@ -242,10 +226,7 @@ const servable = (name: string) => expect(errorsOf(g.report, name), `${name} err
 
 describe('mounts', () => {
   it('tools/list serves exactly what validateMcpSchemas reports, for every group', async () => {
-    await expectListMatchesReport(g);
-    await expectListMatchesReport(sk29);
-    await expectListMatchesReport(badRoots);
-    await expectListMatchesReport(flattenOff);
+    await expectListMatchesReport(g, sk29, badRoots, flattenOff);
   });
 });
 

@@ -29,21 +29,11 @@ import {
   mountGroup,
   pointersWith,
 } from '../support/cases.js';
+import { QueryModel, Screen } from '../support/models.js';
+import { booleanTag, numericTag, optionalTag } from '../support/unions.js';
 
 // --- the case schemas ---------------------------------------------------------------------------
 
-const numericTag = z.discriminatedUnion('k', [
-  z.object({ k: z.literal(1), x: z.string() }),
-  z.object({ k: z.literal(2), y: z.string() }),
-]);
-const booleanTag = z.discriminatedUnion('k', [
-  z.object({ k: z.literal(true), x: z.string() }),
-  z.object({ k: z.literal(false), y: z.string() }),
-]);
-const optionalTag = z.discriminatedUnion('k', [
-  z.object({ k: z.literal('a').optional(), x: z.string() }),
-  z.object({ k: z.literal('b'), y: z.string() }),
-]);
 const br39 = z.discriminatedUnion('action', [
   z.object({ action: z.literal('create'), name: z.string() }),
   z.object({ action: z.literal('delete'), id: z.string() }),
@@ -66,19 +56,11 @@ const br58 = z.object({
   max_length: z.number().int().default(5000),
   start_index: z.number().int().min(0).default(0),
 });
-const Screen = z.object({ id: z.string() }).meta({ id: 'Screen' });
 interface Tree {
   name: string;
   children: Tree[];
 }
 const TreeSchema: z.ZodType<Tree> = z.lazy(() => z.object({ name: z.string(), children: z.array(TreeSchema) }));
-const QueryModel = z
-  .object({
-    query: z.string().optional(),
-    team_ids: z.array(z.string()).optional(),
-    limit: z.number().int().default(20),
-  })
-  .meta({ id: 'QueryModel' });
 
 const S = {
   br_20: z.object({ a: z.number().int(), b: z.unknown(), f: z.object({ database_id: z.string() }), g: z.unknown() }),
@@ -260,9 +242,8 @@ const names = mountGroup(
   {},
 );
 
-const GROUPS: Record<string, Group> = {
-  base,
-  flattened,
+/** The groups mounted with a profile or a typed-properties check. */
+const CHECKED_GROUPS: Record<string, Group> = {
   typed,
   typedAllowed,
   portable,
@@ -275,8 +256,8 @@ const GROUPS: Record<string, Group> = {
   anthropic,
   anthropicFlat,
   local,
-  names,
 };
+const GROUPS: Record<string, Group> = { base, flattened, ...CHECKED_GROUPS, names };
 
 // --- helpers --------------------------------------------------------------------------------------
 
@@ -389,20 +370,7 @@ describe('common to every case', () => {
   });
 
   it('a profile reports but never rewrites the served schema', () => {
-    for (const g of [
-      typed,
-      typedAllowed,
-      portable,
-      portableAllowed,
-      gemini,
-      geminiFlat,
-      openai,
-      openaiFlat,
-      cursor,
-      anthropic,
-      anthropicFlat,
-      local,
-    ]) {
+    for (const g of Object.values(CHECKED_GROUPS)) {
       const plain = validateMcpSchemas(g.tools, { flattenUnionInput: g.options.flattenUnionInput });
       expect(g.report.tools).toEqual(plain.tools);
     }

@@ -20,6 +20,7 @@ import {
   NO_ARGUMENTS,
   rawOutcome,
 } from '../support/cases.js';
+import { ParentRequest } from '../support/models.js';
 
 const tags = z.object({ tags: z.array(z.string()) });
 
@@ -45,7 +46,7 @@ const S = {
   br_1: z.object({ patch_content: z.record(z.string(), z.unknown()) }),
   br_2: z.object({ siteId: z.string(), actions: z.array(z.record(z.string(), z.unknown())) }),
   br_3: z.object({
-    parent: z.object({ data_source_id: z.string() }).meta({ id: 'ParentRequest' }),
+    parent: ParentRequest,
     properties: z.record(z.string(), z.unknown()),
   }),
   br_4: z.object({ parent: z.union([z.object({ page_id: z.string() }), z.object({ database_id: z.string() })]) }),
@@ -131,10 +132,7 @@ const gets = (c: Parameters<Parameters<typeof g.each>[0]>[0], name: string, args
 
 describe('mounts', () => {
   it('tools/list serves exactly what validateMcpSchemas reports, for every group', async () => {
-    await expectListMatchesReport(g);
-    await expectListMatchesReport(flat);
-    await expectListMatchesReport(jsonOff);
-    await expectListMatchesReport(scalarsOff);
+    await expectListMatchesReport(g, flat, jsonOff, scalarsOff);
   });
 });
 

@@ -158,8 +158,12 @@ export function mountGroup(tools: readonly AnyTool[], options: McpMountOptions =
   return group;
 }
 
-/** Asserts that tools/list serves exactly `report.tools` (same names, order and documents) to every client. */
-export async function expectListMatchesReport(g: Group): Promise<void> {
+/** Asserts that tools/list serves exactly `report.tools` (same names, order and documents) to every client of each group. */
+export async function expectListMatchesReport(...groups: Group[]): Promise<void> {
+  for (const g of groups) await expectGroupListMatchesReport(g);
+}
+
+async function expectGroupListMatchesReport(g: Group): Promise<void> {
   await g.each(async (client) => {
     const listed = [...g.listed(client).values()];
     expect(listed.map((t) => t.name)).toEqual(g.report.tools.map((t) => t.name));

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { PROFILES } from '../../../src/core/probe/index.js';
+import { Screen } from '../../support/models.js';
 import { baseFindings, check, only, pathsOf, toDoc } from './helpers.js';
 
 const obj = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
@@ -96,8 +97,6 @@ describe('non-JSON values', () => {
 });
 
 describe('$ref (BR-73, BR-74)', () => {
-  const Screen = z.object({ id: z.string() }).meta({ id: 'Screen' });
-
   it('a non-recursive $ref left in place is an error at each pointer', () => {
     const issues = check(toDoc(z.object({ screens: z.array(Screen), primary: Screen })));
     expect(pathsOf(issues, 'ref-not-inlined')).toEqual(['/properties/primary', '/properties/screens/items']);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { JsonSchema } from '../../../src/core/json-schema/types.js';
 import { flattenWithReport, inlineRefs } from '../../../src/core/projection/index.js';
+import { QueryModel, Screen } from '../../support/models.js';
 import { check, DU, only, pathsOf, toDoc } from './helpers.js';
 
 // The checks run on what the preparation serves. These cases run the real `$ref` inlining and
@@ -83,15 +84,7 @@ describe('checks on prepared documents', () => {
   });
 
   it('BR-73, BR-74: inlined refs raise nothing; a recursive ref stays and only gemini flags it', () => {
-    const Screen = z.object({ id: z.string() }).meta({ id: 'Screen' });
     expect(prepared(z.object({ screens: z.array(Screen), primary: Screen }), false).run()).toEqual([]);
-    const QueryModel = z
-      .object({
-        query: z.string().optional(),
-        team_ids: z.array(z.string()).optional(),
-        limit: z.number().int().default(20),
-      })
-      .meta({ id: 'QueryModel' });
     expect(prepared(z.object({ query_model: QueryModel }), false).run()).toEqual([]);
 
     const Node: z.ZodType = z.object({

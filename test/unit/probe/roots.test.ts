@@ -1,19 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { booleanTag, numericTag, optionalTag } from '../../support/unions.js';
 import { baseFindings, check, DU, only, pathsOf, toDoc } from './helpers.js';
-
-const numericTag = z.discriminatedUnion('k', [
-  z.object({ k: z.literal(1), x: z.string() }),
-  z.object({ k: z.literal(2), y: z.string() }),
-]);
-const booleanTag = z.discriminatedUnion('k', [
-  z.object({ k: z.literal(true), x: z.string() }),
-  z.object({ k: z.literal(false), y: z.string() }),
-]);
-const optionalTag = z.discriminatedUnion('k', [
-  z.object({ k: z.literal('a').optional(), x: z.string() }),
-  z.object({ k: z.literal('b'), y: z.string() }),
-]);
 
 describe('unions that cannot be flattened (SK-18, SK-19, SK-20)', () => {
   const cases = [

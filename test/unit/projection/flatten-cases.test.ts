@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { media } from '../../support/unions.js';
+import { media, strictVariantsWithOwnOptionals } from '../../support/unions.js';
 import { accepts, at, DU, project, twoVariants, typeSet, unionsIn, zodAcceptedValuesPass } from './helpers.js';
 
 /** Projects, checks the listed inputs both ways, and returns the served document. */
@@ -600,21 +600,9 @@ describe('bug reports', () => {
   });
 
   it('BR-48 fields of other variants are marked', () => {
-    const { doc } = served(
-      z.discriminatedUnion('type', [
-        z.object({ type: z.literal('send'), title: z.string(), input: z.string() }).strict(),
-        z
-          .object({
-            type: z.literal('open'),
-            title: z.string(),
-            target: z.string(),
-            cwd: z.string().optional(),
-            direction: z.string().optional(),
-          })
-          .strict(),
-      ]),
-      { ajvOnly: [{ type: 'send', title: 'weather', input: 'echo hi', cwd: '~' }] },
-    );
+    const { doc } = served(strictVariantsWithOwnOptionals, {
+      ajvOnly: [{ type: 'send', title: 'weather', input: 'echo hi', cwd: '~' }],
+    });
     expect(doc.required).toEqual(['type', 'title']);
     expect(doc.properties.input.description).toContain('Required if type = send');
     expect(doc.properties.target.description).toContain('Required if type = open');

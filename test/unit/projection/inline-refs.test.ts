@@ -5,11 +5,11 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { inlineRefs } from '../../../src/core/projection/index.js';
+import { ParentRequest, QueryModel, Screen } from '../../support/models.js';
 import { pointersWith, toJson, zodAcceptedValuesPass } from './helpers.js';
 
 describe('inlineRefs', () => {
   it('BR-73 a reused non-recursive definition is inlined at every use and its entry dropped', () => {
-    const Screen = z.object({ id: z.string() }).meta({ id: 'Screen' });
     const schema = z.object({ screens: z.array(Screen), primary: Screen });
     const { schema: doc, unresolved } = inlineRefs(toJson(schema));
     const screen = { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] };
@@ -22,13 +22,6 @@ describe('inlineRefs', () => {
   });
 
   it('BR-74 a required $ref object with defaults inside', () => {
-    const QueryModel = z
-      .object({
-        query: z.string().optional(),
-        team_ids: z.array(z.string()).optional(),
-        limit: z.number().int().default(20),
-      })
-      .meta({ id: 'QueryModel' });
     const { schema: doc } = inlineRefs(toJson(z.object({ query_model: QueryModel })));
     expect(doc.required).toEqual(['query_model']);
     expect(doc.properties.query_model.type).toBe('object');
@@ -37,13 +30,12 @@ describe('inlineRefs', () => {
   });
 
   it('BR-3 keeps the siblings of a $ref (description, default, nullable wrapper)', () => {
-    const Parent = z.object({ data_source_id: z.string() }).meta({ id: 'ParentRequest' });
     const { schema: doc } = inlineRefs(
       toJson(
         z.object({
-          parent: Parent.describe('where to create it'),
-          fallback: Parent.default({ data_source_id: 'x' }),
-          maybe: Parent.nullable(),
+          parent: ParentRequest.describe('where to create it'),
+          fallback: ParentRequest.default({ data_source_id: 'x' }),
+          maybe: ParentRequest.nullable(),
         }),
       ),
     );

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { ParentRequest } from '../../support/models.js';
 import { call, names, wire } from './helpers.js';
 
 describe('repair.md: structures', () => {
@@ -137,7 +138,6 @@ describe('repair.md: structures', () => {
   });
 
   it('BR-3 a field with a registered id ($ref when served) is repaired like any object', () => {
-    const ParentRequest = z.object({ data_source_id: z.string() }).meta({ id: 'ParentRequest' });
     const schema = z.object({ parent: ParentRequest, properties: z.record(z.string(), z.unknown()) });
     const sent = wire('{"parent":"{\\"data_source_id\\":\\"ds-1\\"}","properties":{"Name":{"title":[]}}}') as any;
     const r = call(schema, sent);
