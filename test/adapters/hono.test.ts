@@ -1,0 +1,114 @@
+/**
+ * The Hono adapter (`mcp-mount/hono`) in-process: the middleware mounted on a `Hono` app and driven with
+ * `app.request(...)`, no socket. Calls, repair, refusals, HTTP errors, and what the app hands the tool:
+ * `c.env` as `ctx.host.env`, and `c.get('authInfo')` from an upstream middleware as `ctx.authInfo`.
+ * The same adapter over real HTTP with both official clients is in test/integration/hono-end-to-end.test.ts.
+ */
+import { Hono } from 'hono';
+import { mcp } from 'mcp-mount/hono';
+import { describe, expect, it } from 'vitest';
+import { options, tools } from '../../examples/shared/tools.js';
+import { parseBody } from './support/session.js';
+import { contextTool, jsonRpcHeaders, rpc } from './support/tools.js';
+
+const AUTH = { token: 't', clientId: 'c', scopes: ['tools'] };
+const media = [{ url: 'https://example.com/1.png' }, { url: 'https://example.com/2.png' }];
+
+type Env = { Bindings: { GREETING: string }; Variables: { authInfo: typeof AUTH } };
+
+/** The example tools and `context` at /mcp, behind a middleware that sets `authInfo` as an auth layer would. */
+function app() {
+  const hono = new Hono<Env>();
+  hono.use('/mcp', async (c, next) => {
+    c.set('authInfo', AUTH);
+    await next();
+  });
+  hono.all('/mcp', mcp([...tools, contextTool], options));
+  return hono;
+}
+
+/** POSTs a JSON-RPC body to /mcp in-process, with `env` as the Hono env (`c.env`). */
+function post(body: string, headers: Record<string, string> = {}, env?: Env['Bindings']) {
+  return app().request('/mcp', { method: 'POST', headers: { ...jsonRpcHeaders, ...headers }, body }, env);
+}
+
+/** The JSON-RPC result of a tools/call. */
+async function callTool(name: string, args: unknown, env?: Env['Bindings']) {
+  const response = await post(rpc('tools/call', { name, arguments: args }), {}, env);
+  expect(response.status).toBe(200);
+  return parseBody(await response.text()).result as { isError?: boolean; content: Array<{ text: string }> };
+}
+
+describe('Hono adapter in-process (app.request)', () => {
+  it('lists the mounted tools, with the union input served as one flat object', async () => {
+    const response = await post(rpc('tools/list'));
+    expect(response.status).toBe(200);
+    const listed = parseBody(await response.text()).result.tools as Array<{ name: string; inputSchema: unknown }>;
+    expect(listed.map((t) => t.name)).toEqual(['send_message', 'publish_post', 'search_notes', 'context']);
+    const sendMessage = listed.find((t) => t.name === 'send_message');
+    expect(JSON.stringify(sendMessage?.inputSchema)).not.toMatch(/"(oneOf|anyOf|allOf)"/);
+  });
+
+  it('answers a valid call with what the handler returned', async () => {
+    const result = await callTool('send_message', { chatId: 'c-1', type: 'mediaGroup', media });
+    expect(result.isError ?? false).toBe(false);
+    expect(JSON.parse(result.content[0]!.text)).toEqual({
+      sent: true,
+      chatId: 'c-1',
+      type: 'mediaGroup',
+      attachments: 2,
+    });
+  });
+
+  it('repairs an array sent as a JSON string before the handler sees it', async () => {
+    const result = await callTool('send_message', { chatId: 'c-2', type: 'mediaGroup', media: JSON.stringify(media) });
+    expect(result.isError ?? false).toBe(false);
+    expect(JSON.parse(result.content[0]!.text)).toEqual({
+      sent: true,
+      chatId: 'c-2',
+      type: 'mediaGroup',
+      attachments: 2,
+    });
+  });
+
+  it('answers an invalid call with an isError result naming the failing path', async () => {
+    const result = await callTool('send_message', {
+      chatId: 'c-3',
+      type: 'mediaGroup',
+      media: [{ url: 42 }, media[1]],
+    });
+    expect(result.isError).toBe(true);
+    expect(result.content.map((c) => c.text).join('\n')).toContain('media[0].url');
+  });
+
+  it('answers a body that is not JSON with 400 and a JSON-RPC parse error', async () => {
+    const response = await post('{"jsonrpc": "2.0", nope');
+    expect(response.status).toBe(400);
+    expect(response.headers.get('content-type')).toMatch(/application\/json/);
+    expect(await response.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 } });
+  });
+
+  it('answers a wrong content type with 415 and a JSON-RPC error', async () => {
+    const response = await post(rpc('tools/list'), { 'content-type': 'text/plain' });
+    expect(response.status).toBe(415);
+    expect(await response.json()).toMatchObject({ jsonrpc: '2.0', error: { code: expect.any(Number) } });
+  });
+
+  it('answers GET (no stateless SSE stream) with 405 and a JSON-RPC error', async () => {
+    const response = await app().request('/mcp', { headers: { accept: 'text/event-stream' } });
+    expect(response.status).toBe(405);
+    expect(await response.json()).toMatchObject({ jsonrpc: '2.0', error: {} });
+  });
+
+  it("hands the app's env (c.env) to the tool as ctx.host.env", async () => {
+    const env = { GREETING: 'hello from env' };
+    const result = await callTool('context', {}, env);
+    expect(result.isError ?? false).toBe(false);
+    expect(JSON.parse(result.content[0]!.text)).toMatchObject({ env, hostKeys: ['env'] });
+  });
+
+  it("hands c.get('authInfo'), set by an upstream middleware, to the tool as ctx.authInfo", async () => {
+    const result = await callTool('context', {});
+    expect(JSON.parse(result.content[0]!.text)).toMatchObject({ authInfo: AUTH });
+  });
+});
