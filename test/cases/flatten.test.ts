@@ -1,5 +1,5 @@
 /**
- * flatten.md over real HTTP: every case is a tool named after its id, mounted with many others in one
+ * Flattening of union inputs over real HTTP: every case is a tool named after what it checks, mounted with many others in one
  * server per options-group and driven by both official clients. Served schemas are read from tools/list,
  * "accepted" means Ajv 2020 accepts the value on the served schema and the call is not isError, and
  * handler values are compared deep-equal (with `undefined` made visible).
@@ -39,25 +39,25 @@ const FLAT = { flattenUnionInput: true } as const;
 // --- the case schemas ---------------------------------------------------------------------------
 
 const S = {
-  sk_1: media(z.object({ id: z.string() })),
-  sk_2: media(z.object({ id: z.string() }).optional()),
-  sk_3: two('value', z.string().nullable(), z.array(z.string()).nullable()),
-  sk_4: two('mode', z.literal('fast'), z.literal('slow')),
-  sk_5: two('mode', z.enum(['x', 'y']), z.string()),
-  sk_7: two('flag', z.literal(true), z.literal(false)),
-  sk_8: two('target', z.string(), z.number()),
-  sk_9: two('cfg', z.object({ x: z.string() }), z.object({ y: z.number() })),
-  sk_10: two(
+  object_or_array: media(z.object({ id: z.string() })),
+  object_or_array_optional: media(z.object({ id: z.string() }).optional()),
+  string_or_array_nullable: two('value', z.string().nullable(), z.array(z.string()).nullable()),
+  string_literals: two('mode', z.literal('fast'), z.literal('slow')),
+  enum_or_string: two('mode', z.enum(['x', 'y']), z.string()),
+  boolean_literals: two('flag', z.literal(true), z.literal(false)),
+  string_or_number: two('target', z.string(), z.number()),
+  two_object_shapes: two('cfg', z.object({ x: z.string() }), z.object({ y: z.number() })),
+  object_unions_in_both: two(
     'value',
     z.union([z.object({ a: z.string() }), z.object({ b: z.string() })]),
     z.union([z.object({ c: z.string() }), z.object({ d: z.string() })]),
   ),
-  sk_12: two('limit', z.number().default(10), z.number().default(50)),
-  sk_13: z.discriminatedUnion('kind', [
+  default_per_variant: two('limit', z.number().default(10), z.number().default(50)),
+  default_in_strict_variant: z.discriminatedUnion('kind', [
     z.object({ kind: z.literal('a'), x: z.string() }).strict(),
     z.object({ kind: z.literal('b'), y: z.string().default('z') }).strict(),
   ]),
-  sk_15: z.object({
+  union_array_in_object: z.object({
     content: z.object({
       parts: z.array(
         z.discriminatedUnion('type', [
@@ -67,62 +67,62 @@ const S = {
       ),
     }),
   }),
-  sk_16: z.discriminatedUnion('k', [
+  multi_value_tag: z.discriminatedUnion('k', [
     z.object({ k: z.literal(['a', 'b']), x: z.string() }),
     z.object({ k: z.literal('c'), y: z.string() }),
   ]),
-  sk_17: z.discriminatedUnion('k', [
+  enum_tag: z.discriminatedUnion('k', [
     z.object({ k: z.enum(['x', 'y']), p: z.string() }),
     z.object({ k: z.literal('z'), q: z.string() }),
   ]),
-  sk_18: z.object({ op: numericTag, other: DU }),
-  sk_19: z.object({ op: booleanTag, other: DU }),
-  sk_20: z.object({ op: optionalTag }),
-  sk_22: z.object({
+  numeric_tag: z.object({ op: numericTag, other: DU }),
+  boolean_tag: z.object({ op: booleanTag, other: DU }),
+  optional_tag: z.object({ op: optionalTag }),
+  overlapping_tags: z.object({
     f: z.union([
       z.object({ k: z.literal('a'), x: z.string() }),
       z.object({ k: z.literal('a'), y: z.string() }),
       z.object({ k: z.literal('b'), z: z.string() }),
     ]),
   }),
-  sk_23: z.union([
+  plain_union_of_tagged: z.union([
     z.object({ kind: z.literal('a'), x: z.string() }),
     z.object({ kind: z.literal('b'), y: z.number() }),
   ]),
-  sk_24: z.object({ spec: z.union([z.string(), DU]) }),
-  sk_25: z.discriminatedUnion('kind', [
+  string_or_union: z.object({ spec: z.union([z.string(), DU]) }),
+  params_and_union: z.discriminatedUnion('kind', [
     z.object({ kind: z.literal('text'), text: z.string() }),
     z.object({ kind: z.literal('photo'), url: z.string() }),
   ]),
-  sk_31: z.object({ op: DU.optional() }),
-  sk_33: z.object({ op: DU.default({ kind: 'a', x: '1' }) }),
-  sk_34: z.object({ pair: z.tuple([DU, z.string()]) }),
-  sk_36: z.intersection(z.object({ a: z.string() }), DU),
-  sk_37: z.discriminatedUnion('k', [
+  optional_union_field: z.object({ op: DU.optional() }),
+  defaulted_union_field: z.object({ op: DU.default({ kind: 'a', x: '1' }) }),
+  union_in_tuple: z.object({ pair: z.tuple([DU, z.string()]) }),
+  object_and_union: z.intersection(z.object({ a: z.string() }), DU),
+  refined_variant: z.discriminatedUnion('k', [
     z.object({ k: z.literal('a'), v: z.string().refine((s) => s.length > 2) }),
     z.object({ k: z.literal('b'), v: z.string() }),
   ]),
-  sk_38: z.object({ text: z.string().transform((s) => `${s}!`) }),
-  sk_39: z.object({ s: z.string().pipe(z.string().min(3)) }),
-  sk_40: z.object({ n: z.coerce.number() }),
-  sk_41: z.object({ r: z.string().catch('fallback') }),
-  sk_42: z.object({ t: z.string().trim() }),
-  sk_43: z.discriminatedUnion('kind', [
+  transform: z.object({ text: z.string().transform((s) => `${s}!`) }),
+  pipe: z.object({ s: z.string().pipe(z.string().min(3)) }),
+  coerced_number: z.object({ n: z.coerce.number() }),
+  catch_fallback: z.object({ r: z.string().catch('fallback') }),
+  trimmed_string: z.object({ t: z.string().trim() }),
+  strict_variants: z.discriminatedUnion('kind', [
     z.object({ kind: z.literal('a'), a: z.string() }).strict(),
     z.object({ kind: z.literal('b'), b: z.string() }).strict(),
   ]),
-  sk_45: z.looseObject({ a: z.string() }),
-  sk_47: z.object({ a: z.string() }).strict(),
-  sk_48: z.discriminatedUnion('kind', [
+  loose_input: z.looseObject({ a: z.string() }),
+  strict_input_with_params: z.object({ a: z.string() }).strict(),
+  strict_object_in_variant: z.discriminatedUnion('kind', [
     z.object({ kind: z.literal('a'), cfg: z.object({ x: z.string() }).strict() }),
     z.object({ kind: z.literal('b'), y: z.string() }),
   ]),
-  sk_49: two('partIndex', z.number().int().min(0), z.number().int().min(0)),
-  sk_50: two('n', z.number().int(), z.number()),
-  sk_51: two('n', z.number().min(0), z.number().max(5)),
-  sk_51_swapped: two('n', z.number().max(5), z.number().min(0)),
-  sk_52: two('v', z.number().nullable(), z.number().nullable()),
-  br_17: z.object({
+  same_integer_field: two('partIndex', z.number().int().min(0), z.number().int().min(0)),
+  int_or_number: two('n', z.number().int(), z.number()),
+  different_bounds: two('n', z.number().min(0), z.number().max(5)),
+  different_bounds_swapped: two('n', z.number().max(5), z.number().min(0)),
+  nullable_in_both: two('v', z.number().nullable(), z.number().nullable()),
+  union_array_items: z.object({
     reminders: z.array(
       z.discriminatedUnion('kind', [
         z.object({ kind: z.literal('relative'), minutes: z.number() }),
@@ -131,56 +131,56 @@ const S = {
       ]),
     ),
   }),
-  br_39: z.discriminatedUnion('action', [
+  union_root: z.discriminatedUnion('action', [
     z.object({ action: z.literal('create'), name: z.string() }),
     z.object({ action: z.literal('delete'), id: z.string() }),
   ]),
-  br_40: z.discriminatedUnion('action', [
+  union_root_beside_others: z.discriminatedUnion('action', [
     z.object({ action: z.literal('create'), title: z.string() }),
     z.object({ action: z.literal('update'), id: z.string() }),
   ]),
-  br_41: z.discriminatedUnion('operation', [
+  four_variants_shared_fields: z.discriminatedUnion('operation', [
     z.object({ operation: z.literal('append'), path: z.string(), content: z.string() }),
     z.object({ operation: z.literal('prepend'), path: z.string(), content: z.string() }),
     z.object({ operation: z.literal('replace'), path: z.string(), content: z.string() }),
     z.object({ operation: z.literal('delete'), path: z.string() }),
   ]),
-  br_43: z.object({ name: z.string() }).and(z.object({ dataType: z.enum(['NUMERIC', 'CATEGORICAL']) })),
-  br_44: z.discriminatedUnion('action', [
+  object_intersection: z.object({ name: z.string() }).and(z.object({ dataType: z.enum(['NUMERIC', 'CATEGORICAL']) })),
+  strict_variants_flat: z.discriminatedUnion('action', [
     z.object({ action: z.literal('prepare'), plan: z.string() }).strict(),
     z.object({ action: z.literal('execute'), token: z.string() }).strict(),
   ]),
-  br_46: z.object({ mode: z.enum(['small', 'large']), size: z.number() }).superRefine((v, ctx) => {
+  cross_field_refinement: z.object({ mode: z.enum(['small', 'large']), size: z.number() }).superRefine((v, ctx) => {
     if (v.mode === 'small' && v.size > 10)
       ctx.addIssue({ code: 'custom', path: ['size'], message: 'small allows at most 10' });
   }),
-  br_48: strictVariantsWithOwnOptionals,
-  br_50: z.discriminatedUnion('kind', [
+  other_variant_fields: strictVariantsWithOwnOptionals,
+  search_or_get: z.discriminatedUnion('kind', [
     z.object({ kind: z.literal('search'), q: z.string() }),
     z.object({ kind: z.literal('get'), id: z.string() }),
   ]),
-  br_51: z.discriminatedUnion('kind', [
+  bounds_and_enums_per_variant: z.discriminatedUnion('kind', [
     z.object({ kind: z.literal('a'), mode: z.enum(['a', 'b']), count: z.number().int().min(1) }),
     z.object({ kind: z.literal('b'), mode: z.enum(['c']), count: z.number().int().max(5) }),
   ]),
 } satisfies Record<string, z.ZodType>;
 
-/** Roots that can never be served (flatten.md SK-24 whole input, BR-42, BR-45, BR-47). */
+/** Roots that can never be served: a string or a union as the whole input, untagged object unions, an array. */
 const BAD_ROOTS = {
-  sk_24_root: z.union([z.string(), DU]),
-  br_42: z.union([z.object({ id: z.string() }), z.object({ slug: z.string() })]),
-  br_45: z.union([
+  string_or_union_root: z.union([z.string(), DU]),
+  untagged_object_union_root: z.union([z.object({ id: z.string() }), z.object({ slug: z.string() })]),
+  untagged_union_of_three: z.union([
     z.object({ content: z.string(), filename: z.string() }),
     z.object({ source_url: z.url() }),
     z.object({ source_file_id: z.string() }),
   ]),
-  br_47: z.array(z.object({ id: z.string(), title: z.string() })),
+  array_root: z.array(z.object({ id: z.string(), title: z.string() })),
 } satisfies Record<string, z.ZodType>;
 
 const tools = Object.entries(S).map(([name, input]) =>
-  name === 'sk_25'
+  name === 'params_and_union'
     ? caseTool(name, input, z.object({ botId: z.string() }))
-    : name === 'sk_47'
+    : name === 'strict_input_with_params'
       ? caseTool(name, input, z.object({ id: z.string() }))
       : caseTool(name, input),
 );
@@ -190,12 +190,12 @@ const tools = Object.entries(S).map(([name, input]) =>
 // 'throw' mount serves it too).
 const g = mountGroup(tools, { ...FLAT, schemaValidation: { policy: 'warn' } });
 
-// SK-29: extend with a union input.
+// Extend with a union input.
 const resolve = vi.fn((values: Record<string, unknown>) => ({ tenantId: values.tenantId }));
-const sk29 = mountGroup(
+const extendGroup = mountGroup(
   [
     caseTool(
-      'sk_29',
+      'extend_with_strict_union',
       z.discriminatedUnion('kind', [
         z.object({ kind: z.literal('a'), x: z.string() }).strict(),
         z.object({ kind: z.literal('b'), y: z.string() }).strict(),
@@ -208,16 +208,16 @@ const sk29 = mountGroup(
 // Bad roots next to good tools under 'warn': the bad ones are left out, the rest are served.
 const badRoots = mountGroup(
   [
-    caseTool('sk_1', S.sk_1),
+    caseTool('object_or_array', S.object_or_array),
     ...Object.entries(BAD_ROOTS).map(([name, input]) => caseTool(name, input)),
-    caseTool('br_40', S.br_40),
+    caseTool('union_root_beside_others', S.union_root_beside_others),
   ],
   { ...FLAT, schemaValidation: { policy: 'warn' } },
 );
 
-// SK-26: params plus a union input with flatten off, under 'warn'.
-const sk26Tool = caseTool('sk_26', S.sk_25, z.object({ botId: z.string() }));
-const flattenOff = mountGroup([sk26Tool, caseTool('br_38', z.object({ message: z.string() }))], {
+// Params plus a union input with flatten off, under 'warn'.
+const unflattenedTool = caseTool('params_and_union_unflattened', S.params_and_union, z.object({ botId: z.string() }));
+const flattenOff = mountGroup([unflattenedTool, caseTool('plain_message', z.object({ message: z.string() }))], {
   schemaValidation: { policy: 'warn' },
 });
 
@@ -226,15 +226,15 @@ const servable = (name: string) => expect(errorsOf(g.report, name), `${name} err
 
 describe('mounts', () => {
   it('tools/list serves exactly what validateMcpSchemas reports, for every group', async () => {
-    await expectListMatchesReport(g, sk29, badRoots, flattenOff);
+    await expectListMatchesReport(g, extendGroup, badRoots, flattenOff);
   });
 });
 
 describe('collisions: object vs array', () => {
-  it('SK-1 object in one variant, array in the other: a type set, both forms accepted', () =>
+  it('an object in one variant and an array in the other: a type set, both forms accepted', () =>
     g.each(async (c) => {
-      servable('sk_1');
-      const s = g.schema(c, 'sk_1');
+      servable('object_or_array');
+      const s = g.schema(c, 'object_or_array');
       expect(unionsIn(s)).toEqual([]);
       expect(bare(at(s, '/properties/kind'))).toEqual({ type: 'string', enum: ['one', 'many'] });
       const m = at(s, '/properties/media');
@@ -245,38 +245,38 @@ describe('collisions: object vs array', () => {
       await expectAccepted(
         g,
         c,
-        'sk_1',
+        'object_or_array',
         { kind: 'one', media: { id: 'a' } },
         { input: { kind: 'one', media: { id: 'a' } } },
       );
       await expectAccepted(
         g,
         c,
-        'sk_1',
+        'object_or_array',
         { kind: 'many', media: [{ id: 'a' }] },
         { input: { kind: 'many', media: [{ id: 'a' }] } },
       );
-      await expectRefused(g, c, 'sk_1', { kind: 'one', media: [{ id: 'a' }] }, ['media'], { ajv: true });
-      const typed = validateMcpSchemas([tools.find((t) => t.name === 'sk_1')!], {
+      await expectRefused(g, c, 'object_or_array', { kind: 'one', media: [{ id: 'a' }] }, ['media'], { ajv: true });
+      const typed = validateMcpSchemas([tools.find((t) => t.name === 'object_or_array')!], {
         ...FLAT,
         schemaValidation: { requireTypedProperties: true },
       });
       expect(typed.issues.filter((i) => i.code === 'untyped-property')).toEqual([]);
     }));
 
-  it('SK-2 the same collision, optional in one variant: not required, hinted, {kind:"one"} accepted', () =>
+  it('the object/array collision, optional in one variant: not required, hinted, {kind:"one"} accepted', () =>
     g.each(async (c) => {
-      servable('sk_2');
-      const s = g.schema(c, 'sk_2');
+      servable('object_or_array_optional');
+      const s = g.schema(c, 'object_or_array_optional');
       expect(s.required ?? []).not.toContain('media');
       expect(at(s, '/properties/media/description')).toContain('Required if kind = many');
-      await expectAccepted(g, c, 'sk_2', { kind: 'one' }, { input: { kind: 'one' } });
+      await expectAccepted(g, c, 'object_or_array_optional', { kind: 'one' }, { input: { kind: 'one' } });
     }));
 
-  it('SK-3 object vs array with null: type set {string, array, null}, no anyOf; all accepted', () =>
+  it('a string vs an array, both nullable: type set {string, array, null}, no anyOf; all accepted', () =>
     g.each(async (c) => {
-      servable('sk_3');
-      const s = g.schema(c, 'sk_3');
+      servable('string_or_array_nullable');
+      const s = g.schema(c, 'string_or_array_nullable');
       const v = at(s, '/properties/value');
       expect(typeSet(v)).toEqual(['array', 'null', 'string']);
       expect(v).not.toHaveProperty('anyOf');
@@ -285,68 +285,74 @@ describe('collisions: object vs array', () => {
         { kind: 'b', value: ['x'] },
         { kind: 'a', value: 'x' },
       ]) {
-        await expectAccepted(g, c, 'sk_3', value, { input: value });
+        await expectAccepted(g, c, 'string_or_array_nullable', value, { input: value });
       }
     }));
 });
 
 describe('collisions: literals and enums', () => {
-  it('SK-4 string literal vs string literal: {type:string, enum:[fast, slow]}, stable order; b+fast refused', () =>
+  it('a string literal vs a string literal: {type:string, enum:[fast, slow]}, stable order; b+fast refused', () =>
     g.each(async (c) => {
-      servable('sk_4');
-      const s = g.schema(c, 'sk_4');
+      servable('string_literals');
+      const s = g.schema(c, 'string_literals');
       expect(bare(at(s, '/properties/mode'))).toEqual({ type: 'string', enum: ['fast', 'slow'] });
-      const again = validateMcpSchemas([caseTool('sk_4', S.sk_4)], FLAT).tools[0]!.inputSchema;
+      const again = validateMcpSchemas([caseTool('string_literals', S.string_literals)], FLAT).tools[0]!.inputSchema;
       expect(JSON.stringify(again)).toBe(JSON.stringify(s));
-      await expectRefused(g, c, 'sk_4', { kind: 'b', mode: 'fast' }, ['mode'], { ajv: true });
+      await expectRefused(g, c, 'string_literals', { kind: 'b', mode: 'fast' }, ['mode'], { ajv: true });
     }));
 
-  it('SK-5 enum vs free string: {type:string}, no enum', () =>
+  it('an enum vs a free string: {type:string}, no enum', () =>
     g.each(async (c) => {
-      servable('sk_5');
-      expect(bare(at(g.schema(c, 'sk_5'), '/properties/mode'))).toEqual({ type: 'string' });
-      await expectAccepted(g, c, 'sk_5', { kind: 'b', mode: 'anything' }, { input: { kind: 'b', mode: 'anything' } });
+      servable('enum_or_string');
+      expect(bare(at(g.schema(c, 'enum_or_string'), '/properties/mode'))).toEqual({ type: 'string' });
+      await expectAccepted(
+        g,
+        c,
+        'enum_or_string',
+        { kind: 'b', mode: 'anything' },
+        { input: { kind: 'b', mode: 'anything' } },
+      );
     }));
 
-  it('SK-7 boolean literals: {type:boolean}, nothing pins a value; a+false refused', () =>
+  it('boolean literals: {type:boolean}, nothing pins a value; a+false refused', () =>
     g.each(async (c) => {
-      servable('sk_7');
-      expect(bare(at(g.schema(c, 'sk_7'), '/properties/flag'))).toEqual({ type: 'boolean' });
-      await expectAccepted(g, c, 'sk_7', { kind: 'b', flag: false }, { input: { kind: 'b', flag: false } });
-      await expectRefused(g, c, 'sk_7', { kind: 'a', flag: false }, ['flag'], { ajv: true });
+      servable('boolean_literals');
+      expect(bare(at(g.schema(c, 'boolean_literals'), '/properties/flag'))).toEqual({ type: 'boolean' });
+      await expectAccepted(g, c, 'boolean_literals', { kind: 'b', flag: false }, { input: { kind: 'b', flag: false } });
+      await expectRefused(g, c, 'boolean_literals', { kind: 'a', flag: false }, ['flag'], { ajv: true });
     }));
 
-  it('SK-8 string vs number: type set {string, number}, typed; both accepted', () =>
+  it('a string vs a number: type set {string, number}, typed; both accepted', () =>
     g.each(async (c) => {
-      servable('sk_8');
-      const t = at(g.schema(c, 'sk_8'), '/properties/target');
+      servable('string_or_number');
+      const t = at(g.schema(c, 'string_or_number'), '/properties/target');
       expect(typeSet(t)).toEqual(['number', 'string']);
       expect(t).not.toEqual({});
-      const typed = validateMcpSchemas([caseTool('sk_8', S.sk_8)], {
+      const typed = validateMcpSchemas([caseTool('string_or_number', S.string_or_number)], {
         ...FLAT,
         schemaValidation: { requireTypedProperties: true },
       });
       expect(typed.issues).toEqual([]);
-      await expectAccepted(g, c, 'sk_8', { kind: 'a', target: 'x' }, { input: { kind: 'a', target: 'x' } });
-      await expectAccepted(g, c, 'sk_8', { kind: 'b', target: 3 }, { input: { kind: 'b', target: 3 } });
+      await expectAccepted(g, c, 'string_or_number', { kind: 'a', target: 'x' }, { input: { kind: 'a', target: 'x' } });
+      await expectAccepted(g, c, 'string_or_number', { kind: 'b', target: 3 }, { input: { kind: 'b', target: 3 } });
     }));
 });
 
 describe('collisions: object shapes', () => {
-  it('SK-9 two object shapes: an open {type:object}; a+{y} refused naming cfg', () =>
+  it('two object shapes: an open {type:object}; a+{y} refused naming cfg', () =>
     g.each(async (c) => {
-      servable('sk_9');
-      const cfg = at(g.schema(c, 'sk_9'), '/properties/cfg');
+      servable('two_object_shapes');
+      const cfg = at(g.schema(c, 'two_object_shapes'), '/properties/cfg');
       expect(cfg.type).toBe('object');
       expect(cfg).not.toHaveProperty('required');
       expect(cfg.additionalProperties).not.toBe(false);
-      await expectRefused(g, c, 'sk_9', { kind: 'a', cfg: { y: 1 } }, ['cfg'], { ajv: true });
+      await expectRefused(g, c, 'two_object_shapes', { kind: 'a', cfg: { y: 1 } }, ['cfg'], { ajv: true });
     }));
 
-  it('SK-10 plain object unions in both variants: an open object, no anyOf inside', () =>
+  it('plain object unions in both variants: an open object, no anyOf inside', () =>
     g.each(async (c) => {
-      servable('sk_10');
-      const value = at(g.schema(c, 'sk_10'), '/properties/value');
+      servable('object_unions_in_both');
+      const value = at(g.schema(c, 'object_unions_in_both'), '/properties/value');
       expect(value.type).toBe('object');
       expect(value).not.toHaveProperty('required');
       expect(value.additionalProperties).not.toBe(false);
@@ -354,7 +360,7 @@ describe('collisions: object shapes', () => {
       await expectAccepted(
         g,
         c,
-        'sk_10',
+        'object_unions_in_both',
         { kind: 'b', value: { d: '1' } },
         { input: { kind: 'b', value: { d: '1' } } },
       );
@@ -362,31 +368,31 @@ describe('collisions: object shapes', () => {
 });
 
 describe('defaults', () => {
-  it('SK-12 a different default per variant: {type:number}, no default, optional; each variant gets its own', () =>
+  it('a different default per variant: {type:number}, no default, optional; each variant gets its own', () =>
     g.each(async (c) => {
-      servable('sk_12');
-      const s = g.schema(c, 'sk_12');
+      servable('default_per_variant');
+      const s = g.schema(c, 'default_per_variant');
       expect(bare(at(s, '/properties/limit'))).toEqual({ type: 'number' });
       expect(s.required ?? []).not.toContain('limit');
-      await expectAccepted(g, c, 'sk_12', { kind: 'a' }, { input: { kind: 'a', limit: 10 } });
-      await expectAccepted(g, c, 'sk_12', { kind: 'b' }, { input: { kind: 'b', limit: 50 } });
+      await expectAccepted(g, c, 'default_per_variant', { kind: 'a' }, { input: { kind: 'a', limit: 10 } });
+      await expectAccepted(g, c, 'default_per_variant', { kind: 'b' }, { input: { kind: 'b', limit: 50 } });
     }));
 
-  it('SK-13 a default in one strict variant: additionalProperties false, no default on y, nothing injected', () =>
+  it('a default in one strict variant: additionalProperties false, no default on y, nothing injected', () =>
     g.each(async (c) => {
-      servable('sk_13');
-      const s = g.schema(c, 'sk_13');
+      servable('default_in_strict_variant');
+      const s = g.schema(c, 'default_in_strict_variant');
       expect(s.additionalProperties).toBe(false);
       expect(at(s, '/properties/y')).not.toHaveProperty('default');
-      await expectAccepted(g, c, 'sk_13', { kind: 'a', x: '1' }, { input: { kind: 'a', x: '1' } });
+      await expectAccepted(g, c, 'default_in_strict_variant', { kind: 'a', x: '1' }, { input: { kind: 'a', x: '1' } });
     }));
 });
 
 describe('nesting', () => {
-  it('SK-15 an array of a union inside an object: one item object with hints, no unions', () =>
+  it('an array of a union inside an object: one item object with hints, no unions', () =>
     g.each(async (c) => {
-      servable('sk_15');
-      const s = g.schema(c, 'sk_15');
+      servable('union_array_in_object');
+      const s = g.schema(c, 'union_array_in_object');
       const items = at(s, '/properties/content/properties/parts/items');
       expect(items.type).toBe('object');
       expect(items.properties.type.type).toBe('string');
@@ -405,34 +411,34 @@ describe('nesting', () => {
           ],
         },
       };
-      await expectAccepted(g, c, 'sk_15', text, { input: text });
-      await expectAccepted(g, c, 'sk_15', both, { input: both });
+      await expectAccepted(g, c, 'union_array_in_object', text, { input: text });
+      await expectAccepted(g, c, 'union_array_in_object', both, { input: both });
     }));
 });
 
 describe('discriminators', () => {
-  it('SK-16 multi-value literal tag: enum [a, b, c], required, hint "k = a | b"', () =>
+  it('multi-value literal tag: enum [a, b, c], required, hint "k = a | b"', () =>
     g.each(async (c) => {
-      servable('sk_16');
-      const s = g.schema(c, 'sk_16');
+      servable('multi_value_tag');
+      const s = g.schema(c, 'multi_value_tag');
       expect(bare(at(s, '/properties/k'))).toEqual({ type: 'string', enum: ['a', 'b', 'c'] });
       expect(s.required).toContain('k');
       expect(at(s, '/properties/x/description')).toContain('Required if k = a | b');
-      await expectAccepted(g, c, 'sk_16', { k: 'b', x: '1' }, { input: { k: 'b', x: '1' } });
+      await expectAccepted(g, c, 'multi_value_tag', { k: 'b', x: '1' }, { input: { k: 'b', x: '1' } });
     }));
 
-  it('SK-17 a z.enum tag: enum x, y, z', () =>
+  it('a z.enum tag: enum x, y, z', () =>
     g.each(async (c) => {
-      servable('sk_17');
-      expect(enumSet(at(g.schema(c, 'sk_17'), '/properties/k'))).toEqual(['x', 'y', 'z']);
-      await expectAccepted(g, c, 'sk_17', { k: 'y', p: '1' }, { input: { k: 'y', p: '1' } });
+      servable('enum_tag');
+      expect(enumSet(at(g.schema(c, 'enum_tag'), '/properties/k'))).toEqual(['x', 'y', 'z']);
+      await expectAccepted(g, c, 'enum_tag', { k: 'y', p: '1' }, { input: { k: 'y', p: '1' } });
     }));
 
   for (const [id, union] of [
-    ['sk_18', numericTag],
-    ['sk_19', booleanTag],
+    ['numeric_tag', numericTag],
+    ['boolean_tag', booleanTag],
   ] as const) {
-    const label = id === 'sk_18' ? 'SK-18 a numeric tag' : 'SK-19 a boolean tag';
+    const label = id === 'numeric_tag' ? 'a numeric tag' : 'a boolean tag';
     it(`${label} is left as it is: oneOf unchanged, other flattened, nothing throws, probe reports op`, () =>
       g.each(async (c) => {
         const tool = tools.find((t) => t.name === id)!;
@@ -444,33 +450,33 @@ describe('discriminators', () => {
           .oneOf;
         expect(at(s, '/properties/op/oneOf')).toEqual(zodOneOf);
         expectFlatObject(at(s, '/properties/other'), 'other');
-        const value = id === 'sk_18' ? { k: 1, x: 'a' } : { k: true, x: 'a' };
+        const value = id === 'numeric_tag' ? { k: 1, x: 'a' } : { k: true, x: 'a' };
         const args = { op: value, other: { kind: 'a', x: '1' } };
         await expectAccepted(g, c, id, args, { input: args });
         expect(issuesOf(g.report, id).map((i) => i.path)).toContain('/properties/op');
       }));
   }
 
-  it('SK-20 a tag optional in one variant: oneOf stays, nothing throws, {op:{x}} accepted', () =>
+  it('a tag optional in one variant: oneOf stays, nothing throws, {op:{x}} accepted', () =>
     g.each(async (c) => {
-      expect(() => createMcpHandler([tools.find((t) => t.name === 'sk_20')!], FLAT)).not.toThrow();
-      servable('sk_20');
-      expect(at(g.schema(c, 'sk_20'), '/properties/op/oneOf')).toBeInstanceOf(Array);
-      await expectAccepted(g, c, 'sk_20', { op: { x: '1' } }, { input: { op: { x: '1' } } });
+      expect(() => createMcpHandler([tools.find((t) => t.name === 'optional_tag')!], FLAT)).not.toThrow();
+      servable('optional_tag');
+      expect(at(g.schema(c, 'optional_tag'), '/properties/op/oneOf')).toBeInstanceOf(Array);
+      await expectAccepted(g, c, 'optional_tag', { op: { x: '1' } }, { input: { op: { x: '1' } } });
     }));
 
-  it('SK-22 overlapping tag values: anyOf stays, nothing throws, accepted', () =>
+  it('overlapping tag values: anyOf stays, nothing throws, accepted', () =>
     g.each(async (c) => {
-      expect(() => createMcpHandler([tools.find((t) => t.name === 'sk_22')!], FLAT)).not.toThrow();
-      servable('sk_22');
-      expect(at(g.schema(c, 'sk_22'), '/properties/f/anyOf')).toHaveLength(3);
-      await expectAccepted(g, c, 'sk_22', { f: { k: 'a', y: '1' } }, { input: { f: { k: 'a', y: '1' } } });
+      expect(() => createMcpHandler([tools.find((t) => t.name === 'overlapping_tags')!], FLAT)).not.toThrow();
+      servable('overlapping_tags');
+      expect(at(g.schema(c, 'overlapping_tags'), '/properties/f/anyOf')).toHaveLength(3);
+      await expectAccepted(g, c, 'overlapping_tags', { f: { k: 'a', y: '1' } }, { input: { f: { k: 'a', y: '1' } } });
     }));
 
-  it('SK-23 a plain z.union of tagged objects is flattened like a discriminated union', () =>
+  it('a plain z.union of tagged objects is flattened like a discriminated union', () =>
     g.each(async (c) => {
-      servable('sk_23');
-      const s = g.schema(c, 'sk_23');
+      servable('plain_union_of_tagged');
+      const s = g.schema(c, 'plain_union_of_tagged');
       expect(s.type).toBe('object');
       expect(unionsIn(s)).toEqual([]);
       expect(at(s, '/properties/kind/type')).toBe('string');
@@ -480,65 +486,75 @@ describe('discriminators', () => {
       expect(s.required).not.toContain('y');
       expect(at(s, '/properties/x/description')).toContain('Required if kind = a');
       expect(at(s, '/properties/y/description')).toContain('Required if kind = b');
-      await expectAccepted(g, c, 'sk_23', { kind: 'b', y: 2 }, { input: { kind: 'b', y: 2 } });
+      await expectAccepted(g, c, 'plain_union_of_tagged', { kind: 'b', y: 2 }, { input: { kind: 'b', y: 2 } });
       // Run is the original union: b without y fails even though the flat schema accepts it.
-      await expectRefused(g, c, 'sk_23', { kind: 'b', x: 's' }, [], { ajv: true });
+      await expectRefused(g, c, 'plain_union_of_tagged', { kind: 'b', x: 's' }, [], { ajv: true });
     }));
 });
 
 describe('non-object members, params, extend', () => {
-  it('SK-24 a string or a union: anyOf of {type:string} and one flat object; both accepted', () =>
+  it('a string or a union: anyOf of {type:string} and one flat object; both accepted', () =>
     g.each(async (c) => {
-      servable('sk_24');
-      const anyOf = at(g.schema(c, 'sk_24'), '/properties/spec/anyOf');
+      servable('string_or_union');
+      const anyOf = at(g.schema(c, 'string_or_union'), '/properties/spec/anyOf');
       expect(anyOf).toHaveLength(2);
       const str = anyOf.find((m: any) => m.type === 'string');
       const obj = anyOf.find((m: any) => m.type === 'object');
       expect(bare(str)).toEqual({ type: 'string' });
       expectFlatObject(obj, 'DU member');
-      await expectAccepted(g, c, 'sk_24', { spec: 'text' }, { input: { spec: 'text' } });
-      await expectAccepted(g, c, 'sk_24', { spec: { kind: 'b', y: 2 } }, { input: { spec: { kind: 'b', y: 2 } } });
+      await expectAccepted(g, c, 'string_or_union', { spec: 'text' }, { input: { spec: 'text' } });
+      await expectAccepted(
+        g,
+        c,
+        'string_or_union',
+        { spec: { kind: 'b', y: 2 } },
+        { input: { spec: { kind: 'b', y: 2 } } },
+      );
     }));
 
-  it('SK-24 as the whole input: still not an object, the probe reports an error at ""', () => {
-    const report = validateMcpSchemas([caseTool('sk_24_root', BAD_ROOTS.sk_24_root)], FLAT);
-    expect(errorsOf(report, 'sk_24_root')).toContain('root-not-object@');
+  it('a string or a union as the whole input: still not an object, the probe reports an error at ""', () => {
+    const report = validateMcpSchemas([caseTool('string_or_union_root', BAD_ROOTS.string_or_union_root)], FLAT);
+    expect(errorsOf(report, 'string_or_union_root')).toContain('root-not-object@');
   });
 
-  it('SK-25 params plus a union input: one root object, params and input split', () =>
+  it('params plus a union input: one root object, params and input split', () =>
     g.each(async (c) => {
-      servable('sk_25');
-      const s = g.schema(c, 'sk_25');
+      servable('params_and_union');
+      const s = g.schema(c, 'params_and_union');
       expectFlatObject(s, 'root');
       expect(Object.keys(s.properties)).toEqual(expect.arrayContaining(['botId', 'kind', 'text', 'url']));
       expect(s.required).toEqual(expect.arrayContaining(['botId', 'kind']));
       await expectAccepted(
         g,
         c,
-        'sk_25',
+        'params_and_union',
         { botId: 'b-1', kind: 'text', text: 'hi' },
         { params: { botId: 'b-1' }, input: { kind: 'text', text: 'hi' } },
       );
     }));
 
-  it('SK-26 the same with flatten off: error at "", throw names the tool, warn leaves it out', async () => {
-    const report = validateMcpSchemas([sk26Tool], {});
-    expect(errorsOf(report, 'sk_26')).toContain('root-not-object@');
-    expect(() => createMcpHandler([sk26Tool], {})).toThrow(/sk_26/);
+  it('params plus a union input with flatten off: error at "", throw names the tool, warn leaves it out', async () => {
+    const report = validateMcpSchemas([unflattenedTool], {});
+    expect(errorsOf(report, 'params_and_union_unflattened')).toContain('root-not-object@');
+    expect(() => createMcpHandler([unflattenedTool], {})).toThrow(/params_and_union_unflattened/);
     await flattenOff.each(async (c) => {
       const names = [...flattenOff.listed(c).keys()];
-      expect(names).toEqual(['br_38']);
+      expect(names).toEqual(['plain_message']);
       for (const t of flattenOff.listed(c).values()) {
         expect(t.inputSchema).not.toHaveProperty('allOf');
         expect(t.inputSchema).not.toHaveProperty('oneOf');
       }
     });
     expect(flattenOff.warn).toHaveBeenCalled();
-    expect(String(flattenOff.warn.mock.calls[0]![0])).toContain('sk_26');
+    expect(String(flattenOff.warn.mock.calls[0]![0])).toContain('params_and_union_unflattened');
   });
 
-  it('SK-27 the same key in params and input: the mount fails naming x and the tool; the probe reports it', () => {
-    const tool = caseTool('sk_27', z.object({ x: z.string(), y: z.string() }), z.object({ x: z.string() }));
+  it('the same key in params and input: the mount fails naming x and the tool; the probe reports it', () => {
+    const tool = caseTool(
+      'params_input_key_clash',
+      z.object({ x: z.string(), y: z.string() }),
+      z.object({ x: z.string() }),
+    );
     for (const policy of ['throw', 'warn'] as const) {
       const logger = { warn: vi.fn(), error: vi.fn() };
       let thrown: unknown;
@@ -549,17 +565,17 @@ describe('non-object members, params, extend', () => {
       }
       expect(thrown, policy).toBeInstanceOf(McpMountSchemaError);
       expect(String(thrown)).toMatch(/\bx\b/);
-      expect(String(thrown)).toContain('sk_27');
+      expect(String(thrown)).toContain('params_input_key_clash');
     }
     let report: ReturnType<typeof validateMcpSchemas> | undefined;
     expect(() => {
       report = validateMcpSchemas([tool], {});
     }).not.toThrow();
-    expect(errorsOf(report!, 'sk_27')).toContain('key-conflict@/properties/x');
+    expect(errorsOf(report!, 'params_input_key_clash')).toContain('key-conflict@/properties/x');
   });
 
-  it('SK-28 an extend key equal to a tool key: the same, naming tenantId', () => {
-    const tool = caseTool('sk_28', z.object({ tenantId: z.string(), q: z.string() }));
+  it('an extend key equal to a tool key: the mount fails naming tenantId and the tool; the probe reports it', () => {
+    const tool = caseTool('extend_key_clash', z.object({ tenantId: z.string(), q: z.string() }));
     const extend = { schema: z.object({ tenantId: z.string() }) };
     for (const policy of ['throw', 'warn'] as const) {
       let thrown: unknown;
@@ -570,26 +586,26 @@ describe('non-object members, params, extend', () => {
       }
       expect(thrown, policy).toBeInstanceOf(McpMountSchemaError);
       expect(String(thrown)).toContain('tenantId');
-      expect(String(thrown)).toContain('sk_28');
+      expect(String(thrown)).toContain('extend_key_clash');
     }
     let report: ReturnType<typeof validateMcpSchemas> | undefined;
     expect(() => {
       report = validateMcpSchemas([tool], { extend });
     }).not.toThrow();
-    expect(errorsOf(report!, 'sk_28')).toContain('key-conflict@/properties/tenantId');
+    expect(errorsOf(report!, 'extend_key_clash')).toContain('key-conflict@/properties/tenantId');
   });
 
-  it('SK-29 extend with a strict union input: tenantId parsed by extend, resolved, removed before the union', () =>
-    sk29.each(async (c) => {
-      expect(errorsOf(sk29.report, 'sk_29')).toEqual([]);
-      const s = sk29.schema(c, 'sk_29');
+  it('extend with a strict union input: tenantId parsed by extend, resolved, removed before the union', () =>
+    extendGroup.each(async (c) => {
+      expect(errorsOf(extendGroup.report, 'extend_with_strict_union')).toEqual([]);
+      const s = extendGroup.schema(c, 'extend_with_strict_union');
       expect(Object.keys(s.properties)).toEqual(expect.arrayContaining(['tenantId', 'kind', 'x', 'y']));
       expect(s.additionalProperties).toBe(false);
       resolve.mockClear();
       await expectAccepted(
-        sk29,
+        extendGroup,
         c,
-        'sk_29',
+        'extend_with_strict_union',
         { tenantId: 't-1', kind: 'a', x: '1' },
         { input: { kind: 'a', x: '1' }, extend: { tenantId: 't-1' } },
       );
@@ -599,181 +615,193 @@ describe('non-object members, params, extend', () => {
 });
 
 describe('positions', () => {
-  it('SK-31 an optional union field: flat, not required, {} accepted', () =>
+  it('an optional union field: flat, not required, {} accepted', () =>
     g.each(async (c) => {
-      servable('sk_31');
-      const s = g.schema(c, 'sk_31');
+      servable('optional_union_field');
+      const s = g.schema(c, 'optional_union_field');
       expectFlatObject(at(s, '/properties/op'), 'op');
       expect(s.required ?? []).not.toContain('op');
-      await expectAccepted(g, c, 'sk_31', {}, { input: {} });
+      await expectAccepted(g, c, 'optional_union_field', {}, { input: {} });
     }));
 
-  it('SK-33 a union field with a default: flat, not required, the default reaches the handler', () =>
+  it('a union field with a default: flat, not required, the default reaches the handler', () =>
     g.each(async (c) => {
-      servable('sk_33');
-      const s = g.schema(c, 'sk_33');
+      servable('defaulted_union_field');
+      const s = g.schema(c, 'defaulted_union_field');
       const op = at(s, '/properties/op');
       expectFlatObject(op, 'op');
       expect(s.required ?? []).not.toContain('op');
       if ('default' in op) expect(op.default).toEqual({ kind: 'a', x: '1' });
-      await expectAccepted(g, c, 'sk_33', {}, { input: { op: { kind: 'a', x: '1' } } });
+      await expectAccepted(g, c, 'defaulted_union_field', {}, { input: { op: { kind: 'a', x: '1' } } });
     }));
 
-  it('SK-34 a union inside a tuple: prefixItems/0 is flat with kind enum a, b', () =>
+  it('a union inside a tuple: prefixItems/0 is flat with kind enum a, b', () =>
     g.each(async (c) => {
-      servable('sk_34');
-      const s = g.schema(c, 'sk_34');
+      servable('union_in_tuple');
+      const s = g.schema(c, 'union_in_tuple');
       const first = at(s, '/properties/pair/prefixItems/0');
       expectFlatObject(first, 'prefixItems/0');
       expect(enumSet(first.properties.kind)).toEqual(['a', 'b']);
       expect(pointersWith(s, 'oneOf')).toEqual([]);
       const args = { pair: [{ kind: 'b', y: 2 }, 's'] };
-      await expectAccepted(g, c, 'sk_34', args, { input: args });
+      await expectAccepted(g, c, 'union_in_tuple', args, { input: args });
     }));
 
-  it('SK-36 object & union: one flat root with a and kind required, x and y present', () =>
+  it('object & union: one flat root with a and kind required, x and y present', () =>
     g.each(async (c) => {
-      servable('sk_36');
-      const s = g.schema(c, 'sk_36');
+      servable('object_and_union');
+      const s = g.schema(c, 'object_and_union');
       expectFlatObject(s, 'root');
       expect(pointersWith(s, 'allOf')).toEqual([]);
       expect(Object.keys(s.properties)).toEqual(expect.arrayContaining(['a', 'kind', 'x', 'y']));
       expect(s.required).toEqual(expect.arrayContaining(['a', 'kind']));
       expect(enumSet(at(s, '/properties/kind'))).toEqual(['a', 'b']);
       const args = { a: '1', kind: 'b', y: 2 };
-      await expectAccepted(g, c, 'sk_36', args, { input: args });
+      await expectAccepted(g, c, 'object_and_union', args, { input: args });
     }));
 });
 
 describe('hidden checks', () => {
-  it('SK-37 a refine on one variant: {type:string} required; only a is refined', () =>
+  it('a refine on one variant: {type:string} required; only a is refined', () =>
     g.each(async (c) => {
-      servable('sk_37');
-      const s = g.schema(c, 'sk_37');
+      servable('refined_variant');
+      const s = g.schema(c, 'refined_variant');
       expect(bare(at(s, '/properties/v'))).toEqual({ type: 'string' });
       expect(s.required).toContain('v');
-      await expectAccepted(g, c, 'sk_37', { k: 'b', v: 'x' }, { input: { k: 'b', v: 'x' } });
-      await expectRefused(g, c, 'sk_37', { k: 'a', v: 'x' }, ['v'], { ajv: true });
+      await expectAccepted(g, c, 'refined_variant', { k: 'b', v: 'x' }, { input: { k: 'b', v: 'x' } });
+      await expectRefused(g, c, 'refined_variant', { k: 'a', v: 'x' }, ['v'], { ajv: true });
     }));
 
-  it('SK-38 a transform runs once', () =>
+  it('a transform runs once', () =>
     g.each(async (c) => {
-      servable('sk_38');
-      expect(bare(at(g.schema(c, 'sk_38'), '/properties/text'))).toEqual({ type: 'string' });
-      await expectAccepted(g, c, 'sk_38', { text: 'x' }, { input: { text: 'x!' } });
+      servable('transform');
+      expect(bare(at(g.schema(c, 'transform'), '/properties/text'))).toEqual({ type: 'string' });
+      await expectAccepted(g, c, 'transform', { text: 'x' }, { input: { text: 'x!' } });
     }));
 
-  it('SK-39 a pipe is served from its input side; Run rejects "ab"', () =>
+  it('a pipe is served from its input side; Run rejects "ab"', () =>
     g.each(async (c) => {
-      servable('sk_39');
-      expect(bare(at(g.schema(c, 'sk_39'), '/properties/s'))).toEqual({ type: 'string' });
-      await expectRefused(g, c, 'sk_39', { s: 'ab' }, ['s']);
+      servable('pipe');
+      expect(bare(at(g.schema(c, 'pipe'), '/properties/s'))).toEqual({ type: 'string' });
+      await expectRefused(g, c, 'pipe', { s: 'ab' }, ['s']);
     }));
 
-  it('SK-40 z.coerce.number(): {type:number}, "7" reaches the handler as 7', () =>
+  it('z.coerce.number(): {type:number}, "7" reaches the handler as 7', () =>
     g.each(async (c) => {
-      servable('sk_40');
-      expect(bare(at(g.schema(c, 'sk_40'), '/properties/n'))).toEqual({ type: 'number' });
-      const out = await call(c, 'sk_40', { n: '7' });
+      servable('coerced_number');
+      expect(bare(at(g.schema(c, 'coerced_number'), '/properties/n'))).toEqual({ type: 'number' });
+      const out = await call(c, 'coerced_number', { n: '7' });
       expect(out.isError, out.text).toBe(false);
       expect(out.received!.input).toEqual({ n: 7 });
     }));
 
-  it('SK-41 .catch(): {type:string, default:"fallback"}; 42 becomes "fallback", never "42"', () =>
+  it('.catch(): {type:string, default:"fallback"}; 42 becomes "fallback", never "42"', () =>
     g.each(async (c) => {
-      servable('sk_41');
-      expect(bare(at(g.schema(c, 'sk_41'), '/properties/r'))).toEqual({ type: 'string', default: 'fallback' });
-      const out = await call(c, 'sk_41', { r: 42 });
+      servable('catch_fallback');
+      expect(bare(at(g.schema(c, 'catch_fallback'), '/properties/r'))).toEqual({ type: 'string', default: 'fallback' });
+      const out = await call(c, 'catch_fallback', { r: 42 });
       expect(out.isError, out.text).toBe(false);
       expect(out.received!.input).toEqual({ r: 'fallback' });
     }));
 
-  it('SK-42 .trim(): {type:string}; the handler gets "a"', () =>
+  it('.trim(): {type:string}; the handler gets "a"', () =>
     g.each(async (c) => {
-      servable('sk_42');
-      expect(bare(at(g.schema(c, 'sk_42'), '/properties/t'))).toEqual({ type: 'string' });
-      await expectAccepted(g, c, 'sk_42', { t: '  a  ' }, { input: { t: 'a' } });
+      servable('trimmed_string');
+      expect(bare(at(g.schema(c, 'trimmed_string'), '/properties/t'))).toEqual({ type: 'string' });
+      await expectAccepted(g, c, 'trimmed_string', { t: '  a  ' }, { input: { t: 'a' } });
     }));
 });
 
 describe('key policy', () => {
-  it('SK-43 every variant strict: additionalProperties false; extra is an isError result seen by onCall', () =>
+  it('every variant strict: additionalProperties false; extra is an isError result seen by onCall', () =>
     g.each(async (c) => {
-      servable('sk_43');
-      expect(g.schema(c, 'sk_43').additionalProperties).toBe(false);
+      servable('strict_variants');
+      expect(g.schema(c, 'strict_variants').additionalProperties).toBe(false);
       g.onCall.mockClear();
-      await expectRefused(g, c, 'sk_43', { kind: 'a', a: 'x', extra: 1 }, ['extra']);
-      const events = g.onCall.mock.calls.map(([e]) => e).filter((e) => e.tool === 'sk_43');
+      await expectRefused(g, c, 'strict_variants', { kind: 'a', a: 'x', extra: 1 }, ['extra']);
+      const events = g.onCall.mock.calls.map(([e]) => e).filter((e) => e.tool === 'strict_variants');
       expect(events).toHaveLength(1);
       expect(events[0]).toMatchObject({ ok: false });
       expect(events[0].error).toContain('extra');
     }));
 
-  it('SK-45 a loose input: additionalProperties not false; extra reaches the handler', () =>
+  it('a loose input: additionalProperties not false; extra reaches the handler', () =>
     g.each(async (c) => {
-      servable('sk_45');
-      expect(g.schema(c, 'sk_45').additionalProperties).not.toBe(false);
-      await expectAccepted(g, c, 'sk_45', { a: 'x', extra: 1 }, { input: { a: 'x', extra: 1 } });
+      servable('loose_input');
+      expect(g.schema(c, 'loose_input').additionalProperties).not.toBe(false);
+      await expectAccepted(g, c, 'loose_input', { a: 'x', extra: 1 }, { input: { a: 'x', extra: 1 } });
     }));
 
-  it('SK-47 a strict input plus params: additionalProperties false from input; id goes to params', () =>
+  it('a strict input plus params: additionalProperties false from input; id goes to params', () =>
     g.each(async (c) => {
-      servable('sk_47');
-      expect(g.schema(c, 'sk_47').additionalProperties).toBe(false);
-      await expectAccepted(g, c, 'sk_47', { id: '1', a: 'x' }, { params: { id: '1' }, input: { a: 'x' } });
-      await expectRefused(g, c, 'sk_47', { id: '1', a: 'x', extra: 1 }, ['extra']);
+      servable('strict_input_with_params');
+      expect(g.schema(c, 'strict_input_with_params').additionalProperties).toBe(false);
+      await expectAccepted(
+        g,
+        c,
+        'strict_input_with_params',
+        { id: '1', a: 'x' },
+        { params: { id: '1' }, input: { a: 'x' } },
+      );
+      await expectRefused(g, c, 'strict_input_with_params', { id: '1', a: 'x', extra: 1 }, ['extra']);
     }));
 
-  it('SK-48 a strict object inside a variant stays strict; cfg.extra is refused', () =>
+  it('a strict object inside a variant stays strict; cfg.extra is refused', () =>
     g.each(async (c) => {
-      servable('sk_48');
-      expect(at(g.schema(c, 'sk_48'), '/properties/cfg/additionalProperties')).toBe(false);
-      await expectRefused(g, c, 'sk_48', { kind: 'a', cfg: { x: '1', extra: 1 } }, ['cfg.extra']);
+      servable('strict_object_in_variant');
+      expect(at(g.schema(c, 'strict_object_in_variant'), '/properties/cfg/additionalProperties')).toBe(false);
+      await expectRefused(g, c, 'strict_object_in_variant', { kind: 'a', cfg: { x: '1', extra: 1 } }, ['cfg.extra']);
     }));
 });
 
 describe('integer, number, null', () => {
-  it('SK-49 an identical integer field: type integer, minimum 0, required', () =>
+  it('an identical integer field in both variants: type integer, minimum 0, required', () =>
     g.each(async (c) => {
-      servable('sk_49');
-      const s = g.schema(c, 'sk_49');
+      servable('same_integer_field');
+      const s = g.schema(c, 'same_integer_field');
       const p = at(s, '/properties/partIndex');
       expect(p.type).toBe('integer');
       expect(p.minimum).toBe(0);
       expect(s.required).toContain('partIndex');
-      await expectAccepted(g, c, 'sk_49', { kind: 'a', partIndex: 1 }, { input: { kind: 'a', partIndex: 1 } });
+      await expectAccepted(
+        g,
+        c,
+        'same_integer_field',
+        { kind: 'a', partIndex: 1 },
+        { input: { kind: 'a', partIndex: 1 } },
+      );
     }));
 
-  it('SK-50 int vs number: {type:number}; 1.5 accepted in b', () =>
+  it('an int vs a number: {type:number}; 1.5 accepted in b', () =>
     g.each(async (c) => {
-      servable('sk_50');
-      expect(bare(at(g.schema(c, 'sk_50'), '/properties/n'))).toEqual({ type: 'number' });
-      await expectAccepted(g, c, 'sk_50', { kind: 'b', n: 1.5 }, { input: { kind: 'b', n: 1.5 } });
+      servable('int_or_number');
+      expect(bare(at(g.schema(c, 'int_or_number'), '/properties/n'))).toEqual({ type: 'number' });
+      await expectAccepted(g, c, 'int_or_number', { kind: 'b', n: 1.5 }, { input: { kind: 'b', n: 1.5 } });
     }));
 
-  it('SK-51 different bounds: {type:number} without bounds, either order; a+(-1) refused', () =>
+  it('different bounds per variant: {type:number} without bounds, either order; a+(-1) refused', () =>
     g.each(async (c) => {
-      servable('sk_51');
-      expect(bare(at(g.schema(c, 'sk_51'), '/properties/n'))).toEqual({ type: 'number' });
-      expect(bare(at(g.schema(c, 'sk_51_swapped'), '/properties/n'))).toEqual({ type: 'number' });
-      await expectRefused(g, c, 'sk_51', { kind: 'a', n: -1 }, ['n'], { ajv: true });
+      servable('different_bounds');
+      expect(bare(at(g.schema(c, 'different_bounds'), '/properties/n'))).toEqual({ type: 'number' });
+      expect(bare(at(g.schema(c, 'different_bounds_swapped'), '/properties/n'))).toEqual({ type: 'number' });
+      await expectRefused(g, c, 'different_bounds', { kind: 'a', n: -1 }, ['n'], { ajv: true });
     }));
 
-  it('SK-52 nullable in both: type set {number, null}, no anyOf', () =>
+  it('a number nullable in both variants: type set {number, null}, no anyOf', () =>
     g.each(async (c) => {
-      servable('sk_52');
-      const v = at(g.schema(c, 'sk_52'), '/properties/v');
+      servable('nullable_in_both');
+      const v = at(g.schema(c, 'nullable_in_both'), '/properties/v');
       expect(typeSet(v)).toEqual(['null', 'number']);
       expect(v).not.toHaveProperty('anyOf');
-      await expectAccepted(g, c, 'sk_52', { kind: 'a', v: null }, { input: { kind: 'a', v: null } });
+      await expectAccepted(g, c, 'nullable_in_both', { kind: 'a', v: null }, { input: { kind: 'a', v: null } });
     }));
 });
 
-describe('from bug reports', () => {
-  it('BR-17 array items that are a union: one object, kind enum, optional hinted fields', () =>
+describe('shapes from real tools', () => {
+  it('array items that are a union: one object, kind enum, optional hinted fields', () =>
     g.each(async (c) => {
-      servable('br_17');
-      const s = g.schema(c, 'br_17');
+      servable('union_array_items');
+      const s = g.schema(c, 'union_array_items');
       const items = at(s, '/properties/reminders/items');
       expect(items.type).toBe('object');
       expect(enumSet(items.properties.kind)).toEqual(['absolute', 'location', 'relative']);
@@ -788,10 +816,10 @@ describe('from bug reports', () => {
       expect(pointersWith(s, 'oneOf')).toEqual([]);
     }));
 
-  it('BR-39 a union root: an object with typed keys, required [action], open; {action:create} refused', () =>
+  it('a union root: an object with typed keys, required [action], open; {action:create} refused', () =>
     g.each(async (c) => {
-      servable('br_39');
-      const s = g.schema(c, 'br_39');
+      servable('union_root');
+      const s = g.schema(c, 'union_root');
       expect(s.type).toBe('object');
       expect(bare(at(s, '/properties/action'))).toEqual({ type: 'string', enum: ['create', 'delete'] });
       expect(at(s, '/properties/name/type')).toBe('string');
@@ -799,22 +827,22 @@ describe('from bug reports', () => {
       expect(s.required).toEqual(['action']);
       expect(s.properties).not.toEqual({});
       expect(s.additionalProperties).not.toBe(false);
-      await expectRefused(g, c, 'br_39', { action: 'create' }, ['name']);
+      await expectRefused(g, c, 'union_root', { action: 'create' }, ['name']);
     }));
 
-  it('BR-40 a union root is served as an object, and every other tool is listed', () =>
+  it('a second union root is served as an object, and every other tool is listed', () =>
     g.each(async (c) => {
-      servable('br_40');
-      const s = g.schema(c, 'br_40');
+      servable('union_root_beside_others');
+      const s = g.schema(c, 'union_root_beside_others');
       expect(s.type).toBe('object');
       expect(Object.keys(s.properties)).toEqual(expect.arrayContaining(['action', 'title', 'id']));
       expect([...g.listed(c).keys()]).toEqual(tools.map((t) => t.name));
     }));
 
-  it('BR-41 four variants sharing fields: path required, content hinted for append | prepend | replace', () =>
+  it('four variants sharing fields: path required, content hinted for append | prepend | replace', () =>
     g.each(async (c) => {
-      servable('br_41');
-      const s = g.schema(c, 'br_41');
+      servable('four_variants_shared_fields');
+      const s = g.schema(c, 'four_variants_shared_fields');
       expect(enumSet(at(s, '/properties/operation'))).toEqual(['append', 'delete', 'prepend', 'replace']);
       expect(s.required).toContain('path');
       expect(s.required).not.toContain('content');
@@ -822,83 +850,87 @@ describe('from bug reports', () => {
       await expectAccepted(
         g,
         c,
-        'br_41',
-        { operation: 'delete', path: 'a.md' },
-        { input: { operation: 'delete', path: 'a.md' } },
+        'four_variants_shared_fields',
+        { operation: 'delete', path: 'notes.txt' },
+        { input: { operation: 'delete', path: 'notes.txt' } },
       );
-      await expectRefused(g, c, 'br_41', { operation: 'append', path: 'a.md' }, ['content']);
+      await expectRefused(g, c, 'four_variants_shared_fields', { operation: 'append', path: 'notes.txt' }, ['content']);
     }));
 
-  it('BR-42 an untagged object union: left alone, error at "" as a root; throw refuses, warn leaves it out', async () => {
-    const tool = caseTool('br_42', BAD_ROOTS.br_42);
+  it('an untagged object union: left alone, error at "" as a root; throw refuses, warn leaves it out', async () => {
+    const tool = caseTool('untagged_object_union_root', BAD_ROOTS.untagged_object_union_root);
     let report: ReturnType<typeof validateMcpSchemas> | undefined;
     expect(() => {
       report = validateMcpSchemas([tool], FLAT);
     }).not.toThrow();
-    expect(errorsOf(report!, 'br_42')).toContain('root-not-object@');
-    expect(() => createMcpHandler([tool], FLAT)).toThrow(/br_42/);
+    expect(errorsOf(report!, 'untagged_object_union_root')).toContain('root-not-object@');
+    expect(() => createMcpHandler([tool], FLAT)).toThrow(/untagged_object_union_root/);
     await badRoots.each(async (c) => {
-      expect(badRoots.listed(c).has('br_42')).toBe(false);
-      expect(badRoots.listed(c).has('sk_1')).toBe(true);
-      expect(badRoots.listed(c).has('br_40')).toBe(true);
+      expect(badRoots.listed(c).has('untagged_object_union_root')).toBe(false);
+      expect(badRoots.listed(c).has('object_or_array')).toBe(true);
+      expect(badRoots.listed(c).has('union_root_beside_others')).toBe(true);
     });
   });
 
-  it('BR-43 the intersection of two objects: one object, both keys required, no allOf', () =>
+  it('the intersection of two objects: one object, both keys required, no allOf', () =>
     g.each(async (c) => {
-      servable('br_43');
-      const s = g.schema(c, 'br_43');
+      servable('object_intersection');
+      const s = g.schema(c, 'object_intersection');
       expect(s.type).toBe('object');
       expect(s.required).toEqual(expect.arrayContaining(['name', 'dataType']));
       expect(s).not.toHaveProperty('allOf');
     }));
 
-  it('BR-44 a flat schema with strict variants: no root union, additionalProperties false; plan refused', () =>
+  it('a flat schema with strict variants: no root union, additionalProperties false; plan refused', () =>
     g.each(async (c) => {
-      servable('br_44');
-      const s = g.schema(c, 'br_44');
+      servable('strict_variants_flat');
+      const s = g.schema(c, 'strict_variants_flat');
       expect(s.type).toBe('object');
       expect(s).not.toHaveProperty('oneOf');
       expect(s).not.toHaveProperty('anyOf');
       expect(s.additionalProperties).toBe(false);
-      await expectRefused(g, c, 'br_44', { action: 'execute', token: 't', plan: 'p' }, ['plan'], { ajv: true });
+      await expectRefused(g, c, 'strict_variants_flat', { action: 'execute', token: 't', plan: 'p' }, ['plan'], {
+        ajv: true,
+      });
     }));
 
-  it('BR-45 an untagged root union of three shapes: not flattened, error at "", anthropic flags it, never served', async () => {
-    const tool = caseTool('br_45', BAD_ROOTS.br_45);
+  it('an untagged root union of three shapes: not flattened, error at "", anthropic flags it, never served', async () => {
+    const tool = caseTool('untagged_union_of_three', BAD_ROOTS.untagged_union_of_three);
     const report = validateMcpSchemas([tool], { ...FLAT, schemaValidation: { profiles: ['anthropic'] } });
-    expect(errorsOf(report, 'br_45')).toContain('root-not-object@');
-    expect(report.issues.some((i) => i.tool === 'br_45' && i.profile === 'anthropic' && i.path === '')).toBe(true);
-    expect(report.tools.map((t) => t.name)).not.toContain('br_45');
+    expect(errorsOf(report, 'untagged_union_of_three')).toContain('root-not-object@');
+    expect(
+      report.issues.some((i) => i.tool === 'untagged_union_of_three' && i.profile === 'anthropic' && i.path === ''),
+    ).toBe(true);
+    expect(report.tools.map((t) => t.name)).not.toContain('untagged_union_of_three');
     await badRoots.each(async (c) => {
-      expect(badRoots.listed(c).has('br_45')).toBe(false);
+      expect(badRoots.listed(c).has('untagged_union_of_three')).toBe(false);
     });
   });
 
-  it('BR-46 a cross-field refinement: a plain root without conditionals; size refused', () =>
+  it('a cross-field refinement: a plain root without conditionals; size refused', () =>
     g.each(async (c) => {
-      servable('br_46');
-      const s = g.schema(c, 'br_46');
+      servable('cross_field_refinement');
+      const s = g.schema(c, 'cross_field_refinement');
       expect(s.type).toBe('object');
       expect(Object.keys(s.properties)).toEqual(expect.arrayContaining(['mode', 'size']));
       for (const k of ['allOf', 'if', 'then', 'else']) expect(s).not.toHaveProperty(k);
-      await expectRefused(g, c, 'br_46', { mode: 'small', size: 20 }, ['size']);
+      await expectRefused(g, c, 'cross_field_refinement', { mode: 'small', size: 20 }, ['size']);
     }));
 
-  it('BR-47 an array root is neither touched nor wrapped: the probe reports it at ""', async () => {
-    const report = validateMcpSchemas([caseTool('br_47', BAD_ROOTS.br_47)], FLAT);
-    expect(errorsOf(report, 'br_47')).toContain('root-not-object@');
+  it('an array root is neither touched nor wrapped: the probe reports it at ""', async () => {
+    const report = validateMcpSchemas([caseTool('array_root', BAD_ROOTS.array_root)], FLAT);
+    expect(errorsOf(report, 'array_root')).toContain('root-not-object@');
     expect(report.tools).toEqual([]);
     await badRoots.each(async (c) => {
-      expect(badRoots.listed(c).has('br_47')).toBe(false);
+      expect(badRoots.listed(c).has('array_root')).toBe(false);
     });
-    expect(String(badRoots.warn.mock.calls[0]?.[0])).toContain('br_47');
+    expect(String(badRoots.warn.mock.calls[0]?.[0])).toContain('array_root');
   });
 
-  it('BR-48 fields of other variants are marked, and strict variants reject them', () =>
+  it('fields of other variants are marked, and strict variants reject them', () =>
     g.each(async (c) => {
-      servable('br_48');
-      const s = g.schema(c, 'br_48');
+      servable('other_variant_fields');
+      const s = g.schema(c, 'other_variant_fields');
       expect(s.required).toContain('title');
       expect(at(s, '/properties/input/description')).toContain('Required if type = send');
       expect(at(s, '/properties/target/description')).toContain('Required if type = open');
@@ -908,30 +940,38 @@ describe('from bug reports', () => {
         expect(d, k).toContain('type = open');
         expect(d, k).not.toContain('send');
       }
-      await expectRefused(g, c, 'br_48', { type: 'send', title: 'weather', input: 'echo hi', cwd: '~' }, ['cwd']);
+      await expectRefused(
+        g,
+        c,
+        'other_variant_fields',
+        { type: 'send', title: 'weather', input: 'echo hi', cwd: '~' },
+        ['cwd'],
+      );
     }));
 
-  it('BR-50 a reference shape: object root, required [kind]; get+q refused naming id', () =>
+  it('search or get by id: object root, required [kind]; get+q refused naming id', () =>
     g.each(async (c) => {
-      servable('br_50');
-      const s = g.schema(c, 'br_50');
+      servable('search_or_get');
+      const s = g.schema(c, 'search_or_get');
       expect(s.type).toBe('object');
       expect(enumSet(at(s, '/properties/kind'))).toEqual(['get', 'search']);
       expect(at(s, '/properties/q/type')).toBe('string');
       expect(at(s, '/properties/id/type')).toBe('string');
       expect(s.required).toEqual(['kind']);
-      await expectRefused(g, c, 'br_50', { kind: 'get', q: 'x' }, ['id'], { ajv: true });
+      await expectRefused(g, c, 'search_or_get', { kind: 'get', q: 'x' }, ['id'], { ajv: true });
     }));
 
-  it('BR-51 the advertised schema never validates: mode enum a, b, c; count {type:integer}; Run refuses', () =>
+  it('enums and bounds that differ per variant: mode enum a, b, c; count {type:integer}; Run refuses', () =>
     g.each(async (c) => {
-      servable('br_51');
-      const s = g.schema(c, 'br_51');
+      servable('bounds_and_enums_per_variant');
+      const s = g.schema(c, 'bounds_and_enums_per_variant');
       expect(enumSet(at(s, '/properties/mode'))).toEqual(['a', 'b', 'c']);
       expect(bare(at(s, '/properties/count'))).toEqual({ type: 'integer' });
       g.onCall.mockClear();
-      await expectRefused(g, c, 'br_51', { kind: 'a', mode: 'c', count: 0 }, ['mode', 'count'], { ajv: true });
-      const events = g.onCall.mock.calls.map(([e]) => e).filter((e) => e.tool === 'br_51');
+      await expectRefused(g, c, 'bounds_and_enums_per_variant', { kind: 'a', mode: 'c', count: 0 }, ['mode', 'count'], {
+        ajv: true,
+      });
+      const events = g.onCall.mock.calls.map(([e]) => e).filter((e) => e.tool === 'bounds_and_enums_per_variant');
       expect(events.map((e) => e.ok)).toEqual([false]);
     }));
 });

@@ -1,5 +1,5 @@
 /**
- * probe.md over real HTTP: the issues `validateMcpSchemas` reports (kind, JSON Pointer, severity) for each
+ * The startup schema probe over real HTTP: the issues `validateMcpSchemas` reports (kind, JSON Pointer, severity) for each
  * case tool, and what a mount with the same options does with them: tools/list serves exactly
  * `report.tools`, 'throw' fails with one error listing every error-level issue, 'warn' logs, leaves out
  * what cannot be served and serves the rest. One server per options-group (policy 'warn', so that the
@@ -34,24 +34,24 @@ import { booleanTag, numericTag, optionalTag } from '../support/unions.js';
 
 // --- the case schemas ---------------------------------------------------------------------------
 
-const br39 = z.discriminatedUnion('action', [
+const createOrDelete = z.discriminatedUnion('action', [
   z.object({ action: z.literal('create'), name: z.string() }),
   z.object({ action: z.literal('delete'), id: z.string() }),
 ]);
-const br40 = z.discriminatedUnion('action', [
+const createOrUpdate = z.discriminatedUnion('action', [
   z.object({ action: z.literal('create'), title: z.string() }),
   z.object({ action: z.literal('update'), id: z.string() }),
 ]);
-const br44 = z.discriminatedUnion('action', [
+const prepareOrExecute = z.discriminatedUnion('action', [
   z.object({ action: z.literal('prepare'), plan: z.string() }),
   z.object({ action: z.literal('execute'), token: z.string() }),
 ]);
-const br45 = z.union([
+const untaggedOfThree = z.union([
   z.object({ content: z.string(), filename: z.string() }),
   z.object({ source_url: z.url() }),
   z.object({ source_file_id: z.string() }),
 ]);
-const br58 = z.object({
+const urlWithDefaults = z.object({
   url: z.url(),
   max_length: z.number().int().default(5000),
   start_index: z.number().int().min(0).default(0),
@@ -63,58 +63,68 @@ interface Tree {
 const TreeSchema: z.ZodType<Tree> = z.lazy(() => z.object({ name: z.string(), children: z.array(TreeSchema) }));
 
 const S = {
-  br_20: z.object({ a: z.number().int(), b: z.unknown(), f: z.object({ database_id: z.string() }), g: z.unknown() }),
-  br_41: z.discriminatedUnion('operation', [
+  untyped_params: z.object({
+    a: z.number().int(),
+    b: z.unknown(),
+    f: z.object({ database_id: z.string() }),
+    g: z.unknown(),
+  }),
+  append_or_delete: z.discriminatedUnion('operation', [
     z.object({ operation: z.literal('append'), path: z.string(), content: z.string() }),
     z.object({ operation: z.literal('delete'), path: z.string() }),
   ]),
-  br_42: z.union([z.object({ id: z.string() }), z.object({ slug: z.string() })]),
-  br_43: z.object({ name: z.string() }).and(z.object({ dataType: z.enum(['NUMERIC', 'CATEGORICAL']) })),
-  br_43_unsat: z.object({ a: z.string() }).and(z.object({ a: z.number() })),
-  br_46: z.object({ mode: z.enum(['small', 'large']), size: z.number() }).superRefine((v, ctx) => {
+  untagged_object_union_root: z.union([z.object({ id: z.string() }), z.object({ slug: z.string() })]),
+  object_intersection: z.object({ name: z.string() }).and(z.object({ dataType: z.enum(['NUMERIC', 'CATEGORICAL']) })),
+  unsatisfiable_intersection: z.object({ a: z.string() }).and(z.object({ a: z.number() })),
+  cross_field_refinement: z.object({ mode: z.enum(['small', 'large']), size: z.number() }).superRefine((v, ctx) => {
     if (v.mode === 'small' && v.size > 10) ctx.addIssue({ code: 'custom', path: ['size'], message: 'too big' });
   }),
-  br_47: z.array(z.object({ id: z.string(), title: z.string() })),
-  br_53: z.object({ name: z.string().describe('A name'), count: z.number().min(1).max(10) }),
-  br_55: z.object({ field: z.string().transform((v) => v.toLowerCase()) }),
-  br_55_custom: z.object({ field: z.custom<string>(() => true) }),
-  br_56: z.object({
+  array_root: z.array(z.object({ id: z.string(), title: z.string() })),
+  descriptions_and_bounds: z.object({ name: z.string().describe('A name'), count: z.number().min(1).max(10) }),
+  transformed_field: z.object({ field: z.string().transform((v) => v.toLowerCase()) }),
+  custom_field: z.object({ field: z.custom<string>(() => true) }),
+  defaulted_fields: z.object({
     topics: z.array(z.object({ name: z.string(), start: z.enum(['earliest', 'latest']).default('latest') })),
     maxMessages: z.number().default(10),
     timeoutMs: z.number().default(10000),
   }),
-  br_58: br58,
-  br_60: z.object({
+  url_with_defaults: urlWithDefaults,
+  nested_loose_objects: z.object({
     query: z.string(),
     filters: z.array(z.looseObject({ key: z.string(), value: z.string() })).optional(),
   }),
-  br_61: z.object({ function_name: z.string(), function_arguments: z.record(z.string(), z.unknown()).optional() }),
-  br_62: z.object({ value: z.union([z.number().int(), z.string()]) }),
-  br_63: z.object({
+  optional_open_record: z.object({
+    function_name: z.string(),
+    function_arguments: z.record(z.string(), z.unknown()).optional(),
+  }),
+  int_or_string: z.object({ value: z.union([z.number().int(), z.string()]) }),
+  const_nullable_union: z.object({
     op: z.literal('insert_text'),
     calendar_id: z.string().nullable().optional(),
     target: z.union([z.object({ index: z.number() }), z.object({ segment: z.string() })]),
   }),
-  br_64: z.object({ formulas: z.array(z.array(z.string()).nullable()).nullable().optional() }),
-  br_65: z.object({ requiredParam: z.string(), optionalStr: z.string().nullable().optional() }),
-  br_67: z.object({ opts: z.union([z.string(), z.object({ a: z.string(), b: z.string(), c: z.literal(true) })]) }),
-  br_68: z.object({ record: z.looseObject({ id: z.string() }) }),
-  br_69: z.object({ arguments: z.record(z.string(), z.unknown()) }),
-  br_70: z.object({
+  nullable_nested_arrays: z.object({ formulas: z.array(z.array(z.string()).nullable()).nullable().optional() }),
+  nullable_optional_string: z.object({ requiredParam: z.string(), optionalStr: z.string().nullable().optional() }),
+  string_or_object_with_true: z.object({
+    opts: z.union([z.string(), z.object({ a: z.string(), b: z.string(), c: z.literal(true) })]),
+  }),
+  loose_object_field: z.object({ record: z.looseObject({ id: z.string() }) }),
+  arguments_record: z.object({ arguments: z.record(z.string(), z.unknown()) }),
+  union_field_data: z.object({
     data: z.discriminatedUnion('kind', [
       z.object({ kind: z.literal('page'), page_id: z.string() }),
       z.object({ kind: z.literal('database'), database_id: z.string() }),
     ]),
   }),
-  br_71: z.discriminatedUnion('k', [
+  widened_tags_array: z.discriminatedUnion('k', [
     z.object({ k: z.literal('a'), tags: z.array(z.string()) }),
     z.object({ k: z.literal('b'), tags: z.array(z.number()) }),
   ]),
-  br_73: z.object({ screens: z.array(Screen), primary: Screen }),
-  br_73_lazy: z.object({ tree: TreeSchema }),
-  br_74: z.object({ query_model: QueryModel }),
-  br_75: z.object({ thought: z.string(), tags: z.array(z.string()).nullable().optional(), extra: z.unknown() }),
-  br_76: z.object({
+  reused_schema: z.object({ screens: z.array(Screen), primary: Screen }),
+  recursive_schema: z.object({ tree: TreeSchema }),
+  ref_required_object: z.object({ query_model: QueryModel }),
+  untyped_extra: z.object({ thought: z.string(), tags: z.array(z.string()).nullable().optional(), extra: z.unknown() }),
+  untyped_in_array_items: z.object({
     where: z.array(
       z.object({
         column: z.string(),
@@ -123,29 +133,29 @@ const S = {
       }),
     ),
   }),
-  br_78: z.object({ labels: z.array(z.string()).nullable().default(null) }),
-  br_79: z.object({ field1: z.string(), field2: z.string().nullable().default(null) }),
-  br_80: z.object({ files: z.array(z.object({ path: z.string(), content: z.string().max(5000) })) }),
-  br_80_2000: z.object({ text: z.string().max(2000) }),
-  br_80_1999: z.object({ text: z.string().max(1999) }),
-  br_80_pattern: z.object({ code: z.string().regex(new RegExp(`^(?:${'[a-z]{1,3}-'.repeat(25)})$`)) }),
-  br_80_deep: z.object({
+  nullable_list_default: z.object({ labels: z.array(z.string()).nullable().default(null) }),
+  nullable_default_string: z.object({ field1: z.string(), field2: z.string().nullable().default(null) }),
+  long_max_length: z.object({ files: z.array(z.object({ path: z.string(), content: z.string().max(5000) })) }),
+  max_length_2000: z.object({ text: z.string().max(2000) }),
+  max_length_1999: z.object({ text: z.string().max(1999) }),
+  long_pattern: z.object({ code: z.string().regex(new RegExp(`^(?:${'[a-z]{1,3}-'.repeat(25)})$`)) }),
+  deep_nesting: z.object({
     a: z.object({ b: z.object({ c: z.object({ d: z.object({ e: z.object({ f: z.object({ g: z.string() }) }) }) }) }) }),
   }),
-  sk_18: numericTag,
-  sk_18_nested: z.object({ op: numericTag }),
-  sk_19: booleanTag,
-  sk_19_nested: z.object({ op: booleanTag }),
-  sk_20: optionalTag,
-  sk_20_nested: z.object({ op: optionalTag }),
-  sk_71: z.object({ when: z.date() }),
-  sk_72_bigint: z.object({ n: z.bigint() }),
-  sk_72_map: z.object({ m: z.map(z.string(), z.string()) }),
-  sk_72_set: z.object({ s: z.set(z.string()) }),
-  sk_72_custom: z.object({ c: z.custom(() => true) }),
-  sk_74: z.object({ payload: z.cuid2() }),
-  sk_75: z.object({ operations: z.object({ payload: z.unknown().describe('blob') }) }),
-  sk_75_typed: z.object({ operations: z.object({ payload: z.string().describe('blob') }) }),
+  numeric_tag: numericTag,
+  numeric_tag_nested: z.object({ op: numericTag }),
+  boolean_tag: booleanTag,
+  boolean_tag_nested: z.object({ op: booleanTag }),
+  optional_tag: optionalTag,
+  optional_tag_nested: z.object({ op: optionalTag }),
+  date_field: z.object({ when: z.date() }),
+  unconvertible_bigint: z.object({ n: z.bigint() }),
+  unconvertible_map: z.object({ m: z.map(z.string(), z.string()) }),
+  unconvertible_set: z.object({ s: z.set(z.string()) }),
+  unconvertible_custom: z.object({ c: z.custom(() => true) }),
+  non_portable_format: z.object({ payload: z.cuid2() }),
+  description_only: z.object({ operations: z.object({ payload: z.unknown().describe('blob') }) }),
+  description_and_type: z.object({ operations: z.object({ payload: z.string().describe('blob') }) }),
 } satisfies Record<string, z.ZodType>;
 
 const tool = (name: keyof typeof S | string, input?: z.ZodType) => caseTool(name, input ?? S[name as keyof typeof S]);
@@ -154,9 +164,9 @@ const named = (...names: Array<keyof typeof S>) => names.map((n) => tool(n));
 /** A good tool that every group also serves, to show that one bad tool never breaks the listing. */
 const good = () => caseTool('good', z.object({ q: z.string() }));
 
-const sk73 = caseTool('sk_73', z.object({}));
-(sk73 as { output?: z.ZodType }).output = z.object({ at: z.date() });
-const br52 = caseTool('br_52', z3.object({ query: z3.string() }) as unknown as z.ZodType);
+const unconvertibleOutput = caseTool('unconvertible_output', z.object({}));
+(unconvertibleOutput as { output?: z.ZodType }).output = z.object({ at: z.date() });
+const zod3Tool = caseTool('zod3_schema', z3.object({ query: z3.string() }) as unknown as z.ZodType);
 
 const WARN = { policy: 'warn' } as const;
 const flat = { flattenUnionInput: true } as const;
@@ -165,74 +175,123 @@ const flat = { flattenUnionInput: true } as const;
 
 const base = mountGroup(
   [
-    tool('br_39', br39),
-    tool('br_40', br40),
-    tool('br_44', br44),
-    tool('br_45', br45),
+    tool('create_or_delete_root', createOrDelete),
+    tool('create_or_update_root', createOrUpdate),
+    tool('prepare_or_execute', prepareOrExecute),
+    tool('untagged_union_of_three', untaggedOfThree),
     ...named(
-      'br_43',
-      'br_43_unsat',
-      'br_46',
-      'br_47',
-      'br_53',
-      'br_55',
-      'br_55_custom',
-      'br_56',
-      'br_73',
-      'br_73_lazy',
-      'br_74',
-      'br_79',
+      'object_intersection',
+      'unsatisfiable_intersection',
+      'cross_field_refinement',
+      'array_root',
+      'descriptions_and_bounds',
+      'transformed_field',
+      'custom_field',
+      'defaulted_fields',
+      'reused_schema',
+      'recursive_schema',
+      'ref_required_object',
+      'nullable_default_string',
     ),
-    ...named('sk_71', 'sk_72_bigint', 'sk_72_map', 'sk_72_set', 'sk_72_custom'),
-    sk73,
-    br52,
+    ...named('date_field', 'unconvertible_bigint', 'unconvertible_map', 'unconvertible_set', 'unconvertible_custom'),
+    unconvertibleOutput,
+    zod3Tool,
     good(),
   ],
   { schemaValidation: WARN },
 );
 const flattened = mountGroup(
   [
-    tool('br_39', br39),
-    tool('br_45', br45),
-    ...named('br_41', 'br_42', 'br_71', 'sk_18', 'sk_18_nested', 'sk_19', 'sk_19_nested', 'sk_20', 'sk_20_nested'),
+    tool('create_or_delete_root', createOrDelete),
+    tool('untagged_union_of_three', untaggedOfThree),
+    ...named(
+      'append_or_delete',
+      'untagged_object_union_root',
+      'widened_tags_array',
+      'numeric_tag',
+      'numeric_tag_nested',
+      'boolean_tag',
+      'boolean_tag_nested',
+      'optional_tag',
+      'optional_tag_nested',
+    ),
     good(),
   ],
   { ...flat, schemaValidation: WARN },
 );
-const typed = mountGroup(named('sk_75', 'sk_75_typed', 'br_20', 'br_75', 'br_76'), {
-  schemaValidation: { ...WARN, requireTypedProperties: true },
-});
-const ALLOW_UNTYPED = ['sk_75:/properties/operations/properties/payload'];
-const typedAllowed = mountGroup(named('sk_75'), {
+const typed = mountGroup(
+  named('description_only', 'description_and_type', 'untyped_params', 'untyped_extra', 'untyped_in_array_items'),
+  {
+    schemaValidation: { ...WARN, requireTypedProperties: true },
+  },
+);
+const ALLOW_UNTYPED = ['description_only:/properties/operations/properties/payload'];
+const typedAllowed = mountGroup(named('description_only'), {
   schemaValidation: { ...WARN, requireTypedProperties: true, allowUntyped: ALLOW_UNTYPED },
 });
-const portable = mountGroup(named('sk_74'), { schemaValidation: { ...WARN, requirePortableFormats: true } });
-const portableAllowed = mountGroup(named('sk_74'), {
+const portable = mountGroup(named('non_portable_format'), {
+  schemaValidation: { ...WARN, requirePortableFormats: true },
+});
+const portableAllowed = mountGroup(named('non_portable_format'), {
   schemaValidation: { ...WARN, requirePortableFormats: true, allowFormats: ['cuid2'] },
 });
 const gemini = mountGroup(
-  [...named('br_58', 'br_63', 'br_64', 'br_67', 'br_68', 'br_69', 'br_73_lazy', 'br_75', 'br_78', 'br_79'), good()],
+  [
+    ...named(
+      'url_with_defaults',
+      'const_nullable_union',
+      'nullable_nested_arrays',
+      'string_or_object_with_true',
+      'loose_object_field',
+      'arguments_record',
+      'recursive_schema',
+      'untyped_extra',
+      'nullable_list_default',
+      'nullable_default_string',
+    ),
+    good(),
+  ],
   { schemaValidation: { ...WARN, profiles: ['gemini'] } },
 );
-const geminiFlat = mountGroup(named('br_70'), { ...flat, schemaValidation: { ...WARN, profiles: ['gemini'] } });
-const openai = mountGroup([...named('br_56', 'br_58', 'br_60', 'br_61', 'br_62'), tool('br_45', br45)], {
-  schemaValidation: { ...WARN, profiles: ['openai-strict'] },
+const geminiFlat = mountGroup(named('union_field_data'), {
+  ...flat,
+  schemaValidation: { ...WARN, profiles: ['gemini'] },
 });
-const openaiFlat = mountGroup([tool('br_45', br45)], {
+const openai = mountGroup(
+  [
+    ...named('defaulted_fields', 'url_with_defaults', 'nested_loose_objects', 'optional_open_record', 'int_or_string'),
+    tool('untagged_union_of_three', untaggedOfThree),
+  ],
+  {
+    schemaValidation: { ...WARN, profiles: ['openai-strict'] },
+  },
+);
+const openaiFlat = mountGroup([tool('untagged_union_of_three', untaggedOfThree)], {
   ...flat,
   schemaValidation: { ...WARN, profiles: ['openai-strict'] },
 });
-const cursor = mountGroup(named('br_65', 'br_79'), { schemaValidation: { ...WARN, profiles: ['cursor'] } });
-const anthropic = mountGroup([tool('br_44', br44), tool('br_45', br45), good()], {
-  schemaValidation: { ...WARN, profiles: ['anthropic'] },
+const cursor = mountGroup(named('nullable_optional_string', 'nullable_default_string'), {
+  schemaValidation: { ...WARN, profiles: ['cursor'] },
 });
-const anthropicFlat = mountGroup([tool('br_44', br44), tool('br_45', br45), good()], {
-  ...flat,
-  schemaValidation: { ...WARN, profiles: ['anthropic'] },
-});
-const local = mountGroup(named('br_80', 'br_80_2000', 'br_80_1999', 'br_80_pattern', 'br_80_deep'), {
-  schemaValidation: { ...WARN, profiles: ['local-grammar'] },
-});
+const anthropic = mountGroup(
+  [tool('prepare_or_execute', prepareOrExecute), tool('untagged_union_of_three', untaggedOfThree), good()],
+  {
+    schemaValidation: { ...WARN, profiles: ['anthropic'] },
+  },
+);
+const anthropicFlat = mountGroup(
+  [tool('prepare_or_execute', prepareOrExecute), tool('untagged_union_of_three', untaggedOfThree), good()],
+  {
+    ...flat,
+    schemaValidation: { ...WARN, profiles: ['anthropic'] },
+  },
+);
+const local = mountGroup(
+  named('long_max_length', 'max_length_2000', 'max_length_1999', 'long_pattern', 'deep_nesting'),
+  {
+    schemaValidation: { ...WARN, profiles: ['local-grammar'] },
+  },
+);
 const names = mountGroup(
   [
     caseTool('get_bot_status', z.object({})),
@@ -379,19 +438,19 @@ describe('common to every case', () => {
 
 describe('unions that cannot be flattened', () => {
   for (const [id, why] of [
-    ['sk_18', /not a string|numeric/],
-    ['sk_19', /not a string|boolean/],
-    ['sk_20', /optional/],
+    ['numeric_tag', /not a string|numeric/],
+    ['boolean_tag', /not a string|boolean/],
+    ['optional_tag', /optional/],
   ] as const) {
     const label = {
-      sk_18: 'SK-18 a numeric tag',
-      sk_19: 'SK-19 a boolean tag',
-      sk_20: 'SK-20 a tag optional in one variant',
+      numeric_tag: 'a numeric tag',
+      boolean_tag: 'a boolean tag',
+      optional_tag: 'a tag optional in one variant',
     }[id];
     it(`${label}: an error at "" saying why; throw names the tool, warn leaves it out; nested: an issue at /properties/op, still served`, async () => {
       const [root] = find(flattened, id, { code: 'root-not-object', path: '', severity: 'error' });
       expect(root!.message).toMatch(why);
-      if (id === 'sk_20') expect(root!.message).toMatch(/\bk\b/);
+      if (id === 'optional_tag') expect(root!.message).toMatch(/\bk\b/);
       expectThrowListingAll([tool(id), good()], flat, [id]);
       await expectLeftOut(flattened, id);
       const nested = `${id}_nested`;
@@ -405,20 +464,24 @@ describe('unions that cannot be flattened', () => {
 });
 
 describe('schemas that cannot be converted', () => {
-  it('SK-71 a date: a conversion error at /properties/when suggesting z.iso.datetime(); throw fails, warn leaves it out', async () => {
-    const [issue] = find(base, 'sk_71', { code: 'conversion-failed', path: '/properties/when', severity: 'error' });
+  it('a date: a conversion error at /properties/when suggesting z.iso.datetime(); throw fails, warn leaves it out', async () => {
+    const [issue] = find(base, 'date_field', {
+      code: 'conversion-failed',
+      path: '/properties/when',
+      severity: 'error',
+    });
     expect(issue!.message).toContain('z.iso.datetime()');
-    expectThrowListingAll([tool('sk_71'), good()], {}, ['sk_71']);
-    await expectLeftOut(base, 'sk_71');
+    expectThrowListingAll([tool('date_field'), good()], {}, ['date_field']);
+    await expectLeftOut(base, 'date_field');
   });
 
   for (const [id, field] of [
-    ['sk_72_bigint', 'n'],
-    ['sk_72_map', 'm'],
-    ['sk_72_set', 's'],
-    ['sk_72_custom', 'c'],
+    ['unconvertible_bigint', 'n'],
+    ['unconvertible_map', 'm'],
+    ['unconvertible_set', 's'],
+    ['unconvertible_custom', 'c'],
   ] as const) {
-    it(`SK-72 ${id.slice(6)}: behaves as SK-71, never served as {}`, async () => {
+    it(`a ${id.slice('unconvertible_'.length)} field: a conversion error at the field, throw fails, warn leaves it out; never served as {}`, async () => {
       find(base, id, { code: 'conversion-failed', path: `/properties/${field}`, severity: 'error' });
       expectThrowListingAll([tool(id), good()], {}, [id]);
       await expectLeftOut(base, id);
@@ -426,68 +489,69 @@ describe('schemas that cannot be converted', () => {
     });
   }
 
-  it('SK-73 an output schema that cannot be converted: an output-side error; never served with a wrong outputSchema', async () => {
-    const [issue] = find(base, 'sk_73', { severity: 'error', side: 'output' });
+  it('an output schema that cannot be converted: an output-side error; never served with a wrong outputSchema', async () => {
+    const [issue] = find(base, 'unconvertible_output', { severity: 'error', side: 'output' });
     expect(`${issue!.code} ${issue!.message}`).toMatch(/output/i);
-    expectThrowListingAll([sk73, good()], {}, ['sk_73']);
-    await expectLeftOut(base, 'sk_73');
+    expectThrowListingAll([unconvertibleOutput, good()], {}, ['unconvertible_output']);
+    await expectLeftOut(base, 'unconvertible_output');
   });
 });
 
 describe('formats and untyped properties', () => {
-  it('SK-74 a format that is not portable: an issue naming cuid2; allowFormats silences it and keeps format and pattern', async () => {
-    const [issue] = find(portable, 'sk_74', { code: 'non-portable-format', path: '/properties/payload' });
+  it('a format that is not portable: an issue naming cuid2; allowFormats silences it and keeps format and pattern', async () => {
+    const [issue] = find(portable, 'non_portable_format', { code: 'non-portable-format', path: '/properties/payload' });
     expect(issue!.message).toContain('cuid2');
-    none(portableAllowed, 'sk_74');
-    const zod = z.toJSONSchema(S.sk_74, { target: 'draft-2020-12', io: 'input' }) as any;
+    none(portableAllowed, 'non_portable_format');
+    const zod = z.toJSONSchema(S.non_portable_format, { target: 'draft-2020-12', io: 'input' }) as any;
     await portableAllowed.each(async (c) => {
-      const payload = at(portableAllowed.schema(c, 'sk_74'), '/properties/payload');
+      const payload = at(portableAllowed.schema(c, 'non_portable_format'), '/properties/payload');
       expect(payload.format).toBe('cuid2');
       expect(payload.pattern).toBe(zod.properties.payload.pattern);
     });
   });
 
-  it('SK-75 a property with only a description: an issue quoting "blob"; allowUntyped or a type clears it', () => {
-    const [issue] = find(typed, 'sk_75', {
+  it('a property with only a description: an issue quoting "blob"; allowUntyped or a type clears it', () => {
+    const [issue] = find(typed, 'description_only', {
       code: 'untyped-property',
       path: '/properties/operations/properties/payload',
     });
     expect(issue!.message).toMatch(/only a description/);
     expect(issue!.message).toContain('"blob"');
-    none(typedAllowed, 'sk_75');
-    none(typed, 'sk_75_typed');
+    none(typedAllowed, 'description_only');
+    none(typed, 'description_and_type');
   });
 
-  it('BR-20 untyped parameters: issues at /properties/b and /properties/g only, recommending a typed schema', () => {
-    expect(pathsOf(typed, 'br_20', null).sort()).toEqual(['/properties/b', '/properties/g']);
-    for (const i of find(typed, 'br_20', { code: 'untyped-property' })) expect(i.message).toMatch(/typed schema/);
+  it('untyped parameters: issues at /properties/b and /properties/g only, recommending a typed schema', () => {
+    expect(pathsOf(typed, 'untyped_params', null).sort()).toEqual(['/properties/b', '/properties/g']);
+    for (const i of find(typed, 'untyped_params', { code: 'untyped-property' }))
+      expect(i.message).toMatch(/typed schema/);
   });
 
-  it('BR-76 an untyped value inside array items', () => {
-    const [issue] = find(typed, 'br_76', {
+  it('an untyped value inside array items', () => {
+    const [issue] = find(typed, 'untyped_in_array_items', {
       code: 'untyped-property',
       path: '/properties/where/items/properties/value',
     });
     expect(issue!.message).toMatch(/only a description/);
   });
 
-  it('BR-75 untyped parameters: gemini flags extra (and tags when served as anyOf with null); requireTypedProperties flags extra', async () => {
-    find(gemini, 'br_75', { path: '/properties/extra', profile: 'gemini' });
+  it('untyped parameters: gemini flags extra (and tags when served as anyOf with null); requireTypedProperties flags extra', async () => {
+    find(gemini, 'untyped_extra', { path: '/properties/extra', profile: 'gemini' });
     await gemini.each(async (c) => {
-      const tags = at(gemini.schema(c, 'br_75'), '/properties/tags');
+      const tags = at(gemini.schema(c, 'untyped_extra'), '/properties/tags');
       if (Array.isArray(tags.anyOf) && !('type' in tags))
-        find(gemini, 'br_75', { path: '/properties/tags', profile: 'gemini' });
+        find(gemini, 'untyped_extra', { path: '/properties/tags', profile: 'gemini' });
     });
-    find(typed, 'br_75', { code: 'untyped-property', path: '/properties/extra' });
+    find(typed, 'untyped_extra', { code: 'untyped-property', path: '/properties/extra' });
   });
 });
 
 describe('roots', () => {
-  it('BR-39 a union input without flattening: an error at ""; with flattening, an object with action, name, id', async () => {
-    find(base, 'br_39', { code: 'root-not-object', path: '', severity: 'error' });
-    none(flattened, 'br_39', (i) => i.path === '');
+  it('a union input without flattening: an error at ""; with flattening, an object with action, name, id', async () => {
+    find(base, 'create_or_delete_root', { code: 'root-not-object', path: '', severity: 'error' });
+    none(flattened, 'create_or_delete_root', (i) => i.path === '');
     await flattened.each(async (c) => {
-      const s = flattened.schema(c, 'br_39');
+      const s = flattened.schema(c, 'create_or_delete_root');
       expect(Object.keys(s.properties).sort()).toEqual(['action', 'id', 'name']);
     });
     // properties:{} is never served for a non-empty Zod shape (z.object({}) tools legitimately serve it).
@@ -500,108 +564,116 @@ describe('roots', () => {
     }
   });
 
-  it('BR-40 a bad root never ships silently: error at "", throw fails; never served as {}; the listing holds', async () => {
-    find(base, 'br_40', { code: 'root-not-object', path: '', severity: 'error' });
-    expectThrowListingAll([tool('br_40', br40), good()], {}, ['br_40']);
-    await expectLeftOut(base, 'br_40');
+  it('a bad root never ships silently: error at "", throw fails; never served as {}; the listing holds', async () => {
+    find(base, 'create_or_update_root', { code: 'root-not-object', path: '', severity: 'error' });
+    expectThrowListingAll([tool('create_or_update_root', createOrUpdate), good()], {}, ['create_or_update_root']);
+    await expectLeftOut(base, 'create_or_update_root');
     for (const t of base.report.tools) expect(t.inputSchema.type, t.name).toBe('object');
   });
 
-  it('BR-41 served keys match the Zod keys: no issue, properties exactly operation, path, content', async () => {
-    none(flattened, 'br_41');
+  it('served keys match the Zod keys: no issue, properties exactly operation, path, content', async () => {
+    none(flattened, 'append_or_delete');
     await flattened.each(async (c) => {
-      expect(Object.keys(flattened.schema(c, 'br_41').properties).sort()).toEqual(['content', 'operation', 'path']);
+      expect(Object.keys(flattened.schema(c, 'append_or_delete').properties).sort()).toEqual([
+        'content',
+        'operation',
+        'path',
+      ]);
     });
   });
 
-  it('BR-42 an untagged object union at the root: an error at "" even with flattening; warn leaves it out', async () => {
-    find(flattened, 'br_42', { code: 'root-not-object', path: '', severity: 'error' });
-    await expectLeftOut(flattened, 'br_42');
+  it('an untagged object union at the root: an error at "" even with flattening; warn leaves it out', async () => {
+    find(flattened, 'untagged_object_union_root', { code: 'root-not-object', path: '', severity: 'error' });
+    await expectLeftOut(flattened, 'untagged_object_union_root');
   });
 
-  it('BR-43 a root intersection: no issue, one object; an unsatisfiable one: an error at /properties/a', async () => {
-    none(base, 'br_43');
+  it('a root intersection: no issue, one object; an unsatisfiable one: an error at /properties/a', async () => {
+    none(base, 'object_intersection');
     await base.each(async (c) => {
-      const s = base.schema(c, 'br_43');
+      const s = base.schema(c, 'object_intersection');
       expect(s.type).toBe('object');
       expect(s).not.toHaveProperty('allOf');
     });
-    const [issue] = find(base, 'br_43_unsat', { path: '/properties/a', severity: 'error' });
+    const [issue] = find(base, 'unsatisfiable_intersection', { path: '/properties/a', severity: 'error' });
     expect(issue!.message).toMatch(/no value can pass/);
   });
 
-  it('BR-44 anthropic and root combinators: an issue at "" when not flattened, none when flattened', () => {
-    find(anthropic, 'br_44', { path: '', profile: 'anthropic' });
-    none(anthropicFlat, 'br_44', (i) => i.profile === 'anthropic');
+  it('anthropic and root combinators: an issue at "" when not flattened, none when flattened', () => {
+    find(anthropic, 'prepare_or_execute', { path: '', profile: 'anthropic' });
+    none(anthropicFlat, 'prepare_or_execute', (i) => i.profile === 'anthropic');
   });
 
-  it('BR-45 a root union of three shapes: an error at "" either way; anthropic and openai-strict flag the root anyOf', async () => {
-    find(base, 'br_45', { code: 'root-not-object', path: '', severity: 'error' });
-    const [flatIssue] = find(flattened, 'br_45', { code: 'root-not-object', path: '', severity: 'error' });
-    // The advice the case gives authors: tag each branch, and the union flattens.
+  it('a root union of three shapes: an error at "" either way; anthropic and openai-strict flag the root anyOf', async () => {
+    find(base, 'untagged_union_of_three', { code: 'root-not-object', path: '', severity: 'error' });
+    const [flatIssue] = find(flattened, 'untagged_union_of_three', {
+      code: 'root-not-object',
+      path: '',
+      severity: 'error',
+    });
+    // The advice to authors: tag each branch, and the union flattens.
     expect(flatIssue!.message).toMatch(/tag/);
     for (const g of [anthropic, anthropicFlat])
-      find(g, 'br_45', { code: 'root-combinator', path: '', profile: 'anthropic' });
+      find(g, 'untagged_union_of_three', { code: 'root-combinator', path: '', profile: 'anthropic' });
     for (const g of [openai, openaiFlat])
-      find(g, 'br_45', { code: 'root-combinator', path: '', profile: 'openai-strict' });
-    await expectLeftOut(flattened, 'br_45');
+      find(g, 'untagged_union_of_three', { code: 'root-combinator', path: '', profile: 'openai-strict' });
+    await expectLeftOut(flattened, 'untagged_union_of_three');
   });
 
-  it('BR-46 no conditionals at the root, and no error for the tool', async () => {
-    none(base, 'br_46', (i) => i.severity === 'error');
+  it('no conditionals at the root, and no error for the tool', async () => {
+    none(base, 'cross_field_refinement', (i) => i.severity === 'error');
     await base.each(async (c) => {
-      const s = base.schema(c, 'br_46');
+      const s = base.schema(c, 'cross_field_refinement');
       for (const k of ['allOf', 'if', 'then', 'else']) expect(s).not.toHaveProperty(k);
     });
   });
 
-  it('BR-47 an array root: an error at "" suggesting a wrapping object; never skipped silently', async () => {
-    const [issue] = find(base, 'br_47', { code: 'root-not-object', path: '', severity: 'error' });
+  it('an array root: an error at "" suggesting a wrapping object; never skipped silently', async () => {
+    const [issue] = find(base, 'array_root', { code: 'root-not-object', path: '', severity: 'error' });
     expect(issue!.message).toContain('z.object({ items:');
-    await expectLeftOut(base, 'br_47');
+    await expectLeftOut(base, 'array_root');
   });
 });
 
 describe('conversion', () => {
-  it('BR-52 a Zod 3 schema: served correctly and validated, or a conversion error naming the tool; never properties:{}', async () => {
-    const served = base.report.tools.find((t) => t.name === 'br_52');
+  it('a Zod 3 schema: served correctly and validated, or a conversion error naming the tool; never properties:{}', async () => {
+    const served = base.report.tools.find((t) => t.name === 'zod3_schema');
     if (served) {
       expect(served.inputSchema.properties).toHaveProperty('query');
       await base.each(async (c) => {
-        await expectHandlerGets(c, 'br_52', { query: 'q' }, { input: { query: 'q' } });
-        await expectRefused(base, c, 'br_52', { query: 1 }, ['query']);
+        await expectHandlerGets(c, 'zod3_schema', { query: 'q' }, { input: { query: 'q' } });
+        await expectRefused(base, c, 'zod3_schema', { query: 1 }, ['query']);
       });
     } else {
-      const [issue] = find(base, 'br_52', { severity: 'error' });
+      const [issue] = find(base, 'zod3_schema', { severity: 'error' });
       expect(issue!.code).toMatch(/conversion/);
-      expectThrowListingAll([br52], {}, ['br_52']);
-      await expectLeftOut(base, 'br_52');
+      expectThrowListingAll([zod3Tool], {}, ['zod3_schema']);
+      await expectLeftOut(base, 'zod3_schema');
     }
   });
 
-  it('BR-53 descriptions and bounds survive, with no issue', async () => {
-    none(base, 'br_53');
+  it('descriptions and bounds survive, with no issue', async () => {
+    none(base, 'descriptions_and_bounds');
     await base.each(async (c) => {
-      const s = base.schema(c, 'br_53');
+      const s = base.schema(c, 'descriptions_and_bounds');
       expect(at(s, '/properties/name/description')).toBe('A name');
       expect(at(s, '/properties/count/minimum')).toBe(1);
       expect(at(s, '/properties/count/maximum')).toBe(10);
     });
   });
 
-  it('BR-55 a transform converts from its input side and runs once; z.custom is a conversion error naming the field', async () => {
-    none(base, 'br_55');
+  it('a transform converts from its input side and runs once; z.custom is a conversion error naming the field', async () => {
+    none(base, 'transformed_field');
     await base.each(async (c) => {
-      expect(at(base.schema(c, 'br_55'), '/properties/field')).toEqual({ type: 'string' });
-      await expectAccepted(base, c, 'br_55', { field: 'ABC' }, { input: { field: 'abc' } });
+      expect(at(base.schema(c, 'transformed_field'), '/properties/field')).toEqual({ type: 'string' });
+      await expectAccepted(base, c, 'transformed_field', { field: 'ABC' }, { input: { field: 'abc' } });
     });
-    const [issue] = find(base, 'br_55_custom', { path: '/properties/field', severity: 'error' });
-    expect(issue!.tool).toBe('br_55_custom');
+    const [issue] = find(base, 'custom_field', { path: '/properties/field', severity: 'error' });
+    expect(issue!.tool).toBe('custom_field');
   });
 
-  it('BR-56 defaulted fields are optional, defaults served and applied; openai-strict flags them', async () => {
+  it('defaulted fields are optional, defaults served and applied; openai-strict flags them', async () => {
     await base.each(async (c) => {
-      const s = base.schema(c, 'br_56');
+      const s = base.schema(c, 'defaulted_fields');
       expect(s.required).toEqual(['topics']);
       expect(at(s, '/properties/topics/items/required')).toEqual(['name']);
       expect(at(s, '/properties/topics/items/properties/start/default')).toBe('latest');
@@ -610,12 +682,14 @@ describe('conversion', () => {
       await expectAccepted(
         base,
         c,
-        'br_56',
+        'defaulted_fields',
         { topics: [{ name: 'orders' }] },
         { input: { topics: [{ name: 'orders', start: 'latest' }], maxMessages: 10, timeoutMs: 10000 } },
       );
     });
-    const flagged = find(openai, 'br_56', { code: 'optional-key', profile: 'openai-strict' }).map((i) => i.path);
+    const flagged = find(openai, 'defaulted_fields', { code: 'optional-key', profile: 'openai-strict' }).map(
+      (i) => i.path,
+    );
     expect(flagged).toEqual(
       expect.arrayContaining([
         '/properties/maxMessages',
@@ -627,119 +701,145 @@ describe('conversion', () => {
 });
 
 describe('client profiles', () => {
-  it('BR-58 gemini and format "uri": an issue at /properties/url naming uri, with advice', () => {
-    const [issue] = find(gemini, 'br_58', { path: '/properties/url', profile: 'gemini' });
+  it('gemini and format "uri": an issue at /properties/url naming uri, with advice', () => {
+    const [issue] = find(gemini, 'url_with_defaults', { path: '/properties/url', profile: 'gemini' });
     expect(issue!.message).toContain('uri');
     expect(issue!.message).toMatch(/description/);
     expect(issue!.message).toMatch(/Zod/);
   });
 
-  it('BR-59 openai-strict on the same schema: the format, the two optional keys, and additionalProperties at ""', () => {
-    find(openai, 'br_58', { path: '/properties/url', profile: 'openai-strict' });
-    find(openai, 'br_58', { code: 'optional-key', path: '/properties/max_length', profile: 'openai-strict' });
-    find(openai, 'br_58', { code: 'optional-key', path: '/properties/start_index', profile: 'openai-strict' });
-    find(openai, 'br_58', { code: 'additional-properties-not-false', path: '', profile: 'openai-strict' });
+  it('openai-strict on a url with defaults: the format, the two optional keys, and additionalProperties at ""', () => {
+    find(openai, 'url_with_defaults', { path: '/properties/url', profile: 'openai-strict' });
+    find(openai, 'url_with_defaults', {
+      code: 'optional-key',
+      path: '/properties/max_length',
+      profile: 'openai-strict',
+    });
+    find(openai, 'url_with_defaults', {
+      code: 'optional-key',
+      path: '/properties/start_index',
+      profile: 'openai-strict',
+    });
+    find(openai, 'url_with_defaults', { code: 'additional-properties-not-false', path: '', profile: 'openai-strict' });
   });
 
-  it('BR-60 openai-strict and nested objects: items and root additionalProperties, filters optional', () => {
-    find(openai, 'br_60', {
+  it('openai-strict and nested objects: items and root additionalProperties, filters optional', () => {
+    find(openai, 'nested_loose_objects', {
       code: 'additional-properties-not-false',
       path: '/properties/filters/items',
       profile: 'openai-strict',
     });
-    find(openai, 'br_60', { code: 'additional-properties-not-false', path: '', profile: 'openai-strict' });
-    find(openai, 'br_60', { code: 'optional-key', path: '/properties/filters', profile: 'openai-strict' });
+    find(openai, 'nested_loose_objects', {
+      code: 'additional-properties-not-false',
+      path: '',
+      profile: 'openai-strict',
+    });
+    find(openai, 'nested_loose_objects', {
+      code: 'optional-key',
+      path: '/properties/filters',
+      profile: 'openai-strict',
+    });
   });
 
-  it('BR-61 openai-strict requires every key: function_arguments is optional and an open record', () => {
-    find(openai, 'br_61', { code: 'optional-key', path: '/properties/function_arguments', profile: 'openai-strict' });
-    find(openai, 'br_61', { code: 'open-record', path: '/properties/function_arguments', profile: 'openai-strict' });
+  it('openai-strict requires every key: function_arguments is optional and an open record', () => {
+    find(openai, 'optional_open_record', {
+      code: 'optional-key',
+      path: '/properties/function_arguments',
+      profile: 'openai-strict',
+    });
+    find(openai, 'optional_open_record', {
+      code: 'open-record',
+      path: '/properties/function_arguments',
+      profile: 'openai-strict',
+    });
   });
 
-  it('BR-62 openai-strict and a nested union: an issue at /properties/value; the base check reports nothing', () => {
-    find(openai, 'br_62', { code: 'nested-union', path: '/properties/value', profile: 'openai-strict' });
-    none(openai, 'br_62', (i) => i.profile === undefined);
+  it('openai-strict and a nested union: an issue at /properties/value; the base check reports nothing', () => {
+    find(openai, 'int_or_string', { code: 'nested-union', path: '/properties/value', profile: 'openai-strict' });
+    none(openai, 'int_or_string', (i) => i.profile === undefined);
   });
 
-  it('BR-63 gemini: const, a nullable type list and a nested union; calendar_id keeps accepting null', async () => {
-    find(gemini, 'br_63', { code: 'const', path: '/properties/op', profile: 'gemini' });
-    find(gemini, 'br_63', { code: 'type-list', path: '/properties/calendar_id', profile: 'gemini' });
-    find(gemini, 'br_63', { code: 'union', path: '/properties/target', profile: 'gemini' });
+  it('gemini: const, a nullable type list and a nested union; calendar_id keeps accepting null', async () => {
+    find(gemini, 'const_nullable_union', { code: 'const', path: '/properties/op', profile: 'gemini' });
+    find(gemini, 'const_nullable_union', { code: 'type-list', path: '/properties/calendar_id', profile: 'gemini' });
+    find(gemini, 'const_nullable_union', { code: 'union', path: '/properties/target', profile: 'gemini' });
     await gemini.each(async (c) => {
-      const s = gemini.schema(c, 'br_63');
+      const s = gemini.schema(c, 'const_nullable_union');
       const ok = ajvCheck(s, { op: 'insert_text', calendar_id: null, target: { index: 1 } });
       expect(ok.ok, ok.errors).toBe(true);
     });
   });
 
-  it('BR-65 cursor and type ["string","null"]: an issue at /properties/optionalStr suggesting optional', () => {
-    const [issue] = find(cursor, 'br_65', { path: '/properties/optionalStr', profile: 'cursor' });
+  it('cursor and type ["string","null"]: an issue at /properties/optionalStr suggesting optional', () => {
+    const [issue] = find(cursor, 'nullable_optional_string', { path: '/properties/optionalStr', profile: 'cursor' });
     expect(issue!.message).toMatch(/optional/);
   });
 
-  it('BR-67 gemini and a boolean literal: an issue under /properties/opts naming c; a base warning at /properties/opts', () => {
-    const flagged = find(gemini, 'br_67', { profile: 'gemini' }).filter(
+  it('gemini and a boolean literal: an issue under /properties/opts naming c; a base warning at /properties/opts', () => {
+    const flagged = find(gemini, 'string_or_object_with_true', { profile: 'gemini' }).filter(
       (i) =>
         i.path.startsWith('/properties/opts') &&
         (i.path.endsWith('/c') || /\bc\b/.test(i.message)) &&
         /true|boolean/.test(i.message),
     );
-    expect(flagged.length, JSON.stringify(show(issuesOf(gemini.report, 'br_67')))).toBeGreaterThan(0);
-    find(gemini, 'br_67', { path: '/properties/opts', severity: 'warning', profile: null });
+    expect(flagged.length, JSON.stringify(show(issuesOf(gemini.report, 'string_or_object_with_true')))).toBeGreaterThan(
+      0,
+    );
+    find(gemini, 'string_or_object_with_true', { path: '/properties/opts', severity: 'warning', profile: null });
   });
 
-  it('BR-68 gemini and additionalProperties: an issue at /properties/record', () => {
-    find(gemini, 'br_68', { code: 'record-keyword', path: '/properties/record', profile: 'gemini' });
+  it('gemini and additionalProperties: an issue at /properties/record', () => {
+    find(gemini, 'loose_object_field', { code: 'record-keyword', path: '/properties/record', profile: 'gemini' });
   });
 
-  it('BR-69 gemini and a record: propertyNames and additionalProperties at /properties/arguments', () => {
-    const messages = find(gemini, 'br_69', { path: '/properties/arguments', profile: 'gemini' })
+  it('gemini and a record: propertyNames and additionalProperties at /properties/arguments', () => {
+    const messages = find(gemini, 'arguments_record', { path: '/properties/arguments', profile: 'gemini' })
       .map((i) => i.message)
       .join('\n');
     expect(messages).toContain('propertyNames');
     expect(messages).toContain('additionalProperties');
   });
 
-  it('BR-70 properties only on object nodes: /properties/data is type object; no node has properties without it', async () => {
+  it('properties only on object nodes: /properties/data is type object; no node has properties without it', async () => {
     await geminiFlat.each(async (c) => {
-      const s = geminiFlat.schema(c, 'br_70');
+      const s = geminiFlat.schema(c, 'union_field_data');
       expect(at(s, '/properties/data/type')).toBe('object');
       expect(at(s, '/properties/data/properties')).toBeDefined();
       for (const ptr of [...pointersWith(s, 'properties'), ...pointersWith(s, 'required')]) {
         expect(at(s, ptr).type, ptr).toBe('object');
       }
     });
-    none(geminiFlat, 'br_70', (i) => i.code === 'properties-without-object-type');
+    none(geminiFlat, 'union_field_data', (i) => i.code === 'properties-without-object-type');
   });
 
-  it('BR-71 every array has items: the widened /properties/tags keeps type array and an items key', async () => {
+  it('every array has items: the widened /properties/tags keeps type array and an items key', async () => {
     await flattened.each(async (c) => {
-      const tags = at(flattened.schema(c, 'br_71'), '/properties/tags');
+      const tags = at(flattened.schema(c, 'widened_tags_array'), '/properties/tags');
       expect(tags.type).toBe('array');
       expect(tags).toHaveProperty('items');
     });
-    none(flattened, 'br_71', (i) => i.code === 'array-without-items');
+    none(flattened, 'widened_tags_array', (i) => i.code === 'array-without-items');
   });
 
-  it('BR-73 reused schemas are inlined; a recursive z.lazy keeps its $ref, which gemini alone flags', async () => {
-    none(base, 'br_73');
+  it('reused schemas are inlined; a recursive z.lazy keeps its $ref, which gemini alone flags', async () => {
+    none(base, 'reused_schema');
     await base.each(async (c) => {
-      const s = base.schema(c, 'br_73');
+      const s = base.schema(c, 'reused_schema');
       expect(pointersWith(s, '$ref')).toEqual([]);
       for (const ptr of ['/properties/primary', '/properties/screens/items']) {
         expect(at(s, ptr).type, ptr).toBe('object');
         expect(at(s, `${ptr}/properties/id`), ptr).toBeDefined();
       }
-      expect(pointersWith(base.schema(c, 'br_73_lazy'), '$ref').length).toBeGreaterThan(0);
+      expect(pointersWith(base.schema(c, 'recursive_schema'), '$ref').length).toBeGreaterThan(0);
     });
-    none(base, 'br_73_lazy', (i) => i.severity === 'error');
-    find(gemini, 'br_73_lazy', { code: 'ref', profile: 'gemini' });
+    none(base, 'recursive_schema', (i) => i.severity === 'error');
+    find(gemini, 'recursive_schema', { code: 'ref', profile: 'gemini' });
   });
 
-  it("BR-74 a $ref'd required object: inline, required [query_model], nothing required inside, items kept, no issue", async () => {
-    none(base, 'br_74');
+  it("a $ref'd required object: inline, required [query_model], nothing required inside, items kept, no issue", async () => {
+    none(base, 'ref_required_object');
     await base.each(async (c) => {
-      const s = base.schema(c, 'br_74');
+      const s = base.schema(c, 'ref_required_object');
       const qm = at(s, '/properties/query_model');
       expect(qm.type).toBe('object');
       expect(qm).not.toHaveProperty('$ref');
@@ -749,41 +849,41 @@ describe('client profiles', () => {
     });
   });
 
-  it('BR-78 gemini and a nullable list with default null: an issue at /properties/labels; null still accepted', async () => {
-    find(gemini, 'br_78', { path: '/properties/labels', profile: 'gemini' });
+  it('gemini and a nullable list with default null: an issue at /properties/labels; null still accepted', async () => {
+    find(gemini, 'nullable_list_default', { path: '/properties/labels', profile: 'gemini' });
     await gemini.each(async (c) => {
-      const ok = ajvCheck(gemini.schema(c, 'br_78'), { labels: null });
+      const ok = ajvCheck(gemini.schema(c, 'nullable_list_default'), { labels: null });
       expect(ok.ok, ok.errors).toBe(true);
     });
   });
 
-  it('BR-79 cursor and gemini flag /properties/field2; {} is isError naming field1', async () => {
-    find(cursor, 'br_79', { path: '/properties/field2', profile: 'cursor' });
-    find(gemini, 'br_79', { path: '/properties/field2', profile: 'gemini' });
+  it('cursor and gemini flag /properties/field2; {} is isError naming field1', async () => {
+    find(cursor, 'nullable_default_string', { path: '/properties/field2', profile: 'cursor' });
+    find(gemini, 'nullable_default_string', { path: '/properties/field2', profile: 'gemini' });
     await base.each(async (c) => {
-      await expectRefused(base, c, 'br_79', {}, ['field1']);
+      await expectRefused(base, c, 'nullable_default_string', {}, ['field1']);
     });
   });
 
-  it('BR-80 local-grammar: warnings for maxLength 5000, a long pattern and deep nesting; the Zod check stays', async () => {
-    find(local, 'br_80', {
+  it('local-grammar: warnings for maxLength 5000, a long pattern and deep nesting; the Zod check stays', async () => {
+    find(local, 'long_max_length', {
       code: 'large-bound',
       path: '/properties/files/items/properties/content',
       severity: 'warning',
       profile: 'local-grammar',
     });
-    find(local, 'br_80_2000', {
+    find(local, 'max_length_2000', {
       code: 'large-bound',
       path: '/properties/text',
       severity: 'warning',
       profile: 'local-grammar',
     });
-    none(local, 'br_80_1999');
-    find(local, 'br_80_pattern', { code: 'long-pattern', severity: 'warning', profile: 'local-grammar' });
-    find(local, 'br_80_deep', { code: 'deep-nesting', severity: 'warning', profile: 'local-grammar' });
+    none(local, 'max_length_1999');
+    find(local, 'long_pattern', { code: 'long-pattern', severity: 'warning', profile: 'local-grammar' });
+    find(local, 'deep_nesting', { code: 'deep-nesting', severity: 'warning', profile: 'local-grammar' });
     await local.each(async (c) => {
-      expect(at(local.schema(c, 'br_80'), '/properties/files/items/properties/content/maxLength')).toBe(5000);
-      await expectRefused(local, c, 'br_80', { files: [{ path: 'a', content: 'x'.repeat(5001) }] }, [
+      expect(at(local.schema(c, 'long_max_length'), '/properties/files/items/properties/content/maxLength')).toBe(5000);
+      await expectRefused(local, c, 'long_max_length', { files: [{ path: 'a', content: 'x'.repeat(5001) }] }, [
         'files[0].content',
       ]);
     });
@@ -809,19 +909,19 @@ describe('tool names', () => {
     }
   }
 
-  it('SK-76 a slash in a name: an invalid-name issue, and the mount fails', () => {
+  it('a slash in a name: an invalid-name issue, and the mount fails', () => {
     const tools = [caseTool('overview_admin/analytics', z.object({})), ok()];
     expect(invalid(validateMcpSchemas(tools), 'overview_admin/analytics')).toHaveLength(1);
     mountFails(tools, 'overview_admin/analytics');
   });
 
-  it('SK-77 a dot in a name: an invalid-name issue, and the mount fails', () => {
+  it('a dot in a name: an invalid-name issue, and the mount fails', () => {
     const tools = [caseTool('notes.get', z.object({})), ok()];
     expect(invalid(validateMcpSchemas(tools), 'notes.get')).toHaveLength(1);
     mountFails(tools, 'notes.get');
   });
 
-  it('SK-78 a 65-character name is an issue; a 64-character name passes and is served', async () => {
+  it('a 65-character name is an issue; a 64-character name passes and is served', async () => {
     const long = 'n'.repeat(65);
     expect(invalid(validateMcpSchemas([caseTool(long, z.object({}))]), long)).toHaveLength(1);
     mountFails([caseTool(long, z.object({})), ok()], long);
@@ -831,7 +931,7 @@ describe('tool names', () => {
     });
   });
 
-  it('SK-79 empty or unusable names: an invalid-name issue for each, nothing crashes', () => {
+  it('empty or unusable names: an invalid-name issue for each, nothing crashes', () => {
     for (const name of ['', '///', 'поиск']) {
       let report: ReturnType<typeof validateMcpSchemas> | undefined;
       expect(() => {
@@ -842,7 +942,7 @@ describe('tool names', () => {
     }
   });
 
-  it('SK-80 and SK-81 names are served exactly as given, hyphen included', async () => {
+  it('names are served exactly as given, hyphen included', async () => {
     expect(
       validateMcpSchemas([caseTool('get_bot_status', z.object({})), caseTool('get-user_note', z.object({}))]).issues,
     ).toEqual([]);
@@ -852,14 +952,14 @@ describe('tool names', () => {
     });
   });
 
-  it('SK-82 duplicate names: an issue naming the duplicate, and the mount fails', () => {
+  it('duplicate names: an issue naming the duplicate, and the mount fails', () => {
     const tools = [caseTool('list_items', z.object({})), caseTool('list_items', z.object({ q: z.string() }))];
     const report = validateMcpSchemas(tools);
     expect(report.issues.filter((i) => i.tool === 'list_items' && i.code === 'duplicate-tool-name')).toHaveLength(1);
     mountFails(tools, 'list_items');
   });
 
-  it('SK-83 every bad name is reported at once: ok:false, one issue per offender; throw lists them all', () => {
+  it('every bad name is reported at once: ok:false, one issue per offender; throw lists them all', () => {
     const tools = [
       caseTool('bad name', z.object({})),
       caseTool('twin', z.object({})),
@@ -885,11 +985,9 @@ describe('tool names', () => {
   });
 });
 
-// Cases whose assertions fail against the current sources; see the report for root causes. They are kept as
-// normal tests (not it.fails) so they turn green when the fix lands.
-describe('probe.md BR-64: nullable arrays are served with their items in place', () => {
-  it('BR-64 gemini and nullable nested arrays: issues at /properties/formulas and /properties/formulas/items', () => {
-    const paths = pathsOf(gemini, 'br_64', 'gemini');
+describe('nullable arrays are served with their items in place', () => {
+  it('gemini and nullable nested arrays: issues at /properties/formulas and /properties/formulas/items', () => {
+    const paths = pathsOf(gemini, 'nullable_nested_arrays', 'gemini');
     expect(paths).toEqual(expect.arrayContaining(['/properties/formulas', '/properties/formulas/items']));
   });
 });

@@ -1,6 +1,6 @@
 /**
- * repair.md says each case stands for a kind of fault to repair or refuse "at any depth and whichever
- * client or proxy produced it". This sweep sends each kind of fault, over real HTTP, at every position a
+ * Each kind of fault must be repaired or refused the same at any depth, whichever client or proxy
+ * produced it. This sweep sends each kind of fault, over real HTTP, at every position a
  * value can sit in the arguments (including the `params` slice and a parent that itself arrived as JSON
  * text), and checks what the handler gets, or that the isError text names the moved path. Positions
  * alternate between the two official clients.
@@ -17,31 +17,31 @@ interface Fault {
 }
 
 const FAULTS: Record<string, Fault> = {
-  'array as text (SK-55)': { schema: z.array(z.number()), sent: '[1,2]', gets: [1, 2] },
-  'object as text (SK-56)': { schema: z.object({ a: z.number() }), sent: '{"a":1}', gets: { a: 1 } },
-  'record as text (BR-1)': { schema: z.record(z.string(), z.number()), sent: '{"k":1}', gets: { k: 1 } },
-  'pretty-printed text (BR-11)': {
+  'array as text': { schema: z.array(z.number()), sent: '[1,2]', gets: [1, 2] },
+  'object as text': { schema: z.object({ a: z.number() }), sent: '{"a":1}', gets: { a: 1 } },
+  'record as text': { schema: z.record(z.string(), z.number()), sent: '{"k":1}', gets: { k: 1 } },
+  'pretty-printed text': {
     schema: z.array(z.object({ n: z.number() })),
     sent: '[\n  { "n": 3 }\n]',
     gets: [{ n: 3 }],
   },
-  'text holding text (BR-7)': {
+  'text holding text': {
     schema: z.object({ list: z.array(z.string()) }),
     sent: '{"list":"[\\"x\\"]"}',
     gets: { list: ['x'] },
   },
-  'number as text (SK-69)': { schema: z.number(), sent: '-3.5', gets: -3.5 },
-  'integer as text (BR-21)': { schema: z.number().int(), sent: '5812', gets: 5812 },
-  'boolean as text (BR-23)': { schema: z.boolean(), sent: 'false', gets: false },
-  '"null" where null is accepted (BR-78)': { schema: z.array(z.string()).nullable(), sent: 'null', gets: null },
-  'a string member keeps the string (SK-61)': { schema: z.union([z.string(), z.number()]), sent: '12', gets: '12' },
-  'untyped keeps the string (BR-20)': { schema: z.unknown(), sent: '{"a":1}', gets: '{"a":1}' },
-  'text that is not JSON is refused (SK-57)': { schema: z.array(z.string()), sent: 'not-json' },
-  'a scalar is never wrapped (BR-18)': { schema: z.array(z.string()), sent: 'customer' },
-  'JSON of the wrong kind is refused (BR-16)': { schema: z.record(z.string(), z.unknown()), sent: '[1,2]' },
-  'a non-canonical number is refused (BR-21)': { schema: z.number(), sent: ' 7' },
-  'a case-variant boolean is refused (BR-23)': { schema: z.boolean(), sent: 'TRUE' },
-  'a number for a string is refused (BR-30)': { schema: z.string(), sent: 1 },
+  'number as text': { schema: z.number(), sent: '-3.5', gets: -3.5 },
+  'integer as text': { schema: z.number().int(), sent: '5812', gets: 5812 },
+  'boolean as text': { schema: z.boolean(), sent: 'false', gets: false },
+  '"null" where null is accepted': { schema: z.array(z.string()).nullable(), sent: 'null', gets: null },
+  'a string member keeps the string': { schema: z.union([z.string(), z.number()]), sent: '12', gets: '12' },
+  'untyped keeps the string': { schema: z.unknown(), sent: '{"a":1}', gets: '{"a":1}' },
+  'text that is not JSON is refused': { schema: z.array(z.string()), sent: 'not-json' },
+  'a scalar is never wrapped': { schema: z.array(z.string()), sent: 'customer' },
+  'JSON of the wrong kind is refused': { schema: z.record(z.string(), z.unknown()), sent: '[1,2]' },
+  'a non-canonical number is refused': { schema: z.number(), sent: ' 7' },
+  'a case-variant boolean is refused': { schema: z.boolean(), sent: 'TRUE' },
+  'a number for a string is refused': { schema: z.string(), sent: 1 },
 };
 
 interface Position {
@@ -136,7 +136,7 @@ const tools = Object.entries(FAULTS).flatMap(([label, f]) =>
 );
 const g = mountGroup(tools, { schemaValidation: { policy: 'warn' } });
 
-describe('repair.md fault kinds in every position, over HTTP', () => {
+describe('repair fault kinds in every position, over HTTP', () => {
   for (const [label, fault] of Object.entries(FAULTS)) {
     it(`${label}: at a field, deep field, array item, record value, tuple slot, nullable, tag-selected variant, inside a parent sent as text, and in params`, async () => {
       for (const [i, p] of POSITIONS.entries()) {
