@@ -1,5 +1,5 @@
 /**
- * The Express adapter (issue 6): the example app on a real listening server driven by both official
+ * The Express adapter: the example app on a real listening server driven by both official
  * clients (Express 5, and Express 4), HTTP edge cases through supertest and raw sockets, a body a parser
  * already read, the mount path, auth and host extras, client aborts, throwing handlers, the startup probe.
  */

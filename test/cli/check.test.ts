@@ -1,6 +1,6 @@
 /**
  * `mcp-mount check` as users run it: the real CLI in a child process (under tsx, as `npm run check:example`
- * does), on the fixture modules in ./fixtures and on the examples' shared tool set. Issue 5, items 6 and 7.
+ * does), on the fixture modules in ./fixtures and on the examples' shared tool set.
  * The quick paths (usage errors, `--help`, plain .mjs, refusals) run in process, in run.test.ts.
  */
 import { execFile } from 'node:child_process';

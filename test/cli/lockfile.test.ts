@@ -1,6 +1,6 @@
 /**
  * The schema lockfile: `writeSchemaLock` gives stable bytes for the served documents, and `diffSchemaLock`
- * names every drift by tool and JSON Pointer with old → new values. Issue 5, item 7.
+ * names every drift by tool and JSON Pointer with old → new values.
  */
 import { defineTool, diffSchemaLock, type ServedTool, type ValidationReport, writeSchemaLock } from 'mcp-mount';
 import { describe, expect, it } from 'vitest';

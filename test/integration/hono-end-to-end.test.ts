@@ -1,5 +1,5 @@
 /**
- * Issue 2, end to end over real HTTP: the Hono example mounted on @hono/node-server, driven by both
+ * The Hono example end to end over real HTTP: mounted on @hono/node-server, driven by both
  * official MCP clients.
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';

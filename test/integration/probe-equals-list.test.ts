@@ -1,5 +1,5 @@
 /**
- * Issue 5: `validateMcpSchemas(...).tools` deep-equals what `tools/list` serves, for random schemas and
+ * `validateMcpSchemas(...).tools` deep-equals what `tools/list` serves, for random schemas and
  * random option combinations (flattenUnionInput on/off, extend on/off, params on/off), over real HTTP with
  * both official clients. The probe and the mount share one preparation; this checks that nothing on the
  * serving path (SDK, transport, either era's codec) changes the documents.

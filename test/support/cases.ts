@@ -1,6 +1,6 @@
 /**
  * Helpers for the case suites in test/cases: one real HTTP server per options-group, with both official
- * clients connected once, and assertions phrased as the case files phrase them ("accepted", "isError
+ * clients connected once, and assertions phrased as the case suites phrase them ("accepted", "isError
  * naming p", "passes Ajv, but Run rejects it").
  */
 import { type AnyTool, defineTool, type McpMountOptions, type ValidationReport, validateMcpSchemas } from 'mcp-mount';
@@ -10,7 +10,7 @@ import { connectors, type McpClient } from '../../examples/shared/clients.js';
 import { ajv, type Doc, isObject, pointersWith, unionsIn } from './documents.js';
 import { type Running, serveTools, textOf } from './server.js';
 
-// The document helpers live in documents.ts (shared with the unit suites); the case files import them from here.
+// The document helpers live in documents.ts (shared with the unit suites); the case suites import them from here.
 export { ajv, at, type Doc, pointersWith, typeSet, unionsIn } from './documents.js';
 
 /** Marks `undefined` in what a handler received, so "the handler gets exactly X" also rules out `k: undefined`. */
@@ -27,7 +27,7 @@ export function reveal(value: unknown): unknown {
 }
 
 /**
- * A tool named after a case id whose handler returns, as JSON text, exactly what it received:
+ * A tool named after the case it checks, whose handler returns, as JSON text, exactly what it received:
  * `{ params, input, extend, repairs }`, with `undefined` values made visible.
  */
 export function caseTool(name: string, input?: z.ZodType, params?: z.ZodObject<z.ZodRawShape>): AnyTool {

@@ -1,6 +1,6 @@
 /**
  * Reading JSON Schema documents in tests, shared by the case suites (test/cases, through cases.ts) and the
- * unit suites (test/unit/schema, test/unit/probe): Zod's own conversion, one Ajv 2020 instance as clients
+ * unit suites (test/unit/projection, test/unit/probe): Zod's own conversion, one Ajv 2020 instance as clients
  * use it, and structural lookups (node at a pointer, pointers of a keyword, union keywords, type sets).
  */
 // Named import: under NodeNext the CJS default import types as the module namespace, not the class.

@@ -1,5 +1,5 @@
 /**
- * The cross-adapter matrix (issue 6): the same scripted session, with both official clients, against the
+ * The cross-adapter matrix: the same scripted session, with both official clients, against the
  * four adapters serving the shared example tools, each on its real runtime: Hono and Express in-process on
  * Node, the Next.js example under `next start` (Node.js and Edge routes), the Worker example in workerd
  * (`wrangler dev`). The `tools/list` response bodies must be byte-identical, and every result the same.

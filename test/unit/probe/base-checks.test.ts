@@ -96,7 +96,7 @@ describe('non-JSON values', () => {
   });
 });
 
-describe('$ref (BR-73, BR-74)', () => {
+describe('$ref', () => {
   it('a non-recursive $ref left in place is an error at each pointer', () => {
     const issues = check(toDoc(z.object({ screens: z.array(Screen), primary: Screen })));
     expect(pathsOf(issues, 'ref-not-inlined')).toEqual(['/properties/primary', '/properties/screens/items']);
@@ -112,7 +112,7 @@ describe('$ref (BR-73, BR-74)', () => {
     expect(check(doc)).toEqual([]);
   });
 
-  it('BR-74: the inlined QueryModel has no issue', () => {
+  it('the inlined QueryModel has no issue', () => {
     const doc = obj(
       {
         query_model: obj({
@@ -176,7 +176,7 @@ describe('$ref (BR-73, BR-74)', () => {
   });
 });
 
-describe('unsatisfiable schemas (BR-43)', () => {
+describe('unsatisfiable schemas', () => {
   it('a contradictory intersection is an error at the field saying no value can pass', () => {
     const issue = only(
       check(toDoc(z.object({ a: z.string() }).and(z.object({ a: z.number() })))),
@@ -217,8 +217,8 @@ describe('unsatisfiable schemas (BR-43)', () => {
   });
 });
 
-describe('object and array keywords (BR-70, BR-71)', () => {
-  it('BR-70: properties or required without type:"object" is an error at that node, at any depth', () => {
+describe('object and array keywords', () => {
+  it('properties or required without type:"object" is an error at that node, at any depth', () => {
     const untypedObject = { properties: { a: { type: 'string' } } };
     const doc = obj({
       data: untypedObject,
@@ -237,7 +237,7 @@ describe('object and array keywords (BR-70, BR-71)', () => {
     );
   });
 
-  it('BR-70: the flattened `data` union, served with type:"object", has no issue', () => {
+  it('the flattened `data` union, served with type:"object", has no issue', () => {
     const doc = obj(
       {
         data: obj(
@@ -254,7 +254,7 @@ describe('object and array keywords (BR-70, BR-71)', () => {
     expect(check(doc, { flattenRequested: true })).toEqual([]);
   });
 
-  it('BR-71: type:"array" with neither items nor prefixItems is an error at that node, at any depth', () => {
+  it('type:"array" with neither items nor prefixItems is an error at that node, at any depth', () => {
     const doc = obj({
       tags: { type: 'array' },
       nested: { type: 'array', items: { type: 'array' } },
@@ -271,14 +271,14 @@ describe('object and array keywords (BR-70, BR-71)', () => {
 });
 
 describe('warnings that do not block serving', () => {
-  it('BR-67: a union of a string and an object warns at the field', () => {
+  it('a union of a string and an object warns at the field', () => {
     const doc = toDoc(z.object({ opts: z.union([z.string(), z.object({ a: z.string(), c: z.literal(true) })]) }));
     const issue = only(check(doc), 'ambiguous-string-union', '/properties/opts');
     expect(issue.severity).toBe('warning');
     expect(issue.message).toMatch(/repair cannot tell/);
   });
 
-  it('BR-67: also for a string or array in array items, and a type list in a record value', () => {
+  it('a mixed union warns also for a string or array in array items, and a type list in a record value', () => {
     const doc = toDoc(
       z.object({
         list: z.array(z.union([z.string(), z.array(z.string())])),
@@ -321,16 +321,16 @@ describe('warnings that do not block serving', () => {
 });
 
 describe('no issue for well-formed documents', () => {
-  it('BR-53: descriptions and bounds', () => {
+  it('descriptions and bounds', () => {
     const doc = toDoc(z.object({ name: z.string().describe('A name'), count: z.number().min(1).max(10) }));
     expect(check(doc, { zodShapeKeys: ['name', 'count'] })).toEqual([]);
   });
 
-  it('BR-55: a transform served from its input side', () => {
+  it('a transform served from its input side', () => {
     expect(check(toDoc(z.object({ field: z.string().transform((v) => v.toLowerCase()) })))).toEqual([]);
   });
 
-  it('BR-56: defaulted fields', () => {
+  it('defaulted fields', () => {
     const doc = toDoc(
       z.object({
         topics: z.array(z.object({ name: z.string(), start: z.enum(['earliest', 'latest']).default('latest') })),
@@ -341,7 +341,7 @@ describe('no issue for well-formed documents', () => {
     expect(check(doc)).toEqual([]);
   });
 
-  it('BR-62: a nested scalar union', () => {
+  it('a nested scalar union', () => {
     expect(
       check(toDoc(z.object({ value: z.union([z.number().int(), z.string()]) })), { flattenRequested: true }),
     ).toEqual([]);

@@ -4,7 +4,7 @@ import { checkToolNames } from '../../../src/core/probe/index.js';
 const codes = (names: string[]) => checkToolNames(names).map((i) => `${i.code}:${i.tool}`);
 
 describe('tool names (SEP-986: 1..64 of [A-Za-z0-9_-])', () => {
-  it('SK-76: a slash is invalid, and the issue names the tool', () => {
+  it('a slash is invalid, and the issue names the tool', () => {
     const [issue, ...rest] = checkToolNames(['overview_admin/analytics', 'fine']);
     expect(rest).toEqual([]);
     expect(issue).toMatchObject({
@@ -18,17 +18,17 @@ describe('tool names (SEP-986: 1..64 of [A-Za-z0-9_-])', () => {
     expect(issue!.message).toContain('"/"');
   });
 
-  it('SK-77: a dot is invalid', () => {
+  it('a dot is invalid', () => {
     expect(codes(['notes.get'])).toEqual(['invalid-tool-name:notes.get']);
   });
 
-  it('SK-78: 65 characters is invalid, 64 passes', () => {
+  it('65 characters is invalid, 64 passes', () => {
     const long = 'a'.repeat(65);
     expect(codes([long, 'b'.repeat(64)])).toEqual([`invalid-tool-name:${long}`]);
     expect(checkToolNames([long])[0]!.message).toMatch(/65 characters/);
   });
 
-  it('SK-79: empty, only slashes, and non-ASCII names are each invalid, and nothing crashes', () => {
+  it('empty, only slashes, and non-ASCII names are each invalid, and nothing crashes', () => {
     expect(codes(['', '///', 'поиск', 'a/b'])).toEqual([
       'invalid-tool-name:',
       'invalid-tool-name:///',
@@ -38,11 +38,11 @@ describe('tool names (SEP-986: 1..64 of [A-Za-z0-9_-])', () => {
     expect(checkToolNames([''])[0]!.message).toMatch(/empty/);
   });
 
-  it('SK-80, SK-81: valid names pass as given, hyphens included', () => {
+  it('valid names pass as given, hyphens included', () => {
     expect(checkToolNames(['get_bot_status', 'get-user_note', 'A1', '_', '-'])).toEqual([]);
   });
 
-  it('SK-82: a duplicate name is one issue naming it', () => {
+  it('a duplicate name is one issue naming it', () => {
     const issues = checkToolNames(['list_items', 'other', 'list_items']);
     expect(issues).toHaveLength(1);
     expect(issues[0]).toMatchObject({
@@ -55,7 +55,7 @@ describe('tool names (SEP-986: 1..64 of [A-Za-z0-9_-])', () => {
     expect(issues[0]!.message).toContain('2 tools');
   });
 
-  it('SK-83: every bad name is reported at once, one issue per offender', () => {
+  it('every bad name is reported at once, one issue per offender', () => {
     expect(codes(['notes.get', 'dup', 'dup', 'ok'])).toEqual([
       'invalid-tool-name:notes.get',
       'duplicate-tool-name:dup',

@@ -6,7 +6,7 @@ import { check, only, pathsOf, toDoc } from './helpers.js';
 const typed = { requireTypedProperties: true };
 
 describe('requireTypedProperties', () => {
-  it('SK-75: a nested property with only a description is reported, quoting the description', () => {
+  it('a nested property with only a description is reported, quoting the description', () => {
     const doc = toDoc(z.object({ operations: z.object({ payload: z.unknown().describe('blob') }) }));
     const issue = only(check(doc, { options: typed }), 'untyped-property', '/properties/operations/properties/payload');
     expect(issue.severity).toBe('error');
@@ -14,7 +14,7 @@ describe('requireTypedProperties', () => {
     expect(issue.message).toContain('"blob"');
   });
 
-  it('SK-75: an allowUntyped entry `<tool>:<pointer>` silences exactly that property', () => {
+  it('an allowUntyped entry `<tool>:<pointer>` silences exactly that property', () => {
     const doc = toDoc(
       z.object({ operations: z.object({ payload: z.unknown().describe('blob'), other: z.unknown() }) }),
     );
@@ -28,12 +28,12 @@ describe('requireTypedProperties', () => {
     expect(issues[0]!.message).toContain("'t:/properties/operations/properties/other'");
   });
 
-  it('SK-75: declaring a concrete type clears it', () => {
+  it('declaring a concrete type clears it', () => {
     const doc = toDoc(z.object({ operations: z.object({ payload: z.string().describe('blob') }) }));
     expect(check(doc, { options: typed })).toEqual([]);
   });
 
-  it('BR-20: only the untyped parameters are reported, with a recommendation for a typed schema', () => {
+  it('only the untyped parameters are reported, with a recommendation for a typed schema', () => {
     const doc = toDoc(
       z.object({ a: z.number().int(), b: z.unknown(), f: z.object({ database_id: z.string() }), g: z.unknown() }),
     );
@@ -42,7 +42,7 @@ describe('requireTypedProperties', () => {
     expect(only(issues, 'untyped-property', '/properties/b').message).toMatch(/typed schema/);
   });
 
-  it('BR-76: an untyped value inside array items', () => {
+  it('an untyped value inside array items', () => {
     const doc = toDoc(
       z.object({
         where: z.array(
@@ -58,7 +58,7 @@ describe('requireTypedProperties', () => {
     expect(issue.message).toContain('has only a description');
   });
 
-  it('BR-75: the untyped `extra` is reported; the nullable `tags` (anyOf of typed branches) is not', () => {
+  it('the untyped `extra` is reported; the nullable `tags` (anyOf of typed branches) is not', () => {
     const doc = toDoc(
       z.object({ thought: z.string(), tags: z.array(z.string()).nullable().optional(), extra: z.unknown() }),
     );
@@ -78,7 +78,7 @@ describe('requireTypedProperties', () => {
     ]);
   });
 
-  it('SK-1, SK-8: flattened fields typed by a type list, const-only and enum-only fields count as typed', () => {
+  it('flattened fields typed by a type list, const-only and enum-only fields count as typed', () => {
     const doc = {
       type: 'object',
       properties: {
@@ -102,7 +102,7 @@ describe('requireTypedProperties', () => {
 describe('requirePortableFormats', () => {
   const portable = { requirePortableFormats: true };
 
-  it('SK-74: a non-portable format is reported at the field, naming the format', () => {
+  it('a non-portable format is reported at the field, naming the format', () => {
     const issue = only(
       check(toDoc(z.object({ payload: z.cuid2() })), { options: portable }),
       'non-portable-format',
@@ -112,7 +112,7 @@ describe('requirePortableFormats', () => {
     expect(issue.message).toContain('"cuid2"');
   });
 
-  it('SK-74: allowFormats opts a format in, and nothing in the document is stripped', () => {
+  it('allowFormats opts a format in, and nothing in the document is stripped', () => {
     const doc = toDoc(z.object({ payload: z.cuid2() }));
     const before = structuredClone(doc);
     expect(check(doc, { options: { ...portable, allowFormats: ['cuid2'] } })).toEqual([]);

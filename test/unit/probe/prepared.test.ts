@@ -27,7 +27,7 @@ function shapeKeys(schema: z.ZodType): string[] {
 }
 
 describe('checks on prepared documents', () => {
-  it('BR-39, BR-41: a flattened tagged root has no issue', () => {
+  it('a flattened tagged root has no issue', () => {
     const { served, run } = prepared(
       z.discriminatedUnion('operation', [
         z.object({ operation: z.literal('append'), path: z.string(), content: z.string() }),
@@ -38,7 +38,7 @@ describe('checks on prepared documents', () => {
     expect(run()).toEqual([]);
   });
 
-  it('SK-18: the root error quotes the reason the flattener gives', () => {
+  it('a numeric tag at the root: the error quotes the reason the flattener gives', () => {
     const { run } = prepared(
       z.discriminatedUnion('k', [
         z.object({ k: z.literal(1), x: z.string() }),
@@ -49,7 +49,7 @@ describe('checks on prepared documents', () => {
     expect(issue.message).toMatch(/not a string/);
   });
 
-  it('SK-18 nested: the union left at /properties/op is a warning; the flattened `other` raises nothing', () => {
+  it('a numeric tag nested: the union left at /properties/op is a warning; the flattened `other` raises nothing', () => {
     const op = z.discriminatedUnion('k', [
       z.object({ k: z.literal(1), x: z.string() }),
       z.object({ k: z.literal(2), y: z.string() }),
@@ -60,7 +60,7 @@ describe('checks on prepared documents', () => {
     ]);
   });
 
-  it('BR-70: the flattened nested union has type:"object" beside its properties, and gemini is satisfied there', () => {
+  it('the flattened nested union has type:"object" beside its properties, and gemini is satisfied there', () => {
     const { served, run } = prepared(
       z.object({
         data: z.discriminatedUnion('kind', [
@@ -73,7 +73,7 @@ describe('checks on prepared documents', () => {
     expect(run({ profiles: ['gemini'] })).toEqual([]);
   });
 
-  it('BR-71: the widened `tags` keeps items, so no array issue', () => {
+  it('the widened `tags` keeps items, so no array issue', () => {
     const { run } = prepared(
       z.discriminatedUnion('k', [
         z.object({ k: z.literal('a'), tags: z.array(z.string()) }),
@@ -83,7 +83,7 @@ describe('checks on prepared documents', () => {
     expect(pathsOf(run(), 'array-without-items')).toEqual([]);
   });
 
-  it('BR-73, BR-74: inlined refs raise nothing; a recursive ref stays and only gemini flags it', () => {
+  it('inlined refs raise nothing; a recursive ref stays and only gemini flags it', () => {
     expect(prepared(z.object({ screens: z.array(Screen), primary: Screen }), false).run()).toEqual([]);
     expect(prepared(z.object({ query_model: QueryModel }), false).run()).toEqual([]);
 
@@ -98,7 +98,7 @@ describe('checks on prepared documents', () => {
     expect(pathsOf(lazy.run({ profiles: ['gemini'] }), 'ref', 'gemini')).toContain('/properties/tree');
   });
 
-  it('SK-1, SK-8: widened fields are typed for requireTypedProperties', () => {
+  it('widened fields are typed for requireTypedProperties', () => {
     const media = prepared(
       z.discriminatedUnion('kind', [
         z.object({ kind: z.literal('one'), media: z.object({ id: z.string() }) }),
@@ -115,7 +115,7 @@ describe('checks on prepared documents', () => {
     expect(target.run({ requireTypedProperties: true })).toEqual([]);
   });
 
-  it('BR-44: anthropic finds nothing once the root is flattened', () => {
+  it('anthropic finds nothing once the root is flattened', () => {
     const { run } = prepared(
       z.discriminatedUnion('action', [
         z.object({ action: z.literal('prepare'), plan: z.string() }).strict(),

@@ -47,7 +47,7 @@ describe('anthropic', () => {
     z.object({ action: z.literal('execute'), token: z.string() }),
   ]);
 
-  it('BR-44: a root oneOf is flagged; the flattened root is not', () => {
+  it('a root oneOf is flagged; the flattened root is not', () => {
     only(check(toDoc(union), withProfile('anthropic')), 'root-combinator', '', 'anthropic');
     const flat = {
       type: 'object',
@@ -63,7 +63,7 @@ describe('anthropic', () => {
     ).toEqual([]);
   });
 
-  it('BR-45: anthropic and openai-strict flag the root anyOf; nested unions are fine for anthropic', () => {
+  it('anthropic and openai-strict flag the root anyOf; nested unions are fine for anthropic', () => {
     const doc = toDoc(
       z.union([
         z.object({ content: z.string(), filename: z.string() }),
@@ -83,7 +83,7 @@ describe('openai-strict', () => {
   const strict = withProfile('openai-strict');
   const p = 'openai-strict';
 
-  it('BR-59: the format, each key missing from required, and the root additionalProperties', () => {
+  it('the format, each key missing from required, and the root additionalProperties', () => {
     const doc = toDoc(
       z.object({
         url: z.url(),
@@ -98,7 +98,7 @@ describe('openai-strict', () => {
     only(issues, 'additional-properties-not-false', '', p);
   });
 
-  it('BR-60: nested objects in array items need additionalProperties:false too; optional `filters` is flagged', () => {
+  it('nested objects in array items need additionalProperties:false too; optional `filters` is flagged', () => {
     const doc = toDoc(
       z.object({
         query: z.string(),
@@ -110,7 +110,7 @@ describe('openai-strict', () => {
     expect(pathsOf(issues, 'optional-key', p)).toEqual(['/properties/filters']);
   });
 
-  it('BR-61: an optional open record is flagged as not required and as an open record, both naming it', () => {
+  it('an optional open record is flagged as not required and as an open record, both naming it', () => {
     const doc = toDoc(
       z.object({ function_name: z.string(), function_arguments: z.record(z.string(), z.unknown()).optional() }),
     );
@@ -121,7 +121,7 @@ describe('openai-strict', () => {
     expect(pathsOf(issues, 'additional-properties-not-false', p)).toEqual(['']);
   });
 
-  it('BR-62: a nested anyOf is flagged (in items too); a nullable wrapper is not', () => {
+  it('a nested anyOf is flagged (in items too); a nullable wrapper is not', () => {
     const doc = toDoc(
       z.object({
         value: z.union([z.number().int(), z.string()]),
@@ -133,7 +133,7 @@ describe('openai-strict', () => {
     expect(pathsOf(check(doc, strict), 'nested-union', p)).toEqual(['/properties/list/items', '/properties/value']);
   });
 
-  it('BR-56: defaulted keys are flagged as optional, at the root and inside array items', () => {
+  it('defaulted keys are flagged as optional, at the root and inside array items', () => {
     const doc = toDoc(
       z.object({
         topics: z.array(z.object({ name: z.string(), start: z.enum(['earliest', 'latest']).default('latest') })),
@@ -165,7 +165,7 @@ describe('gemini', () => {
   const gemini = withProfile('gemini');
   const g = 'gemini';
 
-  it('BR-58: format "uri" is flagged; the message suggests the description and keeping the check in Zod', () => {
+  it('format "uri" is flagged; the message suggests the description and keeping the check in Zod', () => {
     const doc = toDoc(
       z.object({
         url: z.url(),
@@ -181,7 +181,7 @@ describe('gemini', () => {
     expect(withCode(check(toDoc(z.object({ at: z.iso.datetime() })), gemini), 'unsupported-format', g)).toEqual([]);
   });
 
-  it('BR-63: const, a nullable type list, and a nested union', () => {
+  it('const, a nullable type list, and a nested union', () => {
     const doc = toDoc(
       z.object({
         op: z.literal('insert_text'),
@@ -196,7 +196,7 @@ describe('gemini', () => {
     expect(doc.properties.calendar_id.type).toContain('null');
   });
 
-  it('BR-64: null branches at the field and in its items, served as anyOf or as a type list', () => {
+  it('null branches at the field and in its items, served as anyOf or as a type list', () => {
     const doc = toDoc(z.object({ formulas: z.array(z.array(z.string()).nullable()).nullable().optional() }));
     expect(pathsOf(check(doc, gemini), 'null-branch', g)).toEqual([
       '/properties/formulas',
@@ -214,7 +214,7 @@ describe('gemini', () => {
     ]);
   });
 
-  it('BR-67: a boolean const under the union field is flagged, naming `c`', () => {
+  it('a boolean const under the union field is flagged, naming `c`', () => {
     const doc = toDoc(
       z.object({ opts: z.union([z.string(), z.object({ a: z.string(), b: z.string(), c: z.literal(true) })]) }),
     );
@@ -228,7 +228,7 @@ describe('gemini', () => {
     expect(pathsOf(check(doc, gemini), 'non-string-enum', g)).toEqual(['/properties/flag', '/properties/n']);
   });
 
-  it('BR-68, BR-69: additionalProperties and propertyNames, in nested positions too', () => {
+  it('additionalProperties and propertyNames, in nested positions too', () => {
     const loose = toDoc(z.object({ record: z.looseObject({ id: z.string() }) }));
     only(check(loose, gemini), 'record-keyword', '/properties/record', g);
     const record = toDoc(z.object({ arguments: z.record(z.string(), z.unknown()) }));
@@ -242,7 +242,7 @@ describe('gemini', () => {
     expect(only(check(nested, gemini), 'record-keyword', '/properties/list/items', g).message).toMatch(/strict/);
   });
 
-  it('BR-70: the flattened `data` with type:"object" raises no object-keyword issue', () => {
+  it('the flattened `data` with type:"object" raises no object-keyword issue', () => {
     const doc = {
       type: 'object',
       properties: {
@@ -261,7 +261,7 @@ describe('gemini', () => {
     expect(check(doc, { flattenRequested: true, ...gemini })).toEqual([]);
   });
 
-  it('BR-73: a recursive $ref is flagged by gemini (and not by the base checks)', () => {
+  it('a recursive $ref is flagged by gemini (and not by the base checks)', () => {
     const Node: z.ZodType = z.object({
       name: z.string(),
       get children() {
@@ -274,7 +274,7 @@ describe('gemini', () => {
     expect(issues.filter((i) => !i.profile)).toEqual([]);
   });
 
-  it('BR-75: the untyped `extra` and the null-branch `tags`', () => {
+  it('the untyped `extra` and the null-branch `tags`', () => {
     const doc = toDoc(
       z.object({ thought: z.string(), tags: z.array(z.string()).nullable().optional(), extra: z.unknown() }),
     );
@@ -285,7 +285,7 @@ describe('gemini', () => {
     expect(withCode(issues, 'union', g)).toEqual([]);
   });
 
-  it('BR-78, BR-79: nullable fields with default null', () => {
+  it('nullable fields with default null', () => {
     const labels = toDoc(z.object({ labels: z.array(z.string()).nullable().default(null) }));
     only(check(labels, gemini), 'null-branch', '/properties/labels', g);
     const field2 = toDoc(z.object({ field1: z.string(), field2: z.string().nullable().default(null) }));
@@ -296,14 +296,14 @@ describe('gemini', () => {
 describe('cursor', () => {
   const cursor = withProfile('cursor');
 
-  it('BR-65: a nullable type list is flagged with advice to make it optional', () => {
+  it('a nullable type list is flagged with advice to make it optional', () => {
     const doc = toDoc(z.object({ requiredParam: z.string(), optionalStr: z.string().nullable().optional() }));
     const issues = check(doc, cursor);
     expect(only(issues, 'nullable-type-list', '/properties/optionalStr', 'cursor').message).toMatch(/optional/);
     expect(issues.filter((i) => i.profile)).toHaveLength(1);
   });
 
-  it('BR-79: field2 with default null, and the same in array items', () => {
+  it('field2 with default null, and the same in array items', () => {
     const doc = toDoc(
       z.object({
         field1: z.string(),
@@ -337,7 +337,7 @@ describe('local-grammar', () => {
   const local = withProfile('local-grammar');
   const l = 'local-grammar';
 
-  it('BR-80: a maxLength of 2000 or more is a warning at the field', () => {
+  it('a maxLength of 2000 or more is a warning at the field', () => {
     const doc = toDoc(z.object({ files: z.array(z.object({ path: z.string(), content: z.string().max(5000) })) }));
     const issue = only(check(doc, local), 'large-bound', '/properties/files/items/properties/content', l);
     expect(issue.severity).toBe('warning');

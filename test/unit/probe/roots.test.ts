@@ -3,28 +3,28 @@ import { z } from 'zod';
 import { booleanTag, numericTag, optionalTag } from '../../support/unions.js';
 import { baseFindings, check, DU, only, pathsOf, toDoc } from './helpers.js';
 
-describe('unions that cannot be flattened (SK-18, SK-19, SK-20)', () => {
+describe('unions that cannot be flattened', () => {
   const cases = [
-    { id: 'SK-18', union: numericTag, why: /discriminator `k` is not a string/ },
-    { id: 'SK-19', union: booleanTag, why: /discriminator `k` is not a string/ },
-    { id: 'SK-20', union: optionalTag, why: /discriminator `k` is optional/ },
+    { label: 'a numeric tag', union: numericTag, why: /discriminator `k` is not a string/ },
+    { label: 'a boolean tag', union: booleanTag, why: /discriminator `k` is not a string/ },
+    { label: 'a tag optional in one variant', union: optionalTag, why: /discriminator `k` is optional/ },
   ];
 
-  for (const { id, union, why } of cases) {
-    it(`${id}: a root union is an error at "" that says why flattening did not apply`, () => {
+  for (const { label, union, why } of cases) {
+    it(`${label}: a root union is an error at "" that says why flattening did not apply`, () => {
       // The flattener leaves these unions as they are, so the served document is Zod's own.
       const issue = only(check(toDoc(union), { flattenRequested: true }), 'root-not-object', '');
       expect(issue.severity).toBe('error');
       expect(issue.message).toMatch(why);
     });
 
-    it(`${id}: the flattener's own reason is quoted when it gives one`, () => {
-      const reason = id === 'SK-20' ? 'tag `k` is optional in one variant' : 'the tag is not a string';
+    it(`${label}: the flattener's own reason is quoted when it gives one`, () => {
+      const reason = union === optionalTag ? 'tag `k` is optional in one variant' : 'the tag is not a string';
       const issues = check(toDoc(union), { flattenRequested: true, unflattened: [{ pointer: '', reason }] });
       expect(only(issues, 'root-not-object', '').message).toContain(reason);
     });
 
-    it(`${id}: nested as a field, a field in array items or a record value, it is a non-blocking warning there`, () => {
+    it(`${label}: nested as a field, a field in array items or a record value, it is a non-blocking warning there`, () => {
       const doc = toDoc(
         z.object({ op: union, list: z.array(union), byId: z.record(z.string(), union), other: DU }).partial(),
       );
@@ -41,14 +41,14 @@ describe('unions that cannot be flattened (SK-18, SK-19, SK-20)', () => {
       expect(issues.filter((i) => i.severity === 'error')).toEqual([]);
     });
 
-    it(`${id}: the same nested union is not reported when flattening was not asked for`, () => {
+    it(`${label}: the same nested union is not reported when flattening was not asked for`, () => {
       expect(
         pathsOf(check(toDoc(z.object({ op: union })), { flattenRequested: false }), 'union-not-flattened'),
       ).toEqual([]);
     });
   }
 
-  it('SK-22: overlapping tag values leave an anyOf that is reported with the reason', () => {
+  it('overlapping tag values leave an anyOf that is reported with the reason', () => {
     const doc = toDoc(
       z.object({
         f: z.union([
@@ -62,7 +62,7 @@ describe('unions that cannot be flattened (SK-18, SK-19, SK-20)', () => {
     expect(issue.message).toMatch(/tag values overlap: a\b/);
   });
 
-  it('a string-or-object union is served as intended, even when the flattener lists it as left (SK-24)', () => {
+  it('a string-or-object union is served as intended, even when the flattener lists it as left', () => {
     const doc = toDoc(z.object({ v: z.union([z.object({ a: z.string() }), z.string()]) }));
     const unflattened = [{ pointer: '/properties/v', reason: 'member 1 is not an object' }];
     expect(pathsOf(check(doc, { flattenRequested: true, unflattened }), 'union-not-flattened')).toEqual([]);
@@ -80,14 +80,14 @@ describe('roots', () => {
     z.object({ action: z.literal('delete'), id: z.string() }),
   ]);
 
-  it('BR-39: a union root without flattening is an error that suggests flattenUnionInput', () => {
+  it('a union root without flattening is an error that suggests flattenUnionInput', () => {
     const issue = only(check(toDoc(actions)), 'root-not-object', '');
     expect(issue.severity).toBe('error');
     expect(issue.message).toContain('flattenUnionInput');
     expect(issue.message).toContain('`action`');
   });
 
-  it('BR-39: the flattened root has no root issue', () => {
+  it('the flattened root has no root issue', () => {
     const flat = {
       type: 'object',
       properties: {
@@ -100,13 +100,13 @@ describe('roots', () => {
     expect(baseFindings(check(flat, { flattenRequested: true, zodShapeKeys: ['action', 'name', 'id'] }))).toEqual([]);
   });
 
-  it('BR-40: a root with no type, `{}`, is an error', () => {
+  it('a root with no type, `{}`, is an error', () => {
     const issue = only(check({}), 'root-not-object', '');
     expect(issue.severity).toBe('error');
     expect(issue.message).toMatch(/no `type:"object"`/);
   });
 
-  it('BR-41: served keys must match the Zod keys; empty properties for a non-empty shape is an error', () => {
+  it('served keys must match the Zod keys; empty properties for a non-empty shape is an error', () => {
     const zodShapeKeys = ['operation', 'path', 'content'];
     const flat = {
       type: 'object',
@@ -132,19 +132,19 @@ describe('roots', () => {
     expect(baseFindings(check(toDoc(z.object({})), { zodShapeKeys: [] }))).toEqual([]);
   });
 
-  it('BR-42: an untagged object union at the root is an error even with flattening on', () => {
+  it('an untagged object union at the root is an error even with flattening on', () => {
     const doc = toDoc(z.union([z.object({ id: z.string() }), z.object({ slug: z.string() })]));
     const issue = only(check(doc, { flattenRequested: true }), 'root-not-object', '');
     expect(issue.severity).toBe('error');
     expect(issue.message).toMatch(/no shared required key/);
   });
 
-  it('BR-43: a merged root intersection has no issue', () => {
+  it('a merged root intersection has no issue', () => {
     const doc = toDoc(z.object({ name: z.string() }).and(z.object({ dataType: z.enum(['NUMERIC', 'CATEGORICAL']) })));
     expect(check(doc)).toEqual([]);
   });
 
-  it('BR-45: a root union of three untagged shapes is an error with or without flattening', () => {
+  it('a root union of three untagged shapes is an error with or without flattening', () => {
     const doc = toDoc(
       z.union([
         z.object({ content: z.string(), filename: z.string() }),
@@ -158,7 +158,7 @@ describe('roots', () => {
     }
   });
 
-  it('BR-46: a refined object root has no issue', () => {
+  it('a refined object root has no issue', () => {
     const doc = toDoc(
       z.object({ mode: z.enum(['small', 'large']), size: z.number() }).superRefine((v, ctx) => {
         if (v.mode === 'small' && v.size > 10) ctx.addIssue({ code: 'custom', path: ['size'], message: 'too big' });
@@ -167,13 +167,13 @@ describe('roots', () => {
     expect(check(doc)).toEqual([]);
   });
 
-  it('BR-47: an array root is an error that suggests wrapping it', () => {
+  it('an array root is an error that suggests wrapping it', () => {
     const issue = only(check(toDoc(z.array(z.object({ id: z.string(), title: z.string() })))), 'root-not-object', '');
     expect(issue.severity).toBe('error');
     expect(issue.message).toContain('z.object({ items: z.array(...) })');
   });
 
-  it('SK-26: a root allOf or a root oneOf beside type:"object" is an error', () => {
+  it('a root allOf or a root oneOf beside type:"object" is an error', () => {
     const allOf = { type: 'object', allOf: [{ type: 'object', properties: { a: { type: 'string' } } }] };
     expect(only(check(allOf), 'root-not-object', '').message).toMatch(/intersection/);
     const mixed = { type: 'object', properties: { botId: { type: 'string' } }, oneOf: [{ type: 'object' }] };

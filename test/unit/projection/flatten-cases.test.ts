@@ -1,5 +1,5 @@
 /**
- * flatten.md, case by case, at the JSON Schema level: the served shape at the listed pointers, and the
+ * The flatten cases, one by one, at the JSON Schema level: the served shape at the listed pointers, and the
  * superset invariant on the listed inputs (every input Zod accepts passes Ajv on the served schema;
  * inputs listed as "passes Ajv, but Run rejects" do exactly that). HTTP-level parts live elsewhere.
  */
@@ -21,7 +21,7 @@ function served(schema: z.ZodType, inputs: { ok?: unknown[]; ajvOnly?: unknown[]
 }
 
 describe('collisions: object vs array', () => {
-  it('SK-1 object in one variant, array in the other: a type list, both forms accepted', () => {
+  it('an object in one variant and an array in the other: a type list, both forms accepted', () => {
     const { doc } = served(media(z.object({ id: z.string() })), {
       ok: [
         { kind: 'one', media: { id: 'a' } },
@@ -37,13 +37,13 @@ describe('collisions: object vs array', () => {
     expect(doc.required).toContain('media');
   });
 
-  it('SK-2 the same, optional in one variant: not required, with a hint', () => {
+  it('the object/array collision, optional in one variant: not required, with a hint', () => {
     const { doc } = served(media(z.object({ id: z.string() }).optional()), { ok: [{ kind: 'one' }] });
     expect(doc.required).not.toContain('media');
     expect(doc.properties.media.description).toContain('Required if kind = many');
   });
 
-  it('SK-3 object vs array with null: one type list including null, no anyOf', () => {
+  it('a string vs an array, both nullable: one type list including null, no anyOf', () => {
     const { doc } = served(twoVariants(z.string().nullable(), z.array(z.string()).nullable(), 'value'), {
       ok: [
         { kind: 'a', value: null },
@@ -59,7 +59,7 @@ describe('collisions: object vs array', () => {
 });
 
 describe('collisions: literals and enums', () => {
-  it('SK-4 string literal vs string literal: one enum in variant order, no const', () => {
+  it('a string literal vs a string literal: one enum in variant order, no const', () => {
     const schema = twoVariants(z.literal('fast'), z.literal('slow'), 'mode');
     const { doc } = served(schema, { ok: [{ kind: 'a', mode: 'fast' }], ajvOnly: [{ kind: 'b', mode: 'fast' }] });
     expect(doc.properties.mode).toMatchObject({ type: 'string', enum: ['fast', 'slow'] });
@@ -67,7 +67,7 @@ describe('collisions: literals and enums', () => {
     expect(JSON.stringify(project(schema).schema)).toBe(JSON.stringify(doc));
   });
 
-  it('SK-5 enum vs free string: a free string, no enum', () => {
+  it('an enum vs a free string: a free string, no enum', () => {
     const { doc } = served(twoVariants(z.enum(['x', 'y']), z.string(), 'mode'), {
       ok: [{ kind: 'b', mode: 'anything' }],
     });
@@ -75,7 +75,7 @@ describe('collisions: literals and enums', () => {
     expect(doc.properties.mode.enum).toBeUndefined();
   });
 
-  it('SK-7 boolean literals: a boolean, nothing pins one value', () => {
+  it('boolean literals: a boolean, nothing pins one value', () => {
     const { doc } = served(twoVariants(z.literal(true), z.literal(false), 'flag'), {
       ok: [{ kind: 'b', flag: false }],
       ajvOnly: [{ kind: 'a', flag: false }],
@@ -85,7 +85,7 @@ describe('collisions: literals and enums', () => {
     expect(doc.properties.flag.enum).toBeUndefined();
   });
 
-  it('SK-8 string vs number: a type list, never {}', () => {
+  it('a string vs a number: a type list, never {}', () => {
     const { doc } = served(twoVariants(z.string(), z.number(), 'target'), {
       ok: [
         { kind: 'a', target: 'x' },
@@ -97,7 +97,7 @@ describe('collisions: literals and enums', () => {
 });
 
 describe('collisions: object shapes', () => {
-  it('SK-9 two object shapes: an open object without required', () => {
+  it('two object shapes: an open object without required', () => {
     const { doc } = served(twoVariants(z.object({ x: z.string() }), z.object({ y: z.number() }), 'cfg'), {
       ok: [{ kind: 'a', cfg: { x: '1' } }],
       ajvOnly: [{ kind: 'a', cfg: { y: 1 } }],
@@ -108,7 +108,7 @@ describe('collisions: object shapes', () => {
     expect(doc.properties.cfg.properties).toBeUndefined();
   });
 
-  it('SK-10 plain object unions in both variants: an open object, no anyOf left', () => {
+  it('plain object unions in both variants: an open object, no anyOf left', () => {
     const { doc } = served(
       twoVariants(
         z.union([z.object({ a: z.string() }), z.object({ b: z.string() })]),
@@ -124,7 +124,7 @@ describe('collisions: object shapes', () => {
 });
 
 describe('defaults', () => {
-  it('SK-12 a different default in each variant: no default advertised, not required', () => {
+  it('a different default in each variant: no default advertised, not required', () => {
     const { doc } = served(twoVariants(z.number().default(10), z.number().default(50), 'limit'), {
       ok: [{ kind: 'a' }, { kind: 'b' }],
     });
@@ -133,7 +133,7 @@ describe('defaults', () => {
     expect(doc.required).not.toContain('limit');
   });
 
-  it('SK-13 a default in one strict variant only: strict flat object, no default', () => {
+  it('a default in one strict variant only: strict flat object, no default', () => {
     const { doc } = served(
       z.discriminatedUnion('kind', [
         z.object({ kind: z.literal('a'), x: z.string() }).strict(),
@@ -147,7 +147,7 @@ describe('defaults', () => {
 });
 
 describe('nesting', () => {
-  it('SK-15 an array of a union inside an object: one item object with hints', () => {
+  it('an array of a union inside an object: one item object with hints', () => {
     const schema = z.object({
       content: z.object({
         parts: z.array(
@@ -182,7 +182,7 @@ describe('nesting', () => {
 });
 
 describe('discriminators', () => {
-  it('SK-16 a multi-value literal tag', () => {
+  it('a multi-value literal tag', () => {
     const { doc } = served(
       z.discriminatedUnion('k', [
         z.object({ k: z.literal(['a', 'b']), x: z.string() }),
@@ -195,7 +195,7 @@ describe('discriminators', () => {
     expect(doc.properties.x.description).toContain('Required if k = a | b');
   });
 
-  it('SK-17 a z.enum tag', () => {
+  it('a z.enum tag', () => {
     const { doc } = served(
       z.discriminatedUnion('k', [
         z.object({ k: z.enum(['x', 'y']), p: z.string() }),
@@ -206,11 +206,11 @@ describe('discriminators', () => {
     expect(doc.properties.k.enum).toEqual(['x', 'y', 'z']);
   });
 
-  for (const [id, one, two, why] of [
-    ['SK-18', 1, 2, 'not a string (numeric const)'],
-    ['SK-19', true, false, 'not a string (boolean const)'],
+  for (const [one, two, why] of [
+    [1, 2, 'not a string (numeric const)'],
+    [true, false, 'not a string (boolean const)'],
   ] as const) {
-    it(`${id} a ${typeof one} tag is left as it is, and its sibling field is still flattened`, () => {
+    it(`a ${typeof one} tag is left as it is, and its sibling field is still flattened`, () => {
       const op = z.discriminatedUnion('k', [
         z.object({ k: z.literal(one), x: z.string() }),
         z.object({ k: z.literal(two), y: z.string() }),
@@ -227,7 +227,7 @@ describe('discriminators', () => {
     });
   }
 
-  it('SK-20 a tag optional in one variant: the oneOf stays and the input passes', () => {
+  it('a tag optional in one variant: the oneOf stays and the input passes', () => {
     const { doc, unflattened } = served(
       z.object({
         op: z.discriminatedUnion('k', [
@@ -243,7 +243,7 @@ describe('discriminators', () => {
     ]);
   });
 
-  it('SK-22 overlapping tag values: the anyOf stays', () => {
+  it('overlapping tag values: the anyOf stays', () => {
     const { doc, unflattened } = served(
       z.object({
         f: z.union([
@@ -261,7 +261,7 @@ describe('discriminators', () => {
     });
   });
 
-  it('SK-23 a plain z.union of tagged objects is flattened like a discriminated union', () => {
+  it('a plain z.union of tagged objects is flattened like a discriminated union', () => {
     const { doc } = served(
       z.union([z.object({ kind: z.literal('a'), x: z.string() }), z.object({ kind: z.literal('b'), y: z.number() })]),
       { ok: [{ kind: 'b', y: 2 }] },
@@ -276,7 +276,7 @@ describe('discriminators', () => {
 });
 
 describe('non-object members', () => {
-  it('SK-24 a string or a union: the anyOf stays, its union member is flattened', () => {
+  it('a string or a union: the anyOf stays, its union member is flattened', () => {
     const { doc, unflattened } = served(z.object({ spec: z.union([z.string(), DU]) }), {
       ok: [{ spec: 'text' }, { spec: { kind: 'b', y: 2 } }],
     });
@@ -287,7 +287,7 @@ describe('non-object members', () => {
     expect(unflattened).toEqual([{ pointer: '/properties/spec', reason: 'member 0 is not an object' }]);
   });
 
-  it('SK-24 as the whole input: the root is still not an object, reported at ""', () => {
+  it('a string or a union as the whole input: the root is still not an object, reported at ""', () => {
     const { doc, unflattened } = served(z.union([z.string(), DU]));
     expect(doc.type).toBeUndefined();
     expect(unflattened.map((u) => u.pointer)).toEqual(['']);
@@ -295,21 +295,21 @@ describe('non-object members', () => {
 });
 
 describe('positions', () => {
-  it('SK-31 an optional union field', () => {
+  it('an optional union field', () => {
     const { doc } = served(z.object({ op: DU.optional() }), { ok: [{}, { op: { kind: 'a', x: '1' } }] });
     expect(doc.properties.op.type).toBe('object');
     expect(doc.properties.op.oneOf).toBeUndefined();
     expect(doc.required ?? []).not.toContain('op');
   });
 
-  it('SK-33 a union field with a default keeps that default', () => {
+  it('a union field with a default keeps that default', () => {
     const { doc } = served(z.object({ op: DU.default({ kind: 'a', x: '1' }) }), { ok: [{}] });
     expect(doc.properties.op.type).toBe('object');
     expect(doc.required ?? []).not.toContain('op');
     if ('default' in doc.properties.op) expect(doc.properties.op.default).toEqual({ kind: 'a', x: '1' });
   });
 
-  it('SK-34 a union inside a tuple', () => {
+  it('a union inside a tuple', () => {
     const { doc } = served(z.object({ pair: z.tuple([DU, z.string()]) }), {
       ok: [{ pair: [{ kind: 'b', y: 2 }, 's'] }],
     });
@@ -317,7 +317,7 @@ describe('positions', () => {
     expect(unionsIn(doc)).toEqual([]);
   });
 
-  it('SK-36 the intersection of an object and a union: one flat object', () => {
+  it('the intersection of an object and a union: one flat object', () => {
     const { doc } = served(z.intersection(z.object({ a: z.string() }), DU), { ok: [{ a: '1', kind: 'b', y: 2 }] });
     expect(doc.type).toBe('object');
     expect(Object.keys(doc.properties).sort()).toEqual(['a', 'kind', 'x', 'y']);
@@ -326,7 +326,7 @@ describe('positions', () => {
     expect(unionsIn(doc)).toEqual([]);
   });
 
-  it('SK-36 an allOf of two unions (which Zod does not merge itself) becomes one object', () => {
+  it('an allOf of two unions (which Zod does not merge itself) becomes one object', () => {
     const other = z.discriminatedUnion('m', [
       z.object({ m: z.literal('c'), p: z.string() }),
       z.object({ m: z.literal('d'), q: z.number() }),
@@ -347,7 +347,7 @@ describe('positions', () => {
 describe('hidden checks are served from the input side, untouched', () => {
   it.each([
     [
-      'SK-37 refine on one variant',
+      'a refine on one variant',
       z.discriminatedUnion('k', [
         z.object({ k: z.literal('a'), v: z.string().refine((s) => s.length > 2) }),
         z.object({ k: z.literal('b'), v: z.string() }),
@@ -355,27 +355,22 @@ describe('hidden checks are served from the input side, untouched', () => {
       '/properties/v',
       { type: 'string' },
     ],
+    ['a transform', z.object({ text: z.string().transform((s) => `${s}!`) }), '/properties/text', { type: 'string' }],
+    ['a pipe', z.object({ s: z.string().pipe(z.string().min(3)) }), '/properties/s', { type: 'string' }],
+    ['z.coerce', z.object({ n: z.coerce.number() }), '/properties/n', { type: 'number' }],
     [
-      'SK-38 transform',
-      z.object({ text: z.string().transform((s) => `${s}!`) }),
-      '/properties/text',
-      { type: 'string' },
-    ],
-    ['SK-39 pipe', z.object({ s: z.string().pipe(z.string().min(3)) }), '/properties/s', { type: 'string' }],
-    ['SK-40 coerce', z.object({ n: z.coerce.number() }), '/properties/n', { type: 'number' }],
-    [
-      'SK-41 catch',
+      '.catch()',
       z.object({ r: z.string().catch('fallback') }),
       '/properties/r',
       { type: 'string', default: 'fallback' },
     ],
-    ['SK-42 trim', z.object({ t: z.string().trim() }), '/properties/t', { type: 'string' }],
+    ['.trim()', z.object({ t: z.string().trim() }), '/properties/t', { type: 'string' }],
   ] as const)('%s', (_name, schema, ptr, expected) => {
     const { doc } = served(schema as z.ZodType);
     expect(at(doc, ptr)).toEqual(expected);
   });
 
-  it('SK-37 the refined field is required and typed in both variants', () => {
+  it('the refined field is required and typed in both variants', () => {
     const schema = z.discriminatedUnion('k', [
       z.object({ k: z.literal('a'), v: z.string().refine((s) => s.length > 2) }),
       z.object({ k: z.literal('b'), v: z.string() }),
@@ -391,11 +386,11 @@ describe('key policy', () => {
     z.object({ kind: z.literal('b'), b: z.string() }).strict(),
   ]);
 
-  it('SK-43 / SK-29 every variant strict: the flat object is strict', () => {
+  it('every variant strict: the flat object is strict', () => {
     expect(served(strictPair, { ok: [{ kind: 'a', a: 'x' }] }).doc.additionalProperties).toBe(false);
   });
 
-  it('SK-45 a loose input stays open', () => {
+  it('a loose input stays open', () => {
     const { doc } = served(z.looseObject({ a: z.string() }), { ok: [{ a: 'x', extra: 1 }] });
     expect(doc.additionalProperties).not.toBe(false);
   });
@@ -417,7 +412,7 @@ describe('key policy', () => {
     expect(doc.properties.y.description).toContain('Required if k = b');
   });
 
-  it('SK-48 a strict object nested in a variant keeps additionalProperties:false', () => {
+  it('a strict object nested in a variant keeps additionalProperties:false', () => {
     const { doc } = served(
       z.discriminatedUnion('kind', [
         z.object({ kind: z.literal('a'), cfg: z.object({ x: z.string() }).strict() }),
@@ -431,20 +426,20 @@ describe('key policy', () => {
 });
 
 describe('integer, number, null', () => {
-  it('SK-49 an identical integer field keeps its type and bounds and is required', () => {
+  it('an identical integer field in both variants keeps its type and bounds and is required', () => {
     const n = z.number().int().min(0);
     const { doc } = served(twoVariants(n, n, 'partIndex'), { ok: [{ kind: 'a', partIndex: 1 }] });
     expect(doc.properties.partIndex).toMatchObject({ type: 'integer', minimum: 0 });
     expect(doc.required).toContain('partIndex');
   });
 
-  it('SK-50 int vs number: number', () => {
+  it('an int vs a number: number', () => {
     const { doc } = served(twoVariants(z.number().int(), z.number(), 'n'), { ok: [{ kind: 'b', n: 1.5 }] });
     expect(doc.properties.n.type).toBe('number');
     expect(doc.properties.n.minimum).toBeUndefined();
   });
 
-  it('SK-51 different bounds: the bare type, whichever variant comes first', () => {
+  it('different bounds per variant: the bare type, whichever variant comes first', () => {
     const ab = served(twoVariants(z.number().min(0), z.number().max(5), 'n'), { ajvOnly: [{ kind: 'a', n: -1 }] }).doc;
     const ba = served(twoVariants(z.number().max(5), z.number().min(0), 'n')).doc;
     for (const doc of [ab, ba]) {
@@ -454,7 +449,7 @@ describe('integer, number, null', () => {
     }
   });
 
-  it('SK-52 nullable in both variants: number or null, no anyOf', () => {
+  it('nullable in both variants: number or null, no anyOf', () => {
     const v = z.number().nullable();
     const { doc } = served(twoVariants(v, v, 'v'), { ok: [{ kind: 'a', v: null }] });
     expect(typeSet(doc.properties.v)).toEqual(['null', 'number']);
@@ -473,8 +468,8 @@ describe('integer, number, null', () => {
   });
 });
 
-describe('bug reports', () => {
-  it('BR-17 array items that are a three-way union', () => {
+describe('shapes from real tools', () => {
+  it('array items that are a three-way union', () => {
     const { doc } = served(
       z.object({
         reminders: z.array(
@@ -505,7 +500,7 @@ describe('bug reports', () => {
     expect(unionsIn(doc)).toEqual([]);
   });
 
-  it('BR-39 / BR-40 / BR-50 a union root: a typed, non-empty, open root object', () => {
+  it('a union root: a typed, non-empty, open root object', () => {
     const schema = z.discriminatedUnion('action', [
       z.object({ action: z.literal('create'), name: z.string() }),
       z.object({ action: z.literal('delete'), id: z.string() }),
@@ -519,7 +514,7 @@ describe('bug reports', () => {
     expect(doc.additionalProperties).toBeUndefined();
   });
 
-  it('BR-41 four variants sharing some fields', () => {
+  it('four variants sharing some fields', () => {
     const schema = z.discriminatedUnion('operation', [
       z.object({ operation: z.literal('append'), path: z.string(), content: z.string() }),
       z.object({ operation: z.literal('prepend'), path: z.string(), content: z.string() }),
@@ -527,8 +522,8 @@ describe('bug reports', () => {
       z.object({ operation: z.literal('delete'), path: z.string() }),
     ]);
     const { doc } = served(schema, {
-      ok: [{ operation: 'delete', path: 'a.md' }],
-      ajvOnly: [{ operation: 'append', path: 'a.md' }],
+      ok: [{ operation: 'delete', path: 'notes.txt' }],
+      ajvOnly: [{ operation: 'append', path: 'notes.txt' }],
     });
     expect(Object.keys(doc.properties)).toEqual(['operation', 'path', 'content']);
     expect(doc.properties.operation.enum).toEqual(['append', 'prepend', 'replace', 'delete']);
@@ -537,9 +532,9 @@ describe('bug reports', () => {
   });
 
   it.each([
-    ['BR-42 an untagged object union', z.union([z.object({ id: z.string() }), z.object({ slug: z.string() })])],
+    ['an untagged object union', z.union([z.object({ id: z.string() }), z.object({ slug: z.string() })])],
     [
-      'BR-45 three untagged shapes',
+      'three untagged shapes',
       z.union([
         z.object({ content: z.string(), filename: z.string() }),
         z.object({ source_url: z.url() }),
@@ -556,7 +551,7 @@ describe('bug reports', () => {
     ]);
   });
 
-  it('BR-43 an intersection of two objects: one root object, no allOf', () => {
+  it('an intersection of two objects: one root object, no allOf', () => {
     const { doc } = served(
       z.object({ name: z.string() }).and(z.object({ dataType: z.enum(['NUMERIC', 'CATEGORICAL']) })),
       {
@@ -568,12 +563,12 @@ describe('bug reports', () => {
     expect(doc.allOf).toBeUndefined();
   });
 
-  it('BR-43 an unsatisfiable intersection keeps its allOf at the field (for the probe to report)', () => {
+  it('an unsatisfiable intersection keeps its allOf at the field (for the probe to report)', () => {
     const { doc } = served(z.object({ a: z.string() }).and(z.object({ a: z.number() })));
     expect(doc.properties.a.allOf).toEqual([{ type: 'string' }, { type: 'number' }]);
   });
 
-  it('BR-44 strict variants: a plain strict root', () => {
+  it('strict variants: a plain strict root', () => {
     const { doc } = served(
       z.discriminatedUnion('action', [
         z.object({ action: z.literal('prepare'), plan: z.string() }).strict(),
@@ -585,7 +580,7 @@ describe('bug reports', () => {
     expect(unionsIn(doc)).toEqual([]);
   });
 
-  it('BR-46 a refined object: the root stays a plain object', () => {
+  it('a refined object: the root stays a plain object', () => {
     const { doc } = served(
       z.object({ mode: z.enum(['small', 'large']), size: z.number() }).superRefine(() => {}),
       { ok: [{ mode: 'small', size: 2 }] },
@@ -593,13 +588,13 @@ describe('bug reports', () => {
     expect(Object.keys(doc).filter((k) => ['allOf', 'if', 'then', 'else'].includes(k))).toEqual([]);
   });
 
-  it('BR-47 an array root is neither touched nor wrapped', () => {
+  it('an array root is neither touched nor wrapped', () => {
     const schema = z.array(z.object({ id: z.string(), title: z.string() }));
     expect(project(schema).schema).toEqual(project(schema).schema);
     expect(served(schema).doc.type).toBe('array');
   });
 
-  it('BR-48 fields of other variants are marked', () => {
+  it('fields of other variants are marked', () => {
     const { doc } = served(strictVariantsWithOwnOptionals, {
       ajvOnly: [{ type: 'send', title: 'weather', input: 'echo hi', cwd: '~' }],
     });
@@ -610,7 +605,7 @@ describe('bug reports', () => {
     expect(doc.properties.direction.description).toContain('Only for type = open');
   });
 
-  it('BR-51 the served schema is wider than the parser', () => {
+  it('enums and bounds that differ per variant: the served schema is wider than the parser', () => {
     const { doc } = served(
       z.discriminatedUnion('kind', [
         z.object({ kind: z.literal('a'), mode: z.enum(['a', 'b']), count: z.number().int().min(1) }),
@@ -624,7 +619,7 @@ describe('bug reports', () => {
     expect(doc.properties.count).not.toHaveProperty('maximum');
   });
 
-  it('BR-70 every node with properties or required is typed object', () => {
+  it('every node with properties or required is typed object', () => {
     const { doc } = served(
       z.object({
         data: z.discriminatedUnion('kind', [
@@ -636,7 +631,7 @@ describe('bug reports', () => {
     expect(doc.properties.data.type).toBe('object');
   });
 
-  it('BR-71 a widened array keeps an items key', () => {
+  it('a widened array keeps an items key', () => {
     const { doc } = served(
       z.discriminatedUnion('k', [
         z.object({ k: z.literal('a'), tags: z.array(z.string()) }),

@@ -1,5 +1,5 @@
 /**
- * The contract of the projection beyond the case files: purity, determinism, never throwing, the report
+ * The contract of the projection beyond the flatten cases: purity, determinism, never throwing, the report
  * (pointers into the result, actionable reasons), one-member unions, `allOf` merging, descriptions, and
  * positions where widening would be unsound (`not`, `if`).
  */
@@ -142,7 +142,7 @@ describe('report', () => {
   });
 });
 
-describe('one-member unions (repair.md BR-28)', () => {
+describe('one-member unions', () => {
   it('collapse to the member, keeping the node annotations', () => {
     const doc = flattenUnionsDeep({
       type: 'object',

@@ -1,5 +1,5 @@
 /**
- * Each KIND of flatten.md case, in every position a schema can sit in: root, field, optional field,
+ * Each KIND of flatten case, in every position a schema can sit in: root, field, optional field,
  * nullable field, array item, record value, tuple slot, reused `$defs` entry, recursive `z.lazy`
  * definition, a variant of another union, and the member of a mixed union. Flattenable kinds must be
  * one object there (with the kind's own shape); the others must be left and reported at that pointer.
@@ -22,7 +22,7 @@ interface Kind {
 
 const kinds: Kind[] = [
   {
-    name: 'SK-1 object vs array',
+    name: 'object vs array',
     make: () => twoVariants(z.object({ id: z.string() }), z.array(z.object({ id: z.string() }))),
     values: [
       { kind: 'a', f: { id: '1' } },
@@ -31,7 +31,7 @@ const kinds: Kind[] = [
     check: (n) => expect(typeSet(n.properties.f)).toEqual(['array', 'object']),
   },
   {
-    name: 'SK-3 nullable scalar vs nullable array',
+    name: 'nullable scalar vs nullable array',
     make: () => twoVariants(z.string().nullable(), z.array(z.string()).nullable()),
     values: [
       { kind: 'a', f: null },
@@ -41,7 +41,7 @@ const kinds: Kind[] = [
     check: (n) => expect(typeSet(n.properties.f)).toEqual(['array', 'null', 'string']),
   },
   {
-    name: 'SK-4 literal vs literal',
+    name: 'literal vs literal',
     make: () => twoVariants(z.literal('fast'), z.literal('slow')),
     values: [
       { kind: 'a', f: 'fast' },
@@ -50,19 +50,19 @@ const kinds: Kind[] = [
     check: (n) => expect(n.properties.f.enum).toEqual(['fast', 'slow']),
   },
   {
-    name: 'SK-5 enum vs string',
+    name: 'enum vs string',
     make: () => twoVariants(z.enum(['x', 'y']), z.string()),
     values: [{ kind: 'b', f: 'anything' }],
     check: (n) => expect(n.properties.f).not.toHaveProperty('enum'),
   },
   {
-    name: 'SK-7 boolean literals',
+    name: 'boolean literals',
     make: () => twoVariants(z.literal(true), z.literal(false)),
     values: [{ kind: 'b', f: false }],
     check: (n) => expect(n.properties.f.type).toBe('boolean'),
   },
   {
-    name: 'SK-8 string vs number',
+    name: 'string vs number',
     make: () => twoVariants(z.string(), z.number()),
     values: [
       { kind: 'a', f: 'x' },
@@ -71,7 +71,7 @@ const kinds: Kind[] = [
     check: (n) => expect(typeSet(n.properties.f)).toEqual(['number', 'string']),
   },
   {
-    name: 'SK-9 object shapes',
+    name: 'object shapes',
     make: () => twoVariants(z.object({ x: z.string() }), z.object({ y: z.number() }).strict()),
     values: [
       { kind: 'a', f: { x: '1' } },
@@ -80,13 +80,13 @@ const kinds: Kind[] = [
     check: (n) => expect(n.properties.f).toMatchObject({ type: 'object' }),
   },
   {
-    name: 'SK-12 defaults',
+    name: 'a different default per variant',
     make: () => twoVariants(z.number().default(10), z.number().default(50)),
     values: [{ kind: 'a' }, { kind: 'b', f: 3 }],
     check: (n) => expect(n.properties.f).not.toHaveProperty('default'),
   },
   {
-    name: 'SK-16 multi-value literal tag',
+    name: 'multi-value literal tag',
     make: () =>
       z.discriminatedUnion('k', [
         z.object({ k: z.literal(['a', 'b']), x: z.string() }),
@@ -99,7 +99,7 @@ const kinds: Kind[] = [
     check: (n) => expect(n.properties.k.enum).toEqual(['a', 'b', 'c']),
   },
   {
-    name: 'SK-17 z.enum tag',
+    name: 'z.enum tag',
     make: () =>
       z.discriminatedUnion('k', [
         z.object({ k: z.enum(['x', 'y']), p: z.string() }),
@@ -109,20 +109,20 @@ const kinds: Kind[] = [
     check: (n) => expect(n.properties.k.enum).toEqual(['x', 'y', 'z']),
   },
   {
-    name: 'SK-23 plain union of tagged objects',
+    name: 'plain union of tagged objects',
     make: () =>
       z.union([z.object({ kind: z.literal('a'), x: z.string() }), z.object({ kind: z.literal('b'), y: z.number() })]),
     values: [{ kind: 'b', y: 2 }],
     check: (n) => expect(n.required).toEqual(['kind']),
   },
   {
-    name: 'SK-50 int vs number',
+    name: 'int vs number',
     make: () => twoVariants(z.number().int(), z.number()),
     values: [{ kind: 'b', f: 1.5 }],
     check: (n) => expect(n.properties.f.type).toBe('number'),
   },
   {
-    name: 'SK-18 numeric tag',
+    name: 'numeric tag',
     make: () =>
       z.discriminatedUnion('k', [
         z.object({ k: z.literal(1), x: z.string() }),
@@ -132,7 +132,7 @@ const kinds: Kind[] = [
     reason: 'not a string (numeric const)',
   },
   {
-    name: 'SK-19 boolean tag',
+    name: 'boolean tag',
     make: () =>
       z.discriminatedUnion('k', [
         z.object({ k: z.literal(true), x: z.string() }),
@@ -142,7 +142,7 @@ const kinds: Kind[] = [
     reason: 'not a string (boolean const)',
   },
   {
-    name: 'SK-20 optional tag',
+    name: 'optional tag',
     make: () =>
       z.discriminatedUnion('k', [
         z.object({ k: z.literal('a').optional(), x: z.string() }),
@@ -152,7 +152,7 @@ const kinds: Kind[] = [
     reason: 'optional in variant 0',
   },
   {
-    name: 'SK-22 overlapping tags',
+    name: 'overlapping tags',
     make: () =>
       z.union([
         z.object({ k: z.literal('a'), x: z.string() }),
@@ -163,7 +163,7 @@ const kinds: Kind[] = [
     reason: 'tag values overlap: a',
   },
   {
-    name: 'BR-42 no tag',
+    name: 'an untagged object union',
     make: () => z.union([z.object({ id: z.string() }), z.object({ slug: z.string() })]),
     values: [{ slug: 's' }],
     reason: 'no shared required key',

@@ -2,7 +2,8 @@
  * The superset invariant, by property: for random Zod schemas (unions nested up to 4 deep, with every
  * collision kind) and values the ORIGINAL schema accepts, the served document (inline refs, then flatten)
  * accepts every such value. Also: no flattenable union leaves a `oneOf`/`anyOf`, every union left is
- * reported at its pointer, and the structural rules clients rely on hold (BR-70, BR-71).
+ * reported at its pointer, and the structural rules clients rely on hold (every node with properties is typed
+ * object, every array has items).
  *
  * Fixed seed. FLATTEN_PROPERTY_RUNS=<n> runs more schemas (each with 12 values); FLATTEN_PROPERTY_SEED=<n>
  * explores other schemas.

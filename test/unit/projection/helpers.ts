@@ -33,10 +33,10 @@ export function zodAcceptedValuesPass(schema: z.ZodType, served: JsonSchema, val
   return accepted;
 }
 
-/** `z.discriminatedUnion('kind', [{kind:'a', f: A}, {kind:'b', f: B}])`, as flatten.md writes "f: A in a, f: B in b". */
+/** `z.discriminatedUnion('kind', [{kind:'a', f: A}, {kind:'b', f: B}])`: "f: A in a, f: B in b". */
 export function twoVariants(a: z.ZodType, b: z.ZodType, key = 'f') {
   return two(key, a, b);
 }
 
-/** The shared union of flatten.md. */
+/** The plain two-variant union the flatten cases build on. */
 export { DU } from '../../support/unions.js';

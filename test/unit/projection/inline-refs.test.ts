@@ -1,6 +1,7 @@
 /**
- * `inlineRefs`: non-recursive local definitions are written out at each use (probe.md BR-73, BR-74;
- * repair.md BR-3), recursive ones keep their `$ref` and `$defs` entry, unused entries are dropped.
+ * `inlineRefs`: non-recursive local definitions are written out at each use (a reused object, a required
+ * object with defaults inside, a `$ref` with siblings), recursive ones keep their `$ref` and `$defs` entry,
+ * unused entries are dropped.
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -9,7 +10,7 @@ import { ParentRequest, QueryModel, Screen } from '../../support/models.js';
 import { pointersWith, toJson, zodAcceptedValuesPass } from './helpers.js';
 
 describe('inlineRefs', () => {
-  it('BR-73 a reused non-recursive definition is inlined at every use and its entry dropped', () => {
+  it('a reused non-recursive definition is inlined at every use and its entry dropped', () => {
     const schema = z.object({ screens: z.array(Screen), primary: Screen });
     const { schema: doc, unresolved } = inlineRefs(toJson(schema));
     const screen = { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] };
@@ -21,7 +22,7 @@ describe('inlineRefs', () => {
     zodAcceptedValuesPass(schema, doc, [{ screens: [{ id: 'a' }], primary: { id: 'b' } }]);
   });
 
-  it('BR-74 a required $ref object with defaults inside', () => {
+  it('a required $ref object with defaults inside', () => {
     const { schema: doc } = inlineRefs(toJson(z.object({ query_model: QueryModel })));
     expect(doc.required).toEqual(['query_model']);
     expect(doc.properties.query_model.type).toBe('object');
@@ -29,7 +30,7 @@ describe('inlineRefs', () => {
     expect(doc.properties.query_model.properties.team_ids.items).toEqual({ type: 'string' });
   });
 
-  it('BR-3 keeps the siblings of a $ref (description, default, nullable wrapper)', () => {
+  it('keeps the siblings of a $ref (description, default, nullable wrapper)', () => {
     const { schema: doc } = inlineRefs(
       toJson(
         z.object({

@@ -8,7 +8,7 @@ import { toJson as json } from '../../support/documents.js';
 const ajv = new Ajv2020({ strict: false, validateFormats: false });
 
 describe('collapseNullable', () => {
-  it('serves a nullable array with its items in place (probe.md BR-64)', () => {
+  it('serves a nullable array with its items in place', () => {
     const out = collapseNullable(
       json(z.object({ f: z.array(z.array(z.string()).nullable()).nullable().optional() })),
     ) as any;

@@ -1,25 +1,25 @@
 /**
- * Every case of shared/cases/repair.md at unit level: repair, then the single Zod parse. The
- * HTTP versions are elsewhere; here each listed input is checked exactly as the case states.
+ * Every repair case at unit level: repair, then the single Zod parse. The HTTP versions are in
+ * test/cases/repair.test.ts; here each listed input is checked exactly as the case states.
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ParentRequest } from '../../support/models.js';
 import { call, names, wire } from './helpers.js';
 
-describe('repair.md: structures', () => {
-  it('SK-55 a top-level array sent as text', () => {
+describe('repair: structures', () => {
+  it('an array field sent as text is parsed', () => {
     const r = call(z.object({ tags: z.array(z.string()) }), wire('{"tags":"[\\"a\\",\\"b\\"]"}'));
     expect(r.data).toEqual({ tags: ['a', 'b'] });
     expect(r.repair.repairs).toEqual([{ path: 'tags', from: 'json-string' }]);
   });
 
-  it('SK-56 an object field sent as text', () => {
+  it('an object field sent as text is parsed', () => {
     const r = call(z.object({ meta: z.object({ x: z.number() }) }), wire('{"meta":"{\\"x\\":42}"}'));
     expect(r.data).toEqual({ meta: { x: 42 } });
   });
 
-  it('SK-57 text that is not JSON is left as sent and refused by path', () => {
+  it('text that is not JSON is left as sent and refused by path', () => {
     const sent = wire('{"tags":"not-json"}');
     const r = call(z.object({ tags: z.array(z.string()) }), sent);
     expect(r.repair.value).toBe(sent);
@@ -27,7 +27,7 @@ describe('repair.md: structures', () => {
     expect(names(r.lines, 'tags')).toBe(true);
   });
 
-  it('SK-58 depth, and JSON text inside parsed JSON', () => {
+  it('an array sent as text at depth, and inside an array that was itself sent as text', () => {
     const schema = z.object({ rows: z.array(z.object({ tags: z.array(z.string()) })) });
     expect(call(schema, wire('{"rows":[{"tags":"[\\"a\\"]"}]}')).data).toEqual({ rows: [{ tags: ['a'] }] });
     const second = call(schema, wire('{"rows":"[{\\"tags\\":\\"[\\\\\\"a\\\\\\"]\\"}]"}'));
@@ -36,7 +36,7 @@ describe('repair.md: structures', () => {
     expect(second.repair.repairs.map((x) => x.path)).toEqual(['rows', 'rows[0].tags']);
   });
 
-  describe('SK-59 repair inside the variant the tag selects', () => {
+  describe('repair inside the variant the tag selects', () => {
     const schema = z.discriminatedUnion('k', [
       z.object({ k: z.literal('a'), ids: z.array(z.number()) }),
       z.object({ k: z.literal('b'), name: z.string() }),
@@ -69,19 +69,19 @@ describe('repair.md: structures', () => {
     });
   });
 
-  it('SK-61 a union with a plain string member keeps the string', () => {
+  it('a union with a plain string member keeps the string', () => {
     const r = call(z.object({ target: z.union([z.string().min(2), z.number()]) }), wire('{"target":"123"}'));
     expect(r.data).toEqual({ target: '123' });
     expect(r.repair.repairs).toEqual([]);
   });
 
-  it('SK-62 a union with no string member', () => {
+  it('a union with no string member parses the text', () => {
     const schema = z.object({ target: z.union([z.array(z.string()), z.object({ a: z.string() })]) });
     expect(call(schema, wire('{"target":"[\\"a\\",\\"b\\"]"}')).data).toEqual({ target: ['a', 'b'] });
     expect(call(schema, wire('{"target":"{\\"a\\":\\"x\\"}"}')).data).toEqual({ target: { a: 'x' } });
   });
 
-  it('SK-66 records, and the values inside them', () => {
+  it('records sent as text, and the values inside them', () => {
     const schema = z.object({
       data: z.record(z.string(), z.unknown()),
       opt: z.record(z.string(), z.unknown()).nullable().optional(),
@@ -91,13 +91,13 @@ describe('repair.md: structures', () => {
     expect(r.data).toEqual({ data: { k: 1 }, opt: { m: 2 }, lists: { x: [1, 2] } });
   });
 
-  it('SK-67 tuples, and the items inside them', () => {
+  it('tuples sent as text, and the items inside them', () => {
     const schema = z.object({ pair: z.tuple([z.string(), z.object({ n: z.number() })]) });
     expect(call(schema, wire('{"pair":"[\\"a\\",{\\"n\\":1}]"}')).data).toEqual({ pair: ['a', { n: 1 }] });
     expect(call(schema, wire('{"pair":["a","{\\"n\\":1}"]}')).data).toEqual({ pair: ['a', { n: 1 }] });
   });
 
-  it('SK-68 lazy, pipe and transform: judged by the input side, transforms run once in the parse', () => {
+  it('lazy, piped and transformed fields sent as text: judged by the input side, transforms run once in the parse', () => {
     let noteRuns = 0;
     let objRuns = 0;
     const schema = z.object({
@@ -117,13 +117,13 @@ describe('repair.md: structures', () => {
     expect(objRuns).toBe(1);
   });
 
-  it('SK-70 repair switched off', () => {
+  it('with JSON repair off, an array sent as text is refused naming tags', () => {
     const r = call(z.object({ tags: z.array(z.string()) }), wire('{"tags":"[\\"a\\"]"}'), { json: false });
     expect(r.ok).toBe(false);
     expect(names(r.lines, 'tags')).toBe(true);
   });
 
-  it('BR-1 a record sent as text', () => {
+  it('a record sent as text is parsed', () => {
     const r = call(
       z.object({ patch_content: z.record(z.string(), z.unknown()) }),
       wire('{"patch_content":"{\\"key\\": \\"value\\"}"}'),
@@ -131,13 +131,13 @@ describe('repair.md: structures', () => {
     expect(r.data).toEqual({ patch_content: { key: 'value' } });
   });
 
-  it('BR-2 an array of records sent as text; the string id is untouched', () => {
+  it('an array of records sent as text is parsed; the string id is untouched', () => {
     const schema = z.object({ siteId: z.string(), actions: z.array(z.record(z.string(), z.unknown())) });
     const r = call(schema, wire('{"siteId":"site-1","actions":"[{\\"get_all_elements\\":{\\"query\\":\\"all\\"}}]"}'));
     expect(r.data).toEqual({ siteId: 'site-1', actions: [{ get_all_elements: { query: 'all' } }] });
   });
 
-  it('BR-3 a field with a registered id ($ref when served) is repaired like any object', () => {
+  it('a field with a registered id ($ref when served) is repaired like any object', () => {
     const schema = z.object({ parent: ParentRequest, properties: z.record(z.string(), z.unknown()) });
     const sent = wire('{"parent":"{\\"data_source_id\\":\\"ds-1\\"}","properties":{"Name":{"title":[]}}}') as any;
     const r = call(schema, sent);
@@ -145,7 +145,7 @@ describe('repair.md: structures', () => {
     expect((r.repair.value as any).properties).toBe(sent.properties);
   });
 
-  it('BR-4 a plain union of objects', () => {
+  it('a plain union of objects sent as text: no member accepts a string, so the text is parsed', () => {
     const schema = z.object({
       parent: z.union([z.object({ page_id: z.string() }), z.object({ database_id: z.string() })]),
     });
@@ -154,7 +154,7 @@ describe('repair.md: structures', () => {
     });
   });
 
-  it('BR-5 arrays as well as objects; loose items keep their extra keys', () => {
+  it('arrays as well as objects; loose items keep their extra keys', () => {
     const schema = z.object({ block_id: z.string(), children: z.array(z.looseObject({ type: z.string() })) });
     const r = call(
       schema,
@@ -166,7 +166,7 @@ describe('repair.md: structures', () => {
     expect(call(obj, { child: '{"type":"p","extra":1}' }).data).toEqual({ child: { type: 'p', extra: 1 } });
   });
 
-  it('BR-7 parsed JSON that holds more JSON text', () => {
+  it('an object sent as text whose fields are JSON text themselves', () => {
     const schema = z.object({
       workflow: z.object({
         nodes: z.array(z.looseObject({ name: z.string() })),
@@ -180,7 +180,7 @@ describe('repair.md: structures', () => {
     expect(r.data).toEqual({ workflow: { nodes: [{ name: 'Start' }], connections: {} } });
   });
 
-  it('BR-8 an ordinary input key named params', () => {
+  it('an ordinary input key named params, sent as text, is parsed', () => {
     const schema = z.object({
       params: z.object({ model: z.string(), prompt: z.string(), aspect_ratio: z.string().optional() }),
     });
@@ -191,15 +191,15 @@ describe('repair.md: structures', () => {
     expect(r.data).toEqual({ params: { model: 'm1', prompt: 'a cat', aspect_ratio: '4:5' } });
   });
 
-  it('BR-9 text introduced by a proxy hop', () => {
+  it('an array sent as text beside a string field: the array is parsed, the string untouched', () => {
     const r = call(
       z.object({ path: z.string(), target: z.array(z.string()) }),
-      wire('{"path":"note.md","target":"[\\"Purpose\\"]"}'),
+      wire('{"path":"note.txt","target":"[\\"Purpose\\"]"}'),
     );
-    expect(r.data).toEqual({ path: 'note.md', target: ['Purpose'] });
+    expect(r.data).toEqual({ path: 'note.txt', target: ['Purpose'] });
   });
 
-  it('BR-11 pretty-printed JSON text', () => {
+  it('pretty-printed JSON text is parsed', () => {
     const schema = z.object({
       tasks: z.array(z.object({ content: z.string(), projectId: z.string(), priority: z.number().int() })),
     });
@@ -209,7 +209,7 @@ describe('repair.md: structures', () => {
     expect(call(schema, sent).data).toEqual({ tasks: [{ content: 'Task A', projectId: 'p1', priority: 3 }] });
   });
 
-  it('BR-14 the same fault from another model family', () => {
+  it('an object sent as text beside id-like string fields: only the object is parsed', () => {
     const schema = z.object({
       issueIdOrKey: z.string(),
       cloudId: z.string(),
@@ -219,7 +219,7 @@ describe('repair.md: structures', () => {
     expect(r.data).toEqual({ issueIdOrKey: 'PROJ-1', cloudId: 'c-1', fields: { description: 'text' } });
   });
 
-  describe('BR-16 long markdown inside a record, and bad text refused by path', () => {
+  describe('long markdown inside a record, and bad text refused by path', () => {
     const schema = z.object({ tool: z.string(), arguments: z.record(z.string(), z.unknown()) });
     it('keeps newlines and indentation', () => {
       const r = call(
@@ -245,7 +245,7 @@ describe('repair.md: structures', () => {
     });
   });
 
-  it('BR-17 an array of union items sent as text, and scalar repair inside the chosen variant', () => {
+  it('an array of union items sent as text, and scalar repair inside the chosen variant', () => {
     const schema = z.object({
       reminders: z.array(
         z.discriminatedUnion('kind', [
@@ -260,7 +260,7 @@ describe('repair.md: structures', () => {
     expect(call(schema, wire('{"reminders":[{"kind":"relative","minutes":"10"}]}')).data).toEqual(want);
   });
 
-  it('BR-18 a string never reaches an array argument of the handler', () => {
+  it('a string never reaches an array argument of the handler', () => {
     const schema = z.object({ tags: z.array(z.string()) });
     expect(call(schema, wire('{"tags":"[\\"customer\\",\\"vip\\"]"}')).data).toEqual({ tags: ['customer', 'vip'] });
     const r = call(schema, wire('{"tags":"customer"}'));
@@ -270,7 +270,7 @@ describe('repair.md: structures', () => {
     expect(r.repair.value).toEqual({ tags: 'customer' });
   });
 
-  it('BR-20 untyped fields are never touched', () => {
+  it('untyped fields are never touched', () => {
     const schema = z.object({
       a: z.number().int(),
       b: z.unknown(),
@@ -282,8 +282,8 @@ describe('repair.md: structures', () => {
   });
 });
 
-describe('repair.md: scalars', () => {
-  it('SK-69 a number sent as text, and with scalar repair off', () => {
+describe('repair: scalars', () => {
+  it('a number sent as text is repaired, and refused with scalar repair off', () => {
     const schema = z.object({ n: z.number() });
     expect(call(schema, wire('{"n":"1"}')).data).toEqual({ n: 1 });
     const off = call(schema, wire('{"n":"1"}'), { scalars: false });
@@ -291,7 +291,7 @@ describe('repair.md: scalars', () => {
     expect(names(off.lines, 'n')).toBe(true);
   });
 
-  describe('BR-21 numeric strings, for number fields only', () => {
+  describe('numeric strings, for number fields only', () => {
     const schema = z.object({
       owner: z.string(),
       repo: z.string(),
@@ -341,7 +341,7 @@ describe('repair.md: scalars', () => {
     });
   });
 
-  it('BR-22 a numeric id sent as text, integer and negative decimal', () => {
+  it('a numeric id sent as text, integer and negative decimal', () => {
     const schema = z.object({ project: z.string(), pullRequestId: z.number() });
     expect(call(schema, wire('{"project":"P","pullRequestId":"12345"}')).data).toEqual({
       project: 'P',
@@ -353,7 +353,7 @@ describe('repair.md: scalars', () => {
     });
   });
 
-  describe('BR-23 a boolean sent as text', () => {
+  describe('a boolean sent as text', () => {
     const schema = z.object({ task_gid: z.string(), completed: z.boolean().optional() });
     it('exact spellings only', () => {
       expect(call(schema, wire('{"task_gid":"t-1","completed":"true"}')).data).toEqual({
@@ -372,14 +372,14 @@ describe('repair.md: scalars', () => {
     });
   });
 
-  it('BR-24 a boolean inside a nullable default', () => {
+  it('a boolean inside a nullable default', () => {
     const schema = z.object({ include_entity_id: z.boolean().nullable().default(null) });
     expect(call(schema, wire('{"include_entity_id":"true"}')).data).toEqual({ include_entity_id: true });
     expect(call(schema, wire('{"include_entity_id":"null"}')).data).toEqual({ include_entity_id: null });
     expect(call(schema, wire('{}')).data).toEqual({ include_entity_id: null });
   });
 
-  it('BR-26 several numbers as text in one call, and only the bad one named', () => {
+  it('several numbers as text in one call, and only the bad one named', () => {
     const schema = z.object({ path: z.string(), line_number: z.number(), lines_after: z.number() });
     expect(call(schema, wire('{"path":"/w/a.js","line_number":"540","lines_after":"40"}')).data).toEqual({
       path: '/w/a.js',
@@ -392,15 +392,15 @@ describe('repair.md: scalars', () => {
     expect(names(r.lines, 'line_number')).toBe(false);
   });
 
-  it('BR-27 numbers from a small local model', () => {
+  it('two numbers sent as text are both repaired', () => {
     expect(call(z.object({ a: z.number(), b: z.number() }), wire('{"a":"1","b":"9"}')).data).toEqual({ a: 1, b: 9 });
   });
 
-  it('BR-28 a one-member union', () => {
+  it('a one-member union is repaired like its member', () => {
     expect(call(z.object({ width: z.union([z.number()]) }), wire('{"width":"640"}')).data).toEqual({ width: 640 });
   });
 
-  it('BR-30 a number sent for a string field is never stringified', () => {
+  it('a number sent for a string field is never stringified', () => {
     const schema = z.object({ file: z.string(), sheet_name: z.string() });
     const r = call(schema, wire('{"file":"a.xlsx","sheet_name":1}'));
     expect(r.ok).toBe(false);
@@ -409,8 +409,8 @@ describe('repair.md: scalars', () => {
   });
 });
 
-describe('repair.md: envelope and key policy (repair adds nothing of its own)', () => {
-  it('BR-32/33 repair leaves absent or null arguments as they are (the envelope maps them to {})', () => {
+describe('repair: envelope and key policy (repair adds nothing of its own)', () => {
+  it('repair leaves absent or null arguments as they are (the envelope maps them to {})', () => {
     const schema = z.object({ limit: z.number().optional() });
     expect(call(schema, {}).data).toEqual({});
     expect(call(z.object({}), {}).data).toEqual({});
@@ -418,7 +418,7 @@ describe('repair.md: envelope and key policy (repair adds nothing of its own)', 
     expect(names(q.lines, 'q')).toBe(true);
   });
 
-  it('BR-34 injected keys against a strict schema are named, not dropped', () => {
+  it('injected keys against a strict schema are named, not dropped', () => {
     const r = call(
       z.object({ guid: z.string() }).strict(),
       wire('{"guid":"G-1","tool":"Fulltext","toolCallId":"call_1"}'),
@@ -429,7 +429,7 @@ describe('repair.md: envelope and key policy (repair adds nothing of its own)', 
     expect(r.repair.repairs).toEqual([]);
   });
 
-  it('BR-35 an underscore key: strict refuses it by name, loose keeps it', () => {
+  it('an underscore key: strict refuses it by name, loose keeps it', () => {
     const strict = call(z.strictObject({ query: z.string() }), wire('{"query":"q","_as_extra":{}}'));
     expect(names(strict.lines, '_as_extra')).toBe(true);
     expect(call(z.looseObject({ query: z.string() }), wire('{"query":"q","_as_extra":{}}')).data).toEqual({
@@ -438,7 +438,7 @@ describe('repair.md: envelope and key policy (repair adds nothing of its own)', 
     });
   });
 
-  it("BR-37 unknown keys follow the original's key policy", () => {
+  it("unknown keys follow the original's key policy", () => {
     const sent = wire('{"id":7,"interval":30,"active":false}');
     expect(call(z.object({ id: z.number(), interval: z.number().optional() }), sent).data).toEqual({
       id: 7,
@@ -448,11 +448,11 @@ describe('repair.md: envelope and key policy (repair adds nothing of its own)', 
     expect(names(strict.lines, 'active')).toBe(true);
   });
 
-  it('BR-38 a ZodObject input reaches the handler whole', () => {
+  it('a ZodObject input reaches the handler whole', () => {
     expect(call(z.object({ message: z.string() }), wire('{"message":"A"}')).data).toEqual({ message: 'A' });
   });
 
-  it('BR-78 a nullable list with default null', () => {
+  it('a nullable list with default null: text, "null" and absent', () => {
     const schema = z.object({ labels: z.array(z.string()).nullable().default(null) });
     expect(call(schema, wire('{"labels":"[\\"a\\",\\"b\\"]"}')).data).toEqual({ labels: ['a', 'b'] });
     expect(call(schema, wire('{"labels":"null"}')).data).toEqual({ labels: null });

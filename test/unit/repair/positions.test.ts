@@ -1,5 +1,5 @@
 /**
- * Each kind of fault from repair.md, at every position a value can sit in: object fields at
+ * Each kind of fault repair handles, at every position a value can sit in: object fields at
  * depth, array items, record values, tuple slots, optional/nullable/default wrappers, the variant
  * a tag selects, a plain-union member, a recursive z.lazy tree, an intersection, a transform's
  * input side, readonly, and inside a parent that was itself sent as JSON text.
