@@ -39,6 +39,13 @@ async function callTool(name: string, args: unknown, env?: Env['Bindings']) {
   return parseBody(await response.text()).result as { isError?: boolean; content: Array<{ text: string }> };
 }
 
+/** `send_message` with `args` succeeds, and its handler sent both media of the album to `chatId`. */
+async function expectAlbumSent(args: unknown, chatId: string) {
+  const result = await callTool('send_message', args);
+  expect(result.isError ?? false).toBe(false);
+  expect(JSON.parse(result.content[0]!.text)).toEqual({ sent: true, chatId, type: 'mediaGroup', attachments: 2 });
+}
+
 describe('Hono adapter in-process (app.request)', () => {
   it('lists the mounted tools, with the union input served as one flat object', async () => {
     const response = await post(rpc('tools/list'));
@@ -50,25 +57,11 @@ describe('Hono adapter in-process (app.request)', () => {
   });
 
   it('answers a valid call with what the handler returned', async () => {
-    const result = await callTool('send_message', { chatId: 'c-1', type: 'mediaGroup', media });
-    expect(result.isError ?? false).toBe(false);
-    expect(JSON.parse(result.content[0]!.text)).toEqual({
-      sent: true,
-      chatId: 'c-1',
-      type: 'mediaGroup',
-      attachments: 2,
-    });
+    await expectAlbumSent({ chatId: 'c-1', type: 'mediaGroup', media }, 'c-1');
   });
 
   it('repairs an array sent as a JSON string before the handler sees it', async () => {
-    const result = await callTool('send_message', { chatId: 'c-2', type: 'mediaGroup', media: JSON.stringify(media) });
-    expect(result.isError ?? false).toBe(false);
-    expect(JSON.parse(result.content[0]!.text)).toEqual({
-      sent: true,
-      chatId: 'c-2',
-      type: 'mediaGroup',
-      attachments: 2,
-    });
+    await expectAlbumSent({ chatId: 'c-2', type: 'mediaGroup', media: JSON.stringify(media) }, 'c-2');
   });
 
   it('answers an invalid call with an isError result naming the failing path', async () => {
