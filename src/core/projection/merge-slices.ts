@@ -58,7 +58,7 @@ function ownAssign(sources: JsonSchema[]): JsonSchema {
 /**
  * Each slice is converted on its own, so Zod names each slice's recursive definitions from scratch
  * (`__schema0` in params and in input alike). A name already taken by a different definition is renamed
- * for its slice (`input__schema0`) and that slice's `$ref`s are rewritten, so no property ever points at
+ * for its slice (`input___schema0`) and that slice's `$ref`s are rewritten, so no property ever points at
  * another slice's definition.
  */
 function mergeDefs(parts: RootPart[]): { defs: JsonSchema; parts: JsonSchema[] } {
