@@ -70,7 +70,7 @@ const unionNotFlattened: Rule = {
   check: ({ node, pointer: at, parent }, ctx) => {
     const union = unionOf(node);
     if (!ctx.flattenRequested || !parent || !union) return undefined;
-    // Only a choice between object shapes is what flattening is for. A string-or-object union (SK-24) and
+    // Only a choice between object shapes is what flattening is for. A string-or-object union and
     // a nullable wrapper are served as intended, even when the flattener lists them as left.
     if (union.branches.filter(isObjectLike).length < 2) return undefined;
     const verdict = analyzeUnion(union.branches);
@@ -95,7 +95,7 @@ const unsatisfiable: Rule = {
 
 const objectKeywordsNeedObjectType: Rule = {
   id: 'properties-without-object-type',
-  reason: 'Gemini and OpenAI reject properties/required on a node that is not type:"object" (BR-70)',
+  reason: 'Gemini and OpenAI reject properties/required on a node that is not type:"object"',
   severity: 'error',
   check: ({ node, parent }) => {
     if (!parent || !('properties' in node || 'required' in node) || hasType(node, 'object')) return undefined;
@@ -108,7 +108,7 @@ const objectKeywordsNeedObjectType: Rule = {
 
 const arrayNeedsItems: Rule = {
   id: 'array-without-items',
-  reason: 'Gemini and OpenAI reject type:"array" without items (BR-71)',
+  reason: 'Gemini and OpenAI reject type:"array" without items',
   severity: 'error',
   check: ({ node }) =>
     hasType(node, 'array') && !('items' in node) && !('prefixItems' in node)
@@ -119,7 +119,7 @@ const arrayNeedsItems: Rule = {
 const stringOrStructure: Rule = {
   id: 'ambiguous-string-union',
   reason:
-    'clients often send objects and arrays as JSON strings; where a string is also valid, repair cannot tell them apart (BR-67)',
+    'clients often send objects and arrays as JSON strings; where a string is also valid, repair cannot tell them apart',
   severity: 'warning',
   sides: ['input'],
   check: (visit) => {

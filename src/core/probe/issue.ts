@@ -1,6 +1,6 @@
 /**
  * One finding of the schema probe (`validateMcpSchemas`) or the mount's startup check.
- * Source: issue 2 (probe contract) and issue 5 (codes, severities, profiles).
+ * Codes, severities and profiles: docs/design/probe.md.
  */
 export interface SchemaIssue {
   /** Tool name as given to `defineTool`. */

@@ -34,8 +34,7 @@ export function untypedKey(tool: string, path: string): string {
 
 const requireTypedProperties: Rule = {
   id: 'untyped-property',
-  reason:
-    'clients stringify arguments whose schema has no type (BR-20); repair cannot undo that where a string is valid',
+  reason: 'clients stringify arguments whose schema has no type; repair cannot undo that where a string is valid',
   severity: 'error',
   sides: ['input'],
   check: ({ node, pointer: at }, ctx) => {

@@ -14,7 +14,7 @@ import type { Finding, Profile, Rule, SchemaVisit } from './types.js';
 
 /** Thresholds of the `local-grammar` profile, where JSON Schema is compiled to a sampling grammar. */
 export const LOCAL_GRAMMAR_LIMITS = {
-  /** `maxLength`/`minLength`/`maxItems`/`minItems` at or above this unroll into huge grammars (BR-80). */
+  /** `maxLength`/`minLength`/`maxItems`/`minItems` at or above this unroll into huge grammars. */
   repetition: 2000,
   /** Longer `pattern`s are slow to compile or unsupported by grammar converters. */
   patternLength: 200,
@@ -117,7 +117,7 @@ const openaiStrict: Profile = {
     },
     {
       id: 'open-record',
-      reason: 'strict mode cannot express free-form keys (BR-61)',
+      reason: 'strict mode cannot express free-form keys (`z.record`)',
       severity: 'error',
       check: (visit) =>
         isObjectLike(visit.node) && isOpenRecord(visit.node)
@@ -128,7 +128,7 @@ const openaiStrict: Profile = {
     },
     {
       id: 'nested-union',
-      reason: 'strict mode rejects oneOf and handles nested anyOf unions of shapes poorly (BR-62)',
+      reason: 'strict mode rejects oneOf and handles nested anyOf unions of shapes poorly',
       severity: 'error',
       check: (visit) => {
         const union = unionOf(visit.node);
@@ -148,7 +148,7 @@ const gemini: Profile = {
   rules: [
     {
       id: 'type-list',
-      reason: 'Gemini takes one type per schema, never a list (BR-63, BR-79)',
+      reason: 'Gemini takes one type per schema, never a list',
       severity: 'error',
       check: ({ node }) => {
         if (!Array.isArray(node.type)) return undefined;
@@ -160,7 +160,7 @@ const gemini: Profile = {
     },
     {
       id: 'null-branch',
-      reason: 'Gemini rejects a {type:"null"} branch (BR-64, BR-75, BR-78)',
+      reason: 'Gemini rejects a {type:"null"} branch',
       severity: 'error',
       check: (visit) => {
         const union = unionOf(visit.node);
@@ -172,7 +172,7 @@ const gemini: Profile = {
     },
     {
       id: 'union',
-      reason: 'Gemini function declarations reject anyOf/oneOf/allOf between shapes (BR-63)',
+      reason: 'Gemini function declarations reject anyOf/oneOf/allOf between shapes',
       severity: 'error',
       check: (visit) =>
         each(['anyOf', 'oneOf', 'allOf'], visit, (k) =>
@@ -185,7 +185,7 @@ const gemini: Profile = {
     },
     {
       id: 'const',
-      reason: 'Gemini rejects const (BR-63, BR-67)',
+      reason: 'Gemini rejects const',
       severity: 'error',
       check: (visit) =>
         'const' in visit.node
@@ -199,7 +199,7 @@ const gemini: Profile = {
     },
     {
       id: 'non-string-enum',
-      reason: 'Gemini accepts enums of strings only (BR-67)',
+      reason: 'Gemini accepts enums of strings only',
       severity: 'error',
       check: (visit) => {
         const enumValues: unknown[] = Array.isArray(visit.node.enum) ? visit.node.enum : [];
@@ -213,7 +213,7 @@ const gemini: Profile = {
     },
     {
       id: 'record-keyword',
-      reason: 'Gemini rejects additionalProperties, propertyNames and patternProperties (BR-68, BR-69)',
+      reason: 'Gemini rejects additionalProperties, propertyNames and patternProperties',
       severity: 'error',
       check: (visit) =>
         each(['additionalProperties', 'propertyNames', 'patternProperties'], visit, (k) => ({
@@ -225,7 +225,7 @@ const gemini: Profile = {
     },
     {
       id: 'ref',
-      reason: 'Gemini does not resolve $ref; only recursive refs are left after inlining (BR-73)',
+      reason: 'Gemini does not resolve $ref; only recursive refs are left after inlining',
       severity: 'error',
       check: ({ node }, ctx) => {
         if (typeof node.$ref !== 'string') return undefined;
@@ -239,7 +239,7 @@ const gemini: Profile = {
     formatList('Gemini', GEMINI_FORMATS, formatAdvice),
     {
       id: 'untyped',
-      reason: 'the Gemini CLI skips tools whose parameters have no type (BR-75)',
+      reason: 'the Gemini CLI skips tools whose parameters have no type',
       severity: 'error',
       check: (visit) =>
         perProperty(visit, (key, schema) =>
@@ -268,7 +268,7 @@ const cursor: Profile = {
     },
     {
       id: 'nullable-type-list',
-      reason: 'Cursor rejects type lists with null, e.g. ["string","null"] (BR-65, BR-79)',
+      reason: 'Cursor rejects type lists with null, e.g. ["string","null"]',
       severity: 'error',
       check: (visit) =>
         declaredTypes(visit.node)?.includes('null') && Array.isArray(visit.node.type)
@@ -287,7 +287,7 @@ const localGrammar: Profile = {
   rules: [
     {
       id: 'large-bound',
-      reason: `length and item bounds of ${repetition} or more unroll into very large grammars (BR-80)`,
+      reason: `length and item bounds of ${repetition} or more unroll into very large grammars`,
       severity: 'warning',
       check: (visit) =>
         each(['maxLength', 'minLength', 'maxItems', 'minItems'], visit, (k) =>

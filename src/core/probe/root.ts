@@ -58,7 +58,7 @@ export const rootNotObject: Rule = {
 
 /**
  * The served root keeps the Zod keys. Empty or missing `properties` for a non-empty shape means
- * the preparation lost them, and the model would call the tool with nothing (BR-39, BR-41).
+ * the preparation lost them, and the model would call the tool with nothing.
  */
 export const rootKeysServed: Rule = {
   id: 'zod-keys-missing',
