@@ -220,7 +220,7 @@ function collectUnion(issue: z.core.$ZodIssueInvalidUnion, path: PropertyKey[], 
   }
   // Some member took the kind and failed inside: report the closest member's failures rather than a
   // tree of every member's. Closest: a member whose literal keys (its tag) matched the value, then the
-  // fewest issues. A plain tagged union (flatten.md SK-23) then says what the chosen variant lacks,
+  // fewest issues. A tagged `z.union` (not `z.discriminatedUnion`) then says what the chosen variant lacks,
   // not that the tag should have been another variant's.
   const inside = issue.errors.filter(
     (alt) => !(alt.length === 1 && alt[0]!.path.length === 0 && alt[0]!.code === 'invalid_type'),

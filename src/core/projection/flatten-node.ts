@@ -68,9 +68,9 @@ export function unionVerdict(node: JsonSchema, keyword: 'anyOf' | 'oneOf'): Unio
 }
 
 /**
- * `anyOf:[X]` (or `oneOf`/`allOf` with one member) is just X (repair.md BR-28). The node's own keywords
- * are laid over X; when both constrain the same keyword the collapse would have to intersect them,
- * so the node is left as it is.
+ * `anyOf:[X]` (or `oneOf`/`allOf` with one member) is just X (docs/design/flatten.md, One-member unions).
+ * The node's own keywords are laid over X; when both constrain the same keyword the collapse would have
+ * to intersect them, so the node is left as it is.
  */
 function collapseSingle(node: JsonSchema, keyword: 'anyOf' | 'oneOf' | 'allOf'): JsonSchema | undefined {
   const member = node[keyword][0];

@@ -13,7 +13,7 @@ export type { Unflattened } from './unflattened.js';
  * `allOf` of objects becomes one object. Presentation only: the result accepts a SUPERSET of what the
  * input accepts on every path (the original Zod schema still parses each call), so a model is never
  * refused a value the tool would take. Pure: never mutates `schema`, never throws, same input → same output.
- * Decisions and the widening table: docs/decisions/0002-flatten-invariant-and-widening.md.
+ * Rules and the merge table: docs/design/flatten.md.
  */
 export function flattenUnionsDeep(schema: JsonSchema): JsonSchema {
   return flattenWithReport(schema).schema;

@@ -6,7 +6,7 @@ import { isPlainObject, type JsonSchema } from '../json-schema/types.js';
 import { walkSchemas } from '../json-schema/visit.js';
 
 // Zod puts every schema with `.meta({ id })` (and every z.lazy cycle) in `$defs` and points at it with
-// `$ref`. Many clients do not resolve `$ref` (probe.md BR-73, BR-74; repair.md BR-3), so every local
+// `$ref`. Many clients do not resolve `$ref` (docs/design/flatten.md, `$ref` inlining), so every local
 // definition that can be written out is written out. Recursive ones cannot (the document would be
 // infinite), so they keep their `$ref` and their `$defs` entry.
 

@@ -16,7 +16,7 @@ import { localResolver, type RefResolver } from './type-atoms.js';
 // schema accepts (and checks the value of only those), a strip, loose or catch-all object every key; a
 // union passes its selected member's complaint on. JSON Schema `allOf` refuses a key as soon as one closed
 // member (`additionalProperties: false`, `propertyNames`) does not know it. So every closed member of an
-// intersection is served open: the superset invariant (ADR 0002) holds, flattened or not.
+// intersection is served open: the superset invariant (docs/design/flatten.md) holds, flattened or not.
 //
 // Only the intersected value's own keys are reconciled. A strict object one property down (`{n: strict}`
 // on one side) refuses unknown keys of `n` whatever the other side says, and stays closed.

@@ -15,9 +15,9 @@ export type MergeResult =
 
 /**
  * Merges the `params`, `input` and `extend` root objects into the one object a model sees
- * (never `allOf`; issue 2, "Advertised schema"). A key in two slices is a conflict the mount refuses,
- * because the call-time split by key would be ambiguous (flatten.md SK-27, SK-28).
- * `additionalProperties` and the root `description` follow the input side (SK-29, SK-47): unknown keys
+ * (never `allOf`; docs/design/flatten.md, Root merge). A key in two slices is a conflict the mount refuses,
+ * because the call-time split by key would be ambiguous.
+ * `additionalProperties` and the root `description` follow the input side: unknown keys
  * end up in the input slice, so the input schema decides whether they are allowed.
  */
 export function mergeRootObjects(parts: RootPart[]): MergeResult {

@@ -5,8 +5,9 @@ import { isPlainObject, type JsonSchema } from '../json-schema/types.js';
  * Serves Zod's nullable wrapper `anyOf: [S, { type: "null" }]` as S with `"null"` added to its `type`
  * (and to its `enum`, or its `const` as an `enum`), at every positive position. It accepts exactly the
  * same values (S's other keywords constrain only S's own type), and it puts S's sub-schemas where clients
- * and the probe look for them: a nullable array's `items` sit at `/…/items`, not `/…/anyOf/0/items`
- * (probe.md BR-64). Zod already serves nullable scalars this way; this makes every nullable alike.
+ * and the probe look for them: a nullable array's `items` sit at `/…/items`, not `/…/anyOf/0/items`,
+ * and no `{type: "null"}` branch is left for Gemini to refuse. Zod already serves nullable scalars this
+ * way; this makes every nullable alike.
  * Wrappers whose S has no single `type`, or carries a combinator or `$ref`, are left as they are.
  */
 export function collapseNullable(node: unknown): unknown {

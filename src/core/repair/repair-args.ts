@@ -12,7 +12,7 @@
  *   scalar is never wrapped into an array.
  *
  * Repair reads schema definitions only: it never parses with Zod and never runs a transform.
- * Rules and limits: docs/decisions/0003-argument-repair-rules.md.
+ * Rules and limits: docs/design/repair.md.
  */
 
 import { isSchema, type Schema } from '../zod/def.js';
@@ -43,8 +43,8 @@ export function repairArgs(value: unknown, schema: Schema, options?: RepairOptio
 }
 
 /**
- * Parses JSON text where `schema` expects an array or object (no scalar conversion); the public
- * name from issue 2. Equivalent to `repairArgs(args, schema, { scalars: false }).value`.
+ * Parses JSON text where `schema` expects an array or object (no scalar conversion), exported
+ * under a name of its own. Equivalent to `repairArgs(args, schema, { scalars: false }).value`.
  */
 export function coerceJsonArgs(args: unknown, schema: Schema): unknown {
   return repairArgs(args, schema, { scalars: false }).value;

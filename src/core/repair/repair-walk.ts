@@ -180,7 +180,7 @@ class Walker {
         const parsed = this.parse(parent, key, s, true);
         if (parsed !== NOT_PARSED && containerKind(parsed) === kind) {
           this.repairs.push({ path: pathText(parent, key), from: 'json-string' });
-          // Keep walking: the parsed value may hold more JSON text (BR-7) or scalar strings.
+          // Keep walking: the parsed value may itself hold JSON text (a value encoded twice) or scalar strings.
           return this.enter(parent, key, parsed, sel, kind, true);
         }
         return s;

@@ -1,4 +1,4 @@
-/** Public shapes of argument repair. See `repairArgs` and docs/decisions/0003-argument-repair-rules.md. */
+/** Public shapes of argument repair. See `repairArgs` and docs/design/repair.md. */
 
 export interface RepairOptions {
   /** Parse JSON text where the schema expects an array or object and accepts no string. Default true (`coerceJsonArgs`). */

@@ -18,7 +18,7 @@ export type Conversion =
 /**
  * Zod to JSON Schema 2020-12, via Zod's own `toJSONSchema`.
  * `io: 'input'` for what callers send: a defaulted field is optional and a plain object is open
- * (DEVELOPERS.md, Environment). Unrepresentable types (`z.date()`, `z.bigint()`, `z.map()`, `z.custom()`...)
+ * (docs/design/flatten.md, The pipeline). Unrepresentable types (`z.date()`, `z.bigint()`, `z.map()`, `z.custom()`...)
  * fail instead of being served as `{}`.
  */
 export function toJsonSchema(schema: z.ZodType, io: 'input' | 'output'): Conversion {
