@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `mcp-mount check <module>`: the startup probe and the schema lockfile from the command line (issue 5, items 6 and 7).
+// `mcp-mount check <module>`: the startup probe and the schema lockfile from the command line.
+// See docs/decisions/0006-cli-and-schema-lockfile.md.
 import { runCli } from './main.js';
 
 process.exitCode = await runCli(process.argv.slice(2), {

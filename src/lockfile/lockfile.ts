@@ -7,7 +7,7 @@ import type { ServedTool, ValidationReport } from '../core/mount/report.js';
 /**
  * The schema lockfile: the exact `tools/list` documents a mount serves, written once and compared on
  * every check, so that a Zod or SDK upgrade that changes what clients see fails CI with a readable diff.
- * Source: issue 5, item 7. See docs/decisions/0006-cli-and-schema-lockfile.md.
+ * See docs/decisions/0006-cli-and-schema-lockfile.md.
  */
 
 /** Bumped when the file's shape changes; a lockfile of another version is refused, never misread. */

@@ -3,7 +3,7 @@ import type { SchemaIssue } from '../probe/issue.js';
 import type { AnyTool, AnyZodObject, ToolContext } from './tool.js';
 
 /**
- * Keys added to every tool it applies to (e.g. a `tenantId`). Source: issue 3, "extend".
+ * Keys added to every tool it applies to (e.g. a `tenantId`).
  * At call time the extend keys are parsed once with `schema`, handed to `resolve`, then removed
  * before the tool's own parse.
  */
@@ -15,7 +15,7 @@ export interface ExtendOption<S extends AnyZodObject = AnyZodObject, R = unknown
   filter?: (tool: AnyTool) => boolean;
 }
 
-/** Schema checks run at startup (`validateMcpSchemas` and every mount). Source: issues 2 and 5. */
+/** Schema checks run at startup (`validateMcpSchemas` and every mount). See docs/design/probe.md. */
 export interface SchemaValidationOptions {
   /**
    * `'throw'` (default): construction fails with one error listing every error-level issue.
@@ -37,7 +37,7 @@ export interface SchemaValidationOptions {
 
 /** Options shared by the probe and every mount: the same options give the same served documents. */
 export interface PrepareOptions<S extends AnyZodObject = AnyZodObject> {
-  /** Advertise discriminated unions as one flat object at every depth (issue 2, 3). Default false. */
+  /** Advertise discriminated unions as one flat object at every depth (docs/design/flatten.md). Default false. */
   flattenUnionInput?: boolean;
   /** Generic over the extend schema so that `resolve` sees its parsed values typed. */
   extend?: ExtendOption<S>;
@@ -52,9 +52,12 @@ export interface McpMountOptions<S extends AnyZodObject = AnyZodObject> extends 
   version?: string;
   /** Server instructions sent to clients. */
   instructions?: string;
-  /** Parse object/array arguments sent as JSON text (issue 4). Default true. */
+  /** Parse object/array arguments sent as JSON text (see docs/design/repair.md). Default true. */
   coerceJsonArgs?: boolean;
-  /** Turn canonical `"42"`, `"true"`, `"null"` into the scalar the schema expects (issue 4). Default true. */
+  /**
+   * Turn canonical `"42"`, `"true"`, `"null"` into the scalar the schema expects (see docs/design/repair.md).
+   * Default true.
+   */
   coerceScalarArgs?: boolean;
   /** Request bodies over this many bytes get 413. Default 4 MiB (the SDK's default). */
   maxRequestBodyBytes?: number;

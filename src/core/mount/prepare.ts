@@ -40,7 +40,7 @@ export interface Preparation {
 const EMPTY_INPUT = z.object({});
 
 /**
- * The one preparation shared by `validateMcpSchemas` and every mount (DEVELOPERS.md, Architecture):
+ * The one preparation shared by `validateMcpSchemas` and every mount (docs/design/flatten.md, The pipeline):
  * convert params / input / extend to JSON Schema (input side), inline non-recursive `$ref`s, flatten
  * unions when asked, merge into one root object, then run the probe checks on exactly that document.
  * Runs once per mount; nothing here runs per request. Never throws for a bad schema: every problem

@@ -27,7 +27,7 @@ export interface ValidationReport {
 
 /**
  * The startup probe: vets exactly the schemas that ship, through the same preparation as the mount
- * (`prepareTools`), with the same options. Never throws. Source: issue 2 (item 7), issue 5.
+ * (`prepareTools`), with the same options. Never throws. See docs/design/probe.md.
  *
  * @param tools the tools, as given to `createMcpHandler`
  * @param options `flattenUnionInput`, `extend` and `schemaValidation`, as given to the mount

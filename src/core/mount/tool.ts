@@ -16,7 +16,7 @@ export interface ToolContext<Extra = unknown> {
   authInfo?: unknown;
   /** Aborted when the client cancels or disconnects. */
   signal: AbortSignal;
-  /** Paths the argument repair changed before the parse, e.g. `[{ path: 'media', from: 'json-string' }]` (issue 4). */
+  /** Paths the argument repair changed before the parse, e.g. `[{ path: 'media', from: 'json-string' }]`. */
   repairs: readonly Repair[];
   /** What `extend.resolve` returned for this call (`undefined` without `extend`). */
   extend: Extra;
@@ -37,7 +37,7 @@ export type ToolReturn<O extends z.ZodType | undefined = undefined> = O extends 
 /**
  * A tool as given to `defineTool`. The model sees ONE argument object: `params`' keys merged with `input`'s
  * (and the mount's `extend` keys). At call time the arguments are split by key and each part is parsed once
- * by its own Zod schema. Source: issue 2, "Tools".
+ * by its own Zod schema.
  */
 export interface ToolDefinition<
   P extends AnyZodObject | undefined = AnyZodObject | undefined,

@@ -1,4 +1,4 @@
-/** Reading a request body under a byte limit that counts the bytes actually read (issue 6, item 4). */
+/** Reading a request body under a byte limit that counts the bytes actually read. */
 
 export type BodyRead =
   | { ok: true; text: string }

@@ -16,14 +16,15 @@ export type CallCheck = { ok: true; value: ParsedCall } | { ok: false; messages:
 
 /**
  * Repair, split, then the one parse per slice. The original Zod schemas are the only parsers and each runs
- * exactly once (DEVELOPERS.md, Architecture). Keys owned by `extend` and `params` go to those slices;
- * every other key, known or not, goes to `input`, whose own key policy decides (flatten.md BR-37, SK-43).
+ * exactly once (docs/decisions/0001-architecture-one-core-sdk-v2.md). Keys owned by `extend` and `params`
+ * go to those slices; every other key, known or not, goes to `input`, whose own key policy decides
+ * (docs/design/repair.md, Where repair runs).
  * Never throws for client input; a failure lists every failing path.
  */
 export async function checkCall(tool: PreparedTool, raw: unknown, switches: RepairSwitches): Promise<CallCheck> {
   const repairs: Repair[] = [];
   const messages: string[] = [];
-  const args: unknown = raw ?? {}; // no `arguments` is `{}` (repair.md BR-32); `null` and text are fixed in envelope.ts
+  const args: unknown = raw ?? {}; // no `arguments` is `{}`; `null` and text are fixed in envelope.ts
   if (typeof args !== 'object' || args === null || Array.isArray(args)) {
     return { ok: false, messages: [argumentsNotAnObject(args)], repairs };
   }

@@ -8,8 +8,8 @@ const ARGUMENTS_OBJECT = z.looseObject({});
 /**
  * Fixes two client faults in a `tools/call` envelope that the SDK's request schema would refuse with
  * `-32602` before any tool sees the call:
- * - `arguments: null` is treated as no arguments, i.e. `{}` (repair.md BR-32);
- * - the whole `arguments` sent as one JSON string holding an object is parsed (issue 4, item 2), within
+ * - `arguments: null` is treated as no arguments, i.e. `{}`;
+ * - the whole `arguments` sent as one JSON string holding an object is parsed, within
  *   the repair limits and without prototype keys, when `coerceJsonArgs` is on;
  * - any other non-object `arguments` is set aside, and the call fails with `isError` naming the root.
  * Returns the message to hand to the SDK (a copy where changed) and the repairs made.
