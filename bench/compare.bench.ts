@@ -6,7 +6,7 @@
  * then the mount against `z.toJSONSchema` alone, a cold mount in a fresh process, and the Worker bundle
  * against a plain SDK Worker with the same tools. `bench/README.md` explains how to read it.
  *
- * - mcp-mount: `createMcpHandler(tools, { flattenUnionInput: true })`.
+ * - mcp-mount: `createMcpFetchHandler(tools, { flattenUnionInput: true })`.
  * - plain SDK: `createMcpHandler` of `@modelcontextprotocol/server` with a fresh `McpServer` per request and
  *   the same Zod schemas registered directly (the SDK converts and validates them itself).
  * - raw route: parses the body and sends the bytes mcp-mount sent for that request: the floor of any
@@ -19,7 +19,7 @@ import { gzipSync } from 'node:zlib';
 import { createMcpHandler as createSdkHandler, McpServer } from '@modelcontextprotocol/server';
 import { build } from 'esbuild';
 import { z } from 'zod';
-import { createMcpHandler, defineTool } from '../src/index.js';
+import { createMcpFetchHandler, defineTool } from '../src/index.js';
 import {
   type BenchTool,
   invalidArguments,
@@ -52,7 +52,7 @@ function rpc(method: string, params: Record<string, unknown>): () => Request {
 }
 
 function mountOurs(tools: BenchTool[]): Fetch {
-  const handler = createMcpHandler(
+  const handler = createMcpFetchHandler(
     tools.map((t) => defineTool({ ...t, handler: ({ input }) => result(input) })),
     { flattenUnionInput: true },
   );

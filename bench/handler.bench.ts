@@ -8,7 +8,7 @@
 import { createMcpHandler as createSdkHandler, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { options, sendMessage, tools } from '../examples/shared/tools.js';
-import { createMcpHandler } from '../src/index.js';
+import { createMcpFetchHandler } from '../src/index.js';
 
 const ITER = Number(process.env.BENCH_ITER ?? 2000);
 
@@ -36,15 +36,15 @@ async function time(label: string, n: number, run: () => Promise<unknown>) {
 
 const many = Array.from({ length: 50 }, (_, i) => ({ ...sendMessage, name: `send_message_${i}` }));
 let t = performance.now();
-for (let i = 0; i < 20; i++) createMcpHandler(tools, options);
+for (let i = 0; i < 20; i++) createMcpFetchHandler(tools, options);
 console.log(
   `${'mount: example tool set (3 tools)'.padEnd(48)} ${((performance.now() - t) / 20).toFixed(2)} ms per mount`,
 );
 t = performance.now();
-for (let i = 0; i < 5; i++) createMcpHandler(many, options);
+for (let i = 0; i < 5; i++) createMcpFetchHandler(many, options);
 console.log(`${'mount: 50 union tools'.padEnd(48)} ${((performance.now() - t) / 5).toFixed(2)} ms per mount`);
 
-const handler = createMcpHandler(tools, options);
+const handler = createMcpFetchHandler(tools, options);
 const list = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
 const call = {
   jsonrpc: '2.0',
@@ -61,7 +61,7 @@ const call = {
 };
 await time('tools/list (3 tools)', ITER, async () => (await handler.fetch(post(list))).text());
 await time('tools/call send_message, media repaired', ITER, async () => (await handler.fetch(post(call))).text());
-const manyHandler = createMcpHandler(many, options);
+const manyHandler = createMcpFetchHandler(many, options);
 await time('tools/list (50 tools)', ITER / 4, async () => (await manyHandler.fetch(post(list))).text());
 await time('tools/call (mount of 50 tools)', ITER / 4, async () =>
   (await manyHandler.fetch(post({ ...call, params: { ...call.params, name: 'send_message_7' } }))).text(),

@@ -9,7 +9,7 @@
 import { createMcpHandler as createSdkHandler, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { sendMessage } from '../examples/shared/tools.js';
-import { type AnyTool, createMcpHandler, defineTool } from '../src/index.js';
+import { type AnyTool, createMcpFetchHandler, defineTool } from '../src/index.js';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with node --expose-gc');
@@ -85,14 +85,14 @@ for (const [label, make] of [
 ] as const) {
   for (const n of [100, 500]) {
     const schemas = await held(() => make(n));
-    const ours = (await held(() => createMcpHandler(make(n), { flattenUnionInput: true }))) - schemas;
+    const ours = (await held(() => createMcpFetchHandler(make(n), { flattenUnionInput: true }))) - schemas;
     const sdk = (await held(() => sdkMount(make(n)))) - schemas;
     const cell = (bytes: number) => (bytes / n / KiB).toFixed(1).padStart(10);
     console.log(`${`${label}, ${n}`.padEnd(30)} ${cell(schemas)}      ${cell(ours)}        ${cell(sdk)}`);
   }
 }
 
-const handler = createMcpHandler([sendMessage, plain], { flattenUnionInput: true });
+const handler = createMcpFetchHandler([sendMessage, plain], { flattenUnionInput: true });
 const call = JSON.stringify({
   jsonrpc: '2.0',
   id: 1,

@@ -13,6 +13,6 @@ export { type AnyTool, defineTool, type ToolContext, type ToolDefinition } from 
 export type { SchemaIssue } from './core/probe/issue.js';
 export { flattenUnionsDeep } from './core/projection/index.js';
 export { coerceJsonArgs, type Repair, type RepairOptions, type RepairResult, repairArgs } from './core/repair/index.js';
-export { createMcpHandler, type FetchExtras, type McpMountHandler } from './core/serve/handler.js';
+export { createMcpFetchHandler, type FetchExtras, type McpFetchHandler } from './core/serve/handler.js';
 export { toJsonSchema } from './core/zod/convert.js';
 export { diffSchemaLock, type SchemaLockChange, type SchemaLockDiff, writeSchemaLock } from './lockfile/lockfile.js';

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { type AnyTool, type McpMountOptions, McpMountSchemaError } from 'mcp-mount';
 import { mcp } from 'mcp-mount/fetch';
-import { createMcpHandler } from 'mcp-mount/next';
+import { mcp as nextMcp } from 'mcp-mount/next';
 import { describe, expect, it, vi } from 'vitest';
 import { options, tools } from '../../examples/shared/tools.js';
 import { eras, type FetchLike } from './support/clients.js';
@@ -30,7 +30,7 @@ const adapters: Array<[string, (t: readonly AnyTool[], o: McpMountOptions) => Se
   [
     'next (route handlers)',
     (t, o) => {
-      const routes = createMcpHandler(t, o);
+      const routes = nextMcp(t, o);
       return (request) => {
         const route = { GET: routes.GET, POST: routes.POST, DELETE: routes.DELETE }[request.method];
         return route
@@ -187,12 +187,12 @@ describe('fetch adapter specifics', () => {
 
 describe('next adapter specifics', () => {
   it('exports GET, POST and DELETE route handlers', () => {
-    const routes = createMcpHandler(tools, options);
+    const routes = nextMcp(tools, options);
     for (const method of ['GET', 'POST', 'DELETE'] as const) expect(routes[method]).toBeTypeOf('function');
   });
 
   it("hands the route's context to tools as ctx.host.context", async () => {
-    const { POST } = createMcpHandler([contextTool], options);
+    const { POST } = nextMcp([contextTool], options);
     const response = await POST(post(rpc('tools/call', { name: 'context', arguments: {} })), {
       params: Promise.resolve({}),
     });

@@ -4,7 +4,7 @@
  * "accepted" means Ajv 2020 accepts the value on the served schema and the call is not isError, and
  * handler values are compared deep-equal (with `undefined` made visible).
  */
-import { createMcpHandler, McpMountSchemaError, validateMcpSchemas } from 'mcp-mount';
+import { createMcpFetchHandler, McpMountSchemaError, validateMcpSchemas } from 'mcp-mount';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import {
@@ -442,7 +442,7 @@ describe('discriminators', () => {
     it(`${label} is left as it is: oneOf unchanged, other flattened, nothing throws, probe reports op`, () =>
       g.each(async (c) => {
         const tool = tools.find((t) => t.name === id)!;
-        expect(() => createMcpHandler([tool], FLAT)).not.toThrow();
+        expect(() => createMcpFetchHandler([tool], FLAT)).not.toThrow();
         expect(() => validateMcpSchemas([tool], FLAT)).not.toThrow();
         servable(id);
         const s = g.schema(c, id);
@@ -459,7 +459,7 @@ describe('discriminators', () => {
 
   it('a tag optional in one variant: oneOf stays, nothing throws, {op:{x}} accepted', () =>
     g.each(async (c) => {
-      expect(() => createMcpHandler([tools.find((t) => t.name === 'optional_tag')!], FLAT)).not.toThrow();
+      expect(() => createMcpFetchHandler([tools.find((t) => t.name === 'optional_tag')!], FLAT)).not.toThrow();
       servable('optional_tag');
       expect(at(g.schema(c, 'optional_tag'), '/properties/op/oneOf')).toBeInstanceOf(Array);
       await expectAccepted(g, c, 'optional_tag', { op: { x: '1' } }, { input: { op: { x: '1' } } });
@@ -467,7 +467,7 @@ describe('discriminators', () => {
 
   it('overlapping tag values: anyOf stays, nothing throws, accepted', () =>
     g.each(async (c) => {
-      expect(() => createMcpHandler([tools.find((t) => t.name === 'overlapping_tags')!], FLAT)).not.toThrow();
+      expect(() => createMcpFetchHandler([tools.find((t) => t.name === 'overlapping_tags')!], FLAT)).not.toThrow();
       servable('overlapping_tags');
       expect(at(g.schema(c, 'overlapping_tags'), '/properties/f/anyOf')).toHaveLength(3);
       await expectAccepted(g, c, 'overlapping_tags', { f: { k: 'a', y: '1' } }, { input: { f: { k: 'a', y: '1' } } });
@@ -536,7 +536,7 @@ describe('non-object members, params, extend', () => {
   it('params plus a union input with flatten off: error at "", throw names the tool, warn leaves it out', async () => {
     const report = validateMcpSchemas([unflattenedTool], {});
     expect(errorsOf(report, 'params_and_union_unflattened')).toContain('root-not-object@');
-    expect(() => createMcpHandler([unflattenedTool], {})).toThrow(/params_and_union_unflattened/);
+    expect(() => createMcpFetchHandler([unflattenedTool], {})).toThrow(/params_and_union_unflattened/);
     await flattenOff.each(async (c) => {
       const names = [...flattenOff.listed(c).keys()];
       expect(names).toEqual(['plain_message']);
@@ -559,7 +559,7 @@ describe('non-object members, params, extend', () => {
       const logger = { warn: vi.fn(), error: vi.fn() };
       let thrown: unknown;
       try {
-        createMcpHandler([tool], { schemaValidation: { policy }, logger });
+        createMcpFetchHandler([tool], { schemaValidation: { policy }, logger });
       } catch (e) {
         thrown = e;
       }
@@ -580,7 +580,11 @@ describe('non-object members, params, extend', () => {
     for (const policy of ['throw', 'warn'] as const) {
       let thrown: unknown;
       try {
-        createMcpHandler([tool], { extend, schemaValidation: { policy }, logger: { warn: vi.fn(), error: vi.fn() } });
+        createMcpFetchHandler([tool], {
+          extend,
+          schemaValidation: { policy },
+          logger: { warn: vi.fn(), error: vi.fn() },
+        });
       } catch (e) {
         thrown = e;
       }
@@ -864,7 +868,7 @@ describe('shapes from real tools', () => {
       report = validateMcpSchemas([tool], FLAT);
     }).not.toThrow();
     expect(errorsOf(report!, 'untagged_object_union_root')).toContain('root-not-object@');
-    expect(() => createMcpHandler([tool], FLAT)).toThrow(/untagged_object_union_root/);
+    expect(() => createMcpFetchHandler([tool], FLAT)).toThrow(/untagged_object_union_root/);
     await badRoots.each(async (c) => {
       expect(badRoots.listed(c).has('untagged_object_union_root')).toBe(false);
       expect(badRoots.listed(c).has('object_or_array')).toBe(true);

@@ -12,7 +12,7 @@
  * VALUES_PER_SCHEMA values).
  */
 import fc from 'fast-check';
-import { createMcpHandler, type McpMountHandler } from 'mcp-mount';
+import { createMcpFetchHandler, type McpFetchHandler } from 'mcp-mount';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectors, type McpClient } from '../../examples/shared/clients.js';
 import { ajvCheck, call, caseTool, reveal } from '../support/cases.js';
@@ -27,12 +27,12 @@ const MIN_PAIRS = Math.min(500, Math.floor((RUNS * VALUES_PER_SCHEMA) / 2));
 const stats = { schemas: 0, skippedRoots: 0, pairs: 0, rejectedByZod: 0, v2: 0, v1: 0, ms: 0, mountMs: 0, callMs: 0 };
 const silent = { warn: () => {}, error: () => {} };
 
-let current: McpMountHandler;
+let current: McpFetchHandler;
 let running: Running;
 const clients: McpClient[] = [];
 
 beforeAll(async () => {
-  current = createMcpHandler([], { logger: silent });
+  current = createMcpFetchHandler([], { logger: silent });
   running = await listen((request) => current.fetch(request));
   for (const connect of connectors) clients.push(await connect(running.url));
 });
@@ -49,7 +49,7 @@ describe('flatten + repair + parse over HTTP, by property', () => {
     await fc.assert(
       fc.asyncProperty(zodCaseArb({ depth: 4, values: VALUES_PER_SCHEMA }), async ({ gen, values }) => {
         const t0 = performance.now();
-        const mount = createMcpHandler([caseTool('prop', gen.schema)], {
+        const mount = createMcpFetchHandler([caseTool('prop', gen.schema)], {
           flattenUnionInput: true,
           schemaValidation: { policy: 'warn' },
           logger: silent,

@@ -7,7 +7,7 @@
  */
 import {
   type AnyTool,
-  createMcpHandler,
+  createMcpFetchHandler,
   type McpMountOptions,
   McpMountSchemaError,
   type SchemaIssue,
@@ -369,7 +369,7 @@ function expectThrowListingAll(tools: readonly AnyTool[], options: McpMountOptio
   const errors = report.issues.filter((i) => i.severity === 'error');
   let thrown: unknown;
   try {
-    createMcpHandler(tools, { ...options, schemaValidation: { ...options.schemaValidation, policy: 'throw' } });
+    createMcpFetchHandler(tools, { ...options, schemaValidation: { ...options.schemaValidation, policy: 'throw' } });
   } catch (e) {
     thrown = e;
   }
@@ -414,7 +414,7 @@ describe('common to every case', () => {
       if (errors.length > 0) expectThrowListingAll(g.tools, options, [...new Set(errors.map((i) => i.tool))]);
       else
         expect(
-          () => createMcpHandler(g.tools, { ...options, logger: { warn: vi.fn(), error: vi.fn() } }),
+          () => createMcpFetchHandler(g.tools, { ...options, logger: { warn: vi.fn(), error: vi.fn() } }),
           label,
         ).not.toThrow();
       if (g.options.schemaValidation?.policy === 'warn' && g.report.issues.length > 0) {
@@ -900,7 +900,7 @@ describe('tool names', () => {
     for (const policy of ['throw', 'warn', 'skip'] as const) {
       let thrown: unknown;
       try {
-        createMcpHandler(tools, { schemaValidation: { policy }, logger: { warn: vi.fn(), error: vi.fn() } });
+        createMcpFetchHandler(tools, { schemaValidation: { policy }, logger: { warn: vi.fn(), error: vi.fn() } });
       } catch (e) {
         thrown = e;
       }
@@ -938,7 +938,7 @@ describe('tool names', () => {
         report = validateMcpSchemas([caseTool(name, z.object({})), ok()]);
       }).not.toThrow();
       expect(invalid(report!, name), JSON.stringify(name)).toHaveLength(1);
-      expect(() => createMcpHandler([caseTool(name, z.object({})), ok()])).toThrow(McpMountSchemaError);
+      expect(() => createMcpFetchHandler([caseTool(name, z.object({})), ok()])).toThrow(McpMountSchemaError);
     }
   });
 
@@ -975,7 +975,7 @@ describe('tool names', () => {
     expect(byName.sort()).toEqual(['bad name:invalid-tool-name', 'twin:duplicate-tool-name']);
     let thrown: unknown;
     try {
-      createMcpHandler(tools);
+      createMcpFetchHandler(tools);
     } catch (e) {
       thrown = e;
     }

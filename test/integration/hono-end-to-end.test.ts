@@ -3,7 +3,7 @@
  * official MCP clients.
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { createMcpHandler, validateMcpSchemas } from 'mcp-mount';
+import { createMcpFetchHandler, validateMcpSchemas } from 'mcp-mount';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../examples/hono/app.js';
 import { connectors, type McpClient } from '../../examples/shared/clients.js';
@@ -107,9 +107,9 @@ describe('startup probe at mount', () => {
     const codes = report.issues.filter((i) => i.severity === 'error').map((i) => `${i.tool}@${i.path}`);
     expect(codes).toEqual(expect.arrayContaining(['send_message@', 'dated@/properties/when']));
     expect(report.issues.some((i) => i.tool === 'search_notes' && i.side === 'name')).toBe(true);
-    expect(() => createMcpHandler(bad, {})).toThrow(/send_message[\s\S]*dated[\s\S]*search_notes|search_notes/);
+    expect(() => createMcpFetchHandler(bad, {})).toThrow(/send_message[\s\S]*dated[\s\S]*search_notes|search_notes/);
     try {
-      createMcpHandler(bad, {});
+      createMcpFetchHandler(bad, {});
     } catch (error) {
       const text = String(error);
       for (const name of ['send_message', 'dated', 'search_notes']) expect(text).toContain(name);

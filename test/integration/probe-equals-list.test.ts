@@ -6,9 +6,9 @@
  */
 import fc from 'fast-check';
 import {
-  createMcpHandler,
+  createMcpFetchHandler,
   defineTool,
-  type McpMountHandler,
+  type McpFetchHandler,
   type McpMountOptions,
   validateMcpSchemas,
 } from 'mcp-mount';
@@ -20,11 +20,11 @@ import { rootArb } from '../unit/projection/arbitraries.js';
 
 const RUNS = Number(process.env.PROBE_LIST_RUNS ?? 40);
 const silent = { warn: () => {}, error: () => {} };
-let current: McpMountHandler;
+let current: McpFetchHandler;
 let running: Running;
 
 beforeAll(async () => {
-  current = createMcpHandler([], { logger: silent });
+  current = createMcpFetchHandler([], { logger: silent });
   running = await listen((request) => current.fetch(request));
 });
 afterAll(() => running.close());
@@ -53,7 +53,7 @@ describe('validateMcpSchemas agrees with tools/list', () => {
             logger: silent,
           };
           const report = validateMcpSchemas(tools, options);
-          current = createMcpHandler(tools, options);
+          current = createMcpFetchHandler(tools, options);
           const client = await connectors[o.v1 ? 1 : 0](running.url);
           try {
             const { tools: listed } = await client.listTools();

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import type { McpMountOptions } from '../../core/mount/options.js';
 import type { AnyTool } from '../../core/mount/tool.js';
-import { createMcpHandler, type McpMountHandler } from '../../core/serve/handler.js';
+import { createMcpFetchHandler, type McpFetchHandler } from '../../core/serve/handler.js';
 
 /** The parts of an Express (4 or 5) request the middleware reads; typed structurally so `express` stays optional. */
 type ExpressRequest = IncomingMessage & {
@@ -31,13 +31,13 @@ const INTERNAL_ERROR = JSON.stringify({
  * bytes and counted the same way. `req.auth` reaches tools as `ctx.authInfo`; `req` and `res` as
  * `ctx.host.req` and `ctx.host.res`. Under `app.use`, paths below the mount (`/mcp/other`) go to `next()`.
  *
- * @throws McpMountSchemaError at construction, as `createMcpHandler` does.
+ * @throws McpMountSchemaError at construction, as `createMcpFetchHandler` does.
  */
 export function mcp(
   tools: readonly AnyTool[],
   options: McpMountOptions = {},
-): ((req: IncomingMessage, res: ServerResponse, next: Next) => void) & { handler: McpMountHandler } {
-  const handler = createMcpHandler(tools, options);
+): ((req: IncomingMessage, res: ServerResponse, next: Next) => void) & { handler: McpFetchHandler } {
+  const handler = createMcpFetchHandler(tools, options);
   const listener = getRequestListener(
     (request, { incoming, outgoing }) => {
       const req = incoming as ExpressRequest;

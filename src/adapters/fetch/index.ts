@@ -1,6 +1,6 @@
 import type { McpMountOptions } from '../../core/mount/options.js';
 import type { AnyTool } from '../../core/mount/tool.js';
-import { createMcpHandler, type McpMountHandler } from '../../core/serve/handler.js';
+import { createMcpFetchHandler, type McpFetchHandler } from '../../core/serve/handler.js';
 
 /** Options of the fetch adapter: the core's, plus the path to serve. */
 export interface FetchAdapterOptions extends McpMountOptions {
@@ -9,10 +9,10 @@ export interface FetchAdapterOptions extends McpMountOptions {
 }
 
 /** The module-worker shape Cloudflare Workers, Bun and Deno (`deno serve`) take as a default export. */
-export interface FetchMcpHandler {
+export interface McpExportedHandler {
   fetch(request: Request, env?: unknown, ctx?: unknown): Promise<Response>;
   /** The core handler (its `report`, `close`). Not enumerable, so runtimes only see `fetch`. */
-  readonly handler: McpMountHandler;
+  readonly handler: McpFetchHandler;
 }
 
 /**
@@ -20,16 +20,16 @@ export interface FetchMcpHandler {
  * Preparation and the startup probe run when this is called, i.e. once per isolate when called at module
  * scope. A Worker's `env` and `ctx` reach tools as `ctx.host.env` and `ctx.host.ctx`.
  *
- * @throws McpMountSchemaError at construction, as `createMcpHandler` does.
+ * @throws McpMountSchemaError at construction, as `createMcpFetchHandler` does.
  */
-export function mcp(tools: readonly AnyTool[], options: FetchAdapterOptions = {}): FetchMcpHandler {
+export function mcp(tools: readonly AnyTool[], options: FetchAdapterOptions = {}): McpExportedHandler {
   const { path, ...core } = options;
-  const handler = createMcpHandler(tools, core);
+  const handler = createMcpFetchHandler(tools, core);
   const fetch = async (request: Request, env?: unknown, ctx?: unknown) => {
     if (path !== undefined && new URL(request.url).pathname !== path) return new Response('Not Found', { status: 404 });
     return handler.fetch(request, { host: { env, ctx } });
   };
-  return Object.defineProperty({ fetch }, 'handler', { value: handler, enumerable: false }) as FetchMcpHandler;
+  return Object.defineProperty({ fetch }, 'handler', { value: handler, enumerable: false }) as McpExportedHandler;
 }
 
 export type { McpMountOptions } from '../../core/mount/options.js';

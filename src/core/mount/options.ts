@@ -44,7 +44,7 @@ export interface PrepareOptions<S extends AnyZodObject = AnyZodObject> {
   schemaValidation?: SchemaValidationOptions;
 }
 
-/** Options of `createMcpHandler` and every adapter. */
+/** Options of `createMcpFetchHandler` and every adapter. */
 export interface McpMountOptions<S extends AnyZodObject = AnyZodObject> extends PrepareOptions<S> {
   /** Server name in `initialize`/`server/discover`. Default `'mcp-mount'`. */
   name?: string;

@@ -29,7 +29,7 @@ export interface ValidationReport {
  * The startup probe: vets exactly the schemas that ship, through the same preparation as the mount
  * (`prepareTools`), with the same options. Never throws. See docs/design/probe.md.
  *
- * @param tools the tools, as given to `createMcpHandler`
+ * @param tools the tools, as given to `createMcpFetchHandler`
  * @param options `flattenUnionInput`, `extend` and `schemaValidation`, as given to the mount
  * @returns `{ ok, issues, tools }`; `tools[i].inputSchema` deep-equals what `tools/list` serves
  */

@@ -2,7 +2,7 @@ import type { SchemaIssue } from '../probe/issue.js';
 import { formatSchemaIssues } from './report.js';
 
 /**
- * Thrown by `createMcpHandler` (and every adapter) at construction when the startup probe finds
+ * Thrown by `createMcpFetchHandler` (and every adapter) at construction when the startup probe finds
  * error-level issues under `schemaValidation.policy: 'throw'`, or a tool name is invalid or duplicated,
  * or a key is claimed by two argument slices. One error lists every issue, so one deploy shows them all.
  */

@@ -64,7 +64,7 @@ export interface ToolDefinition<
   ) => ToolReturn<O> | Promise<ToolReturn<O>>;
 }
 
-/** A tool after `defineTool`; the list given to `createMcpHandler` and `validateMcpSchemas`. */
+/** A tool after `defineTool`; the list given to `createMcpFetchHandler` and `validateMcpSchemas`. */
 export type AnyTool = ToolDefinition<any, any, any>;
 
 /**

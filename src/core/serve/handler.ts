@@ -26,7 +26,7 @@ import type { FetchExtras, RequestState } from './request-state.js';
 export type { FetchExtras } from './request-state.js';
 
 /** The web-standard core every adapter wraps. */
-export interface McpMountHandler {
+export interface McpFetchHandler {
   /**
    * Serves one HTTP request (POST JSON-RPC; GET/DELETE are answered as the SDK's stateless serving does).
    * Never rejects: a failure inside becomes a JSON-RPC 500 (-32603) and reaches `onError`.
@@ -46,10 +46,10 @@ export interface McpMountHandler {
  * @throws McpMountSchemaError when a tool name is invalid or duplicated, a key is claimed by two slices, or,
  *   under `schemaValidation.policy: 'throw'` (the default), the probe reports any error-level issue.
  */
-export function createMcpHandler<S extends AnyZodObject = AnyZodObject>(
+export function createMcpFetchHandler<S extends AnyZodObject = AnyZodObject>(
   tools: readonly AnyTool[],
   options: McpMountOptions<S> = {},
-): McpMountHandler {
+): McpFetchHandler {
   const config = settleOptions(options);
   const preparation = prepareTools(tools, config);
   const report = reportOf(preparation);

@@ -1,6 +1,6 @@
 /** Merging the params, input and extend root objects into the one served object. */
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { createMcpHandler, defineTool, validateMcpSchemas } from 'mcp-mount';
+import { createMcpFetchHandler, defineTool, validateMcpSchemas } from 'mcp-mount';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
@@ -34,7 +34,7 @@ describe('merged root object', () => {
   it('refuses tool names that collide with Object.prototype at mount, naming them', () => {
     const t = (name: string) => defineTool({ name, input: z.object({}), handler: () => 1 });
     expect(() =>
-      createMcpHandler([t('constructor'), t('ok')], {
+      createMcpFetchHandler([t('constructor'), t('ok')], {
         schemaValidation: { policy: 'warn' },
         logger: { warn() {}, error() {} },
       }),

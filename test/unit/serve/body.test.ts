@@ -1,10 +1,10 @@
 /** The core's own body handling, before the SDK: byte limit, broken streams, content type. */
-import { createMcpHandler } from 'mcp-mount';
+import { createMcpFetchHandler } from 'mcp-mount';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { echoTool } from '../../support/echo.js';
 
-const handler = createMcpHandler([echoTool('t', z.object({ a: z.string() }))], { maxRequestBodyBytes: 64 });
+const handler = createMcpFetchHandler([echoTool('t', z.object({ a: z.string() }))], { maxRequestBodyBytes: 64 });
 const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
 function streamed(chunks: Array<Uint8Array | Error>, extra: Record<string, string> = {}): Request {

@@ -3,7 +3,7 @@
  * which follows the incoming one only until the response has been sent.
  */
 import { getEventListeners } from 'node:events';
-import { createMcpHandler, defineTool } from 'mcp-mount';
+import { createMcpFetchHandler, defineTool } from 'mcp-mount';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
@@ -18,7 +18,7 @@ describe('the exchange and the incoming signal', () => {
       input: z.object({ a: z.number(), b: z.number() }),
       handler: ({ input }) => input.a + input.b,
     });
-    const handler = createMcpHandler([add]);
+    const handler = createMcpFetchHandler([add]);
     const shared = new AbortController();
     const warnings: string[] = [];
     const onWarning = (w: Error) => warnings.push(w.name);
@@ -61,7 +61,7 @@ describe('the exchange and the incoming signal', () => {
           started();
         }),
     });
-    const handler = createMcpHandler([wait]);
+    const handler = createMcpFetchHandler([wait]);
     const client = new AbortController();
     const request = new Request('http://x/mcp', { method: 'POST', headers, body: call('wait', {}) });
     Object.defineProperty(request, 'signal', { value: client.signal });

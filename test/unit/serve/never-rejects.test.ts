@@ -1,5 +1,5 @@
 /** The core's `fetch` always resolves to a `Response`, and keeps serving after an internal failure. */
-import { createMcpHandler, defineTool } from 'mcp-mount';
+import { createMcpFetchHandler, defineTool } from 'mcp-mount';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
@@ -24,7 +24,7 @@ const call = () =>
 describe('a failure inside the core', () => {
   it('becomes a JSON-RPC 500 that hides the cause, onError sees the cause, and the next request is served', async () => {
     const seen: unknown[] = [];
-    const handler = createMcpHandler([add], { onError: (error) => seen.push(error) });
+    const handler = createMcpFetchHandler([add], { onError: (error) => seen.push(error) });
     const broken = {
       get parsedBody(): unknown {
         throw new Error('secret internal detail');
@@ -48,7 +48,7 @@ describe('a failure inside the core', () => {
   });
 
   it('answers 413 with Connection: close, since the rest of the body was never read', async () => {
-    const handler = createMcpHandler([add], { maxRequestBodyBytes: 16 });
+    const handler = createMcpFetchHandler([add], { maxRequestBodyBytes: 16 });
     const response = await handler.fetch(call());
     expect(response.status).toBe(413);
     expect(response.headers.get('connection')).toBe('close');
@@ -57,13 +57,13 @@ describe('a failure inside the core', () => {
 
 describe('options settled once', () => {
   it('refuses a value that cannot mean anything, naming the option', () => {
-    expect(() => createMcpHandler([add], { maxRequestBodyBytes: -1 })).toThrow(/maxRequestBodyBytes/);
-    expect(() => createMcpHandler([add], { schemaValidation: { policy: 'loud' as never } })).toThrow(/policy/);
+    expect(() => createMcpFetchHandler([add], { maxRequestBodyBytes: -1 })).toThrow(/maxRequestBodyBytes/);
+    expect(() => createMcpFetchHandler([add], { schemaValidation: { policy: 'loud' as never } })).toThrow(/policy/);
   });
 
   it('is not changed by the caller mutating its options after the mount', async () => {
     const options = { maxRequestBodyBytes: 4096, coerceScalarArgs: true };
-    const handler = createMcpHandler([add], options);
+    const handler = createMcpFetchHandler([add], options);
     options.maxRequestBodyBytes = 8;
     options.coerceScalarArgs = false;
     const response = await handler.fetch(

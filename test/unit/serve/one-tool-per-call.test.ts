@@ -3,14 +3,14 @@
  * alone; `tools/list` sees them all; an unknown name still gets the SDK's own unknown-tool answer.
  */
 import { McpServer } from '@modelcontextprotocol/server';
-import { createMcpHandler, defineTool } from 'mcp-mount';
+import { createMcpFetchHandler, defineTool } from 'mcp-mount';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 
 const tools = Array.from({ length: 40 }, (_, i) =>
   defineTool({ name: `t${i}`, input: z.object({ n: z.number() }), handler: ({ input }) => input.n + i }),
 );
-const handler = createMcpHandler(tools);
+const handler = createMcpFetchHandler(tools);
 const post = (message: unknown) =>
   handler.fetch(
     new Request('http://x/mcp', {

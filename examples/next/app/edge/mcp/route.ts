@@ -1,7 +1,7 @@
 /** The same endpoint at `/edge/mcp` on the Edge runtime: the same tools, the same mount line. */
-import { createMcpHandler } from 'mcp-mount/next';
+import { mcp } from 'mcp-mount/next';
 import { options, tools } from '../../../../shared/tools';
 
 export const runtime = 'edge';
 
-export const { GET, POST, DELETE } = createMcpHandler(tools, options);
+export const { GET, POST, DELETE } = mcp(tools, options);
