@@ -1,5 +1,4 @@
 export type { JsonSchema } from './core/json-schema/types.js';
-export { formatIssues } from './core/messages/format.js';
 export type {
   CallEvent,
   ExtendOption,
@@ -11,8 +10,6 @@ export { formatSchemaIssues, type ServedTool, type ValidationReport, validateMcp
 export { McpMountSchemaError } from './core/mount/schema-error.js';
 export { type AnyTool, defineTool, type ToolContext, type ToolDefinition } from './core/mount/tool.js';
 export type { SchemaIssue } from './core/probe/issue.js';
-export { flattenUnionsDeep } from './core/projection/index.js';
-export { coerceJsonArgs, type Repair, type RepairOptions, type RepairResult, repairArgs } from './core/repair/index.js';
+export type { Repair } from './core/repair/index.js';
 export { createMcpFetchHandler, type FetchExtras, type McpFetchHandler } from './core/serve/handler.js';
-export { toJsonSchema } from './core/zod/convert.js';
 export { diffSchemaLock, type SchemaLockChange, type SchemaLockDiff, writeSchemaLock } from './lockfile/lockfile.js';
