@@ -160,6 +160,7 @@ describe('fetch adapter specifics', () => {
     const env = { GREETING: 'hello from env' };
     const response = await worker.fetch(post(rpc('tools/call', { name: 'context', arguments: {} })), env, {
       waitUntil() {},
+      passThroughOnException() {},
     });
     const seen = JSON.parse(parseBody(await response.text()).result.content[0].text);
     expect(seen).toMatchObject({ env, waitUntil: true, hostKeys: ['ctx', 'env'], url: URL_ });

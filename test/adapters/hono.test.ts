@@ -1,11 +1,13 @@
 /**
  * The Hono adapter (`mcp-mount/hono`) in-process: the middleware mounted on a `Hono` app and driven with
  * `app.request(...)`, no socket. Calls, repair, refusals, HTTP errors, and what the app hands the tool:
- * `c.env` as `ctx.host.env`, and `c.get('authInfo')` from an upstream middleware as `ctx.authInfo`.
+ * `c.env` as `ctx.host.env`, `c` as `ctx.host.context`, and `c.get('authInfo')` from an upstream
+ * middleware as `ctx.authInfo`, typed as a tool declares them.
  * The same adapter over real HTTP with both official clients is in test/integration/hono-end-to-end.test.ts.
  */
 import { Hono } from 'hono';
-import { mcp } from 'mcp-mount/hono';
+import { defineTool } from 'mcp-mount';
+import { type HonoHost, mcp } from 'mcp-mount/hono';
 import { describe, expect, it } from 'vitest';
 import { options, tools } from '../../examples/shared/tools.js';
 import { parseBody } from './support/session.js';
@@ -14,16 +16,27 @@ import { contextTool, jsonRpcHeaders, rpc } from './support/tools.js';
 const AUTH = { token: 't', clientId: 'c', scopes: ['tools'] };
 const media = [{ url: 'https://example.com/1.png' }, { url: 'https://example.com/2.png' }];
 
-type Env = { Bindings: { GREETING: string }; Variables: { authInfo: typeof AUTH } };
+type Env = { Bindings: { GREETING: string }; Variables: { authInfo: typeof AUTH; user: string } };
+
+/** A tool that declares the Hono host, so its handler reads `env` and the context typed. */
+const honoTool = defineTool.for<{ host: HonoHost<Env> }>()({
+  name: 'hono_context',
+  handler: (_args, ctx) => ({
+    greeting: ctx.host.env.GREETING,
+    user: ctx.host.context.get('user'),
+    clientId: ctx.authInfo?.clientId ?? null,
+  }),
+});
 
 /** The example tools and `context` at /mcp, behind a middleware that sets `authInfo` as an auth layer would. */
 function app() {
   const hono = new Hono<Env>();
   hono.use('/mcp', async (c, next) => {
     c.set('authInfo', AUTH);
+    c.set('user', 'ada');
     await next();
   });
-  hono.all('/mcp', mcp([...tools, contextTool], options));
+  hono.all('/mcp', mcp([...tools, contextTool, honoTool], options));
   return hono;
 }
 
@@ -51,7 +64,13 @@ describe('Hono adapter in-process (app.request)', () => {
     const response = await post(rpc('tools/list'));
     expect(response.status).toBe(200);
     const listed = parseBody(await response.text()).result.tools as Array<{ name: string; inputSchema: unknown }>;
-    expect(listed.map((t) => t.name)).toEqual(['send_message', 'publish_post', 'search_notes', 'context']);
+    expect(listed.map((t) => t.name)).toEqual([
+      'send_message',
+      'publish_post',
+      'search_notes',
+      'context',
+      'hono_context',
+    ]);
     const sendMessage = listed.find((t) => t.name === 'send_message');
     expect(JSON.stringify(sendMessage?.inputSchema)).not.toMatch(/"(oneOf|anyOf|allOf)"/);
   });
@@ -93,11 +112,16 @@ describe('Hono adapter in-process (app.request)', () => {
     expect(await response.json()).toMatchObject({ jsonrpc: '2.0', error: {} });
   });
 
-  it("hands the app's env (c.env) to the tool as ctx.host.env", async () => {
+  it("hands the app's env (c.env) and the context (c) to the tool as ctx.host.env and ctx.host.context", async () => {
     const env = { GREETING: 'hello from env' };
     const result = await callTool('context', {}, env);
     expect(result.isError ?? false).toBe(false);
-    expect(JSON.parse(result.content[0]!.text)).toMatchObject({ env, hostKeys: ['env'] });
+    expect(JSON.parse(result.content[0]!.text)).toMatchObject({ env, hostKeys: ['context', 'env'] });
+  });
+
+  it('gives a tool that declares HonoHost<Env> the env, the context and the auth info, typed', async () => {
+    const result = await callTool('hono_context', {}, { GREETING: 'hi' });
+    expect(JSON.parse(result.content[0]!.text)).toEqual({ greeting: 'hi', user: 'ada', clientId: 'c' });
   });
 
   it("hands c.get('authInfo'), set by an upstream middleware, to the tool as ctx.authInfo", async () => {

@@ -1,7 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
-import type { McpMountOptions } from '../../core/mount/options.js';
-import type { AnyTool } from '../../core/mount/tool.js';
+import type { AuthInfo } from '@modelcontextprotocol/server';
+// Types only: nothing of `express` is loaded at run time, so it stays an optional peer.
+import type { Request as ExpressRequestType, Response as ExpressResponseType } from 'express';
+import type { z } from 'zod';
+import type { McpMountOptions, MountExtend } from '../../core/mount/options.js';
+import type { AnyZodObject, MountableTool } from '../../core/mount/tool.js';
 import { createMcpFetchHandler, type McpFetchHandler } from '../../core/serve/handler.js';
 
 /** The parts of an Express (4 or 5) request the middleware reads; typed structurally so `express` stays optional. */
@@ -11,7 +15,7 @@ type ExpressRequest = IncomingMessage & {
   route?: unknown;
   body?: unknown;
   /** Validated auth info set by upstream middleware (the SDK's `requireBearerAuth` convention). */
-  auth?: unknown;
+  auth?: AuthInfo;
 };
 type Next = (error?: unknown) => void;
 
@@ -20,6 +24,15 @@ const INTERNAL_ERROR = JSON.stringify({
   id: null,
   error: { code: -32603, message: 'Internal server error' },
 });
+
+/**
+ * What a tool sees as `ctx.host` under Express: the request and response, with Express's own types. A
+ * tool opts in with `defineTool.for<{ host: ExpressHost }>()`.
+ */
+export interface ExpressHost {
+  req: ExpressRequestType;
+  res: ExpressResponseType;
+}
 
 /**
  * Express middleware serving `tools` as an MCP endpoint: `app.use('/mcp', mcp(tools, options))`.
@@ -33,15 +46,17 @@ const INTERNAL_ERROR = JSON.stringify({
  *
  * @throws McpMountSchemaError at construction, as `createMcpFetchHandler` does.
  */
-export function mcp(
-  tools: readonly AnyTool[],
-  options: McpMountOptions = {},
-): ((req: IncomingMessage, res: ServerResponse, next: Next) => void) & { handler: McpFetchHandler } {
+export function mcp<S extends AnyZodObject = never, R = z.output<S>>(
+  tools: readonly MountableTool<ExpressHost, NoInfer<MountExtend<S, R>>>[],
+  options: McpMountOptions<S, R> = {},
+): ((req: IncomingMessage, res: ServerResponse, next: Next) => void) & { handler: McpFetchHandler<ExpressHost> } {
   const handler = createMcpFetchHandler(tools, options);
   const listener = getRequestListener(
     (request, { incoming, outgoing }) => {
       const req = incoming as ExpressRequest;
-      return handler.fetch(fullRequest(request, req), { authInfo: req.auth, host: { req, res: outgoing } });
+      // Under Express these are its own request and response objects (the middleware runs inside the app).
+      const host = { req, res: outgoing } as unknown as ExpressHost;
+      return handler.fetch(fullRequest(request, req), { authInfo: req.auth, host });
     },
     { overrideGlobalObjects: false },
   );

@@ -1,22 +1,35 @@
-import type { MiddlewareHandler } from 'hono';
-import type { McpMountOptions } from '../../core/mount/options.js';
-import type { AnyTool, AnyZodObject } from '../../core/mount/tool.js';
+import type { Context, Env, MiddlewareHandler } from 'hono';
+import type { z } from 'zod';
+import type { McpMountOptions, MountExtend } from '../../core/mount/options.js';
+import type { AnyZodObject, MountableTool } from '../../core/mount/tool.js';
 import { createMcpFetchHandler, type McpFetchHandler } from '../../core/serve/handler.js';
 
 /**
+ * What a tool sees as `ctx.host` under Hono: the app's bindings (`c.env`: Worker bindings, Node's incoming
+ * request) and the request's Hono context (its variables, e.g. `context.get('user')`). A tool opts in with
+ * `defineTool.for<{ host: HonoHost<AppEnv> }>()`.
+ */
+export interface HonoHost<E extends Env = any> {
+  env: Context<E>['env'];
+  context: Context<E>;
+}
+
+/**
  * Hono middleware serving `tools` as an MCP endpoint: `app.use('/mcp', mcp(tools, options))` or
- * `app.all('/mcp', mcp(tools, options))`. The raw request goes to the core; the Hono env (`c.env`, e.g.
- * Worker bindings) reaches tools as `ctx.host.env`. Preparation and the startup probe run here, once.
+ * `app.all('/mcp', mcp(tools, options))`. The raw request goes to the core; `c.env` and `c` reach tools as
+ * `ctx.host.env` and `ctx.host.context`, `c.get('authInfo')` as `ctx.authInfo`. Preparation and the
+ * startup probe run here, once. `E` is taken from tools that declare a `HonoHost<E>` (the middleware is
+ * then a `MiddlewareHandler<E>`).
  *
  * @throws McpMountSchemaError at construction, as `createMcpFetchHandler` does.
  */
-export function mcp<S extends AnyZodObject = AnyZodObject>(
-  tools: readonly AnyTool[],
-  options: McpMountOptions<S> = {},
-): MiddlewareHandler & { handler: McpFetchHandler } {
+export function mcp<E extends Env = any, S extends AnyZodObject = never, R = z.output<S>>(
+  tools: readonly MountableTool<HonoHost<E>, NoInfer<MountExtend<S, R>>>[],
+  options: McpMountOptions<S, R> = {},
+): MiddlewareHandler<E> & { handler: McpFetchHandler<HonoHost<E>> } {
   const handler = createMcpFetchHandler(tools, options);
-  const middleware: MiddlewareHandler = (c) =>
-    handler.fetch(c.req.raw, { host: { env: c.env }, authInfo: c.get('authInfo' as never) });
+  const middleware: MiddlewareHandler<E> = (c) =>
+    handler.fetch(c.req.raw, { host: { env: c.env, context: c }, authInfo: c.get('authInfo' as never) });
   return Object.assign(middleware, { handler });
 }
 

@@ -1,9 +1,34 @@
-import type { McpMountOptions } from '../../core/mount/options.js';
-import type { AnyTool } from '../../core/mount/tool.js';
+import type { z } from 'zod';
+import type { McpMountOptions, MountExtend } from '../../core/mount/options.js';
+import type { AnyZodObject, MountableTool } from '../../core/mount/tool.js';
 import { createMcpFetchHandler, type McpFetchHandler } from '../../core/serve/handler.js';
 
+/**
+ * The second argument Next.js passes a route handler, typed here so that nothing of `next` is imported:
+ * `{ params }`, a promise since Next.js 15 and a plain object before (`await` reads both).
+ */
+export interface RouteContext<Params = unknown> {
+  params: Promise<Params> | Params;
+}
+
+/**
+ * What a tool sees as `ctx.host` under Next.js: the route's context. A tool opts in with
+ * `defineTool.for<{ host: NextHost<{ slug: string }> }>()`.
+ */
+export interface NextHost<Params = unknown> {
+  context: RouteContext<Params>;
+}
+
 /** A Next.js App Router route handler: `(request, context) => Response`, nothing Next-specific imported. */
-export type RouteHandler = (request: Request, context?: unknown) => Promise<Response>;
+export type RouteHandler<Params = unknown> = (request: Request, context: RouteContext<Params>) => Promise<Response>;
+
+/** What `mcp` returns: the route module's exports, and the core handler. */
+export interface McpRouteHandlers<Params = unknown> {
+  GET: RouteHandler<Params>;
+  POST: RouteHandler<Params>;
+  DELETE: RouteHandler<Params>;
+  handler: McpFetchHandler<NextHost<Params>>;
+}
 
 /**
  * Route handlers serving `tools` as an MCP endpoint from `app/mcp/route.ts`:
@@ -11,16 +36,17 @@ export type RouteHandler = (request: Request, context?: unknown) => Promise<Resp
  * Preparation and the startup probe run once per server process (or Edge isolate), when the route module
  * loads (`next build` loads it too, so a bad schema under `policy: 'throw'` fails the build). Works on the
  * Node.js and Edge runtimes: `NextRequest` is a web `Request`, handed to the core as is.
- * The route's `context` (`{ params }`) reaches tools as `ctx.host.context`.
+ * The route's `context` (`{ params }`) reaches tools as `ctx.host.context`. `Params` is taken from tools
+ * that declare a `NextHost<Params>`.
  *
  * @throws McpMountSchemaError at construction, as `createMcpFetchHandler` does.
  */
-export function mcp(
-  tools: readonly AnyTool[],
-  options: McpMountOptions = {},
-): { GET: RouteHandler; POST: RouteHandler; DELETE: RouteHandler; handler: McpFetchHandler } {
+export function mcp<Params = unknown, S extends AnyZodObject = never, R = z.output<S>>(
+  tools: readonly MountableTool<NextHost<Params>, NoInfer<MountExtend<S, R>>>[],
+  options: McpMountOptions<S, R> = {},
+): McpRouteHandlers<Params> {
   const handler = createMcpFetchHandler(tools, options);
-  const route: RouteHandler = (request, context) => handler.fetch(request, { host: { context } });
+  const route: RouteHandler<Params> = (request, context) => handler.fetch(request, { host: { context } });
   return { GET: route, POST: route, DELETE: route, handler };
 }
 

@@ -11,9 +11,18 @@ export interface ExtendOption<S extends AnyZodObject = AnyZodObject, R = unknown
   schema: S;
   /** Turns the parsed extend values into `ctx.extend`. Default: the parsed values themselves. May throw to refuse the call (becomes `isError`). */
   resolve?: (values: z.output<S>, ctx: Omit<ToolContext, 'extend'>) => R | Promise<R>;
-  /** Which tools get the extra keys. Default: all. */
+  /**
+   * Which tools get the extra keys. Default: all. A tool left out sees `ctx.extend` as `undefined`, which
+   * its type cannot know: a tool that declares an `extend` need must be one the filter keeps.
+   */
   filter?: (tool: AnyTool) => boolean;
 }
+
+/**
+ * What tools see as `ctx.extend` on a mount whose `extend` has schema `S` and `resolve` result `R`:
+ * `undefined` when the mount has no `extend` (`S` is then inferred as `never`).
+ */
+export type MountExtend<S extends AnyZodObject, R> = [S] extends [never] ? undefined : Awaited<R>;
 
 /** Schema checks run at startup (`validateMcpSchemas` and every mount). See docs/design/probe.md. */
 export interface SchemaValidationOptions {
@@ -36,16 +45,16 @@ export interface SchemaValidationOptions {
 }
 
 /** Options shared by the probe and every mount: the same options give the same served documents. */
-export interface PrepareOptions<S extends AnyZodObject = AnyZodObject> {
+export interface PrepareOptions<S extends AnyZodObject = AnyZodObject, R = unknown> {
   /** Advertise discriminated unions as one flat object at every depth (docs/design/flatten.md). Default false. */
   flattenUnionInput?: boolean;
-  /** Generic over the extend schema so that `resolve` sees its parsed values typed. */
-  extend?: ExtendOption<S>;
+  /** Generic over the extend schema and `resolve`'s result, so that `resolve` and tools see them typed. */
+  extend?: ExtendOption<S, R>;
   schemaValidation?: SchemaValidationOptions;
 }
 
 /** Options of `createMcpFetchHandler` and every adapter. */
-export interface McpMountOptions<S extends AnyZodObject = AnyZodObject> extends PrepareOptions<S> {
+export interface McpMountOptions<S extends AnyZodObject = AnyZodObject, R = unknown> extends PrepareOptions<S, R> {
   /** Server name in `initialize`/`server/discover`. Default `'mcp-mount'`. */
   name?: string;
   /** Server version. Default `'0.0.0'`. */

@@ -1,4 +1,4 @@
-import type { CallToolResult, ServerContext, ToolAnnotations } from '@modelcontextprotocol/server';
+import type { AuthInfo, CallToolResult, ServerContext, ToolAnnotations } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
 import type { Repair } from '../repair/index.js';
 
@@ -6,33 +6,52 @@ import type { Repair } from '../repair/index.js';
 export type AnyZodObject = z.ZodObject<z.ZodRawShape, z.core.$ZodObjectConfig>;
 
 /**
- * What a tool handler receives beside its parsed arguments.
- * Built per call; cheap (no schema work).
+ * What a handler receives beside its parsed arguments. Built per call; cheap (no schema work).
+ *
+ * @typeParam Extend what `extend.resolve` returns (or the parsed `extend` values); see `ToolNeeds`.
+ * @typeParam Host what the adapter hands over, e.g. `HonoHost` from `mcp-mount/hono`; see `ToolNeeds`.
  */
-export interface ToolContext<Extra = unknown> {
+export interface ToolContext<Extend = unknown, Host = unknown> {
   /** The HTTP request this call arrived on, when the transport exposes it. */
   request?: Request;
   /** Validated auth info passed by the host (never derived from headers by mcp-mount). */
-  authInfo?: unknown;
+  authInfo?: AuthInfo;
   /** Aborted when the client cancels or disconnects. */
   signal: AbortSignal;
   /** Paths the argument repair changed before the parse, e.g. `[{ path: 'media', from: 'json-string' }]`. */
   repairs: readonly Repair[];
   /** What `extend.resolve` returned for this call (`undefined` without `extend`). */
-  extend: Extra;
-  /** Host extras an adapter supplies, e.g. a Worker's `{ env, ctx }`. */
-  host: Record<string, unknown>;
+  extend: Extend;
+  /** What the adapter hands over: a Worker's `{ env, ctx }`, Express's `{ req, res }`, and so on. */
+  host: Host;
   /** The SDK's own request context, for progress, logging, elicitation. */
   mcp: ServerContext;
 }
 
 /**
+ * What a tool needs from the mount it is served on, named so that a tool can opt in to either:
+ * `host` (the adapter's extras, e.g. `HonoHost<AppEnv>`) and `extend` (what the mount's `extend` gives).
+ * Left out, each is `unknown`: the tool mounts anywhere and must narrow before use.
+ */
+export interface ToolNeeds {
+  host?: unknown;
+  extend?: unknown;
+}
+
+/**
  * What a handler returns: any JSON value (sent as text) or a full MCP `CallToolResult`. With `output`, the
  * value must be the output schema's input type; it is validated once and also sent as `structuredContent`.
+ *
+ * While `O` is still being inferred, TypeScript types the handler's value against this type's constraint
+ * (both branches); were any part of that `unknown`, it would widen `type: 'text'` in a returned
+ * `CallToolResult` literal to `string`. Hence `& object`, and "any value" spelled out instead of `unknown`
+ * (a handler without `output` whose value is typed `unknown` must say what it is).
  */
 export type ToolReturn<O extends z.ZodType | undefined = undefined> = O extends z.ZodType
-  ? z.input<O> | CallToolResult
-  : unknown;
+  ? CallToolResult | (z.input<O> & object)
+  : // biome-ignore lint/complexity/noBannedTypes: `{}` is "any value but null or undefined", as meant.
+    // biome-ignore lint/suspicious/noConfusingVoidType: `void` lets a handler return nothing.
+    CallToolResult | {} | null | undefined | void;
 
 /**
  * A tool as given to `defineTool`. The model sees ONE argument object: `params`' keys merged with `input`'s
@@ -43,6 +62,8 @@ export interface ToolDefinition<
   P extends AnyZodObject | undefined = AnyZodObject | undefined,
   I extends z.ZodType | undefined = z.ZodType | undefined,
   O extends z.ZodType | undefined = z.ZodType | undefined,
+  Extend = unknown,
+  Host = unknown,
 > {
   /** 1 to 64 characters of `[A-Za-z0-9_-]` (SEP-986); served exactly as given. */
   name: string;
@@ -60,16 +81,37 @@ export interface ToolDefinition<
       params: P extends AnyZodObject ? z.output<P> : Record<string, never>;
       input: I extends z.ZodType ? z.output<I> : Record<string, never>;
     },
-    ctx: ToolContext,
-  ) => ToolReturn<O> | Promise<ToolReturn<O>>;
+    ctx: ToolContext<Extend, Host>,
+    // `NoInfer`: `O` comes from `output` alone, never from what the handler happens to return.
+  ) => NoInfer<ToolReturn<O> | Promise<ToolReturn<O>>>;
 }
 
-/** A tool after `defineTool`; the list given to `createMcpFetchHandler` and `validateMcpSchemas`. */
-export type AnyTool = ToolDefinition<any, any, any>;
+/** A tool after `defineTool`, whatever it needs: the list given to `validateMcpSchemas`, mountable anywhere. */
+export type AnyTool = ToolDefinition<any, any, any, any, any>;
+
+/**
+ * A tool that a mount handing over `Host` and `Extend` can serve: one that needs no more than that. The
+ * handler's context is a parameter, so a tool needing `{ env: E }` accepts any host that has that `env`,
+ * and a tool needing nothing (`unknown`) accepts every host.
+ */
+export type MountableTool<Host, Extend> = ToolDefinition<any, any, any, Extend, Host>;
+
+type Needed<N extends ToolNeeds, K extends keyof ToolNeeds> = N extends { [key in K]: infer T } ? T : unknown;
+
+/** `defineTool` for a tool that needs `N` from its mount; see `defineTool.for`. */
+export type DefineToolFor<N extends ToolNeeds> = <
+  P extends AnyZodObject | undefined = undefined,
+  I extends z.ZodType | undefined = undefined,
+  O extends z.ZodType | undefined = undefined,
+>(
+  tool: ToolDefinition<P, I, O, Needed<N, 'extend'>, Needed<N, 'host'>>,
+) => ToolDefinition<P, I, O, Needed<N, 'extend'>, Needed<N, 'host'>>;
 
 /**
  * Declares a tool. Returns the definition unchanged (typed); all checks happen at mount, where every
- * problem of every tool is reported at once (see `validateMcpSchemas`).
+ * problem of every tool is reported at once (see `validateMcpSchemas`). Its `ctx.host` and `ctx.extend`
+ * are `unknown`; `defineTool.for<{ host: HonoHost<AppEnv>; extend: Tenant }>()` declares a tool that
+ * needs them typed (and then mounts only where the mount provides them).
  */
 export function defineTool<
   P extends AnyZodObject | undefined = undefined,
@@ -78,3 +120,10 @@ export function defineTool<
 >(tool: ToolDefinition<P, I, O>): ToolDefinition<P, I, O> {
   return tool;
 }
+
+/**
+ * `defineTool` for a tool that needs a typed `ctx.host` and/or `ctx.extend`. Curried because TypeScript
+ * infers all of a call's type arguments or none: the first call names the needs, the second infers the
+ * schemas as `defineTool` does.
+ */
+defineTool.for = <N extends ToolNeeds>(): DefineToolFor<N> => defineTool as DefineToolFor<N>;

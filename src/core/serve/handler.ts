@@ -4,18 +4,20 @@
  * `McpServer` per request. Its `fetch` always resolves to a `Response`.
  */
 import {
+  type AuthInfo,
   createMcpHandler as createSdkHandler,
   isJsonContentType,
   type McpRequestContext,
   McpServer,
   type ServerContext,
 } from '@modelcontextprotocol/server';
+import type { z } from 'zod';
 import { type MountConfig, settleOptions } from '../mount/config.js';
-import type { McpMountOptions } from '../mount/options.js';
+import type { McpMountOptions, MountExtend } from '../mount/options.js';
 import { servedTools } from '../mount/policy.js';
 import { prepareTools } from '../mount/prepare.js';
 import { reportOf, type ValidationReport } from '../mount/report.js';
-import type { AnyTool, AnyZodObject } from '../mount/tool.js';
+import type { AnyZodObject, MountableTool } from '../mount/tool.js';
 import { jsonRpcError, readBodyLimited } from './body.js';
 import { normalizeEnvelope } from './envelope.js';
 import { openExchange, releaseWhenSent } from './exchange.js';
@@ -25,13 +27,13 @@ import type { FetchExtras, RequestState } from './request-state.js';
 
 export type { FetchExtras } from './request-state.js';
 
-/** The web-standard core every adapter wraps. */
-export interface McpFetchHandler {
+/** The web-standard core every adapter wraps; `Host` is what its `fetch` hands tools as `ctx.host`. */
+export interface McpFetchHandler<Host = unknown> {
   /**
    * Serves one HTTP request (POST JSON-RPC; GET/DELETE are answered as the SDK's stateless serving does).
    * Never rejects: a failure inside becomes a JSON-RPC 500 (-32603) and reaches `onError`.
    */
-  fetch(request: Request, extras?: FetchExtras): Promise<Response>;
+  fetch(request: Request, extras?: FetchExtras<Host>): Promise<Response>;
   /** Aborts in-flight exchanges. */
   close(): Promise<void>;
   /** The startup probe's report for this mount: its `tools` are exactly what `tools/list` serves. */
@@ -46,10 +48,10 @@ export interface McpFetchHandler {
  * @throws McpMountSchemaError when a tool name is invalid or duplicated, a key is claimed by two slices, or,
  *   under `schemaValidation.policy: 'throw'` (the default), the probe reports any error-level issue.
  */
-export function createMcpFetchHandler<S extends AnyZodObject = AnyZodObject>(
-  tools: readonly AnyTool[],
-  options: McpMountOptions<S> = {},
-): McpFetchHandler {
+export function createMcpFetchHandler<Host = unknown, S extends AnyZodObject = never, R = z.output<S>>(
+  tools: readonly MountableTool<Host, NoInfer<MountExtend<S, R>>>[],
+  options: McpMountOptions<S, R> = {},
+): McpFetchHandler<Host> {
   const config = settleOptions(options);
   const preparation = prepareTools(tools, config);
   const report = reportOf(preparation);
@@ -99,7 +101,7 @@ function serveRequests(config: MountConfig, registrations: readonly Registration
   const exchange = async (
     request: Request,
     state: RequestState,
-    sdkOptions: { authInfo: never; parsedBody?: unknown },
+    sdkOptions: { authInfo?: AuthInfo; parsedBody?: unknown },
     body?: string,
   ): Promise<Response> => {
     const opened = openExchange(request, body);
@@ -117,7 +119,7 @@ function serveRequests(config: MountConfig, registrations: readonly Registration
   };
 
   const fetch = async (request: Request, extras?: FetchExtras): Promise<Response> => {
-    const authInfo = extras?.authInfo as never;
+    const authInfo = extras?.authInfo;
     if (request.method !== 'POST') return exchange(request, { extras, envelopeRepairs: [] }, { authInfo });
     // The body is read here (once, counting real bytes) so that the envelope can be normalized
     // before the SDK's request schema sees it; the SDK then gets it as `parsedBody`.

@@ -1,12 +1,13 @@
 /** What one request tells the per-request server, beside the JSON-RPC message the SDK reads itself. */
+import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { Repair } from '../repair/index.js';
 
 /** Per-request extras an adapter hands to the core's `fetch`. */
-export interface FetchExtras {
+export interface FetchExtras<Host = unknown> {
   /** Validated auth info, passed through to tools as `ctx.authInfo` (never read from headers here). */
-  authInfo?: unknown;
-  /** Host values for tools, e.g. a Worker's `{ env, ctx }`; reaches tools as `ctx.host`. */
-  host?: Record<string, unknown>;
+  authInfo?: AuthInfo;
+  /** Host values for tools, e.g. a Worker's `{ env, ctx }`; reaches tools as `ctx.host` (`{}` when absent). */
+  host?: Host;
   /**
    * The JSON body, when a framework already parsed it (e.g. `express.json()` drained the stream).
    * Without it the body is read from the request, under `maxRequestBodyBytes`.

@@ -12,7 +12,7 @@ export const contextTool = defineTool({
     return {
       url: ctx.request?.url ?? null,
       authInfo: ctx.authInfo ?? null,
-      hostKeys: Object.keys(ctx.host).sort(),
+      hostKeys: Object.keys(host).sort(),
       originalUrl: host.req?.originalUrl ?? null,
       env: host.env ?? null,
       waitUntil: typeof host.ctx?.waitUntil === 'function',
