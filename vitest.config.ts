@@ -31,6 +31,15 @@ export default defineConfig({
       },
       // 20,000 requests per Node adapter with a heap bound: about 45 s on its own.
       { extends: true, test: { name: 'soak', include: ['test/soak/**/*.test.ts'] } },
+      // Reads the built entries: its global setup builds `dist/` first, and runs only when these tests do.
+      {
+        extends: true,
+        test: {
+          name: 'packaging',
+          include: ['test/packaging/**/*.test.ts'],
+          globalSetup: ['test/packaging/build.global.ts'],
+        },
+      },
     ],
   },
 });
