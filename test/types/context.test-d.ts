@@ -1,7 +1,7 @@
 /**
  * Type tests for what a handler sees: `ctx.authInfo`, the value it may return, `ctx.extend`. Checked by
- * `npm run typecheck` (test/ is in tsconfig's include), so they cannot be skipped; `vitest --typecheck`
- * runs them too.
+ * `npm run typecheck` (test/ is in tsconfig's include), so they cannot be skipped; `npm test` does not run
+ * them (`*.test-d.ts`), as there is nothing to run.
  */
 import type { AuthInfo, CallToolResult } from '@modelcontextprotocol/server';
 import { createMcpFetchHandler, defineTool, type FetchExtras, type ToolContext } from 'mcp-mount';
