@@ -3,12 +3,20 @@ export type {
   CallEvent,
   ExtendOption,
   McpMountOptions,
+  MountExtend,
   PrepareOptions,
   SchemaValidationOptions,
 } from './core/mount/options.js';
 export { formatSchemaIssues, type ServedTool, type ValidationReport, validateMcpSchemas } from './core/mount/report.js';
 export { McpMountSchemaError } from './core/mount/schema-error.js';
-export { type AnyTool, defineTool, type ToolContext, type ToolDefinition } from './core/mount/tool.js';
+export {
+  type AnyTool,
+  type AnyZodObject,
+  defineTool,
+  type MountableTool,
+  type ToolContext,
+  type ToolDefinition,
+} from './core/mount/tool.js';
 export type { SchemaIssue } from './core/probe/issue.js';
 export type { Repair } from './core/repair/index.js';
 export { createMcpFetchHandler, type FetchExtras, type McpFetchHandler } from './core/serve/handler.js';

@@ -4,9 +4,14 @@ import type { AuthInfo } from '@modelcontextprotocol/server';
 // Types only: nothing of `express` is loaded at run time, so it stays an optional peer.
 import type { Request as ExpressRequestType, Response as ExpressResponseType } from 'express';
 import type { z } from 'zod';
-import type { McpMountOptions, MountExtend } from '../../core/mount/options.js';
-import type { AnyZodObject, MountableTool } from '../../core/mount/tool.js';
-import { createMcpFetchHandler, type McpFetchHandler } from '../../core/serve/handler.js';
+import {
+  type AnyZodObject,
+  createMcpFetchHandler,
+  type McpFetchHandler,
+  type McpMountOptions,
+  type MountableTool,
+  type MountExtend,
+} from '../../index.js';
 
 /** The parts of an Express (4 or 5) request the middleware reads; typed structurally so `express` stays optional. */
 type ExpressRequest = IncomingMessage & {
@@ -104,4 +109,4 @@ function bodyBytes(body: unknown): Uint8Array<ArrayBuffer> {
   return new TextEncoder().encode(typeof body === 'string' ? body : (JSON.stringify(body) ?? ''));
 }
 
-export type { McpMountOptions } from '../../core/mount/options.js';
+export type { McpMountOptions } from '../../index.js';

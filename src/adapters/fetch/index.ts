@@ -1,7 +1,12 @@
 import type { z } from 'zod';
-import type { McpMountOptions, MountExtend } from '../../core/mount/options.js';
-import type { AnyZodObject, MountableTool } from '../../core/mount/tool.js';
-import { createMcpFetchHandler, type McpFetchHandler } from '../../core/serve/handler.js';
+import {
+  type AnyZodObject,
+  createMcpFetchHandler,
+  type McpFetchHandler,
+  type McpMountOptions,
+  type MountableTool,
+  type MountExtend,
+} from '../../index.js';
 
 /** Options of the fetch adapter: the core's, plus the path to serve. */
 export interface FetchAdapterOptions<S extends AnyZodObject = AnyZodObject, R = unknown> extends McpMountOptions<S, R> {
@@ -64,4 +69,4 @@ export function mcp<Env = unknown, S extends AnyZodObject = never, R = z.output<
   return exported as unknown as McpExportedHandler<Env>;
 }
 
-export type { McpMountOptions } from '../../core/mount/options.js';
+export type { McpMountOptions } from '../../index.js';

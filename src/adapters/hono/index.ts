@@ -1,8 +1,13 @@
 import type { Context, Env, MiddlewareHandler } from 'hono';
 import type { z } from 'zod';
-import type { McpMountOptions, MountExtend } from '../../core/mount/options.js';
-import type { AnyZodObject, MountableTool } from '../../core/mount/tool.js';
-import { createMcpFetchHandler, type McpFetchHandler } from '../../core/serve/handler.js';
+import {
+  type AnyZodObject,
+  createMcpFetchHandler,
+  type McpFetchHandler,
+  type McpMountOptions,
+  type MountableTool,
+  type MountExtend,
+} from '../../index.js';
 
 /**
  * What a tool sees as `ctx.host` under Hono: the app's bindings (`c.env`: Worker bindings, Node's incoming
@@ -33,4 +38,4 @@ export function mcp<E extends Env = any, S extends AnyZodObject = never, R = z.o
   return Object.assign(middleware, { handler });
 }
 
-export type { McpMountOptions } from '../../core/mount/options.js';
+export type { McpMountOptions } from '../../index.js';

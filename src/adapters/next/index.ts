@@ -1,7 +1,12 @@
 import type { z } from 'zod';
-import type { McpMountOptions, MountExtend } from '../../core/mount/options.js';
-import type { AnyZodObject, MountableTool } from '../../core/mount/tool.js';
-import { createMcpFetchHandler, type McpFetchHandler } from '../../core/serve/handler.js';
+import {
+  type AnyZodObject,
+  createMcpFetchHandler,
+  type McpFetchHandler,
+  type McpMountOptions,
+  type MountableTool,
+  type MountExtend,
+} from '../../index.js';
 
 /**
  * The second argument Next.js passes a route handler, typed here so that nothing of `next` is imported:
@@ -50,4 +55,4 @@ export function mcp<Params = unknown, S extends AnyZodObject = never, R = z.outp
   return { GET: route, POST: route, DELETE: route, handler };
 }
 
-export type { McpMountOptions } from '../../core/mount/options.js';
+export type { McpMountOptions } from '../../index.js';

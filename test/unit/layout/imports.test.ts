@@ -53,16 +53,6 @@ const ONLY: Readonly<Record<string, readonly string[]>> = {
 /** An adapter imports the package as users do: through a public entry. */
 const PUBLIC_ENTRIES: readonly string[] = ['index.ts'];
 
-/**
- * TEMPORARY: what adapters import today besides the public entry. The adapters are being changed to
- * import only public entries; this list goes away with that change.
- */
-const TEMPORARY_ADAPTER_IMPORTS: readonly string[] = [
-  'core/serve/handler.ts',
-  'core/mount/options.ts',
-  'core/mount/tool.ts',
-];
-
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
@@ -118,7 +108,7 @@ function violation(from: string, to: string): string | undefined {
   if (!b) return `${to} is in no layer (add its folder to LAYERS)`;
   if (a.module === b.module) return undefined;
   if (a.module.startsWith('adapters/')) {
-    if (PUBLIC_ENTRIES.includes(to) || TEMPORARY_ADAPTER_IMPORTS.includes(to)) return undefined;
+    if (PUBLIC_ENTRIES.includes(to)) return undefined;
     return `an adapter imports ${to}, which is not a public entry`;
   }
   const only = ONLY[a.module];
