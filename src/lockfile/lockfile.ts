@@ -59,6 +59,14 @@ export function schemaLockOf(report: ValidationReport, options: PrepareOptions =
  *
  * @param report what `validateMcpSchemas(tools, options)` returned
  * @param options the same options (only `flattenUnionInput` and the `extend` keys are recorded)
+ *
+ * @example
+ * ```ts
+ * import { writeFileSync } from 'node:fs';
+ * import { validateMcpSchemas, writeSchemaLock } from 'mcp-mount';
+ *
+ * writeFileSync('mcp-schema.lock.json', writeSchemaLock(validateMcpSchemas(tools, options), options));
+ * ```
  */
 export function writeSchemaLock(report: ValidationReport, options: PrepareOptions = {}): string {
   return `${JSON.stringify(schemaLockOf(report, options), null, 2)}\n`;
@@ -104,6 +112,15 @@ export function parseSchemaLock(text: string): SchemaLock {
  * @param report what `validateMcpSchemas(tools, options)` returns now
  * @param options the options the report was made with
  * @throws Error when `expectedText` is not a lockfile this version reads
+ *
+ * @example
+ * ```ts
+ * import { readFileSync } from 'node:fs';
+ * import { diffSchemaLock, validateMcpSchemas } from 'mcp-mount';
+ *
+ * const diff = diffSchemaLock(readFileSync('mcp-schema.lock.json', 'utf8'), validateMcpSchemas(tools, options), options);
+ * if (!diff.ok) throw new Error(diff.text);
+ * ```
  */
 export function diffSchemaLock(
   expectedText: string,

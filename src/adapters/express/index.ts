@@ -1,3 +1,8 @@
+/**
+ * @module
+ * Express (4 and 5) middleware for mcp-mount, through @hono/node-server's Node bridge (an optional peer to
+ * install beside this entry). `req`/`res` reach tools as `ctx.host`, `req.auth` as `ctx.authInfo`.
+ */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import type { AuthInfo } from '@modelcontextprotocol/server';
@@ -50,6 +55,16 @@ export interface ExpressHost {
  * `ctx.host.req` and `ctx.host.res`. Under `app.use`, paths below the mount (`/mcp/other`) go to `next()`.
  *
  * @throws McpMountSchemaError at construction, as `createMcpFetchHandler` does.
+ *
+ * @example
+ * ```ts
+ * import express from 'express';
+ * import { mcp } from 'mcp-mount/express';
+ *
+ * const app = express();
+ * app.use('/mcp', mcp([searchNotes], { name: 'notes' }));
+ * app.listen(3000);
+ * ```
  */
 export function mcp<S extends AnyZodObject = never, R = z.output<S>>(
   tools: readonly MountableTool<ExpressHost, NoInfer<MountExtend<S, R>>>[],

@@ -1,3 +1,8 @@
+/**
+ * @module
+ * The fetch-handler entry of mcp-mount, for Cloudflare Workers, Bun and Deno: a module-worker default export.
+ * It loads nothing Node-only. A Worker's `env` and `ctx` reach tools as `ctx.host`.
+ */
 import type { z } from 'zod';
 import {
   type AnyZodObject,
@@ -52,6 +57,14 @@ export interface McpExportedHandler<Env = unknown> {
  * tools that declare a `FetchHost<Env>`.
  *
  * @throws McpMountSchemaError at construction, as `createMcpFetchHandler` does.
+ *
+ * @example
+ * ```ts
+ * // src/index.ts of a Cloudflare Worker (or `deno serve`, Bun)
+ * import { mcp } from 'mcp-mount/fetch';
+ *
+ * export default mcp([searchNotes], { path: '/mcp' });
+ * ```
  */
 export function mcp<Env = unknown, S extends AnyZodObject = never, R = z.output<S>>(
   tools: readonly MountableTool<FetchHost<Env>, NoInfer<MountExtend<S, R>>>[],

@@ -1,3 +1,8 @@
+/**
+ * @module
+ * Hono middleware for mcp-mount: serves Zod-defined MCP tools at a route of an existing Hono app, on any
+ * runtime Hono runs on. The raw request goes to the shared core; `c.env` and `c` reach tools as `ctx.host`.
+ */
 import type { Context, Env, MiddlewareHandler } from 'hono';
 import type { z } from 'zod';
 import {
@@ -27,6 +32,15 @@ export interface HonoHost<E extends Env = any> {
  * then a `MiddlewareHandler<E>`).
  *
  * @throws McpMountSchemaError at construction, as `createMcpFetchHandler` does.
+ *
+ * @example
+ * ```ts
+ * import { Hono } from 'hono';
+ * import { mcp } from 'mcp-mount/hono';
+ *
+ * const app = new Hono();
+ * app.all('/mcp', mcp([searchNotes], { name: 'notes' }));
+ * ```
  */
 export function mcp<E extends Env = any, S extends AnyZodObject = never, R = z.output<S>>(
   tools: readonly MountableTool<HonoHost<E>, NoInfer<MountExtend<S, R>>>[],

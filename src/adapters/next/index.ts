@@ -1,3 +1,8 @@
+/**
+ * @module
+ * Next.js App Router route handlers for mcp-mount, on the Node.js and Edge runtimes. Nothing of `next` is
+ * imported; the route's `context` reaches tools as `ctx.host.context`.
+ */
 import type { z } from 'zod';
 import {
   type AnyZodObject,
@@ -45,6 +50,14 @@ export interface McpRouteHandlers<Params = unknown> {
  * that declare a `NextHost<Params>`.
  *
  * @throws McpMountSchemaError at construction, as `createMcpFetchHandler` does.
+ *
+ * @example
+ * ```ts
+ * // app/mcp/route.ts
+ * import { mcp } from 'mcp-mount/next';
+ *
+ * export const { GET, POST, DELETE } = mcp([searchNotes], { name: 'notes' });
+ * ```
  */
 export function mcp<Params = unknown, S extends AnyZodObject = never, R = z.output<S>>(
   tools: readonly MountableTool<NextHost<Params>, NoInfer<MountExtend<S, R>>>[],

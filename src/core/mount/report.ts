@@ -32,6 +32,14 @@ export interface ValidationReport {
  * @param tools the tools, as given to `createMcpFetchHandler`
  * @param options `flattenUnionInput`, `extend` and `schemaValidation`, as given to the mount
  * @returns `{ ok, issues, tools }`; `tools[i].inputSchema` deep-equals what `tools/list` serves
+ *
+ * @example
+ * ```ts
+ * import { formatSchemaIssues, validateMcpSchemas } from 'mcp-mount';
+ *
+ * const report = validateMcpSchemas(tools, { flattenUnionInput: true, schemaValidation: { profiles: ['gemini'] } });
+ * if (!report.ok) throw new Error(formatSchemaIssues(report.issues));
+ * ```
  */
 export function validateMcpSchemas<S extends AnyZodObject = AnyZodObject>(
   tools: readonly AnyTool[],

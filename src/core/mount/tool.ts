@@ -112,6 +112,19 @@ export type DefineToolFor<N extends ToolNeeds> = <
  * problem of every tool is reported at once (see `validateMcpSchemas`). Its `ctx.host` and `ctx.extend`
  * are `unknown`; `defineTool.for<{ host: HonoHost<AppEnv>; extend: Tenant }>()` declares a tool that
  * needs them typed (and then mounts only where the mount provides them).
+ *
+ * @example
+ * ```ts
+ * import { defineTool } from 'mcp-mount';
+ * import { z } from 'zod';
+ *
+ * export const searchNotes = defineTool({
+ *   name: 'search_notes',
+ *   description: 'Search notes by text.',
+ *   input: z.object({ query: z.string().min(1), limit: z.number().int().max(50).default(10) }),
+ *   handler: ({ input }) => ({ query: input.query, results: [] }),
+ * });
+ * ```
  */
 export function defineTool<
   P extends AnyZodObject | undefined = undefined,
@@ -125,5 +138,15 @@ export function defineTool<
  * `defineTool` for a tool that needs a typed `ctx.host` and/or `ctx.extend`. Curried because TypeScript
  * infers all of a call's type arguments or none: the first call names the needs, the second infers the
  * schemas as `defineTool` does.
+ *
+ * @example
+ * ```ts
+ * import type { HonoHost } from 'mcp-mount/hono';
+ *
+ * const whoAmI = defineTool.for<{ host: HonoHost<{ Bindings: { REGION: string } }> }>()({
+ *   name: 'region',
+ *   handler: (_args, ctx) => ctx.host.env.REGION,
+ * });
+ * ```
  */
 defineTool.for = <N extends ToolNeeds>(): DefineToolFor<N> => defineTool as DefineToolFor<N>;

@@ -47,6 +47,14 @@ export interface McpFetchHandler<Host = unknown> {
  * @throws TypeError when an option's value cannot mean anything (see `settleOptions`).
  * @throws McpMountSchemaError when a tool name is invalid or duplicated, a key is claimed by two slices, or,
  *   under `schemaValidation.policy: 'throw'` (the default), the probe reports any error-level issue.
+ *
+ * @example
+ * ```ts
+ * import { createMcpFetchHandler } from 'mcp-mount';
+ *
+ * const mcp = createMcpFetchHandler([searchNotes], { flattenUnionInput: true });
+ * const response = await mcp.fetch(request); // a web Request in, a Response out, on any fetch runtime
+ * ```
  */
 export function createMcpFetchHandler<Host = unknown, S extends AnyZodObject = never, R = z.output<S>>(
   tools: readonly MountableTool<Host, NoInfer<MountExtend<S, R>>>[],
