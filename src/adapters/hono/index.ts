@@ -5,14 +5,8 @@
  */
 import type { Context, Env, MiddlewareHandler } from 'hono';
 import type { z } from 'zod';
-import {
-  type AnyZodObject,
-  createMcpFetchHandler,
-  type McpFetchHandler,
-  type McpMountOptions,
-  type MountableTool,
-  type MountExtend,
-} from '../../index.js';
+import type { AnyZodObject, McpFetchHandler, McpMountOptions, MountableTool, MountExtend } from '../../index.js';
+import { createMcpFetchHandler } from '../../index.js';
 
 /**
  * What a tool sees as `ctx.host` under Hono: the app's bindings (`c.env`: Worker bindings, Node's incoming
