@@ -2,7 +2,13 @@ import { z } from 'zod';
 import type { JsonSchema } from '../json-schema/types.js';
 import { checkDocument, checkToolNames, rootProblem } from '../probe/index.js';
 import type { SchemaIssue } from '../probe/issue.js';
-import { collapseNullable, flattenWithReport, inlineRefs, relaxIntersections } from '../projection/index.js';
+import {
+  collapseNullable,
+  dropSafeIntegerBounds,
+  flattenWithReport,
+  inlineRefs,
+  relaxIntersections,
+} from '../projection/index.js';
 import { mergeRootObjects, type RootPart } from '../projection/merge-slices.js';
 import { toJsonSchema } from '../zod/convert.js';
 import { shapeKeys } from '../zod/shape-keys.js';
@@ -160,7 +166,8 @@ type PreparedSide =
 function prepareSide(schema: z.ZodType | AnyZodObject, flatten: boolean): PreparedSide {
   const converted = toJsonSchema(schema, 'input');
   if (!converted.ok) return converted;
-  const inlined = inlineRefs(stripDialect(converted.schema)).schema;
+  // Zod's safe-integer bounds go first, so that merged keys never compare them.
+  const inlined = dropSafeIntegerBounds(inlineRefs(stripDialect(converted.schema)).schema) as JsonSchema;
   // Without flattening, intersections are still relaxed: JSON Schema's allOf refuses a key one strict member
   // lacks, where Zod refuses only keys no side knows, and the served schema must stay a superset.
   const projected = flatten ? flattenWithReport(inlined) : { schema: relaxIntersections(inlined), unflattened: [] };

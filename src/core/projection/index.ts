@@ -3,3 +3,4 @@ export { flattenUnionsDeep, flattenWithReport, type Unflattened } from './flatte
 export { inlineRefs } from './inline-refs.js';
 export { relaxIntersections } from './intersections.js';
 export { collapseNullable } from './nullable.js';
+export { dropSafeIntegerBounds } from './safe-integer.js';
