@@ -2,7 +2,6 @@ import { stableStringify } from '../json-schema/compare.js';
 import { ANNOTATION_KEYWORDS, mapSubschemas, type Position } from '../json-schema/keywords.js';
 import { ownValue } from '../json-schema/own-properties.js';
 import { isPlainObject, type JsonSchema } from '../json-schema/types.js';
-import { type RefResolver, typeAtoms } from './type-atoms.js';
 
 // Annotations of merged schemas. Descriptions are the model's only view of what each variant means, so
 // they are kept (labelled by variant when they differ); a default is kept only where it is true for every
@@ -50,7 +49,7 @@ function childAt(schema: JsonSchema, at: Position): unknown {
 }
 
 /**
- * One description from per-variant texts: the text itself when only one distinct text exists,
+ * One description from per-variant texts: the text itself when every variant carries the same one,
  * otherwise each text prefixed by the variants that carry it (`kind = a: ...; kind = b: ...`).
  */
 export function labelledText(texts: ReadonlyArray<unknown>, labels: readonly string[]): string | undefined {
@@ -60,7 +59,8 @@ export function labelledText(texts: ReadonlyArray<unknown>, labels: readonly str
     byText.set(t, [...(byText.get(t) ?? []), labels[i] ?? '']);
   });
   if (byText.size === 0) return undefined;
-  if (byText.size === 1) return [...byText.keys()][0];
+  // Unlabelled only when every variant says it: a text only some carry is theirs, not everyone's.
+  if (byText.size === 1 && [...byText.values()][0]!.length === texts.length) return [...byText.keys()][0];
   return [...byText].map(([text, ls]) => `${mergeLabels(ls)}: ${text}`).join('; ');
 }
 
@@ -79,26 +79,4 @@ export function composeDescription(parts: ReadonlyArray<string | undefined>): st
   const present = parts.filter((p): p is string => typeof p === 'string' && p.trim().length > 0);
   if (present.length === 0) return undefined;
   return present.map((p, i) => (i < present.length - 1 && !/[.!?:;]\s*$/.test(p) ? `${p}.` : p)).join(' ');
-}
-
-/**
- * A short human summary of what a schema accepts, for the "what each variant expects" note on a
- * widened key: `object`, `array`, `"fast"`, `"x" | "y"`, `string | null`, `any`.
- */
-export function summarize(schema: unknown, resolve: RefResolver): string {
-  const atoms = typeAtoms(schema, resolve);
-  if (atoms === 'any') return 'any';
-  if (atoms.length === 0) return 'nothing';
-  const parts: string[] = [];
-  for (const atom of atoms) {
-    const values: unknown[] | undefined =
-      'const' in atom.fragment
-        ? [atom.fragment.const]
-        : Array.isArray(atom.fragment.enum)
-          ? atom.fragment.enum
-          : undefined;
-    if (values && atom.type !== 'object' && atom.type !== 'array') parts.push(...values.map((v) => JSON.stringify(v)));
-    else parts.push(atom.type);
-  }
-  return [...new Set(parts)].join(' | ');
 }

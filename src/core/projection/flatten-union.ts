@@ -2,7 +2,8 @@ import { uniqueValues } from '../json-schema/compare.js';
 import { setOwn } from '../json-schema/own-properties.js';
 import { isPlainObject, type JsonSchema } from '../json-schema/types.js';
 import { composeDescription, labelledText } from './annotations.js';
-import { type JoinInput, joinSchemas } from './join-variant-schemas.js';
+import { joinUndeclared, objectKeys } from './join-objects.js';
+import { joinSchemas } from './join-variant-schemas.js';
 import type { RefResolver } from './type-atoms.js';
 
 /**
@@ -24,11 +25,8 @@ export function flattenUnion(
   const n = members.length;
   const labels = values.map((v) => `${tag} = ${v.join(' | ')}`);
   const when = (indices: readonly number[]) => `${tag} = ${indices.flatMap((i) => values[i]!).join(' | ')}`;
+  const objects = members.map((schema, i) => ({ schema, label: labels[i]! }));
   const props = members.map((m) => (isPlainObject(m.properties) ? (m.properties as JsonSchema) : {}));
-  const req = members.map((m) => new Set<string>(Array.isArray(m.required) ? m.required : []));
-
-  const keys: string[] = [tag];
-  for (const p of props) for (const k of Object.keys(p)) if (!keys.includes(k)) keys.push(k);
 
   const allValues = uniqueValues(values.flat());
   const properties: JsonSchema = {
@@ -45,24 +43,7 @@ export function flattenUnion(
   };
   const required: string[] = [tag];
 
-  for (const key of keys.slice(1)) {
-    const present: number[] = [];
-    const inputs: JoinInput[] = [];
-    for (let i = 0; i < n; i++) {
-      if (Object.hasOwn(props[i]!, key)) {
-        present.push(i);
-        inputs.push({ label: labels[i]!, schema: props[i]![key] });
-      } else {
-        // A variant that lets undeclared keys through (loose object, catch-all) passes this key on too,
-        // with whatever its catch-all allows, so its values must stay acceptable. Zod's default
-        // (strip) objects emit no `additionalProperties`: the key is dropped before the handler, so
-        // those variants do not widen the key.
-        const extra = members[i]!.additionalProperties;
-        if (extra !== undefined && extra !== false)
-          inputs.push({ label: `${labels[i]} (undeclared key)`, schema: extra });
-      }
-    }
-    const requiredIn = present.filter((i) => req[i]!.has(key));
+  for (const { key, inputs, present, requiredIn } of objectKeys(objects, new Set([tag]))) {
     const { schema } = joinSchemas(inputs, resolve);
     let hint: string | undefined;
     if (requiredIn.length === n) required.push(key);
@@ -78,12 +59,8 @@ export function flattenUnion(
   out.type = 'object';
   out.properties = properties;
   out.required = required;
-  if (members.every((m) => m.additionalProperties === false)) out.additionalProperties = false;
-  else if (members.some((m) => m.additionalProperties !== undefined && m.additionalProperties !== false)) {
-    // Open either way, but an explicit `{}` says undeclared keys reach the handler (a loose or
-    // catch-all variant). A union this object later joins must still accept them under any key.
-    out.additionalProperties = {};
-  }
+  const extra = joinUndeclared(objects, false, (inputs) => joinSchemas(inputs, resolve).schema);
+  if (extra !== undefined) out.additionalProperties = extra;
   const description = composeDescription([
     typeof node.description === 'string' ? node.description : undefined,
     variantNotes(members, labels),

@@ -1,132 +1,79 @@
-import { uniqueValues, validationKey } from '../json-schema/compare.js';
-import type { JsonType } from '../json-schema/keywords.js';
-import type { JsonSchema } from '../json-schema/types.js';
-import { composeDescription, joinAnnotations, labelledText, mergeLabels, summarize } from './annotations.js';
-import { type RefResolver, type TypeAtom, typeAtoms } from './type-atoms.js';
+import { validationKey } from '../json-schema/compare.js';
+import { isPlainObject, type JsonSchema } from '../json-schema/types.js';
+import { composeDescription, joinAnnotations, labelledText, mergeLabels } from './annotations.js';
+import { joinByType } from './join-by-type.js';
+import type { JoinInput } from './join-types.js';
+import { summarize } from './shape-summary.js';
+import type { RefResolver } from './type-atoms.js';
 
-/** One variant's schema for a key, and the variant's label (`kind = a`) for descriptions. */
-export interface JoinInput {
-  label: string;
-  schema: unknown;
+export type { JoinInput } from './join-types.js';
+
+export interface JoinOptions {
+  /** Remove the top-level `default` even when every input has the same one (default true). */
+  dropDefault?: boolean;
+  /** Say what each variant expects where their shapes differ (default true). */
+  note?: boolean;
 }
 
 /**
- * The schema for one key of a flattened union: it must accept every value that any input accepts
- * (the superset invariant), be as tight as the rules allow, and never carry a sibling's default.
+ * The schema for one position that several variants give different schemas (a flattened union's key, or
+ * anything below it): it must accept every value any input accepts (the superset invariant), keep every
+ * field's type and nested shape, and never carry a sibling's default.
  *
- * Rules, in order:
- * 1. Inputs that accept the same values (annotations aside) → kept, annotations joined, no default.
- * 2. Any input with no provable type (`{}`, unresolved `$ref`) → untyped `{}`: nothing narrower is safe.
- * 3. Otherwise type by type: `integer` folds into `number` when both occur; a type whose inputs agree
- *    keeps its constraints; string consts/enums join into one enum; anything else is the bare type
- *    (an array keeps `items: {}` so every array node has `items`). Several types become a `type` list;
- *    a nullable input becomes `null` in that list, never an `anyOf`.
- * Widened results get a note listing what each variant expects.
+ * 1. Inputs that accept the same values (annotations aside) → kept, annotations joined.
+ * 2. Otherwise the typed join (`joinByType`): type by type, recursively; `{}` only when an input was
+ *    untyped already.
+ * The description keeps each variant's own text (labelled when they differ) and, where the variants'
+ * shapes differ, a short note of what each expects (`kind = a: { sku, qty }; kind = b: string`). Below a
+ * node that has the note, positions do not repeat it.
  */
 export function joinSchemas(
   inputs: readonly JoinInput[],
   resolve: RefResolver,
+  options: JoinOptions = {},
 ): { schema: JsonSchema; widened: boolean } {
-  const labels = inputs.map((i) => i.label);
+  const value = joinValue(inputs, resolve, options.dropDefault ?? true, options.note === false);
+  const widened = !sameMeaning(inputs);
+  if (value === true) return { schema: {}, widened };
+  if (value === false) return { schema: { not: {} }, widened };
+  return { schema: value as JsonSchema, widened };
+}
+
+function sameMeaning(inputs: readonly JoinInput[]): boolean {
   const first = validationKey(inputs[0]?.schema);
-  if (inputs.every((i) => validationKey(i.schema) === first)) {
-    const joined = joinAnnotations(
+  return inputs.every((i) => validationKey(i.schema) === first);
+}
+
+/** `noted`: a position above already says what each variant expects. */
+function joinValue(inputs: readonly JoinInput[], resolve: RefResolver, dropDefault: boolean, noted: boolean): unknown {
+  const labels = inputs.map((i) => i.label);
+  if (sameMeaning(inputs)) {
+    return joinAnnotations(
       inputs.map((i) => i.schema),
       labels,
-      true,
+      dropDefault,
     );
-    return { schema: typeof joined === 'object' && joined !== null ? (joined as JsonSchema) : {}, widened: false };
   }
-
-  const original = labelledText(
-    inputs.map((i) =>
-      typeof i.schema === 'object' && i.schema !== null ? (i.schema as JsonSchema).description : undefined,
+  const note = noted ? undefined : shapeNote(inputs, resolve);
+  const schema = joinByType(inputs, resolve, (sub, drop) => joinValue(sub, resolve, drop, noted || note !== undefined));
+  const description = composeDescription([
+    labelledText(
+      inputs.map((i) => (isPlainObject(i.schema) ? i.schema.description : undefined)),
+      labels,
     ),
-    labels,
-  );
-  const note = widenNote(inputs, resolve);
-  const description = composeDescription([original, note]);
-  const schema = joinByType(inputs, resolve);
+    note,
+  ]);
   if (description !== undefined) schema.description = description;
-  return { schema, widened: true };
+  return schema;
 }
 
-function joinByType(inputs: readonly JoinInput[], resolve: RefResolver): JsonSchema {
-  const atoms: Array<TypeAtom & { label: string }> = [];
-  for (const input of inputs) {
-    const a = typeAtoms(input.schema, resolve);
-    if (a === 'any') return {};
-    atoms.push(...a.map((atom) => ({ ...atom, label: input.label })));
-  }
-  if (atoms.length === 0) return { not: {} };
-
-  const hasNumber = atoms.some((a) => a.type === 'number');
-  const groups = new Map<JsonType, Array<{ fragment: JsonSchema; label: string }>>();
-  for (const atom of atoms) {
-    const type = atom.type === 'integer' && hasNumber ? 'number' : atom.type;
-    groups.set(type, [...(groups.get(type) ?? []), atom]);
-  }
-  // Type order: first appearance across variants, `null` last, so output is stable and readable.
-  const types: JsonType[] = [...groups.keys()].filter((t) => t !== 'null');
-  if (groups.has('null')) types.push('null');
-
-  const fragments = new Map<JsonType, JsonSchema>();
-  for (const type of types) fragments.set(type, joinFragments(type, groups.get(type)!));
-
-  if (types.length === 1) return { type: types[0], ...fragments.get(types[0]!) };
-
-  // `const`/`enum` constrain every type at once, so they survive only if every type is enumerated.
-  const enumerated = types.every((t) => t === 'null' || valuesOf(fragments.get(t)!) !== undefined);
-  if (enumerated) {
-    const values = types.flatMap((t) => (t === 'null' ? [null] : valuesOf(fragments.get(t)!)!));
-    return { type: types, enum: uniqueValues(values) };
-  }
-  const nonNull = types.filter((t) => t !== 'null');
-  if (nonNull.length === 1) {
-    // `X | null`: X's own constraints only ever apply to X's type, so they can stay beside the list.
-    const { const: _c, enum: _e, ...rest } = fragments.get(nonNull[0]!)!;
-    return { type: types, ...rest };
-  }
-  const out: JsonSchema = { type: types };
-  if (types.includes('array')) out.items = {};
-  return out;
-}
-
-/** One fragment for all atoms of one type. */
-function joinFragments(type: JsonType, atoms: ReadonlyArray<{ fragment: JsonSchema; label: string }>): JsonSchema {
-  const fragments = atoms.map((a) => a.fragment);
-  const key = validationKey(fragments[0]);
-  if (fragments.every((f) => validationKey(f) === key)) {
-    // Same constraints; nested annotations (a default inside an object, say) may still differ.
-    return joinAnnotations(
-      fragments,
-      atoms.map((a) => a.label),
-      false,
-    ) as JsonSchema;
-  }
-  if (type === 'string') {
-    const lists = fragments.map(valuesOf);
-    if (lists.every((l) => l?.every((v) => typeof v === 'string'))) {
-      return { enum: uniqueValues(lists.flatMap((l) => l ?? [])) };
-    }
-  }
-  return type === 'array' ? { items: {} } : {};
-}
-
-/** The values a fragment pins (its `const` or `enum`), when it pins any and has no other constraint. */
-function valuesOf(fragment: JsonSchema): unknown[] | undefined {
-  const keys = Object.keys(fragment);
-  if (keys.length === 1 && keys[0] === 'const') return [fragment.const];
-  if (keys.length === 1 && keys[0] === 'enum' && Array.isArray(fragment.enum)) return fragment.enum;
-  return undefined;
-}
-
-/** `kind = one: object; kind = many: array`, grouping variants that expect the same thing. */
-function widenNote(inputs: readonly JoinInput[], resolve: RefResolver): string {
+/** `kind = one: { id }; kind = many: array of { id }.`, grouping variants that expect the same; none when all do. */
+function shapeNote(inputs: readonly JoinInput[], resolve: RefResolver): string | undefined {
   const bySummary = new Map<string, string[]>();
   for (const input of inputs) {
     const s = summarize(input.schema, resolve);
     bySummary.set(s, [...(bySummary.get(s) ?? []), input.label]);
   }
+  if (bySummary.size < 2) return undefined;
   return `${[...bySummary].map(([s, ls]) => `${mergeLabels(ls)}: ${s}`).join('; ')}.`;
 }

@@ -32,8 +32,10 @@ describe('collisions: object vs array', () => {
     expect(unionsIn(doc)).toEqual([]);
     expect(doc.properties.kind).toMatchObject({ type: 'string', enum: ['one', 'many'] });
     expect(typeSet(doc.properties.media)).toEqual(['array', 'object']);
-    expect(doc.properties.media.items).toEqual({});
-    expect(doc.properties.media.description).toContain('kind = one: object; kind = many: array');
+    // Both sides keep their shape: the object's properties and the array's items stand side by side.
+    const id = { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] };
+    expect(doc.properties.media).toMatchObject({ properties: id.properties, required: ['id'], items: id });
+    expect(doc.properties.media.description).toContain('kind = one: { id }; kind = many: array of { id }');
     expect(doc.required).toContain('media');
   });
 
@@ -97,7 +99,7 @@ describe('collisions: literals and enums', () => {
 });
 
 describe('collisions: object shapes', () => {
-  it('two object shapes: an open object without required', () => {
+  it('two object shapes: an open object that keeps both shapes, none required', () => {
     const { doc } = served(twoVariants(z.object({ x: z.string() }), z.object({ y: z.number() }), 'cfg'), {
       ok: [{ kind: 'a', cfg: { x: '1' } }],
       ajvOnly: [{ kind: 'a', cfg: { y: 1 } }],
@@ -105,7 +107,8 @@ describe('collisions: object shapes', () => {
     expect(doc.properties.cfg.type).toBe('object');
     expect(doc.properties.cfg.required).toBeUndefined();
     expect(doc.properties.cfg.additionalProperties).toBeUndefined();
-    expect(doc.properties.cfg.properties).toBeUndefined();
+    expect(doc.properties.cfg.properties).toEqual({ x: { type: 'string' }, y: { type: 'number' } });
+    expect(doc.properties.cfg.description).toContain('kind = a: { x }; kind = b: { y }');
   });
 
   it('plain object unions in both variants: an open object, no anyOf left', () => {
@@ -119,6 +122,8 @@ describe('collisions: object shapes', () => {
     );
     expect(doc.properties.value.type).toBe('object');
     expect(doc.properties.value.required).toBeUndefined();
+    const string = { type: 'string' };
+    expect(doc.properties.value.properties).toMatchObject({ a: string, b: string, c: string, d: string });
     expect(unionsIn(doc)).toEqual([]);
   });
 });

@@ -1,15 +1,15 @@
 import type { z } from 'zod';
 import type { JsonSchema } from '../../../src/core/json-schema/types.js';
-import { flattenWithReport, inlineRefs } from '../../../src/core/projection/index.js';
+import { dropSafeIntegerBounds, flattenWithReport, inlineRefs } from '../../../src/core/projection/index.js';
 import { ajv, toJson } from '../../support/documents.js';
 import { two } from '../../support/unions.js';
 
 // Zod's conversion, Ajv and the document lookups are shared with the case suites (test/support/documents.ts).
 export { ajv, at, pointersWith, toJson, typeSet, unionsIn } from '../../support/documents.js';
 
-/** The served document as the mount computes it: inline refs, then flatten. */
+/** The served document as the mount computes it: inline refs, drop the safe-integer bounds, then flatten. */
 export function project(schema: z.ZodType) {
-  return flattenWithReport(inlineRefs(toJson(schema)).schema);
+  return flattenWithReport(dropSafeIntegerBounds(inlineRefs(toJson(schema)).schema) as JsonSchema);
 }
 
 export function accepts(schema: JsonSchema, value: unknown): boolean {
