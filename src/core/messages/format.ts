@@ -12,6 +12,7 @@ import { valueAt } from '../json-schema/pointer.js';
 import type { Schema } from '../zod/def.js';
 import { expectedName, shortLiteral, typeName } from './describe.js';
 import { formatPath } from './path.js';
+import { alternativesAt, alternativesLine, failedTag, onlyMissing, tagRequirements, tagValues } from './union-text.js';
 import { variantContext } from './variant-context.js';
 
 export { formatPath } from './path.js';
@@ -32,6 +33,8 @@ interface Entry {
   /** How the path is shown (unknown keys show each key's own path). */
   shown: string;
   text: string;
+  /** False for a failure the variant hint would mislead on (a key the variant does not know). */
+  hint?: false;
 }
 
 /**
@@ -53,7 +56,7 @@ export function formatIssues(
   for (const issue of issues) {
     const before = entries.length;
     try {
-      collect(issue, [], entries, hasValue ? { value } : undefined);
+      collect(issue, [], entries, hasValue ? { value, schema } : undefined);
     } catch {
       // An issue of a shape this code does not know still reaches the model with Zod's words.
       entries.length = before;
@@ -62,20 +65,21 @@ export function formatIssues(
   }
 
   const order: string[] = [];
-  const byShown = new Map<string, { at: PropertyKey[]; texts: string[] }>();
+  const byShown = new Map<string, { at: PropertyKey[]; texts: string[]; hint: boolean }>();
   for (const e of entries) {
     let group = byShown.get(e.shown);
     if (!group) {
-      group = { at: e.at, texts: [] };
+      group = { at: e.at, texts: [], hint: true };
       byShown.set(e.shown, group);
       order.push(e.shown);
     }
     if (!group.texts.includes(e.text)) group.texts.push(e.text);
+    if (e.hint === false) group.hint = false;
   }
   return order.map((shown) => {
     const group = byShown.get(shown)!;
     let line = `${shown === '' ? '(root)' : shown}: ${group.texts.join('; ')}`;
-    if (schema && hasValue) line += variantSuffix(schema, value, group.at);
+    if (schema && hasValue && group.hint) line += variantSuffix(schema, value, group.at);
     return line;
   });
 }
@@ -98,7 +102,8 @@ function variantSuffix(schema: Schema, value: unknown, at: PropertyKey[]): strin
   return ` (${ctx.discriminator} = ${tag} requires ${ctx.required.join(', ')})`;
 }
 
-type Sent = { value: unknown } | undefined;
+/** What was sent, and the schema it was parsed with, when the caller gave them. */
+type Sent = { value: unknown; schema?: Schema } | undefined;
 
 /** What was sent at `path`: a type name, `required` when the key is missing, or undefined when unknown. */
 function received(path: PropertyKey[], issue: FormattableIssue, sent: Sent): string | undefined {
@@ -147,8 +152,10 @@ function collect(issue: FormattableIssue, prefix: PropertyKey[], entries: Entry[
       add(entries, path, typeLine(expectedName(issue.expected), received(path, issue, sent)));
       return;
     case 'unrecognized_keys': {
+      // No variant hint: the key is not the variant's, and "kind = a requires ..." would not say why.
       const shown = issue.keys.map((k) => formatPath([...path, k])).join(', ');
-      entries.push({ at: path, shown, text: issue.keys.length === 1 ? 'unrecognized key' : 'unrecognized keys' });
+      const text = issue.keys.length === 1 ? 'unrecognized key' : 'unrecognized keys';
+      entries.push({ at: path, shown, text, hint: false });
       return;
     }
     case 'invalid_value': {
@@ -193,9 +200,15 @@ function collectUnion(issue: z.core.$ZodIssueInvalidUnion, path: PropertyKey[], 
   if (issue.discriminator !== undefined && issue.errors.length === 0) {
     // Unknown or missing tag: Zod already points the path at the tag.
     const options = 'options' in issue && Array.isArray(issue.options) ? issue.options : [];
-    const got = receivedLiteral(path, issue, sent);
-    const expected = options.length ? `expected ${oneOf(options)}` : 'expected a known value';
-    add(entries, path, got === 'required' ? `required, ${expected}` : got ? `${expected}, received ${got}` : expected);
+    const needs = sent?.schema ? tagRequirements(sent.schema, sent.value, path.slice(0, -1), issue.discriminator) : '';
+    addTagLine(
+      entries,
+      path,
+      options.length ? `expected ${oneOf(options)}` : 'expected a known value',
+      needs,
+      issue,
+      sent,
+    );
     return;
   }
   if (issue.errors.length === 0) {
@@ -218,6 +231,7 @@ function collectUnion(issue: z.core.$ZodIssueInvalidUnion, path: PropertyKey[], 
     add(entries, path, typeLine(expected.join(' | '), received(path, sent ? issue : issue.errors[0]![0]!, sent)));
     return;
   }
+  if (sent?.schema && plainUnionText(issue, path, entries, sent)) return;
   // Some member took the kind and failed inside: report the closest member's failures rather than a
   // tree of every member's. Closest: a member whose literal keys (its tag) matched the value, then the
   // fewest issues. A tagged `z.union` (not `z.discriminatedUnion`) then says what the chosen variant lacks,
@@ -225,8 +239,6 @@ function collectUnion(issue: z.core.$ZodIssueInvalidUnion, path: PropertyKey[], 
   const inside = issue.errors.filter(
     (alt) => !(alt.length === 1 && alt[0]!.path.length === 0 && alt[0]!.code === 'invalid_type'),
   );
-  const tagMissed = (alt: readonly z.core.$ZodIssue[]) =>
-    alt.some((sub) => sub.code === 'invalid_value' && sub.path.length === 1) ? 1 : 0;
   const best = inside.reduce((a, b) => {
     if (b.length === 0) return a;
     if (a.length === 0) return b;
@@ -234,6 +246,66 @@ function collectUnion(issue: z.core.$ZodIssueInvalidUnion, path: PropertyKey[], 
     return byTag < 0 || (byTag === 0 && b.length < a.length) ? b : a;
   }, inside[0] ?? []);
   for (const sub of best) collect(sub, path, entries, sent);
+}
+
+/** 1 when a member failed on one of its literal keys (its tag did not match), else 0. */
+function tagMissed(alt: readonly z.core.$ZodIssue[]): number {
+  return alt.some((sub) => sub.code === 'invalid_value' && sub.path.length === 1) ? 1 : 0;
+}
+
+function addTagLine(
+  entries: Entry[],
+  path: PropertyKey[],
+  expected: string,
+  needs: string,
+  issue: FormattableIssue,
+  sent: Sent,
+) {
+  const got = receivedLiteral(path, issue, sent);
+  const text = got === 'required' ? `required, ${expected}` : got ? `${expected}, received ${got}` : expected;
+  entries.push({ at: path, shown: formatPath(path), text: `${text}${needs}`, hint: false });
+}
+
+/**
+ * A plain union of objects that every member refused, read with the schema: a key every member pinned
+ * and missed is a tag (its values, and what each requires); `{}` against untagged alternatives names
+ * them all; a value that is closest to one member by its keys gets that member's failures. True when
+ * it wrote the lines.
+ */
+function plainUnionText(
+  issue: z.core.$ZodIssueInvalidUnion,
+  path: PropertyKey[],
+  entries: Entry[],
+  sent: NonNullable<Sent>,
+): boolean {
+  const schema = sent.schema!;
+  const tag = failedTag(issue.errors);
+  if (tag !== undefined) {
+    const at = [...path, tag];
+    addTagLine(
+      entries,
+      at,
+      `expected ${oneOf(tagValues(issue.errors, tag))}`,
+      tagRequirements(schema, sent.value, path, tag),
+      issue,
+      sent,
+    );
+    return true;
+  }
+  const alternatives = alternativesAt(schema, sent.value, path, issue.errors.length);
+  if (!alternatives) return false;
+  // Closest: a member whose literal keys matched, then the one that declares most of the keys sent.
+  const rank = alternatives.scores.map((score, i) => score - 1000 * tagMissed(issue.errors[i]!));
+  const best = Math.max(...rank);
+  const tied = rank.flatMap((r, i) => (r === best ? [i] : []));
+  if (best === 0 && tied.length > 1 && issue.errors.every((alt) => onlyMissing(alt, sent.value, path))) {
+    const { shown, text } = alternativesLine(issue.errors, alternatives.labels, path);
+    entries.push({ at: path, shown, text, hint: false });
+    return true;
+  }
+  if (tied.length !== 1) return false;
+  for (const sub of issue.errors[tied[0]!]!) collect(sub, path, entries, sent);
+  return true;
 }
 
 function boundText(issue: z.core.$ZodIssueTooSmall | z.core.$ZodIssueTooBig): string {

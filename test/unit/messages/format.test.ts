@@ -80,9 +80,12 @@ describe('formatIssues', () => {
     z.object({ kind: z.literal('remove'), path: z.string() }),
   ]);
 
-  it('an unknown tag lists the valid ones', () => {
-    expect(lines(du, { kind: 'z' })).toEqual(['kind: expected one of "append" | "add" | "remove", received "z"']);
-    expect(lines(du, {})).toEqual(['kind: required, expected one of "append" | "add" | "remove"']);
+  it('an unknown or missing tag lists the valid ones and what each requires', () => {
+    const needs = '(append | add require path, content; remove requires path)';
+    expect(lines(du, { kind: 'z' })).toEqual([
+      `kind: expected one of "append" | "add" | "remove", received "z" ${needs}`,
+    ]);
+    expect(lines(du, {})).toEqual([`kind: required, expected one of "append" | "add" | "remove" ${needs}`]);
   });
 
   it('inside a variant, names the fields the chosen tag requires', () => {
@@ -217,5 +220,60 @@ describe('variant hints name the chosen tag only where they help', () => {
     expect(lines(send, { type: 'mediaGroup', media: [{ url: 42 }] })).toEqual([
       'media[0].url: expected string, received number',
     ]);
+  });
+});
+
+describe('unions a value matched no member of', () => {
+  const flow = z.union([z.object({ flowName: z.string() }), z.object({ flowPath: z.string() })]);
+  const sources = z.union([
+    z.object({ content: z.string(), filename: z.string() }),
+    z.object({ source_url: z.string() }),
+    z.object({ source_file_id: z.string() }),
+  ]);
+
+  it('names every alternative of an untagged union when none of their keys was sent', () => {
+    expect(lines(flow, {})).toEqual(['flowName, flowPath: none was sent; give one of: flowName | flowPath']);
+    expect(lines(z.object({ f: flow }), { f: {} })).toEqual([
+      'f.flowName, f.flowPath: none was sent; give one of: flowName | flowPath',
+    ]);
+    expect(lines(sources, {})).toEqual([
+      'content, filename, source_url, source_file_id: none was sent; give one of: content + filename | source_url | source_file_id',
+    ]);
+  });
+
+  it('reports the member closest by the keys sent', () => {
+    expect(lines(sources, { content: 'x' })).toEqual(['filename: required, expected string']);
+  });
+
+  it('treats a key every member pins and missed as a tag: its values, and what each requires', () => {
+    const tagged = z.union([
+      z.object({ kind: z.literal('a'), x: z.string() }),
+      z.object({ kind: z.literal('b'), y: z.number() }),
+    ]);
+    expect(lines(tagged, {})).toEqual(['kind: required, expected one of "a" | "b" (a requires x; b requires y)']);
+    expect(lines(tagged, { kind: 'z', x: '1' })).toEqual([
+      'kind: expected one of "a" | "b", received "z" (a requires x; b requires y)',
+    ]);
+  });
+
+  it('groups tag values that require the same, and says when one requires nothing more', () => {
+    const ops = z.discriminatedUnion('op', [
+      z.object({ op: z.literal('append'), path: z.string(), content: z.string() }),
+      z.object({ op: z.literal('prepend'), path: z.string(), content: z.string() }),
+      z.object({ op: z.literal('noop') }),
+    ]);
+    expect(lines(ops, {})).toEqual([
+      'op: required, expected one of "append" | "prepend" | "noop" (append | prepend require path, content; noop requires nothing else)',
+    ]);
+  });
+});
+
+describe('unknown keys of a strict variant', () => {
+  it('keep their own error, without the variant hint', () => {
+    const strict = z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('a'), a: z.string() }).strict(),
+      z.object({ kind: z.literal('b') }),
+    ]);
+    expect(lines(strict, { kind: 'a', a: 'x', extra: 1 })).toEqual(['extra: unrecognized key']);
   });
 });
