@@ -165,19 +165,23 @@ const S = {
   ]),
 } satisfies Record<string, z.ZodType>;
 
-/** Roots that can never be served: a string or a union as the whole input, untagged object unions, an array. */
+/** Roots that can never be served: a string or a union as the whole input, an array. */
 const BAD_ROOTS = {
   string_or_union_root: z.union([z.string(), DU]),
+  array_root: z.array(z.object({ id: z.string(), title: z.string() })),
+} satisfies Record<string, z.ZodType>;
+
+/** Untagged unions of objects: served flat with flattening, refused as a root without it. */
+const UNTAGGED = {
   untagged_object_union_root: z.union([z.object({ id: z.string() }), z.object({ slug: z.string() })]),
   untagged_union_of_three: z.union([
     z.object({ content: z.string(), filename: z.string() }),
     z.object({ source_url: z.url() }),
     z.object({ source_file_id: z.string() }),
   ]),
-  array_root: z.array(z.object({ id: z.string(), title: z.string() })),
 } satisfies Record<string, z.ZodType>;
 
-const tools = Object.entries(S).map(([name, input]) =>
+const tools = Object.entries({ ...S, ...UNTAGGED }).map(([name, input]) =>
   name === 'params_and_union'
     ? caseTool(name, input, z.object({ botId: z.string() }))
     : name === 'strict_input_with_params'
@@ -217,9 +221,14 @@ const badRoots = mountGroup(
 
 // Params plus a union input with flatten off, under 'warn'.
 const unflattenedTool = caseTool('params_and_union_unflattened', S.params_and_union, z.object({ botId: z.string() }));
-const flattenOff = mountGroup([unflattenedTool, caseTool('plain_message', z.object({ message: z.string() }))], {
-  schemaValidation: { policy: 'warn' },
-});
+const flattenOff = mountGroup(
+  [
+    unflattenedTool,
+    caseTool('plain_message', z.object({ message: z.string() })),
+    ...Object.entries(UNTAGGED).map(([name, input]) => caseTool(name, input)),
+  ],
+  { schemaValidation: { policy: 'warn' } },
+);
 
 /** The case is served under the default policy: no error-level issue for it. */
 const servable = (name: string) => expect(errorsOf(g.report, name), `${name} error issues`).toEqual([]);
@@ -493,15 +502,15 @@ describe('discriminators', () => {
 });
 
 describe('non-object members, params, extend', () => {
-  it('a string or a union: anyOf of {type:string} and one flat object; both accepted', () =>
+  it('a string or a union: one node typed string and object, the object side flat; both accepted', () =>
     g.each(async (c) => {
       servable('string_or_union');
-      const anyOf = at(g.schema(c, 'string_or_union'), '/properties/spec/anyOf');
-      expect(anyOf).toHaveLength(2);
-      const str = anyOf.find((m: any) => m.type === 'string');
-      const obj = anyOf.find((m: any) => m.type === 'object');
-      expect(bare(str)).toEqual({ type: 'string' });
-      expectFlatObject(obj, 'DU member');
+      // Below the root, the union of a string and the flat DU is one node with a type list.
+      const spec = at(g.schema(c, 'string_or_union'), '/properties/spec');
+      expect(typeSet(spec)).toEqual(['object', 'string']);
+      expect(unionsIn(spec)).toEqual([]);
+      expect(spec.properties.kind).toMatchObject({ type: 'string', enum: ['a', 'b'] });
+      expect(spec.required).toEqual(['kind']);
       await expectAccepted(g, c, 'string_or_union', { spec: 'text' }, { input: { spec: 'text' } });
       await expectAccepted(
         g,
@@ -861,18 +870,30 @@ describe('shapes from real tools', () => {
       await expectRefused(g, c, 'four_variants_shared_fields', { operation: 'append', path: 'notes.txt' }, ['content']);
     }));
 
-  it('an untagged object union: left alone, error at "" as a root; throw refuses, warn leaves it out', async () => {
-    const tool = caseTool('untagged_object_union_root', BAD_ROOTS.untagged_object_union_root);
+  it('an untagged object union: one flat object, both keys typed and optional; {} refused naming both', () =>
+    g.each(async (c) => {
+      servable('untagged_object_union_root');
+      const s = g.schema(c, 'untagged_object_union_root');
+      expectFlatObject(s, 'root');
+      expect(s.properties).toEqual({ id: { type: 'string' }, slug: { type: 'string' } });
+      expect(s).not.toHaveProperty('required');
+      expect(s.description).toContain('Give one of: id | slug');
+      await expectAccepted(g, c, 'untagged_object_union_root', { id: 'a' }, { input: { id: 'a' } });
+      await expectAccepted(g, c, 'untagged_object_union_root', { slug: 'b' }, { input: { slug: 'b' } });
+      await expectRefused(g, c, 'untagged_object_union_root', {}, ['id', 'slug'], { ajv: true });
+    }));
+
+  it('an untagged object union without flattening: an error at "" and nothing throws; throw refuses, warn leaves it out', async () => {
+    const tool = caseTool('untagged_object_union_root', UNTAGGED.untagged_object_union_root);
     let report: ReturnType<typeof validateMcpSchemas> | undefined;
     expect(() => {
-      report = validateMcpSchemas([tool], FLAT);
+      report = validateMcpSchemas([tool]);
     }).not.toThrow();
     expect(errorsOf(report!, 'untagged_object_union_root')).toContain('root-not-object@');
-    expect(() => createMcpFetchHandler([tool], FLAT)).toThrow(/untagged_object_union_root/);
-    await badRoots.each(async (c) => {
-      expect(badRoots.listed(c).has('untagged_object_union_root')).toBe(false);
-      expect(badRoots.listed(c).has('object_or_array')).toBe(true);
-      expect(badRoots.listed(c).has('union_root_beside_others')).toBe(true);
+    expect(() => createMcpFetchHandler([tool])).toThrow(/untagged_object_union_root/);
+    await flattenOff.each(async (c) => {
+      expect(flattenOff.listed(c).has('untagged_object_union_root')).toBe(false);
+      expect(flattenOff.listed(c).has('plain_message')).toBe(true);
     });
   });
 
@@ -898,16 +919,36 @@ describe('shapes from real tools', () => {
       });
     }));
 
-  it('an untagged root union of three shapes: not flattened, error at "", anthropic flags it, never served', async () => {
-    const tool = caseTool('untagged_union_of_three', BAD_ROOTS.untagged_union_of_three);
-    const report = validateMcpSchemas([tool], { ...FLAT, schemaValidation: { profiles: ['anthropic'] } });
-    expect(errorsOf(report, 'untagged_union_of_three')).toContain('root-not-object@');
+  it('an untagged root union of three shapes: one object with every key typed, none required, no combinator', () =>
+    g.each(async (c) => {
+      servable('untagged_union_of_three');
+      const s = g.schema(c, 'untagged_union_of_three');
+      expectFlatObject(s, 'root');
+      expect(Object.keys(s.properties)).toEqual(['content', 'filename', 'source_url', 'source_file_id']);
+      for (const key of Object.keys(s.properties)) expect(s.properties[key].type, key).toBe('string');
+      expect(s).not.toHaveProperty('required');
+      await expectAccepted(
+        g,
+        c,
+        'untagged_union_of_three',
+        { source_url: 'https://e.x/a' },
+        { input: { source_url: 'https://e.x/a' } },
+      );
+      await expectRefused(g, c, 'untagged_union_of_three', { content: 'x' }, ['filename'], { ajv: true });
+    }));
+
+  it('an untagged root union of three shapes without flattening: an error at "" suggesting flattening or tags, anthropic flags it, never served', async () => {
+    const tool = caseTool('untagged_union_of_three', UNTAGGED.untagged_union_of_three);
+    const report = validateMcpSchemas([tool], { schemaValidation: { profiles: ['anthropic'] } });
+    const root = report.issues.find((i) => i.tool === 'untagged_union_of_three' && i.code === 'root-not-object');
+    expect(root?.message).toMatch(/flattenUnionInput: true/);
+    expect(root?.message).toMatch(/tag/);
     expect(
       report.issues.some((i) => i.tool === 'untagged_union_of_three' && i.profile === 'anthropic' && i.path === ''),
     ).toBe(true);
     expect(report.tools.map((t) => t.name)).not.toContain('untagged_union_of_three');
-    await badRoots.each(async (c) => {
-      expect(badRoots.listed(c).has('untagged_union_of_three')).toBe(false);
+    await flattenOff.each(async (c) => {
+      expect(flattenOff.listed(c).has('untagged_union_of_three')).toBe(false);
     });
   });
 

@@ -180,6 +180,7 @@ const base = mountGroup(
     tool('prepare_or_execute', prepareOrExecute),
     tool('untagged_union_of_three', untaggedOfThree),
     ...named(
+      'untagged_object_union_root',
       'object_intersection',
       'unsatisfiable_intersection',
       'cross_field_refinement',
@@ -582,9 +583,16 @@ describe('roots', () => {
     });
   });
 
-  it('an untagged object union at the root: an error at "" even with flattening; warn leaves it out', async () => {
-    find(flattened, 'untagged_object_union_root', { code: 'root-not-object', path: '', severity: 'error' });
-    await expectLeftOut(flattened, 'untagged_object_union_root');
+  it('an untagged object union at the root: served as one object with flattening; without it, an error at "" and left out', async () => {
+    none(flattened, 'untagged_object_union_root');
+    await flattened.each(async (c) => {
+      const s = flattened.schema(c, 'untagged_object_union_root');
+      expect(s.type).toBe('object');
+      expect(Object.keys(s.properties)).toEqual(['id', 'slug']);
+    });
+    const [issue] = find(base, 'untagged_object_union_root', { code: 'root-not-object', path: '', severity: 'error' });
+    expect(issue!.message).toContain('flattenUnionInput: true');
+    await expectLeftOut(base, 'untagged_object_union_root');
   });
 
   it('a root intersection: no issue, one object; an unsatisfiable one: an error at /properties/a', async () => {
@@ -603,20 +611,25 @@ describe('roots', () => {
     none(anthropicFlat, 'prepare_or_execute', (i) => i.profile === 'anthropic');
   });
 
-  it('a root union of three shapes: an error at "" either way; anthropic and openai-strict flag the root anyOf', async () => {
-    find(base, 'untagged_union_of_three', { code: 'root-not-object', path: '', severity: 'error' });
-    const [flatIssue] = find(flattened, 'untagged_union_of_three', {
-      code: 'root-not-object',
-      path: '',
-      severity: 'error',
+  it('a root union of three untagged shapes: an error at "" unflattened (root anyOf flagged by anthropic and openai-strict); served flattened', async () => {
+    const [issue] = find(base, 'untagged_union_of_three', { code: 'root-not-object', path: '', severity: 'error' });
+    // The advice to authors: flatten it, or tag each branch.
+    expect(issue!.message).toMatch(/flattenUnionInput: true/);
+    expect(issue!.message).toMatch(/tag/);
+    find(anthropic, 'untagged_union_of_three', { code: 'root-combinator', path: '', profile: 'anthropic' });
+    find(openai, 'untagged_union_of_three', { code: 'root-combinator', path: '', profile: 'openai-strict' });
+    none(anthropicFlat, 'untagged_union_of_three', (i) => i.profile === 'anthropic');
+    none(openaiFlat, 'untagged_union_of_three', (i) => i.code === 'root-combinator');
+    none(flattened, 'untagged_union_of_three', (i) => i.severity === 'error');
+    await expectLeftOut(base, 'untagged_union_of_three');
+    await flattened.each(async (c) => {
+      expect(Object.keys(flattened.schema(c, 'untagged_union_of_three').properties)).toEqual([
+        'content',
+        'filename',
+        'source_url',
+        'source_file_id',
+      ]);
     });
-    // The advice to authors: tag each branch, and the union flattens.
-    expect(flatIssue!.message).toMatch(/tag/);
-    for (const g of [anthropic, anthropicFlat])
-      find(g, 'untagged_union_of_three', { code: 'root-combinator', path: '', profile: 'anthropic' });
-    for (const g of [openai, openaiFlat])
-      find(g, 'untagged_union_of_three', { code: 'root-combinator', path: '', profile: 'openai-strict' });
-    await expectLeftOut(flattened, 'untagged_union_of_three');
   });
 
   it('no conditionals at the root, and no error for the tool', async () => {

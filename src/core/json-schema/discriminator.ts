@@ -6,7 +6,13 @@ import { isPlainObject, type JsonSchema } from './types.js';
 // flat `enum` plus "Required if k = v" hints say all there is to say. Anything else is left as it is,
 // with a reason a developer can act on.
 
-export type UnionAnalysis = { ok: true; tag: string; values: string[][] } | { ok: false; reason: string };
+/**
+ * `untagged` marks a union of plain objects where no key is even a would-be tag (no key every member
+ * pins): the projection serves it as one object with every key optional.
+ */
+export type UnionAnalysis =
+  | { ok: true; tag: string; values: string[][] }
+  | { ok: false; reason: string; untagged?: boolean };
 
 const NO_TAG = 'no shared required key with distinct string const/enum values';
 
@@ -36,7 +42,7 @@ export function analyzeUnion(members: readonly unknown[]): UnionAnalysis {
     // A key that is not a literal everywhere is not a would-be tag; its failure explains nothing.
     if (verdict.reason !== NO_TAG) firstFailure ??= verdict.reason;
   }
-  return { ok: false, reason: firstFailure ?? NO_TAG };
+  return firstFailure ? { ok: false, reason: firstFailure } : { ok: false, reason: NO_TAG, untagged: true };
 }
 
 function memberProblem(member: unknown): string | undefined {

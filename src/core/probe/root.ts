@@ -35,13 +35,19 @@ function unionRootMessage(doc: JsonSchema, keyword: 'oneOf' | 'anyOf', ctx: Chec
   if (ctx.side === 'output') return `${head}; wrap it, e.g. \`z.object({ result: <the union> })\``;
   // The flattener's own analysis, so this message and its `unflattened` reasons never disagree.
   const verdict = analyzeUnion(branches);
+  const objects = branches.every((b) => isPlainObject(b) && declaredTypes(b)?.every((t) => t === 'object'));
+  const tagAdvice = "give every variant a required string literal tag, e.g. `kind: z.literal('...')`";
+  const wrapAdvice = 'wrap it in an object, e.g. `z.object({ value: <the union> })`';
   if (!ctx.flattenRequested) {
-    return verdict.ok
-      ? `${head}; its variants share the string tag \`${verdict.tag}\`, so \`flattenUnionInput: true\` serves it as one object`
-      : `${head}; \`flattenUnionInput\` cannot help as it is (${verdict.reason}): give every variant a required string literal tag, e.g. \`kind: z.literal('...')\`, and set \`flattenUnionInput: true\``;
+    if (verdict.ok)
+      return `${head}; its variants share the string tag \`${verdict.tag}\`, so \`flattenUnionInput: true\` serves it as one object`;
+    if (verdict.untagged)
+      return `${head}; its variants are objects, so \`flattenUnionInput: true\` serves it as one object (every key optional, the union still checks each call), or ${tagAdvice}`;
+    const advice = objects ? `${tagAdvice}, and set \`flattenUnionInput: true\`` : wrapAdvice;
+    return `${head}; \`flattenUnionInput\` cannot help as it is (${verdict.reason}): ${advice}`;
   }
   const reason = ctx.unflattened?.find((u) => u.pointer === '')?.reason ?? (verdict.ok ? undefined : verdict.reason);
-  return `${head}, and flattenUnionInput did not flatten it${reason ? `: ${reason}` : ''}; give every variant a required string literal tag, e.g. \`kind: z.literal('...')\``;
+  return `${head}, and flattenUnionInput did not flatten it${reason ? `: ${reason}` : ''}; ${objects ? tagAdvice : wrapAdvice}`;
 }
 
 /** The root must be a served object (see `rootProblem`). */

@@ -1,26 +1,29 @@
 import { cloneJson } from '../json-schema/compare.js';
-import { analyzeUnion, type UnionAnalysis } from '../json-schema/discriminator.js';
 import {
   ANNOTATION_KEYWORDS,
   EVALUATION_DEPENDENT,
-  isObjectTyped,
-  META_KEYWORDS,
   mapSubschemas,
   NEGATIVE_POSITIONS,
   unionKeyword,
 } from '../json-schema/keywords.js';
 import { setOwn } from '../json-schema/own-properties.js';
 import { isPlainObject, type JsonSchema } from '../json-schema/types.js';
+import { joinMixed } from './flatten-mixed.js';
 import { flattenUnion } from './flatten-union.js';
+import { flattenUntagged } from './flatten-untagged.js';
 import { openIntersection } from './intersections.js';
 import { mergeAllOf } from './merge-all-of.js';
 import type { RefResolver } from './type-atoms.js';
+import { unionPlan } from './union-plan.js';
 
 // The bottom-up rewrite. Children are rewritten before their parent, so a union nested in a variant is
 // already one object when its parent union is joined, and the parent's key merge sees flat shapes.
 
-/** Rewrites every positive position of `node`; returns a new tree and never mutates `node`. */
-export function flattenNode(node: unknown, resolve: RefResolver): unknown {
+/**
+ * Rewrites every positive position of `node`; returns a new tree and never mutates `node`. `atRoot`: the
+ * node is the document root, which must end as one object (a union mixing objects and scalars stays).
+ */
+export function flattenNode(node: unknown, resolve: RefResolver, atRoot = false): unknown {
   if (!isPlainObject(node)) return node;
   if (EVALUATION_DEPENDENT.some((k) => k in node)) return cloneJson(node);
   const walked = mapSubschemas(node, (child, at) =>
@@ -29,7 +32,7 @@ export function flattenNode(node: unknown, resolve: RefResolver): unknown {
   let current = walked;
   // A step can expose another (a collapsed one-member union revealing an `allOf`); a few rounds settle it.
   for (let round = 0; round < 4; round++) {
-    const next = step(current, resolve);
+    const next = step(current, resolve, atRoot);
     if (next === current) break;
     current = next;
   }
@@ -38,7 +41,7 @@ export function flattenNode(node: unknown, resolve: RefResolver): unknown {
   return openIntersection(current);
 }
 
-function step(node: JsonSchema, resolve: RefResolver): JsonSchema {
+function step(node: JsonSchema, resolve: RefResolver, atRoot: boolean): JsonSchema {
   if (Array.isArray(node.allOf)) {
     const merged = mergeAllOf(node);
     if (merged) return merged;
@@ -47,24 +50,12 @@ function step(node: JsonSchema, resolve: RefResolver): JsonSchema {
   const keyword = unionKeyword(node);
   if (keyword) {
     if (node[keyword].length === 1) return collapseSingle(node, keyword) ?? node;
-    const verdict = unionVerdict(node, keyword);
-    if (verdict.ok) return flattenUnion(node, keyword, node[keyword], verdict.tag, verdict.values, resolve);
+    const plan = unionPlan(node, keyword, atRoot, resolve);
+    if (plan.kind === 'tagged') return flattenUnion(node, keyword, node[keyword], plan.tag, plan.values, resolve);
+    if (plan.kind === 'untagged') return flattenUntagged(node, keyword, node[keyword], resolve);
+    if (plan.kind === 'mixed') return joinMixed(node, keyword, node[keyword], resolve);
   }
   return node;
-}
-
-/**
- * Whether the union on `node` can be flattened: its members must form a discriminated union, and the
- * node itself may carry only annotations and document keywords beside it (anything else would be an
- * extra constraint the flat object would have to fold in).
- */
-export function unionVerdict(node: JsonSchema, keyword: 'anyOf' | 'oneOf'): UnionAnalysis {
-  for (const key of Object.keys(node)) {
-    if (key === keyword || ANNOTATION_KEYWORDS.has(key) || META_KEYWORDS.has(key) || key === 'discriminator') continue;
-    if (key === 'type' && isObjectTyped(node)) continue;
-    return { ok: false, reason: `the union node also carries \`${key}\`, which flattening would have to fold in` };
-  }
-  return analyzeUnion(node[keyword]);
 }
 
 /**

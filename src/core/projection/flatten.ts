@@ -8,9 +8,10 @@ import { findUnflattened, type Unflattened } from './unflattened.js';
 export type { Unflattened } from './unflattened.js';
 
 /**
- * The `flattenUnionInput` projection: every discriminated union (`oneOf`/`anyOf` of objects with a
- * required string tag whose values select one member) becomes one flat object, at any depth, and every
- * `allOf` of objects becomes one object. Presentation only: the result accepts a SUPERSET of what the
+ * The `flattenUnionInput` projection: every union of objects (a discriminated union by its tag, a union
+ * of objects without one with every key optional) becomes one flat object, at any depth; below the root,
+ * a union of objects and other types becomes one node with a `type` list; every `allOf` of objects
+ * becomes one object. Presentation only: the result accepts a SUPERSET of what the
  * input accepts on every path (the original Zod schema still parses each call), so a model is never
  * refused a value the tool would take. Pure: never mutates `schema`, never throws, same input → same output.
  * Rules and the merge table: docs/design/flatten.md.
@@ -30,9 +31,9 @@ export function flattenWithReport(schema: JsonSchema): { schema: JsonSchema; unf
     // Cloned at the end so the result shares nothing with the input (callers freeze what they serve).
     // Intersections are opened while merging; their `$ref` members need the finished document.
     const result = cloneJson(
-      openRefMembers(withKeyCache(() => flattenNode(schema, localResolver(schema))) as JsonSchema),
+      openRefMembers(withKeyCache(() => flattenNode(schema, localResolver(schema), true)) as JsonSchema),
     );
-    return { schema: result, unflattened: findUnflattened(result) };
+    return { schema: result, unflattened: findUnflattened(result, localResolver(result)) };
   } catch (error) {
     // Defensive only: a projection bug must not take the mount down. The input is served as it is.
     return {

@@ -1,4 +1,3 @@
-import { analyzeUnion } from '../json-schema/discriminator.js';
 import {
   declaredTypes,
   EVALUATION_DEPENDENT,
@@ -10,7 +9,8 @@ import {
 } from '../json-schema/keywords.js';
 import { positionPointer } from '../json-schema/pointer.js';
 import { isPlainObject, type JsonSchema } from '../json-schema/types.js';
-import { unionVerdict } from './flatten-node.js';
+import type { RefResolver } from './type-atoms.js';
+import { unionPlan } from './union-plan.js';
 
 /** A union the projection left in the served document, and why. */
 export interface Unflattened {
@@ -25,15 +25,15 @@ export interface Unflattened {
  * unions of scalars are how JSON Schema spells nullability and scalar choice, not unflattened unions.
  * Computed on the result, so pointers are always into the served document, whatever moved.
  */
-export function findUnflattened(doc: unknown): Unflattened[] {
+export function findUnflattened(doc: unknown, resolve: RefResolver): Unflattened[] {
   const out: Unflattened[] = [];
-  visit(doc, '', undefined, out);
+  visit(doc, '', undefined, resolve, out);
   return out;
 }
 
-function visit(node: unknown, at: string, blocked: string | undefined, out: Unflattened[]): void {
+function visit(node: unknown, at: string, blocked: string | undefined, resolve: RefResolver, out: Unflattened[]): void {
   if (!isPlainObject(node)) return;
-  if (isReportable(node)) out.push({ pointer: at, reason: blocked ?? explain(node) });
+  if (isReportable(node)) out.push({ pointer: at, reason: blocked ?? explain(node, at === '', resolve) });
   const evaluation = EVALUATION_DEPENDENT.find((k) => k in node);
   forEachSubschema(node, (child, pos) => {
     const here = positionPointer(at, pos);
@@ -42,7 +42,7 @@ function visit(node: unknown, at: string, blocked: string | undefined, out: Unfl
     if (reason === undefined && NEGATIVE_POSITIONS.has(pos.keyword)) {
       reason = `inside \`${pos.keyword}\`, where a wider schema would change the meaning`;
     }
-    visit(child, here, reason, out);
+    visit(child, here, reason, resolve, out);
   });
 }
 
@@ -59,12 +59,11 @@ function mayBeObject(member: unknown): boolean {
   return ['properties', '$ref', 'anyOf', 'oneOf', 'allOf'].some((k) => k in member) || Object.keys(member).length === 0;
 }
 
-function explain(node: JsonSchema): string {
+function explain(node: JsonSchema, atRoot: boolean, resolve: RefResolver): string {
   const keyword = unionKeyword(node);
   if (!keyword) return 'the node carries both `oneOf` and `anyOf`';
   if (node[keyword].length === 1) return 'a one-member union whose node constrains the same keywords as its member';
-  const verdict = unionVerdict(node, keyword);
-  if (!verdict.ok) return verdict.reason;
+  const plan = unionPlan(node, keyword, atRoot, resolve);
   // Flattenable on its own, so something around it kept it (should not happen after `flattenNode`).
-  return analyzeUnion(node[keyword]).ok ? 'left as is' : 'not flattened';
+  return plan.kind === 'left' ? plan.reason : 'left as is';
 }

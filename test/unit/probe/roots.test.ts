@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { flattenWithReport } from '../../../src/core/projection/index.js';
 import { booleanTag, numericTag, optionalTag } from '../../support/unions.js';
 import { baseFindings, check, DU, only, pathsOf, toDoc } from './helpers.js';
+
+/** The document flattened as the mount serves it under `flattenUnionInput`. */
+const project = (doc: any) => flattenWithReport(doc).schema;
 
 describe('unions that cannot be flattened', () => {
   const cases = [
@@ -132,11 +136,26 @@ describe('roots', () => {
     expect(baseFindings(check(toDoc(z.object({})), { zodShapeKeys: [] }))).toEqual([]);
   });
 
-  it('an untagged object union at the root is an error even with flattening on', () => {
+  it('an untagged object union served as Zod writes it is an error whose message offers flattening', () => {
     const doc = toDoc(z.union([z.object({ id: z.string() }), z.object({ slug: z.string() })]));
-    const issue = only(check(doc, { flattenRequested: true }), 'root-not-object', '');
+    const issue = only(check(doc), 'root-not-object', '');
     expect(issue.severity).toBe('error');
-    expect(issue.message).toMatch(/no shared required key/);
+    expect(issue.message).toContain('its variants are objects, so `flattenUnionInput: true` serves it as one object');
+    // Flattened, it is one object: no root issue at all.
+    expect(baseFindings(check(project(doc), { flattenRequested: true }))).toEqual([]);
+  });
+
+  it('a root union of an object and a string is an error with or without flattening, advising a wrapper', () => {
+    const doc = toDoc(z.union([z.string(), DU]));
+    const flat = project(doc);
+    const issue = only(
+      check(flat, { flattenRequested: true, unflattened: flattenWithReport(doc).unflattened }),
+      'root-not-object',
+      '',
+    );
+    expect(issue.message).toContain('mixes objects with string');
+    expect(issue.message).toContain('z.object({ value: <the union> })');
+    expect(only(check(doc), 'root-not-object', '').message).toContain('z.object({ value: <the union> })');
   });
 
   it('a merged root intersection has no issue', () => {
@@ -144,7 +163,7 @@ describe('roots', () => {
     expect(check(doc)).toEqual([]);
   });
 
-  it('a root union of three untagged shapes is an error with or without flattening', () => {
+  it('a root union of three untagged shapes is an error unflattened (offering flattening or tags), none flattened', () => {
     const doc = toDoc(
       z.union([
         z.object({ content: z.string(), filename: z.string() }),
@@ -152,10 +171,10 @@ describe('roots', () => {
         z.object({ source_file_id: z.string() }),
       ]),
     );
-    for (const flattenRequested of [false, true]) {
-      const issue = only(check(doc, { flattenRequested }), 'root-not-object', '');
-      expect(issue.message).toMatch(/tag/);
-    }
+    const issue = only(check(doc), 'root-not-object', '');
+    expect(issue.message).toMatch(/flattenUnionInput: true/);
+    expect(issue.message).toMatch(/tag/);
+    expect(baseFindings(check(project(doc), { flattenRequested: true }))).toEqual([]);
   });
 
   it('a refined object root has no issue', () => {

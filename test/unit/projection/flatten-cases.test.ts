@@ -281,21 +281,25 @@ describe('discriminators', () => {
 });
 
 describe('non-object members', () => {
-  it('a string or a union: the anyOf stays, its union member is flattened', () => {
+  it('a string or a union: one node with a type list, its object side the flat union', () => {
     const { doc, unflattened } = served(z.object({ spec: z.union([z.string(), DU]) }), {
       ok: [{ spec: 'text' }, { spec: { kind: 'b', y: 2 } }],
+      ajvOnly: [{ spec: { kind: 'b' } }],
     });
-    expect(doc.properties.spec.anyOf).toHaveLength(2);
-    expect(doc.properties.spec.anyOf[0]).toEqual({ type: 'string' });
-    expect(doc.properties.spec.anyOf[1].type).toBe('object');
-    expect(unionsIn(doc.properties.spec.anyOf[1])).toEqual([]);
-    expect(unflattened).toEqual([{ pointer: '/properties/spec', reason: 'member 0 is not an object' }]);
+    const spec = doc.properties.spec;
+    expect(typeSet(spec)).toEqual(['object', 'string']);
+    expect(unionsIn(spec)).toEqual([]);
+    expect(spec.properties.kind).toMatchObject({ type: 'string', enum: ['a', 'b'] });
+    expect(spec.properties.x.type).toBe('string');
+    expect(spec.properties.y.type).toBe('number');
+    expect(spec.required).toEqual(['kind']);
+    expect(unflattened).toEqual([]);
   });
 
   it('a string or a union as the whole input: the root is still not an object, reported at ""', () => {
     const { doc, unflattened } = served(z.union([z.string(), DU]));
     expect(doc.type).toBeUndefined();
-    expect(unflattened.map((u) => u.pointer)).toEqual(['']);
+    expect(unflattened).toEqual([{ pointer: '', reason: expect.stringContaining('mixes objects with string') }]);
   });
 });
 
@@ -536,24 +540,29 @@ describe('shapes from real tools', () => {
     expect(doc.properties.content.description).toContain('Required if operation = append | prepend | replace');
   });
 
-  it.each([
-    ['an untagged object union', z.union([z.object({ id: z.string() }), z.object({ slug: z.string() })])],
-    [
-      'three untagged shapes',
-      z.union([
-        z.object({ content: z.string(), filename: z.string() }),
-        z.object({ source_url: z.url() }),
-        z.object({ source_file_id: z.string() }),
-      ]),
-    ],
-  ])('%s is left alone and reported at the root', (_name, schema) => {
-    const before = project(schema).schema;
-    const { doc, unflattened } = served(schema);
-    expect(doc).toEqual(before);
-    expect(doc.anyOf).toBeDefined();
-    expect(unflattened).toEqual([
-      { pointer: '', reason: 'no shared required key with distinct string const/enum values' },
+  it('an untagged object union: one object, every key typed and optional, the alternatives named', () => {
+    const schema = z.union([z.object({ id: z.string() }), z.object({ slug: z.string() })]);
+    const { doc, unflattened } = served(schema, { ok: [{ id: 'a' }, { slug: 'b' }], ajvOnly: [{}] });
+    expect(doc.type).toBe('object');
+    expect(unionsIn(doc)).toEqual([]);
+    expect(doc.properties).toEqual({ id: { type: 'string' }, slug: { type: 'string' } });
+    expect(doc.required).toBeUndefined();
+    expect(doc.description).toBe('Give one of: id | slug.');
+    expect(unflattened).toEqual([]);
+  });
+
+  it('three untagged shapes: one object with every key, none required, no combinator', () => {
+    const schema = z.union([
+      z.object({ content: z.string(), filename: z.string() }),
+      z.object({ source_url: z.url() }),
+      z.object({ source_file_id: z.string() }),
     ]);
+    const { doc } = served(schema, { ok: [{ source_url: 'https://e.x/a' }], ajvOnly: [{ content: 'x' }] });
+    expect(Object.keys(doc.properties)).toEqual(['content', 'filename', 'source_url', 'source_file_id']);
+    for (const key of Object.keys(doc.properties)) expect(doc.properties[key].type).toBe('string');
+    expect(doc.required).toBeUndefined();
+    expect(unionsIn(doc)).toEqual([]);
+    expect(doc.description).toBe('Give one of: content + filename | source_url | source_file_id.');
   });
 
   it('an intersection of two objects: one root object, no allOf', () => {

@@ -81,12 +81,22 @@ describe('purity', () => {
 
 describe('report', () => {
   it('names a non-object member and points into the result document', () => {
+    // An untyped member: joining it would serve `{}` and lose the object's shape, so the union stays.
+    const { schema, unflattened } = flattenWithReport({
+      type: 'object',
+      properties: { list: { type: 'array', items: { anyOf: [tagged('k', 'a'), { description: 'anything' }] } } },
+    });
+    expect(unflattened).toEqual([{ pointer: '/properties/list/items', reason: 'member 1 is not an object' }]);
+    expect(schema.properties.list.items.anyOf).toHaveLength(2);
+  });
+
+  it('joins a typed scalar member beside objects below the root into one type list', () => {
     const { schema, unflattened } = flattenWithReport({
       type: 'object',
       properties: { list: { type: 'array', items: { anyOf: [tagged('k', 'a'), { type: 'string' }] } } },
     });
-    expect(unflattened).toEqual([{ pointer: '/properties/list/items', reason: 'member 1 is not an object' }]);
-    expect(schema.properties.list.items.anyOf).toHaveLength(2);
+    expect(unflattened).toEqual([]);
+    expect(schema.properties.list.items).toMatchObject({ type: ['object', 'string'], properties: { k: {} } });
   });
 
   it('points at unions that moved: a union left in a key kept by an outer flatten', () => {
