@@ -4,7 +4,7 @@ import { pointer } from '../json-schema/pointer.js';
 import { isPlainObject } from '../json-schema/types.js';
 import { shortLiteral } from '../messages/describe.js';
 import { GEMINI_FORMATS, OPENAI_STRICT_FORMATS } from './formats.js';
-import { describeUntyped } from './option-rules.js';
+import { describeUntyped, isTyped, typedPositions } from './option-rules.js';
 import { isObjectLike, subject, unionOf } from './schema-facts.js';
 import type { Finding, Profile, Rule, SchemaVisit } from './types.js';
 
@@ -308,6 +308,24 @@ const localGrammar: Profile = {
               message: `${subject(visit)} has a ${visit.node.pattern.length}-character pattern; grammar converters handle few of them, consider a description and a Zod check`,
             }
           : undefined,
+    },
+    {
+      id: 'untyped-item',
+      reason: 'an array item without a type compiles to a grammar for any JSON value, large and unguided',
+      severity: 'warning',
+      check: ({ node, pointer: at }) =>
+        typedPositions(node, at)
+          .filter((p) => p.kind === 'item')
+          .flatMap(({ path, schema, name }): Finding[] =>
+            isTyped(schema)
+              ? []
+              : [
+                  {
+                    path,
+                    message: `${name} ${describeUntyped(schema)}; the grammar must allow any JSON value there, give it a type`,
+                  },
+                ],
+          ),
     },
     {
       id: 'deep-nesting',

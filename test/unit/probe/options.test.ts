@@ -78,6 +78,28 @@ describe('requireTypedProperties', () => {
     ]);
   });
 
+  it('covers array items, tuple items and record values, each at its own pointer', () => {
+    const doc = toDoc(
+      z.object({
+        list: z.array(z.any()),
+        pair: z.tuple([z.string(), z.unknown()], z.any()),
+        meta: z.record(z.string(), z.unknown()),
+        typed: z.array(z.string()),
+        loose: z.looseObject({ a: z.string() }),
+      }),
+    );
+    const issues = check(doc, { options: typed });
+    expect(pathsOf(issues, 'untyped-property')).toEqual([
+      '/properties/list/items',
+      '/properties/meta/additionalProperties',
+      '/properties/pair/items',
+      '/properties/pair/prefixItems/1',
+    ]);
+    expect(only(issues, 'untyped-property', '/properties/list/items').message).toMatch(/^each array item has no type/);
+    const allowed = check(doc, { options: { ...typed, allowUntyped: ['t:/properties/list/items'] } });
+    expect(pathsOf(allowed, 'untyped-property')).not.toContain('/properties/list/items');
+  });
+
   it('flattened fields typed by a type list, const-only and enum-only fields count as typed', () => {
     const doc = {
       type: 'object',

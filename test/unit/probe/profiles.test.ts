@@ -362,6 +362,21 @@ describe('local-grammar', () => {
     expect(issue.severity).toBe('warning');
   });
 
+  it('an untyped array item or tuple item is a warning at its pointer; typed items are not', () => {
+    const doc = toDoc(
+      z.object({
+        any: z.array(z.any()),
+        pair: z.tuple([z.unknown(), z.string()]),
+        typed: z.array(z.object({ v: z.unknown() })),
+      }),
+    );
+    expect(pathsOf(check(doc, local), 'untyped-item', l)).toEqual([
+      '/properties/any/items',
+      '/properties/pair/prefixItems/0',
+    ]);
+    expect(only(check(doc, local), 'untyped-item', '/properties/any/items', l).severity).toBe('warning');
+  });
+
   it('nesting deeper than the limit is one warning where the branch crosses it', () => {
     let schema: z.ZodType = z.string();
     for (let i = 0; i < LOCAL_GRAMMAR_LIMITS.depth + 2; i++) schema = z.object({ d: schema });
