@@ -2,6 +2,7 @@ export type { JsonSchema } from './core/json-schema/types.js';
 export type {
   CallEvent,
   ExtendOption,
+  IgnoredKey,
   McpMountOptions,
   MountExtend,
   PrepareOptions,

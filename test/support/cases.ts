@@ -51,14 +51,22 @@ export interface Outcome {
   isError: boolean;
   text: string;
   received?: Received;
+  /** Text blocks after the handler's own (the ignored-keys notice), joined; `undefined` when none. */
+  notice?: string;
 }
 
 /** Calls a case tool; `isError` results keep their text, successful ones are decoded. */
 export async function call(client: McpClient, name: string, args: unknown): Promise<Outcome> {
-  const result = await client.callTool(name, args);
+  return outcomeOf(await client.callTool(name, args));
+}
+
+/** Decodes a result: the handler's JSON is its first text block; any later block is a notice of ours. */
+function outcomeOf(result: { content: Array<{ type: string; text?: string }>; isError?: boolean }): Outcome {
   const text = textOf(result);
   if (result.isError) return { isError: true, text };
-  return { isError: false, text, received: JSON.parse(text) };
+  const [own, ...after] = result.content;
+  const notice = after.length > 0 ? after.map((c) => c.text ?? '').join('\n') : undefined;
+  return { isError: false, text, received: JSON.parse(own?.text ?? ''), ...(notice !== undefined && { notice }) };
 }
 
 /** A tools/list entry. */
@@ -304,9 +312,7 @@ export async function rawOutcome(
 ): Promise<Outcome> {
   const message = await rawCall(url, name, args, extra);
   expect(message.error, `JSON-RPC error for ${name}: ${JSON.stringify(message.error)}`).toBeUndefined();
-  const result = message.result!;
-  const text = textOf(result);
-  return result.isError ? { isError: true, text } : { isError: false, text, received: JSON.parse(text) };
+  return outcomeOf(message.result!);
 }
 
 /**

@@ -26,9 +26,11 @@ export interface Echo {
   received?: { params: unknown; input: unknown; repairs: Array<{ path: string; from: string }>; extend: unknown };
 }
 
-/** Calls an echo tool and decodes its result. */
+/** Calls an echo tool and decodes its result (the handler's JSON is the first text block). */
 export async function callEcho(client: McpClient, name: string, args: unknown): Promise<Echo> {
   const result = await client.callTool(name, args);
   const text = textOf(result);
-  return result.isError ? { isError: true, text } : { isError: false, text, received: JSON.parse(text) };
+  return result.isError
+    ? { isError: true, text }
+    : { isError: false, text, received: JSON.parse(result.content[0]?.text ?? '') };
 }

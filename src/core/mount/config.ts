@@ -8,6 +8,10 @@ import type { CallEvent, ExtendOption, McpMountOptions, SchemaValidationOptions 
 export const DEFAULT_MAX_REQUEST_BODY_BYTES = 4 * 1024 * 1024;
 
 const POLICIES = ['throw', 'warn', 'skip'] as const;
+const UNKNOWN_KEYS = ['notice', 'reject', 'strip'] as const;
+
+/** Keys clients are known to add to every call's arguments on their own: n8n's `toolCallId`. */
+export const DEFAULT_INJECTED_KEYS: readonly string[] = Object.freeze(['toolCallId']);
 
 /** What a mount runs with. Deep-frozen; built only by `settleOptions`. */
 export interface MountConfig {
@@ -20,6 +24,12 @@ export interface MountConfig {
   readonly validation: Readonly<SchemaValidationOptions> & { readonly policy: (typeof POLICIES)[number] };
   /** Which argument repairs run (`coerceJsonArgs`, `coerceScalarArgs`). */
   readonly repair: { readonly json: boolean; readonly scalars: boolean };
+  /** `unknownKeys`, defaulted to `'notice'`. */
+  readonly unknownKeys: (typeof UNKNOWN_KEYS)[number];
+  /** `injectedKeys`, defaulted to `['toolCallId']`. */
+  readonly injectedKeys: readonly string[];
+  /** `argumentHygiene`, defaulted to true. */
+  readonly hygiene: boolean;
   /** Bytes; a body over this gets 413. */
   readonly maxRequestBodyBytes: number;
   readonly logger: Pick<Console, 'warn' | 'error'>;
@@ -32,7 +42,8 @@ export interface MountConfig {
  * mutating its options object later changes nothing), the whole deep-frozen.
  *
  * @throws TypeError naming the option when a value cannot mean anything (`maxRequestBodyBytes` not a
- *   positive integer, an unknown `schemaValidation.policy`, a hook that is not a function).
+ *   positive integer, an unknown `schemaValidation.policy` or `unknownKeys`, `injectedKeys` that are not
+ *   names, an `argumentHygiene` that is not a boolean, a hook that is not a function).
  */
 export function settleOptions(options: McpMountOptions<any> = {}): MountConfig {
   const validation = options.schemaValidation ?? {};
@@ -47,6 +58,17 @@ export function settleOptions(options: McpMountOptions<any> = {}): MountConfig {
     throw new TypeError(
       `mcp-mount: maxRequestBodyBytes must be a positive integer, got ${String(maxRequestBodyBytes)}`,
     );
+  }
+  const unknownKeys = options.unknownKeys ?? 'notice';
+  if (!UNKNOWN_KEYS.includes(unknownKeys)) {
+    throw new TypeError(`mcp-mount: unknownKeys must be one of ${UNKNOWN_KEYS.join(', ')}, got ${String(unknownKeys)}`);
+  }
+  const injected = options.injectedKeys ?? DEFAULT_INJECTED_KEYS;
+  if (!Array.isArray(injected) || !injected.every((k) => typeof k === 'string')) {
+    throw new TypeError('mcp-mount: injectedKeys must be an array of key names');
+  }
+  if (options.argumentHygiene !== undefined && typeof options.argumentHygiene !== 'boolean') {
+    throw new TypeError(`mcp-mount: argumentHygiene must be a boolean, got ${String(options.argumentHygiene)}`);
   }
   for (const hook of ['onCall', 'onError'] as const) {
     if (options[hook] !== undefined && typeof options[hook] !== 'function') {
@@ -75,6 +97,9 @@ export function settleOptions(options: McpMountOptions<any> = {}): MountConfig {
       ...(validation.allowFormats && { allowFormats: list(validation.allowFormats) as string[] }),
     },
     repair: { json: options.coerceJsonArgs !== false, scalars: options.coerceScalarArgs !== false },
+    unknownKeys,
+    injectedKeys: Object.freeze([...injected]),
+    hygiene: options.argumentHygiene !== false,
     maxRequestBodyBytes,
     logger: options.logger ?? console,
     ...(options.onCall && { onCall: options.onCall }),

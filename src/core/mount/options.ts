@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { IgnoredKey } from '../messages/ignored-keys.js';
 import type { SchemaIssue } from '../probe/issue.js';
 import type { AnyTool, AnyZodObject, ToolContext } from './tool.js';
 
@@ -68,6 +69,24 @@ export interface McpMountOptions<S extends AnyZodObject = AnyZodObject, R = unkn
    * Default true.
    */
   coerceScalarArgs?: boolean;
+  /**
+   * What happens to a key the tool's schema would silently drop (a plain `z.object` strips keys it does not
+   * declare, at any depth), computed from the original Zod schema:
+   * - `'notice'` (default): the call runs; the result gets one extra text block naming each ignored key,
+   *   its path and the closest declared key; `ctx.ignoredKeys` and `onCall` list them too;
+   * - `'reject'`: the call is refused (`isError`) with the same text;
+   * - `'strip'`: the key is dropped without a word.
+   * Strict objects keep their own "unrecognized key" error; keys of `params` and `extend` count as declared.
+   */
+  unknownKeys?: 'notice' | 'reject' | 'strip';
+  /** Top-level keys clients add on their own, never reported as ignored. Default `['toolCallId']` (n8n). */
+  injectedKeys?: string[];
+  /**
+   * Refuse a string argument that holds tool-call markup (`</parameter>`, `<parameter name=`, `</invoke>`,
+   * `<invoke name=`, `</function_calls>`): a client that folded later arguments into an earlier string.
+   * The refusal names the field and the declared arguments that went missing. Default true.
+   */
+  argumentHygiene?: boolean;
   /** Request bodies over this many bytes get 413. Default 4 MiB (the SDK's default). */
   maxRequestBodyBytes?: number;
   /** Where `'warn'` issues and out-of-band errors are logged. Default `console`. */
@@ -85,7 +104,9 @@ export interface CallEvent {
   /** Failure text sent to the client (for `ok: false`). */
   error?: string;
   repairs: readonly { path: string; from: string }[];
+  /** Keys the schema would have dropped (see `unknownKeys`); empty under `'strip'`. */
+  ignoredKeys: readonly IgnoredKey[];
   durationMs: number;
 }
 
-export type { SchemaIssue };
+export type { IgnoredKey, SchemaIssue };

@@ -36,6 +36,8 @@ export interface PreparedTool {
   extend?: Slice & { resolve?: ExtendOption['resolve'] };
   /** The input slice gets every key that `params` and `extend` do not own. */
   input: z.ZodType;
+  /** Every top-level key any slice declares (every variant's, for a union input). */
+  argumentKeys: readonly string[];
 }
 
 export interface Preparation {
@@ -61,7 +63,14 @@ export function prepareTools(tools: readonly AnyTool[], config: MountConfig = se
     const name = tool.name;
     const input = (tool.input as z.ZodType | undefined) ?? EMPTY_INPUT;
     const useExtend = extend !== undefined && (extend.filter?.(tool) ?? true);
-    const result: PreparedTool = { tool, name, inputSchema: {}, servable: false, input };
+    const argumentKeys = [
+      ...new Set([
+        ...(tool.params ? Object.keys(tool.params.shape) : []),
+        ...shapeKeys(input),
+        ...(useExtend ? Object.keys(extend.schema.shape) : []),
+      ]),
+    ];
+    const result: PreparedTool = { tool, name, inputSchema: {}, servable: false, input, argumentKeys };
     const issue = (path: string, code: string, message: string, side: SchemaIssue['side'] = 'input') =>
       issues.push({ tool: name, path, code, message, severity: 'error', side });
 

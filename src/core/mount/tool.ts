@@ -20,6 +20,8 @@ export interface ToolContext<Extend = unknown, Host = unknown> {
   signal: AbortSignal;
   /** Paths the argument repair changed before the parse, e.g. `[{ path: 'media', from: 'json-string' }]`. */
   repairs: readonly Repair[];
+  /** Keys the arguments carried that the schema dropped, e.g. `[{ path: 'sort', key: 'sort', didYouMean: 'orderBy' }]`; empty under `unknownKeys: 'strip'`. */
+  ignoredKeys: readonly { path: string; key: string; didYouMean?: string }[];
   /** What `extend.resolve` returned for this call (`undefined` without `extend`). */
   extend: Extend;
   /** What the adapter hands over: a Worker's `{ env, ctx }`, Express's `{ req, res }`, and so on. */

@@ -1,4 +1,5 @@
 /** The observer hooks (`onCall`, `onError`): they see every call and error and never change a response. */
+import type { IgnoredKey } from '../messages/ignored-keys.js';
 import type { MountConfig } from '../mount/config.js';
 import type { Repair } from '../repair/index.js';
 
@@ -8,6 +9,7 @@ export interface CallRecord {
   ok: boolean;
   error?: string;
   repairs: readonly Repair[];
+  ignoredKeys: readonly IgnoredKey[];
   /** `performance.now()` when the argument check began. */
   started: number;
 }
@@ -21,6 +23,7 @@ export function observeCall(config: MountConfig, record: CallRecord): void {
       ok: record.ok,
       error: record.error,
       repairs: record.repairs,
+      ignoredKeys: record.ignoredKeys,
       durationMs: performance.now() - record.started,
     });
   } catch (error) {

@@ -2,7 +2,7 @@
  * One tool as the per-request server registers it: built once per mount (carriers, config, the executor),
  * bound to a request's state when the SDK's factory runs.
  */
-import type { ServerContext } from '@modelcontextprotocol/server';
+import type { CallToolResult, ServerContext } from '@modelcontextprotocol/server';
 import { formatIssues } from '../messages/index.js';
 import type { MountConfig } from '../mount/config.js';
 import type { PreparedTool } from '../mount/prepare.js';
@@ -11,7 +11,7 @@ import { checkCall, type ParsedCall } from './call.js';
 import { carrier } from './carrier.js';
 import { observeCall, observeError } from './observe.js';
 import type { RequestState } from './request-state.js';
-import { toCallToolResult, withStructured } from './result.js';
+import { toCallToolResult, withNotice, withStructured } from './result.js';
 
 const NO_ENVELOPE: RequestState = Object.freeze({ envelopeRepairs: Object.freeze([]) as never });
 
@@ -32,11 +32,18 @@ export function registration(prepared: PreparedTool, config: MountConfig): Regis
     carrier(prepared.inputSchema, async (value) => {
       const started = performance.now();
       const check = state.rejectedArguments
-        ? { ok: false as const, messages: [state.rejectedArguments], repairs: [] }
-        : await checkCall(prepared, value, config.repair);
+        ? { ok: false as const, messages: [state.rejectedArguments], repairs: [], ignored: [] }
+        : await checkCall(prepared, value, config);
       if (check.ok) return { value: { ...check.value, started } };
       const repairs = [...state.envelopeRepairs, ...check.repairs];
-      observeCall(config, { tool: prepared.name, ok: false, error: check.messages.join('; '), repairs, started });
+      observeCall(config, {
+        tool: prepared.name,
+        ok: false,
+        error: check.messages.join('; '),
+        repairs,
+        ignoredKeys: check.ignored,
+        started,
+      });
       return { issues: check.messages.map((message) => ({ message })) };
     });
 
@@ -53,11 +60,21 @@ export function registration(prepared: PreparedTool, config: MountConfig): Regis
       authInfo: mcp.http?.authInfo ?? state.extras?.authInfo,
       signal: mcp.mcpReq.signal,
       repairs: args.repairs,
+      ignoredKeys: args.ignored,
       host: state.extras?.host ?? {},
       mcp,
     };
     const finish = (ok: boolean, error?: string) =>
-      observeCall(config, { tool: prepared.name, ok, error, repairs: args.repairs, started: args.started });
+      observeCall(config, {
+        tool: prepared.name,
+        ok,
+        error,
+        repairs: args.repairs,
+        ignoredKeys: args.ignored,
+        started: args.started,
+      });
+    // What the schema dropped reaches the model beside whatever the handler returned.
+    const noticed = (result: CallToolResult) => withNotice(result, args.notice);
     try {
       const extend = prepared.extend?.resolve ? await prepared.extend.resolve(args.extend as never, base) : args.extend;
       const value = await tool.handler(
@@ -67,18 +84,18 @@ export function registration(prepared: PreparedTool, config: MountConfig): Regis
       const result = toCallToolResult(value, output !== undefined);
       if (!output || result.isError) {
         finish(!result.isError);
-        return result;
+        return noticed(result);
       }
       const checked = await output.safeParseAsync(result.structuredContent);
       if (checked.success) {
         finish(true);
-        return withStructured(result, checked.data, value);
+        return noticed(withStructured(result, checked.data, value));
       }
       // The handler broke its own contract: a server bug, reported to the client as a failed call.
       const text = `Output validation error: tool ${prepared.name} returned a value its output schema refuses: ${formatIssues(checked.error, output, result.structuredContent).join('; ')}`;
       observeError(config, new Error(text), prepared.name);
       finish(false, text);
-      return { content: [{ type: 'text', text }], isError: true };
+      return noticed({ content: [{ type: 'text', text }], isError: true });
     } catch (error) {
       observeError(config, error, prepared.name);
       finish(false, error instanceof Error ? error.message : String(error));

@@ -25,6 +25,12 @@ export function withStructured(result: CallToolResult, data: unknown, returned: 
   return { content: [{ type: 'text', text: textOf(data) }], structuredContent: data as Record<string, unknown> };
 }
 
+/** The result with one more text block, `notice`, after its own content (the result itself when there is none). */
+export function withNotice(result: CallToolResult, notice: string | undefined): CallToolResult {
+  if (notice === undefined) return result;
+  return { ...result, content: [...result.content, { type: 'text', text: notice }] };
+}
+
 function textOf(value: unknown): string {
   return typeof value === 'string' ? value : (JSON.stringify(value) ?? 'null');
 }

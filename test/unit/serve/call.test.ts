@@ -1,11 +1,12 @@
 /** The call path below the transport: split by key, repair, one parse per slice. */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { settleOptions } from '../../../src/core/mount/config.js';
 import { prepareTools } from '../../../src/core/mount/prepare.js';
 import { checkCall } from '../../../src/core/serve/call.js';
 import { echoTool } from '../../support/echo.js';
 
-const on = { json: true, scalars: true };
+const on = settleOptions();
 
 function prepared(input: z.ZodType, params?: z.ZodObject<z.ZodRawShape>) {
   return prepareTools([echoTool('t', input, params)]).tools[0]!;

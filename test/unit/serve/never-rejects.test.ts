@@ -2,6 +2,7 @@
 import { createMcpFetchHandler, defineTool } from 'mcp-mount';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { settleOptions } from '../../../src/core/mount/config.js';
 
 const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 const add = defineTool({
@@ -59,6 +60,17 @@ describe('options settled once', () => {
   it('refuses a value that cannot mean anything, naming the option', () => {
     expect(() => createMcpFetchHandler([add], { maxRequestBodyBytes: -1 })).toThrow(/maxRequestBodyBytes/);
     expect(() => createMcpFetchHandler([add], { schemaValidation: { policy: 'loud' as never } })).toThrow(/policy/);
+    expect(() => createMcpFetchHandler([add], { unknownKeys: 'drop' as never })).toThrow(/unknownKeys/);
+    expect(() => createMcpFetchHandler([add], { injectedKeys: 'toolCallId' as never })).toThrow(/injectedKeys/);
+    expect(() => createMcpFetchHandler([add], { argumentHygiene: 'on' as never })).toThrow(/argumentHygiene/);
+  });
+
+  it('defaults to noticing unknown keys, ignoring n8n toolCallId, and refusing tool-call markup', () => {
+    const config = settleOptions();
+    expect(config.unknownKeys).toBe('notice');
+    expect(config.injectedKeys).toEqual(['toolCallId']);
+    expect(config.hygiene).toBe(true);
+    expect(Object.isFrozen(config.injectedKeys)).toBe(true);
   });
 
   it('is not changed by the caller mutating its options after the mount', async () => {

@@ -1,0 +1,96 @@
+/** Which keys a schema would drop without a word, found from its definition, and how each is told. */
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { closestKey } from '../../../src/core/messages/closest-key.js';
+import { ignoredKeys } from '../../../src/core/messages/ignored-keys.js';
+import { strippedKeys } from '../../../src/core/zod/stripped-keys.js';
+
+const lines = (schema: z.ZodType, value: unknown, injected: string[] = []) =>
+  ignoredKeys(strippedKeys(schema, value), { tool: 'query_records', rootKeys: [], injected }).map((k) => k.line);
+
+const records = z.object({
+  table: z.string(),
+  filters: z.object({ status: z.string().optional(), owner: z.string().optional() }).optional(),
+  orderBy: z.string().optional(),
+  limit: z.number().optional(),
+});
+
+describe('keys a strip object would drop', () => {
+  it('names each with its path and the closest declared key', () => {
+    expect(lines(records, { table: 't', sort: '-amount', filters: { stauts: 'open' } })).toEqual([
+      'ignored `sort`: not an argument of query_records; did you mean `orderBy`?',
+      'ignored `filters.stauts`: not a key of `filters`; did you mean `status`?',
+    ]);
+  });
+
+  it('leaves strict objects to their own error, and loose objects and catch-alls keep the key', () => {
+    expect(strippedKeys(z.strictObject({ a: z.string() }), { a: '1', b: 2 })).toEqual([]);
+    expect(strippedKeys(z.looseObject({ a: z.string() }), { a: '1', b: 2 })).toEqual([]);
+    expect(strippedKeys(z.object({ a: z.string() }).catchall(z.number()), { a: '1', b: 2 })).toEqual([]);
+  });
+
+  it('looks into array items, tuple items and record values', () => {
+    const schema = z.object({
+      rows: z.array(z.object({ id: z.string() })),
+      pair: z.tuple([z.object({ x: z.string() })]),
+      byId: z.record(z.string(), z.object({ name: z.string() })),
+    });
+    const found = strippedKeys(schema, {
+      rows: [{ id: '1' }, { id: '2', idd: 1 }],
+      pair: [{ x: '1', y: 2 }],
+      byId: { k: { name: 'n', nmae: 'm' } },
+    });
+    expect(found.map((k) => [...k.path, k.key])).toEqual([
+      ['rows', 1, 'idd'],
+      ['pair', 0, 'y'],
+      ['byId', 'k', 'nmae'],
+    ]);
+  });
+
+  it('follows the variant a tag selects, and says a key of another variant belongs to another form', () => {
+    const du = z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('a'), x: z.string() }),
+      z.object({ kind: z.literal('b'), y: z.number() }),
+    ]);
+    expect(lines(du, { kind: 'a', x: '1', y: 2, z: 3 })).toEqual([
+      'ignored `y`: not an argument of query_records when kind = a; it belongs to another form, send one form only',
+      'ignored `z`: not an argument of query_records when kind = a',
+    ]);
+    const flow = z.union([z.object({ flowName: z.string() }), z.object({ flowPath: z.string() })]);
+    expect(lines(flow, { flowName: 'a', flowPath: 'b' })).toEqual([
+      'ignored `flowPath`: not an argument of query_records when given flowName; it belongs to another form, send one form only',
+    ]);
+  });
+
+  it('reports a key an intersection drops only when both sides drop it', () => {
+    const both = z.object({ a: z.string() }).and(z.object({ b: z.string() }));
+    expect(strippedKeys(both, { a: '1', b: '2', c: 3 }).map((k) => k.key)).toEqual(['c']);
+  });
+
+  it('never reports through anything that keeps the value as sent, nor injected root keys', () => {
+    expect(strippedKeys(z.object({ a: z.unknown() }), { a: { b: 1 } })).toEqual([]);
+    expect(strippedKeys(z.object({ a: z.any().transform((v) => v) }), { a: { b: 1 } })).toEqual([]);
+    expect(lines(z.object({ a: z.string() }), { a: '1', toolCallId: 'c' }, ['toolCallId'])).toEqual([]);
+    expect(
+      lines(z.object({ n: z.object({ a: z.string() }) }), { n: { a: '1', toolCallId: 'c' } }, ['toolCallId']),
+    ).toHaveLength(1);
+  });
+
+  it('stops at a depth limit instead of overflowing on a deeply nested value', () => {
+    type Node = { next?: Node };
+    const node: z.ZodType<Node> = z.lazy(() => z.object({ next: node.optional() }));
+    let value: Node = { extra: 1 } as Node;
+    for (let i = 0; i < 10_000; i++) value = { next: value };
+    expect(() => strippedKeys(node, value)).not.toThrow();
+  });
+});
+
+describe('closestKey', () => {
+  it('suggests by shared characters in order, case aside, and not below a third', () => {
+    expect(closestKey('stauts', ['status', 'owner'])).toBe('status');
+    expect(closestKey('sort', ['table', 'filters', 'orderBy', 'limit'])).toBe('orderBy');
+    expect(closestKey('OrderBy', ['orderBy'])).toBe('orderBy');
+    expect(closestKey('zz_extra', ['table', 'limit'])).toBeUndefined();
+    expect(closestKey('q', ['query'])).toBeUndefined();
+  });
+});
