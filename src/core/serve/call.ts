@@ -5,6 +5,7 @@ import type { PreparedTool } from '../mount/prepare.js';
 import { type Repair, repairArgs } from '../repair/index.js';
 import { type StrippedKey, strippedKeys } from '../zod/stripped-keys.js';
 import { argumentsNotAnObject } from './envelope.js';
+import { markupLines } from './hygiene.js';
 
 /** What a successful `tools/call` argument check hands to the executor. */
 export interface ParsedCall {
@@ -31,7 +32,8 @@ export type CallPolicy = Pick<MountConfig, 'repair' | 'unknownKeys' | 'injectedK
  * go to those slices; every other key, known or not, goes to `input`, whose own key policy decides
  * (docs/design/repair.md, Where repair runs).
  * Keys a slice's schema would drop are found from that schema beside the parse, and noticed, refused or
- * let go as `unknownKeys` says. Never throws for client input; a failure lists every failing path.
+ * let go as `unknownKeys` says. With `argumentHygiene`, a string holding tool-call markup refuses the call
+ * before anything runs. Never throws for client input; a failure lists every failing path.
  */
 export async function checkCall(tool: PreparedTool, raw: unknown, policy: CallPolicy): Promise<CallCheck> {
   const repairs: Repair[] = [];
@@ -41,6 +43,11 @@ export async function checkCall(tool: PreparedTool, raw: unknown, policy: CallPo
     return { ok: false, messages: [argumentsNotAnObject(args)], repairs, ignored: [] };
   }
 
+  if (policy.hygiene) {
+    const required = Array.isArray(tool.inputSchema.required) ? (tool.inputSchema.required as string[]) : [];
+    const polluted = markupLines(args as Record<string, unknown>, tool.argumentKeys, required);
+    if (polluted.length > 0) return { ok: false, messages: polluted, repairs, ignored: [] };
+  }
   const parts = split(args as Record<string, unknown>, tool);
   const slices = [
     { name: 'extend', schema: tool.extend?.schema, value: parts.extend },
