@@ -34,8 +34,8 @@ export interface Gen {
   sample?: unknown;
 }
 
-type Mode = 'strip' | 'strict' | 'loose';
-type Mod = 'none' | 'optional' | 'nullable' | 'default' | 'absent';
+export type Mode = 'strip' | 'strict' | 'loose';
+export type Mod = 'none' | 'optional' | 'nullable' | 'default' | 'absent';
 
 const leaf = (label: string, schema: z.ZodType, value: fc.Arbitrary<unknown>, sample?: unknown): Gen => ({
   schema,
@@ -50,7 +50,7 @@ const smallString = fc.string({ maxLength: 5 });
 const finite = (min = -1e6, max = 1e6) => fc.double({ min, max, noNaN: true, noDefaultInfinity: true });
 
 /** Scalars and formats, one Zod instance each (Zod schemas are immutable, so sharing is safe). */
-const LEAVES: readonly Gen[] = [
+export const LEAVES: readonly Gen[] = [
   leaf('string', z.string(), smallString, 's'),
   leaf('string[1..4]', z.string().min(1).max(4), fc.string({ minLength: 1, maxLength: 4 }), 'abc'),
   leaf('string/regex', z.string().regex(/^[a-z]{1,3}$/), fc.stringMatching(/^[a-z]{1,3}$/), 'ab'),
@@ -158,7 +158,7 @@ function nullableArb(depth: number): fc.Arbitrary<Gen> {
 }
 
 /** One field of an object under construction. */
-interface Field {
+export interface Field {
   name: string;
   gen: Gen;
   mod: Mod;
@@ -199,7 +199,7 @@ const STRIP_EXTRAS = ['zz_extra1', 'zz_extra2'];
  * collide with keys other variants declare: the interesting case); strip objects get never-declared
  * extras that Zod accepts and drops; strict objects get none.
  */
-function objectGen(fields: readonly Field[], mode: Mode, extraPool: readonly string[], label: string): Gen {
+export function objectGen(fields: readonly Field[], mode: Mode, extraPool: readonly string[], label: string): Gen {
   const parts = fields.map((f) => ({ name: f.name, ...fieldParts(f) }));
   const shape = Object.fromEntries(parts.map((p) => [p.name, p.schema]));
   const schema = mode === 'strict' ? z.strictObject(shape) : mode === 'loose' ? z.looseObject(shape) : z.object(shape);
@@ -311,7 +311,7 @@ function collisionArb(depth: number): fc.Arbitrary<{ kind: string; sides: [Gen, 
   );
 }
 
-function leafLike(
+export function leafLike(
   label: string,
   schema: z.ZodType,
   value: fc.Arbitrary<unknown>,

@@ -1,20 +1,25 @@
 /**
  * The superset invariant, by property: for random Zod schemas (unions nested up to 4 deep, with every
- * collision kind) and values the ORIGINAL schema accepts, the served document (inline refs, then flatten)
- * accepts every such value. Also: no flattenable union leaves a `oneOf`/`anyOf`, every union left is
- * reported at its pointer, and the structural rules clients rely on hold (every node with properties is typed
- * object, every array has items).
+ * collision kind, plus typed-only schemas whose variants collide at depths 2 and 3 and untagged unions)
+ * and values the ORIGINAL schema accepts, the served document (inline refs, then flatten) accepts every
+ * such value. Also: no flattenable union leaves a `oneOf`/`anyOf`, every union left is reported at its
+ * pointer, the structural rules clients rely on hold (every node with properties is typed object, every
+ * array has items), and a schema whose every position is typed is served with every position typed (no
+ * untyped node introduced).
  *
- * Fixed seed. FLATTEN_PROPERTY_RUNS=<n> runs more schemas (each with 12 values); FLATTEN_PROPERTY_SEED=<n>
- * explores other schemas.
+ * Fixed seed. FLATTEN_PROPERTY_PAIRS=<n> tries about n schema x value pairs (100000 for the long run);
+ * FLATTEN_PROPERTY_RUNS=<n> sets the number of schemas directly (each with 12 values);
+ * FLATTEN_PROPERTY_SEED=<n> explores other schemas.
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { forEachSubschema } from '../../../src/core/json-schema/keywords.js';
 import { isPlainObject } from '../../../src/core/json-schema/types.js';
 import { flattenWithReport, inlineRefs, relaxIntersections } from '../../../src/core/projection/index.js';
-import { zodCaseArb } from './arbitraries.js';
+import { type Gen, rootArb } from './arbitraries.js';
+import { typedRootArb } from './deep-arbitraries.js';
 import { at, pointersWith, toJson, unionsIn } from './helpers.js';
 
 // Speed only, same semantics: every schema here is parsed a few times, so Zod's JIT and Ajv's code
@@ -22,12 +27,34 @@ import { at, pointersWith, toJson, unionsIn } from './helpers.js';
 z.config({ jitless: true });
 const ajv = new Ajv2020({ strict: false, validateFormats: false, code: { optimize: false } });
 
-const RUNS = Number(process.env.FLATTEN_PROPERTY_RUNS ?? 180);
-const SEED = Number(process.env.FLATTEN_PROPERTY_SEED ?? 20261130);
 const VALUES_PER_SCHEMA = 12;
+const PAIRS = process.env.FLATTEN_PROPERTY_PAIRS ? Number(process.env.FLATTEN_PROPERTY_PAIRS) : undefined;
+const RUNS = Number(process.env.FLATTEN_PROPERTY_RUNS ?? (PAIRS ? Math.ceil(PAIRS / VALUES_PER_SCHEMA) : 200));
+const SEED = Number(process.env.FLATTEN_PROPERTY_SEED ?? 20261130);
 const MIN_PAIRS = 2000;
 
-const stats = { schemas: 0, pairs: 0, rejectedByZod: 0, maxUnionDepth: 0, maxNodes: 0, maxBytes: 0, flattenable: 0 };
+const stats = {
+  schemas: 0,
+  pairs: 0,
+  rejectedByZod: 0,
+  maxUnionDepth: 0,
+  maxNodes: 0,
+  maxBytes: 0,
+  maxServedNodes: 0,
+  flattenable: 0,
+  typedInputs: 0,
+  typedPairs: 0,
+  introducedUntyped: 0,
+};
+
+/** A schema tried with values: the general roots, or the typed-only deep collisions and untagged unions. */
+const caseArb = fc
+  .oneof({ weight: 1, arbitrary: rootArb(4) }, { weight: 1, arbitrary: typedRootArb(3) })
+  .chain((gen: Gen) =>
+    fc
+      .array(gen.value, { minLength: VALUES_PER_SCHEMA, maxLength: VALUES_PER_SCHEMA })
+      .map((values) => ({ gen, values: values.map((v) => JSON.parse(JSON.stringify(v ?? null))) })),
+  );
 
 /** Unions a reader would expect flattened: not nullable wrappers, not unions of scalars. */
 function objectUnions(doc: unknown): string[] {
@@ -51,6 +78,44 @@ function countNodes(doc: unknown): number {
   return 1 + Object.values(doc).reduce((n: number, v) => n + countNodes(v), 0);
 }
 
+/** Positions that hold a value's schema (not `allOf` conjuncts, `not`, `if` or `propertyNames`). */
+const VALUE_POSITIONS = new Set([
+  'properties',
+  'patternProperties',
+  'additionalProperties',
+  'items',
+  'prefixItems',
+  'anyOf',
+  'oneOf',
+  '$defs',
+]);
+const TYPING = ['type', 'const', 'enum', '$ref', 'anyOf', 'oneOf', 'allOf', 'not'];
+
+/**
+ * Pointers of schemas at value positions that say nothing of the value's type (`{}`, `true`, a bare
+ * description). With `markers: false`, an `additionalProperties` beside declared properties is read as
+ * an open object's marker rather than a value position (as the probe's `requireTypedProperties` reads it):
+ * the served object is open there because a strip variant takes any extra key and drops it. In an
+ * original, a loose object's `{}` beside its properties does count: its extra keys reach the handler.
+ */
+function untypedNodes(node: unknown, markers: boolean, at = '', out: string[] = []): string[] {
+  if (!isPlainObject(node)) return out;
+  const declared = isPlainObject(node.properties) && Object.keys(node.properties).length > 0;
+  const record = !declared || 'propertyNames' in node;
+  forEachSubschema(node, (child, pos) => {
+    const here = `${at}/${pos.keyword}${pos.key === undefined ? '' : `/${pos.key}`}`;
+    const counted = pos.keyword !== 'additionalProperties' || markers || record;
+    if (
+      VALUE_POSITIONS.has(pos.keyword) &&
+      counted &&
+      (child === true || (isPlainObject(child) && !TYPING.some((k) => k in child)))
+    )
+      out.push(here);
+    untypedNodes(child, markers, here, out);
+  });
+  return out;
+}
+
 describe('flatten: superset property', () => {
   afterAll(() => {
     // Figures for the report: how much was tried and how big the shapes got.
@@ -58,17 +123,29 @@ describe('flatten: superset property', () => {
   });
 
   it(
-    `accepts every value the original accepts (seed ${SEED}, ${RUNS} schemas x ${VALUES_PER_SCHEMA} values)`,
+    `accepts every value the original accepts and types every position a typed original types (seed ${SEED}, ${RUNS} schemas x ${VALUES_PER_SCHEMA} values)`,
     () => {
       fc.assert(
-        fc.property(zodCaseArb({ depth: 4, values: VALUES_PER_SCHEMA }), ({ gen, values }) => {
+        fc.property(caseArb, ({ gen, values }) => {
           const original = toJson(gen.schema);
           const { schema: served, unflattened } = flattenWithReport(inlineRefs(original).schema);
           stats.schemas++;
           stats.maxUnionDepth = Math.max(stats.maxUnionDepth, gen.unionDepth);
           stats.maxNodes = Math.max(stats.maxNodes, countNodes(original));
+          stats.maxServedNodes = Math.max(stats.maxServedNodes, countNodes(served));
           stats.maxBytes = Math.max(stats.maxBytes, JSON.stringify(original).length);
           if (gen.flattenableOnly) stats.flattenable++;
+          // Every position typed in the original: flattening must not serve one untyped.
+          const typedInput = untypedNodes(original, true).length === 0;
+          if (typedInput) {
+            stats.typedInputs++;
+            const introduced = untypedNodes(served, false);
+            stats.introducedUntyped += introduced.length;
+            expect(
+              introduced,
+              `untyped nodes introduced in ${JSON.stringify(served)}\noriginal: ${JSON.stringify(original)}`,
+            ).toEqual([]);
+          }
 
           const validate = ajv.compile(served);
           ajv.removeSchema(served); // compiled once, used here only: do not let the cache grow
@@ -82,6 +159,7 @@ describe('flatten: superset property', () => {
               continue;
             }
             stats.pairs++;
+            if (typedInput) stats.typedPairs++;
             if (!validate(value)) {
               throw new Error(
                 `superset broken for ${gen.label}\nvalue: ${JSON.stringify(value)}\nerrors: ${JSON.stringify(validate.errors)}\nserved: ${JSON.stringify(served)}\noriginal: ${JSON.stringify(original)}`,
@@ -113,8 +191,10 @@ describe('flatten: superset property', () => {
         }),
         { seed: SEED, numRuns: RUNS, endOnFailure: false },
       );
-      expect(stats.pairs).toBeGreaterThanOrEqual(Math.min(MIN_PAIRS, (RUNS * VALUES_PER_SCHEMA * 2) / 3));
+      expect(stats.pairs).toBeGreaterThanOrEqual(Math.min(PAIRS ?? MIN_PAIRS, (RUNS * VALUES_PER_SCHEMA * 2) / 3));
       expect(stats.maxUnionDepth).toBeGreaterThanOrEqual(4);
+      expect(stats.typedInputs).toBeGreaterThanOrEqual(RUNS / 4);
+      expect(stats.introducedUntyped).toBe(0);
     },
     Math.max(30_000, RUNS * 150),
   );
