@@ -35,7 +35,7 @@ export function flatObject(
   for (const key of Object.keys(shape.head)) setOwn(properties, key, shape.head[key]);
   const required = Object.keys(shape.head);
   for (const { key, inputs, present, requiredIn } of objectKeys(objects, new Set(required))) {
-    const { schema } = joinSchemas(inputs, resolve);
+    const schema = joinSchemas(inputs, resolve);
     if (requiredIn.length === members.length) required.push(key);
     const hint = requiredIn.length === members.length ? undefined : shape.hint?.(present, requiredIn);
     setOwn(properties, key, withDescription(schema, composeDescription([schema.description, hint])));
@@ -46,7 +46,7 @@ export function flatObject(
   out.type = 'object';
   out.properties = properties;
   if (required.length > 0) out.required = required;
-  const extra = joinUndeclared(objects, false, (inputs) => joinSchemas(inputs, resolve).schema);
+  const extra = joinUndeclared(objects, false, (inputs) => joinSchemas(inputs, resolve));
   if (extra !== undefined) out.additionalProperties = extra;
   const description = composeDescription([
     typeof node.description === 'string' ? node.description : undefined,

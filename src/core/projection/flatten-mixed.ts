@@ -18,7 +18,7 @@ export function joinMixed(
   resolve: RefResolver,
 ): JsonSchema {
   const inputs = members.map((schema) => ({ label: summarize(schema, resolve), schema }));
-  const { schema } = joinSchemas(inputs, resolve, { note: false });
+  const schema = joinSchemas(inputs, resolve, { note: false });
   const out: JsonSchema = { ...schema };
   const description = composeDescription([
     typeof node.description === 'string' ? node.description : undefined,

@@ -27,16 +27,11 @@ export interface JoinOptions {
  * shapes differ, a short note of what each expects (`kind = a: { sku, qty }; kind = b: string`). Below a
  * node that has the note, positions do not repeat it.
  */
-export function joinSchemas(
-  inputs: readonly JoinInput[],
-  resolve: RefResolver,
-  options: JoinOptions = {},
-): { schema: JsonSchema; widened: boolean } {
+export function joinSchemas(inputs: readonly JoinInput[], resolve: RefResolver, options: JoinOptions = {}): JsonSchema {
   const value = joinValue(inputs, resolve, options.dropDefault ?? true, options.note === false);
-  const widened = !sameMeaning(inputs);
-  if (value === true) return { schema: {}, widened };
-  if (value === false) return { schema: { not: {} }, widened };
-  return { schema: value as JsonSchema, widened };
+  if (value === true) return {};
+  if (value === false) return { not: {} };
+  return value as JsonSchema;
 }
 
 function sameMeaning(inputs: readonly JoinInput[]): boolean {
