@@ -2,6 +2,7 @@
  * Options settled once per mount: every later step (preparation, the probe's checks, serving each request)
  * reads this frozen, fully defaulted configuration, never the options the caller passed.
  */
+import { type OriginPolicy, settleOriginPolicy } from './access.js';
 import type { CallEvent, ExtendOption, McpMountOptions, SchemaValidationOptions } from './options.js';
 
 /** The SDK's own default body limit, 4 MiB. */
@@ -22,6 +23,8 @@ export interface MountConfig {
   readonly repair: { readonly json: boolean; readonly scalars: boolean };
   /** Bytes; a body over this gets 413. */
   readonly maxRequestBodyBytes: number;
+  /** `originCheck`, `allowedOrigins`, `allowedHosts`. */
+  readonly origin: OriginPolicy;
   readonly logger: Pick<Console, 'warn' | 'error'>;
   readonly onCall?: (event: CallEvent) => void;
   readonly onError?: (error: unknown, info: { tool?: string }) => void;
@@ -32,7 +35,8 @@ export interface MountConfig {
  * mutating its options object later changes nothing), the whole deep-frozen.
  *
  * @throws TypeError naming the option when a value cannot mean anything (`maxRequestBodyBytes` not a
- *   positive integer, an unknown `schemaValidation.policy`, a hook that is not a function).
+ *   positive integer, an unknown `schemaValidation.policy`, a hook that is not a function, an
+ *   `allowedOrigins` or `allowedHosts` entry that is not an origin or a hostname).
  */
 export function settleOptions(options: McpMountOptions<any> = {}): MountConfig {
   const validation = options.schemaValidation ?? {};
@@ -76,6 +80,7 @@ export function settleOptions(options: McpMountOptions<any> = {}): MountConfig {
     },
     repair: { json: options.coerceJsonArgs !== false, scalars: options.coerceScalarArgs !== false },
     maxRequestBodyBytes,
+    origin: settleOriginPolicy(options),
     logger: options.logger ?? console,
     ...(options.onCall && { onCall: options.onCall }),
     ...(options.onError && { onError: options.onError }),

@@ -70,6 +70,31 @@ export interface McpMountOptions<S extends AnyZodObject = AnyZodObject, R = unkn
   coerceScalarArgs?: boolean;
   /** Request bodies over this many bytes get 413. Default 4 MiB (the SDK's default). */
   maxRequestBodyBytes?: number;
+  /**
+   * Origin and Host validation against DNS rebinding and cross-site requests (the MCP transport spec:
+   * servers MUST validate `Origin`). Default true. A request whose `Origin` is present and not allowed gets
+   * 403 with a JSON-RPC error before its body is read; a request without `Origin` (non-browser clients)
+   * passes. Allowed, besides `allowedOrigins`: localhost origins (any port) when the server is addressed as
+   * localhost (`Host` is `localhost`, `127.0.0.1` or `[::1]`), and the server's own origin when a rebinding
+   * cannot fake it (over HTTPS, at an IP address, or with `allowedHosts` set). `false` turns every check
+   * off: right only behind a proxy or gateway that already checks `Origin` and `Host`.
+   * See docs/decisions/0008-access-control.md.
+   */
+  originCheck?: boolean;
+  /**
+   * Origins allowed to call from a browser: exact origins (`'https://app.example.com'`, scheme, host and
+   * port compared; no path) and `'<scheme>://*'` for every origin of a non-web scheme, as the SDK allows
+   * (`'chrome-extension://*'`, `'moz-extension://*'`; not `http://*` or `https://*`). Default none.
+   * @throws TypeError at construction for any other entry.
+   */
+  allowedOrigins?: readonly string[];
+  /**
+   * Hostnames (no scheme, no port; IPv6 in brackets) the `Host` header must name, e.g.
+   * `['localhost', '127.0.0.1', '[::1]']` for a server bound to localhost, or your public name. Default:
+   * `Host` is not checked. With it set, a request naming another host gets 403 (the SDK's
+   * `validateHostHeader` rule), and same-origin browser requests pass over plain HTTP too.
+   */
+  allowedHosts?: readonly string[];
   /** Where `'warn'` issues and out-of-band errors are logged. Default `console`. */
   logger?: Pick<Console, 'warn' | 'error'>;
   /** Observes errors (handler throws, transport errors). Never changes a response. */

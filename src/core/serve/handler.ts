@@ -22,6 +22,7 @@ import { jsonRpcError, readBodyLimited } from './body.js';
 import { normalizeEnvelope } from './envelope.js';
 import { openExchange, releaseWhenSent } from './exchange.js';
 import { observeError } from './observe.js';
+import { checkOrigin } from './origin.js';
 import { type Registration, registration } from './registration.js';
 import type { FetchExtras, RequestState } from './request-state.js';
 
@@ -31,6 +32,7 @@ export type { FetchExtras } from './request-state.js';
 export interface McpFetchHandler<Host = unknown> {
   /**
    * Serves one HTTP request (POST JSON-RPC; GET/DELETE are answered as the SDK's stateless serving does).
+   * A request whose `Origin` or `Host` is not allowed gets 403 first (`originCheck`).
    * Never rejects: a failure inside becomes a JSON-RPC 500 (-32603) and reaches `onError`.
    */
   fetch(request: Request, extras?: FetchExtras<Host>): Promise<Response>;
@@ -70,6 +72,9 @@ export function createMcpFetchHandler<Host = unknown, S extends AnyZodObject = n
     close: serve.close,
     async fetch(request, extras) {
       try {
+        // First, before the body or any credential is read.
+        const origin = checkOrigin(config.origin, request);
+        if (!origin.ok) return origin.response;
         return await serve.fetch(request, extras);
       } catch (error) {
         observeError(config, error);
