@@ -1,6 +1,7 @@
 export type { JsonSchema } from './core/json-schema/types.js';
 export type {
   CallEvent,
+  ErrorInfo,
   ExtendOption,
   McpMountOptions,
   MountExtend,
@@ -17,6 +18,7 @@ export {
   type ToolContext,
   type ToolDefinition,
 } from './core/mount/tool.js';
+export { ToolError } from './core/mount/tool-error.js';
 export type { SchemaIssue } from './core/probe/issue.js';
 export type { Repair } from './core/repair/index.js';
 export { createMcpFetchHandler, type FetchExtras, type McpFetchHandler } from './core/serve/handler.js';

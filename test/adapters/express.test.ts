@@ -7,7 +7,7 @@ import { request as httpRequest } from 'node:http';
 import { connect as netConnect } from 'node:net';
 import express from 'express';
 import express4 from 'express4';
-import { type AnyTool, type McpMountOptions, McpMountSchemaError } from 'mcp-mount';
+import { type AnyTool, type ErrorInfo, type McpMountOptions, McpMountSchemaError } from 'mcp-mount';
 import { mcp } from 'mcp-mount/express';
 import supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -266,8 +266,8 @@ describe('Express: what reaches the tool', () => {
     }
   });
 
-  it('turns a throwing handler into an isError result; onError observes it and cannot change the response', async () => {
-    const seen: Array<[unknown, { tool?: string }]> = [];
+  it('turns a throwing handler into a masked isError result; onError observes it and cannot change the response', async () => {
+    const seen: Array<[unknown, ErrorInfo]> = [];
     const body = rpc('tools/call', { name: 'boom', arguments: {} });
     const logger = { warn: vi.fn(), error: vi.fn() };
     const quiet = await supertest(edgeApp([boomTool], { onError: (e, info) => seen.push([e, info]) }))
@@ -289,12 +289,15 @@ describe('Express: what reaches the tool', () => {
       expect(res.status).toBe(200);
       const result = parseBody(res.text).result;
       expect(result.isError).toBe(true);
-      expect(result.content[0].text).toContain('boom from the tool');
+      expect(result.content[0].text).toMatch(/^Tool boom failed \(error id [0-9a-f-]{36}\)$/);
     }
-    expect(quiet.text).toBe(throwing.text);
+    // The same answer but for the error id, which is new for each failure.
+    const withoutId = (text: string) => text.replace(/[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}/g, '<id>');
+    expect(withoutId(quiet.text)).toBe(withoutId(throwing.text));
     expect(seen).toHaveLength(1);
-    expect(seen[0]![0]).toBeInstanceOf(Error);
-    expect(seen[0]![1]).toEqual({ tool: 'boom' });
+    expect(seen[0]![0]).toMatchObject({ message: 'boom from the tool' });
+    expect(seen[0]![1]).toEqual({ tool: 'boom', errorId: expect.any(String) });
+    expect(parseBody(quiet.text).result.content[0].text).toContain(seen[0]![1].errorId);
     expect(logger.error).toHaveBeenCalledWith('mcp-mount: onError threw', expect.any(Error));
   });
 });

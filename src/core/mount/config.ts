@@ -3,7 +3,7 @@
  * reads this frozen, fully defaulted configuration, never the options the caller passed.
  */
 import { type OriginPolicy, settleOriginPolicy } from './access.js';
-import type { CallEvent, ExtendOption, McpMountOptions, SchemaValidationOptions } from './options.js';
+import type { CallEvent, ErrorInfo, ExtendOption, McpMountOptions, SchemaValidationOptions } from './options.js';
 
 /** The SDK's own default body limit, 4 MiB. */
 export const DEFAULT_MAX_REQUEST_BODY_BYTES = 4 * 1024 * 1024;
@@ -27,7 +27,9 @@ export interface MountConfig {
   readonly origin: OriginPolicy;
   readonly logger: Pick<Console, 'warn' | 'error'>;
   readonly onCall?: (event: CallEvent) => void;
-  readonly onError?: (error: unknown, info: { tool?: string }) => void;
+  readonly onError?: (error: unknown, info: ErrorInfo) => void;
+  /** `exposeErrors`: unexpected handler errors show their message to the client. */
+  readonly exposeErrors: boolean;
 }
 
 /**
@@ -81,6 +83,7 @@ export function settleOptions(options: McpMountOptions<any> = {}): MountConfig {
     repair: { json: options.coerceJsonArgs !== false, scalars: options.coerceScalarArgs !== false },
     maxRequestBodyBytes,
     origin: settleOriginPolicy(options),
+    exposeErrors: options.exposeErrors === true,
     logger: options.logger ?? console,
     ...(options.onCall && { onCall: options.onCall }),
     ...(options.onError && { onError: options.onError }),

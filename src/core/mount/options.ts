@@ -9,7 +9,11 @@ import type { AnyTool, AnyZodObject, ToolContext } from './tool.js';
  */
 export interface ExtendOption<S extends AnyZodObject = AnyZodObject, R = unknown> {
   schema: S;
-  /** Turns the parsed extend values into `ctx.extend`. Default: the parsed values themselves. May throw to refuse the call (becomes `isError`). */
+  /**
+   * Turns the parsed extend values into `ctx.extend`. Default: the parsed values themselves. Throw a
+   * `ToolError` to refuse the call with a message the model sees; any other throw is masked like a
+   * handler's.
+   */
   resolve?: (values: z.output<S>, ctx: Omit<ToolContext, 'extend'>) => R | Promise<R>;
   /**
    * Which tools get the extra keys. Default: all. A tool left out sees `ctx.extend` as `undefined`, which
@@ -97,10 +101,28 @@ export interface McpMountOptions<S extends AnyZodObject = AnyZodObject, R = unkn
   allowedHosts?: readonly string[];
   /** Where `'warn'` issues and out-of-band errors are logged. Default `console`. */
   logger?: Pick<Console, 'warn' | 'error'>;
-  /** Observes errors (handler throws, transport errors). Never changes a response. */
-  onError?: (error: unknown, info: { tool?: string }) => void;
+  /**
+   * Send a handler's unexpected error text to the client (`Tool <name> failed (error id <id>): <message>`)
+   * instead of the generic `Tool <name> failed (error id <id>)`. Default false; for development only: the
+   * text of an unexpected error (a database error, a stack of internal names) is not meant for a model.
+   * A `ToolError`'s message is sent in either case; argument validation errors always are.
+   */
+  exposeErrors?: boolean;
+  /**
+   * Observes errors (a handler's unexpected throw, with the `errorId` its client was shown; an output that
+   * breaks its schema; transport errors). Never changes a response.
+   */
+  onError?: (error: unknown, info: ErrorInfo) => void;
   /** Observes every finished `tools/call`, successful or not. Never changes a response. */
   onCall?: (event: CallEvent) => void;
+}
+
+/** What `onError` sees beside the error. */
+export interface ErrorInfo {
+  /** The tool whose call failed, when the error belongs to one. */
+  tool?: string;
+  /** The id the client was shown for a masked failure: the same as `CallEvent.errorId`. */
+  errorId?: string;
 }
 
 /** What `onCall` sees for each `tools/call`. */
@@ -109,6 +131,8 @@ export interface CallEvent {
   ok: boolean;
   /** Failure text sent to the client (for `ok: false`). */
   error?: string;
+  /** For a masked failure: the id in the text the client saw, and in what `onError` saw. */
+  errorId?: string;
   repairs: readonly { path: string; from: string }[];
   durationMs: number;
 }

@@ -2,14 +2,15 @@
  * One tool as the per-request server registers it: built once per mount (carriers, config, the executor),
  * bound to a request's state when the SDK's factory runs.
  */
-import type { ServerContext } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, type ServerContext } from '@modelcontextprotocol/server';
 import { formatIssues } from '../messages/index.js';
 import type { MountConfig } from '../mount/config.js';
 import type { PreparedTool } from '../mount/prepare.js';
 import type { ToolContext } from '../mount/tool.js';
 import { checkCall, type ParsedCall } from './call.js';
 import { carrier } from './carrier.js';
-import { observeCall, observeError } from './observe.js';
+import { failedCall } from './failure.js';
+import { observeCall } from './observe.js';
 import type { RequestState } from './request-state.js';
 import { toCallToolResult, withStructured } from './result.js';
 
@@ -56,8 +57,13 @@ export function registration(prepared: PreparedTool, config: MountConfig): Regis
       host: state.extras?.host ?? {},
       mcp,
     };
-    const finish = (ok: boolean, error?: string) =>
-      observeCall(config, { tool: prepared.name, ok, error, repairs: args.repairs, started: args.started });
+    const finish = (ok: boolean, error?: string, errorId?: string) =>
+      observeCall(config, { tool: prepared.name, ok, error, errorId, repairs: args.repairs, started: args.started });
+    const fail = (error: unknown) => {
+      const failure = failedCall(config, prepared.name, error);
+      finish(false, failure.text, failure.errorId);
+      return failure.result;
+    };
     try {
       const extend = prepared.extend?.resolve ? await prepared.extend.resolve(args.extend as never, base) : args.extend;
       const value = await tool.handler(
@@ -74,15 +80,13 @@ export function registration(prepared: PreparedTool, config: MountConfig): Regis
         finish(true);
         return withStructured(result, checked.data, value);
       }
-      // The handler broke its own contract: a server bug, reported to the client as a failed call.
+      // The handler broke its own contract: a server bug, masked like a throw (the issues may quote values).
       const text = `Output validation error: tool ${prepared.name} returned a value its output schema refuses: ${formatIssues(checked.error, output, result.structuredContent).join('; ')}`;
-      observeError(config, new Error(text), prepared.name);
-      finish(false, text);
-      return { content: [{ type: 'text', text }], isError: true };
+      return fail(new Error(text));
     } catch (error) {
-      observeError(config, error, prepared.name);
-      finish(false, error instanceof Error ? error.message : String(error));
-      throw error; // the SDK turns it into an `isError` result with the message
+      // The SDK's URL elicitation must reach the client as the protocol error it is.
+      if (error instanceof ProtocolError && error.code === ProtocolErrorCode.UrlElicitationRequired) throw error;
+      return fail(error);
     }
   };
 
