@@ -1,5 +1,6 @@
 export type { JsonSchema } from './core/json-schema/types.js';
 export type {
+  AuthOptions,
   CallEvent,
   ErrorInfo,
   ExtendOption,
@@ -22,4 +23,9 @@ export { ToolError } from './core/mount/tool-error.js';
 export type { SchemaIssue } from './core/probe/issue.js';
 export type { Repair } from './core/repair/index.js';
 export { createMcpFetchHandler, type FetchExtras, type McpFetchHandler } from './core/serve/handler.js';
+export {
+  type ProtectedResourceMetadata,
+  type ProtectedResourceMetadataOptions,
+  protectedResourceMetadata,
+} from './core/serve/resource-metadata.js';
 export { diffSchemaLock, type SchemaLockChange, type SchemaLockDiff, writeSchemaLock } from './lockfile/lockfile.js';

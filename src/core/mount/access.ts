@@ -1,8 +1,9 @@
 /**
- * The access options (Origin and Host checks), settled once per mount into the frozen policy the
- * per-request checks read. See docs/decisions/0008-access-control.md.
+ * The access options (Origin and Host checks, bearer auth), settled once per mount into the frozen
+ * policies the per-request checks read. See docs/decisions/0008-access-control.md.
  */
-import type { McpMountOptions } from './options.js';
+import { requireScopes } from '@modelcontextprotocol/server';
+import type { AuthOptions, McpMountOptions } from './options.js';
 
 /** What the Origin and Host checks run with. */
 export interface OriginPolicy {
@@ -14,6 +15,14 @@ export interface OriginPolicy {
   readonly schemes: readonly string[];
   /** `allowedHosts`, normalized hostnames; undefined when `Host` is not checked. */
   readonly hosts?: readonly string[];
+}
+
+/** What the bearer-auth gate runs with: `auth`, defaulted. */
+export interface AuthPolicy {
+  readonly verify: AuthOptions['verify'];
+  readonly required: boolean;
+  readonly requiredScopes: readonly string[];
+  readonly resourceMetadataUrl?: string;
 }
 
 const WILDCARD = /^([a-z][a-z0-9+.-]*):\/\/\*$/;
@@ -98,4 +107,60 @@ function hostname(entry: string): string {
     );
   }
   return url.hostname;
+}
+
+/**
+ * Settles `auth`.
+ *
+ * @throws TypeError naming the field: `verify` not a function, `required` not a boolean, a scope outside
+ *   the OAuth scope-token grammar (the SDK's rule), `requiredScopes` without `required`,
+ *   `resourceMetadataUrl` not an absolute http(s) URL.
+ */
+export function settleAuthPolicy(options: McpMountOptions<any>): AuthPolicy | undefined {
+  const auth = options.auth;
+  if (auth === undefined) return undefined;
+  if (typeof auth !== 'object' || auth === null || typeof auth.verify !== 'function') {
+    throw new TypeError('mcp-mount: auth.verify must be a function (token, request) => AuthInfo | undefined');
+  }
+  if (auth.required !== undefined && typeof auth.required !== 'boolean') {
+    throw new TypeError('mcp-mount: auth.required must be a boolean');
+  }
+  const required = auth.required !== false;
+  const requiredScopes = list('auth.requiredScopes', auth.requiredScopes);
+  if (requiredScopes.length > 0) {
+    checkScopes('auth.requiredScopes', requiredScopes);
+    if (!required)
+      throw new TypeError(
+        'mcp-mount: auth.requiredScopes needs auth.required: a request without a token has no scopes',
+      );
+  }
+  const { resourceMetadataUrl } = auth;
+  if (resourceMetadataUrl !== undefined && !/^https?:$/.test(parseUrl(resourceMetadataUrl)?.protocol ?? '')) {
+    throw new TypeError(
+      `mcp-mount: auth.resourceMetadataUrl must be an absolute http(s) URL, got ${String(resourceMetadataUrl)}`,
+    );
+  }
+  return Object.freeze({
+    verify: auth.verify,
+    required,
+    requiredScopes: Object.freeze(requiredScopes),
+    ...(resourceMetadataUrl !== undefined && { resourceMetadataUrl }),
+  });
+}
+
+/** Scopes as the SDK's `requireScopes` accepts them (the OAuth scope-token grammar), or a TypeError. */
+export function checkScopes(option: string, scopes: readonly string[]): void {
+  try {
+    requireScopes(...(scopes as [string, ...string[]]));
+  } catch (error) {
+    throw new TypeError(`mcp-mount: ${option}: ${(error as Error).message} (got ${JSON.stringify(scopes)})`);
+  }
+}
+
+function parseUrl(value: unknown): URL | undefined {
+  try {
+    return typeof value === 'string' ? new URL(value) : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -2,7 +2,7 @@
  * Options settled once per mount: every later step (preparation, the probe's checks, serving each request)
  * reads this frozen, fully defaulted configuration, never the options the caller passed.
  */
-import { type OriginPolicy, settleOriginPolicy } from './access.js';
+import { type AuthPolicy, type OriginPolicy, settleAuthPolicy, settleOriginPolicy } from './access.js';
 import type { CallEvent, ErrorInfo, ExtendOption, McpMountOptions, SchemaValidationOptions } from './options.js';
 
 /** The SDK's own default body limit, 4 MiB. */
@@ -25,6 +25,8 @@ export interface MountConfig {
   readonly maxRequestBodyBytes: number;
   /** `originCheck`, `allowedOrigins`, `allowedHosts`. */
   readonly origin: OriginPolicy;
+  /** `auth`, defaulted; undefined without it. */
+  readonly auth?: AuthPolicy;
   readonly logger: Pick<Console, 'warn' | 'error'>;
   readonly onCall?: (event: CallEvent) => void;
   readonly onError?: (error: unknown, info: ErrorInfo) => void;
@@ -38,7 +40,8 @@ export interface MountConfig {
  *
  * @throws TypeError naming the option when a value cannot mean anything (`maxRequestBodyBytes` not a
  *   positive integer, an unknown `schemaValidation.policy`, a hook that is not a function, an
- *   `allowedOrigins` or `allowedHosts` entry that is not an origin or a hostname).
+ *   `allowedOrigins` or `allowedHosts` entry that is not an origin or a hostname, an `auth` field that
+ *   cannot mean anything).
  */
 export function settleOptions(options: McpMountOptions<any> = {}): MountConfig {
   const validation = options.schemaValidation ?? {};
@@ -83,6 +86,7 @@ export function settleOptions(options: McpMountOptions<any> = {}): MountConfig {
     repair: { json: options.coerceJsonArgs !== false, scalars: options.coerceScalarArgs !== false },
     maxRequestBodyBytes,
     origin: settleOriginPolicy(options),
+    ...(options.auth !== undefined && { auth: settleAuthPolicy(options) }),
     exposeErrors: options.exposeErrors === true,
     logger: options.logger ?? console,
     ...(options.onCall && { onCall: options.onCall }),

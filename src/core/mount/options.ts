@@ -1,3 +1,4 @@
+import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
 import type { SchemaIssue } from '../probe/issue.js';
 import type { AnyTool, AnyZodObject, ToolContext } from './tool.js';
@@ -46,6 +47,48 @@ export interface SchemaValidationOptions {
   requirePortableFormats?: boolean;
   /** Extra formats to accept under `requirePortableFormats`. */
   allowFormats?: string[];
+}
+
+/**
+ * Bearer authentication (RFC 6750) in front of every MCP request, on the SDK's `requireBearerAuth` rules
+ * (the MCP authorization spec; docs/decisions/0008-access-control.md). A missing or invalid token gets 401
+ * with `WWW-Authenticate: Bearer ... resource_metadata="<url>"` (RFC 9728), a token without
+ * `requiredScopes` 403 `insufficient_scope`. Preflight (`OPTIONS`) requests are not authenticated.
+ *
+ * @example
+ * const jwks = createRemoteJWKSet(new URL('https://auth.example.com/.well-known/jwks.json'));
+ * mcp(tools, {
+ *   auth: {
+ *     async verify(token) {
+ *       const { payload } = await jwtVerify(token, jwks, { issuer: 'https://auth.example.com', audience: 'https://api.example.com/mcp' });
+ *       return { token, clientId: String(payload.client_id), scopes: String(payload.scope ?? '').split(' '), expiresAt: payload.exp, extra: { sub: payload.sub } };
+ *     },
+ *   },
+ * });
+ */
+export interface AuthOptions {
+  /**
+   * Verifies a bearer token (the `Authorization: Bearer <token>` value) and returns the SDK's `AuthInfo`
+   * for it, or `undefined` when it is not valid. A throw also means invalid (401, the error goes to
+   * `onError`), except an SDK `OAuthError`, which answers as the SDK maps it (`server_error`: 500).
+   * `expiresAt` (seconds since the epoch, e.g. the JWT's `exp`) must be set: the SDK refuses tokens
+   * without it. `extra.sub`, when a string, is the subject `onCall` and `onError` report.
+   */
+  verify: (token: string, request: Request) => AuthInfo | undefined | Promise<AuthInfo | undefined>;
+  /**
+   * A request without a token gets 401. Default true. With `false` it is served unauthenticated
+   * (`ctx.authInfo` undefined; tools with `scopes` stay hidden and answer 401), while an invalid token
+   * still gets 401.
+   */
+  required?: boolean;
+  /** Scopes every token must carry (all of them), else 403 `insufficient_scope`. Needs `required`. */
+  requiredScopes?: readonly string[];
+  /**
+   * The protected-resource metadata URL to advertise in challenges (RFC 9728), e.g. the `url` of
+   * `protectedResourceMetadata(...)`. Default: `/.well-known/oauth-protected-resource` plus the request's
+   * path, on the request's origin; set it when a proxy changes the origin or the path.
+   */
+  resourceMetadataUrl?: string;
 }
 
 /** Options shared by the probe and every mount: the same options give the same served documents. */
@@ -101,6 +144,13 @@ export interface McpMountOptions<S extends AnyZodObject = AnyZodObject, R = unkn
   allowedHosts?: readonly string[];
   /** Where `'warn'` issues and out-of-band errors are logged. Default `console`. */
   logger?: Pick<Console, 'warn' | 'error'>;
+  /**
+   * Bearer authentication for every MCP request. Default none: `ctx.authInfo` is what the host passed
+   * (Express's `req.auth`, Hono's `c.get('authInfo')`), unchecked. With it, that upstream value, when
+   * present, counts as authenticated (still held to `requiredScopes`); otherwise the request's bearer token
+   * is verified.
+   */
+  auth?: AuthOptions;
   /**
    * Send a handler's unexpected error text to the client (`Tool <name> failed (error id <id>): <message>`)
    * instead of the generic `Tool <name> failed (error id <id>)`. Default false; for development only: the

@@ -18,6 +18,7 @@ import { servedTools } from '../mount/policy.js';
 import { prepareTools } from '../mount/prepare.js';
 import { reportOf, type ValidationReport } from '../mount/report.js';
 import type { AnyZodObject, MountableTool } from '../mount/tool.js';
+import { authenticate } from './auth.js';
 import { jsonRpcError, readBodyLimited } from './body.js';
 import { normalizeEnvelope } from './envelope.js';
 import { openExchange, releaseWhenSent } from './exchange.js';
@@ -132,14 +133,18 @@ function serveRequests(config: MountConfig, registrations: readonly Registration
   };
 
   const fetch = async (request: Request, extras?: FetchExtras): Promise<Response> => {
-    const authInfo = extras?.authInfo;
-    if (request.method !== 'POST') return exchange(request, { extras, envelopeRepairs: [] }, { authInfo });
+    // Before the body is read: a request without valid credentials costs no more than its headers.
+    const auth = await authenticate(config, request, extras?.authInfo);
+    if (!auth.ok) return auth.response;
+    const authInfo = auth.authInfo;
+    const plain: RequestState = { extras, authInfo, envelopeRepairs: [] };
+    if (request.method !== 'POST') return exchange(request, plain, { authInfo });
     // The body is read here (once, counting real bytes) so that the envelope can be normalized
     // before the SDK's request schema sees it; the SDK then gets it as `parsedBody`.
     let parsed: unknown = extras?.parsedBody;
     // Not JSON at all: the SDK answers 415 without anything being read.
     if (parsed === undefined && !isJsonContentType(request.headers.get('content-type'))) {
-      return exchange(request, { extras, envelopeRepairs: [] }, { authInfo });
+      return exchange(request, plain, { authInfo });
     }
     if (parsed === undefined) {
       const body = await readBodyLimited(request, config.maxRequestBodyBytes);
@@ -152,12 +157,13 @@ function serveRequests(config: MountConfig, registrations: readonly Registration
         parsed = JSON.parse(body.text);
       } catch {
         // Not JSON: the SDK answers it (parse error or 415) from a fresh copy of the bytes.
-        return exchange(request, { extras, envelopeRepairs: [] }, { authInfo }, body.text);
+        return exchange(request, plain, { authInfo }, body.text);
       }
     }
     const envelope = normalizeEnvelope(parsed, config.repair.json);
     const state = {
       extras,
+      authInfo,
       envelopeRepairs: envelope.repairs,
       rejectedArguments: envelope.rejected,
       call: calledTool(envelope.body),

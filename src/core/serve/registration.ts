@@ -51,7 +51,7 @@ export function registration(prepared: PreparedTool, config: MountConfig): Regis
     const args = { ...parsed, repairs: [...state.envelopeRepairs, ...parsed.repairs] };
     const base: Omit<ToolContext, 'extend'> = {
       request: mcp.http?.req,
-      authInfo: mcp.http?.authInfo ?? state.extras?.authInfo,
+      authInfo: mcp.http?.authInfo ?? state.authInfo,
       signal: mcp.mcpReq.signal,
       repairs: args.repairs,
       host: state.extras?.host ?? {},

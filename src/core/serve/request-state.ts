@@ -18,6 +18,8 @@ export interface FetchExtras<Host = unknown> {
 /** What the executor needs to know about the request it serves. */
 export interface RequestState {
   extras?: FetchExtras;
+  /** Who is calling: the verified token's info (`auth`), or what the host passed. */
+  authInfo?: AuthInfo;
   /** Repairs made to the envelope before the SDK saw it (the whole `arguments` sent as a string). */
   envelopeRepairs: Repair[];
   /** Why `arguments` was refused before the SDK saw it (not an object); the call then fails with this text. */
