@@ -8,6 +8,8 @@ export type {
   MountExtend,
   PrepareOptions,
   SchemaValidationOptions,
+  VisibilityContext,
+  VisibleTools,
 } from './core/mount/options.js';
 export { formatSchemaIssues, type ServedTool, type ValidationReport, validateMcpSchemas } from './core/mount/report.js';
 export { McpMountSchemaError } from './core/mount/schema-error.js';
@@ -18,6 +20,7 @@ export {
   type MountableTool,
   type ToolContext,
   type ToolDefinition,
+  type ToolScopes,
 } from './core/mount/tool.js';
 export { ToolError } from './core/mount/tool-error.js';
 export type { SchemaIssue } from './core/probe/issue.js';

@@ -3,7 +3,15 @@
  * reads this frozen, fully defaulted configuration, never the options the caller passed.
  */
 import { type AuthPolicy, type OriginPolicy, settleAuthPolicy, settleOriginPolicy } from './access.js';
-import type { CallEvent, ErrorInfo, ExtendOption, McpMountOptions, SchemaValidationOptions } from './options.js';
+import type {
+  CallEvent,
+  ErrorInfo,
+  ExtendOption,
+  McpMountOptions,
+  SchemaValidationOptions,
+  VisibilityContext,
+  VisibleTools,
+} from './options.js';
 
 /** The SDK's own default body limit, 4 MiB. */
 export const DEFAULT_MAX_REQUEST_BODY_BYTES = 4 * 1024 * 1024;
@@ -27,6 +35,9 @@ export interface MountConfig {
   readonly origin: OriginPolicy;
   /** `auth`, defaulted; undefined without it. */
   readonly auth?: AuthPolicy;
+  /** `listUnauthorizedTools`. */
+  readonly listUnauthorizedTools: boolean;
+  readonly visibleTools?: (context: VisibilityContext) => VisibleTools | Promise<VisibleTools>;
   readonly logger: Pick<Console, 'warn' | 'error'>;
   readonly onCall?: (event: CallEvent) => void;
   readonly onError?: (error: unknown, info: ErrorInfo) => void;
@@ -57,7 +68,7 @@ export function settleOptions(options: McpMountOptions<any> = {}): MountConfig {
       `mcp-mount: maxRequestBodyBytes must be a positive integer, got ${String(maxRequestBodyBytes)}`,
     );
   }
-  for (const hook of ['onCall', 'onError'] as const) {
+  for (const hook of ['onCall', 'onError', 'visibleTools'] as const) {
     if (options[hook] !== undefined && typeof options[hook] !== 'function') {
       throw new TypeError(`mcp-mount: ${hook} must be a function`);
     }
@@ -87,6 +98,8 @@ export function settleOptions(options: McpMountOptions<any> = {}): MountConfig {
     maxRequestBodyBytes,
     origin: settleOriginPolicy(options),
     ...(options.auth !== undefined && { auth: settleAuthPolicy(options) }),
+    listUnauthorizedTools: options.listUnauthorizedTools === true,
+    ...(options.visibleTools && { visibleTools: options.visibleTools }),
     exposeErrors: options.exposeErrors === true,
     logger: options.logger ?? console,
     ...(options.onCall && { onCall: options.onCall }),

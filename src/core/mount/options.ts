@@ -152,6 +152,20 @@ export interface McpMountOptions<S extends AnyZodObject = AnyZodObject, R = unkn
    */
   auth?: AuthOptions;
   /**
+   * List tools whose `scopes` the caller lacks in `tools/list` anyway (their calls still get 403). Default
+   * false: a client sees what it may call.
+   */
+  listUnauthorizedTools?: boolean;
+  /**
+   * Which tools this request may see and call, decided per request (roles, tenants, plans): tool names
+   * (an array or a `Set`) or a predicate over the tool definitions. A hidden tool is left out of
+   * `tools/list`, and a call to it gets the same answer as an unknown tool. Runs once per request, after
+   * authentication; on `tools/call` only the called tool is looked up. Default: every tool. A throw is a
+   * 500 that `onError` sees.
+   * @example visibleTools: ({ authInfo }) => (authInfo?.extra?.role === 'admin' ? adminTools : userTools)
+   */
+  visibleTools?: (context: VisibilityContext) => VisibleTools | Promise<VisibleTools>;
+  /**
    * Send a handler's unexpected error text to the client (`Tool <name> failed (error id <id>): <message>`)
    * instead of the generic `Tool <name> failed (error id <id>)`. Default false; for development only: the
    * text of an unexpected error (a database error, a stack of internal names) is not meant for a model.
@@ -166,6 +180,19 @@ export interface McpMountOptions<S extends AnyZodObject = AnyZodObject, R = unkn
   /** Observes every finished `tools/call`, successful or not. Never changes a response. */
   onCall?: (event: CallEvent) => void;
 }
+
+/** What `visibleTools` decides from. */
+export interface VisibilityContext {
+  /** The caller, when authenticated (`auth`, or what the host passed). */
+  authInfo?: AuthInfo;
+  /** The HTTP request. */
+  request: Request;
+  /** What the adapter hands tools as `ctx.host` (`{}` when none). */
+  host: unknown;
+}
+
+/** `visibleTools`' answer: the visible tools' names, or a predicate over tool definitions. */
+export type VisibleTools = readonly string[] | ReadonlySet<string> | ((tool: AnyTool) => boolean);
 
 /** What `onError` sees beside the error. */
 export interface ErrorInfo {

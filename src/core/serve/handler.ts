@@ -26,6 +26,7 @@ import { observeError } from './observe.js';
 import { checkOrigin } from './origin.js';
 import { type Registration, registration } from './registration.js';
 import type { FetchExtras, RequestState } from './request-state.js';
+import { toolSet } from './tool-set.js';
 
 export type { FetchExtras } from './request-state.js';
 
@@ -88,7 +89,7 @@ export function createMcpFetchHandler<Host = unknown, S extends AnyZodObject = n
 /** The per-request path: body, envelope, one exchange through the SDK. */
 function serveRequests(config: MountConfig, registrations: readonly Registration[]) {
   const states = new Map<Request, RequestState>();
-  const byName = new Map(registrations.map((r) => [r.name, r]));
+  const tools = toolSet(registrations, config);
   const sdk = createSdkHandler(
     (rc: McpRequestContext) => {
       const { name, version, instructions } = config.server;
@@ -97,11 +98,10 @@ function serveRequests(config: MountConfig, registrations: readonly Registration
         { capabilities: { tools: { listChanged: false } }, instructions },
       );
       const state = (rc.requestInfo && states.get(rc.requestInfo)) || { envelopeRepairs: [] };
-      // A call needs only the tool it names. An unknown name still gets one tool registered, so that the
-      // SDK answers with its own unknown-tool error rather than method-not-found.
-      const only = state.call === undefined ? undefined : (byName.get(state.call) ?? registrations[0]);
-      for (const r of only ? [only] : registrations)
-        server.registerTool(r.name, r.config(state), (args: any, ctx: ServerContext) => r.run(args, ctx, state));
+      // A call holds only the tool it names; a list, what this caller may see (tool-set.ts).
+      tools.populate(state, (r) =>
+        server.registerTool(r.name, r.config(state), (args: any, ctx: ServerContext) => r.run(args, ctx, state)),
+      );
       return server;
     },
     { maxRequestBodySize: config.maxRequestBodyBytes, onerror: (error) => observeError(config, error) },
@@ -137,7 +137,8 @@ function serveRequests(config: MountConfig, registrations: readonly Registration
     const auth = await authenticate(config, request, extras?.authInfo);
     if (!auth.ok) return auth.response;
     const authInfo = auth.authInfo;
-    const plain: RequestState = { extras, authInfo, envelopeRepairs: [] };
+    const visible = await tools.visibility(request, { extras, authInfo, envelopeRepairs: [] });
+    const plain: RequestState = { extras, authInfo, visible, envelopeRepairs: [] };
     if (request.method !== 'POST') return exchange(request, plain, { authInfo });
     // The body is read here (once, counting real bytes) so that the envelope can be normalized
     // before the SDK's request schema sees it; the SDK then gets it as `parsedBody`.
@@ -162,12 +163,13 @@ function serveRequests(config: MountConfig, registrations: readonly Registration
     }
     const envelope = normalizeEnvelope(parsed, config.repair.json);
     const state = {
-      extras,
-      authInfo,
+      ...plain,
       envelopeRepairs: envelope.repairs,
       rejectedArguments: envelope.rejected,
       call: calledTool(envelope.body),
     };
+    const refused = tools.refuseCall(request, state);
+    if (refused) return refused;
     return exchange(request, state, { authInfo, parsedBody: envelope.body });
   };
 

@@ -6,18 +6,23 @@ import { ProtocolError, ProtocolErrorCode, type ServerContext } from '@modelcont
 import { formatIssues } from '../messages/index.js';
 import type { MountConfig } from '../mount/config.js';
 import type { PreparedTool } from '../mount/prepare.js';
-import type { ToolContext } from '../mount/tool.js';
+import type { AnyTool, ToolContext } from '../mount/tool.js';
 import { checkCall, type ParsedCall } from './call.js';
 import { carrier } from './carrier.js';
 import { failedCall } from './failure.js';
 import { observeCall } from './observe.js';
 import type { RequestState } from './request-state.js';
 import { toCallToolResult, withStructured } from './result.js';
+import { type ScopeRule, scopeRule } from './scopes.js';
 
 const NO_ENVELOPE: RequestState = Object.freeze({ envelopeRepairs: Object.freeze([]) as never });
 
 export interface Registration {
   name: string;
+  /** The definition, for `visibleTools` predicates. */
+  tool: AnyTool;
+  /** The tool's `scopes`, when it has any. */
+  scopes?: ScopeRule;
   /** The `registerTool` config for one request: the fixed parts plus an input carrier that sees `state`. */
   config(state: RequestState): any;
   /** The tool callback: runs `extend.resolve`, the handler and the output check, and reports to the hooks. */
@@ -90,12 +95,19 @@ export function registration(prepared: PreparedTool, config: MountConfig): Regis
     }
   };
 
-  const fixed = { title: tool.title, description: tool.description, outputSchema, annotations: tool.annotations };
+  const scopes = scopeRule(prepared.name, tool.scopes);
+  const fixed = {
+    title: tool.title,
+    description: tool.description,
+    outputSchema,
+    annotations: tool.annotations,
+    ...(scopes && { scopeChallenge: scopes.challenge }),
+  };
   // Most requests carry no envelope repair and no refused `arguments`: they share one config built here.
   const shared = { ...fixed, inputSchema: inputFor(NO_ENVELOPE) };
   const configFor = (state: RequestState) =>
     state.envelopeRepairs.length === 0 && state.rejectedArguments === undefined
       ? shared
       : { ...fixed, inputSchema: inputFor(state) };
-  return { name: prepared.name, config: configFor, run };
+  return { name: prepared.name, tool, ...(scopes && { scopes }), config: configFor, run };
 }
