@@ -3,7 +3,7 @@
  * policies the per-request checks read. See docs/decisions/0008-access-control.md.
  */
 import { requireScopes } from '@modelcontextprotocol/server';
-import type { AuthOptions, McpMountOptions } from './options.js';
+import type { AuthOptions, CorsOptions, McpMountOptions } from './options.js';
 
 /** What the Origin and Host checks run with. */
 export interface OriginPolicy {
@@ -24,6 +24,29 @@ export interface AuthPolicy {
   readonly requiredScopes: readonly string[];
   readonly resourceMetadataUrl?: string;
 }
+
+/** What CORS answers with: header values joined once. */
+export interface CorsPolicy {
+  /** Lower-case request headers a preflight may ask for (plus any `mcp-param-*`). */
+  readonly allowHeaders: ReadonlySet<string>;
+  readonly exposeHeaders: string;
+  readonly maxAge: string;
+  readonly credentials: boolean;
+}
+
+/** The request headers MCP clients send (the 2026-07-28 standard headers and the 2025-era ones). */
+const MCP_REQUEST_HEADERS = [
+  'content-type',
+  'accept',
+  'authorization',
+  'mcp-protocol-version',
+  'mcp-method',
+  'mcp-name',
+  'mcp-session-id',
+  'last-event-id',
+];
+const MCP_RESPONSE_HEADERS = ['Mcp-Session-Id', 'Mcp-Protocol-Version', 'WWW-Authenticate'];
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 const WILDCARD = /^([a-z][a-z0-9+.-]*):\/\/\*$/;
 
@@ -163,4 +186,38 @@ function parseUrl(value: unknown): URL | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Settles `cors`.
+ *
+ * @throws TypeError for a header that is not a header name, or `maxAgeSeconds` not a non-negative integer.
+ */
+export function settleCorsPolicy(options: McpMountOptions<any>): CorsPolicy | undefined {
+  const cors = options.cors;
+  if (cors === undefined || cors === false) return undefined;
+  if (cors !== true && (typeof cors !== 'object' || cors === null)) {
+    throw new TypeError('mcp-mount: cors must be true, false or an options object');
+  }
+  const given: CorsOptions = cors === true ? {} : cors;
+  const headers = (option: string, value: readonly string[] | undefined) => {
+    const names = list(`cors.${option}`, value);
+    const bad = names.find((n) => !HEADER_NAME.test(n));
+    if (bad !== undefined)
+      throw new TypeError(`mcp-mount: cors.${option}: ${JSON.stringify(bad)} is not a header name`);
+    return names;
+  };
+  const maxAge = given.maxAgeSeconds ?? 600;
+  if (!Number.isSafeInteger(maxAge) || maxAge < 0) {
+    throw new TypeError(`mcp-mount: cors.maxAgeSeconds must be a non-negative integer, got ${String(maxAge)}`);
+  }
+  return Object.freeze({
+    allowHeaders: new Set([
+      ...MCP_REQUEST_HEADERS,
+      ...headers('allowHeaders', given.allowHeaders).map((h) => h.toLowerCase()),
+    ]),
+    exposeHeaders: [...MCP_RESPONSE_HEADERS, ...headers('exposeHeaders', given.exposeHeaders)].join(', '),
+    maxAge: String(maxAge),
+    credentials: given.credentials === true,
+  });
 }

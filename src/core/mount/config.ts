@@ -2,7 +2,14 @@
  * Options settled once per mount: every later step (preparation, the probe's checks, serving each request)
  * reads this frozen, fully defaulted configuration, never the options the caller passed.
  */
-import { type AuthPolicy, type OriginPolicy, settleAuthPolicy, settleOriginPolicy } from './access.js';
+import {
+  type AuthPolicy,
+  type CorsPolicy,
+  type OriginPolicy,
+  settleAuthPolicy,
+  settleCorsPolicy,
+  settleOriginPolicy,
+} from './access.js';
 import type {
   CallEvent,
   ErrorInfo,
@@ -33,6 +40,8 @@ export interface MountConfig {
   readonly maxRequestBodyBytes: number;
   /** `originCheck`, `allowedOrigins`, `allowedHosts`. */
   readonly origin: OriginPolicy;
+  /** `cors`, settled; undefined when off. */
+  readonly cors?: CorsPolicy;
   /** `auth`, defaulted; undefined without it. */
   readonly auth?: AuthPolicy;
   /** `listUnauthorizedTools`. */
@@ -97,6 +106,7 @@ export function settleOptions(options: McpMountOptions<any> = {}): MountConfig {
     repair: { json: options.coerceJsonArgs !== false, scalars: options.coerceScalarArgs !== false },
     maxRequestBodyBytes,
     origin: settleOriginPolicy(options),
+    ...(options.cors !== undefined && options.cors !== false && { cors: settleCorsPolicy(options) }),
     ...(options.auth !== undefined && { auth: settleAuthPolicy(options) }),
     listUnauthorizedTools: options.listUnauthorizedTools === true,
     ...(options.visibleTools && { visibleTools: options.visibleTools }),

@@ -49,6 +49,21 @@ export interface SchemaValidationOptions {
   allowFormats?: string[];
 }
 
+/** CORS details; the allowed origins are the Origin check's (see `cors`). */
+export interface CorsOptions {
+  /**
+   * Request headers to allow beyond the MCP ones (`Content-Type`, `Accept`, `Authorization`,
+   * `Mcp-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, `Mcp-Session-Id`, `Last-Event-ID`, any `Mcp-Param-*`).
+   */
+  allowHeaders?: readonly string[];
+  /** Response headers to expose beyond `Mcp-Session-Id`, `Mcp-Protocol-Version`, `WWW-Authenticate`. */
+  exposeHeaders?: readonly string[];
+  /** How long a browser may cache a preflight, in seconds. Default 600. */
+  maxAgeSeconds?: number;
+  /** `Access-Control-Allow-Credentials: true`, for cookie-authenticated browser clients. Default false. */
+  credentials?: boolean;
+}
+
 /**
  * Bearer authentication (RFC 6750) in front of every MCP request, on the SDK's `requireBearerAuth` rules
  * (the MCP authorization spec; docs/decisions/0008-access-control.md). A missing or invalid token gets 401
@@ -144,6 +159,16 @@ export interface McpMountOptions<S extends AnyZodObject = AnyZodObject, R = unkn
   allowedHosts?: readonly string[];
   /** Where `'warn'` issues and out-of-band errors are logged. Default `console`. */
   logger?: Pick<Console, 'warn' | 'error'>;
+  /**
+   * CORS for browser clients, answered by the core on every adapter: `true`, or options. A preflight
+   * (`OPTIONS` with `Access-Control-Request-Method`) from an origin the Origin check allows gets 204 with
+   * the MCP request headers allowed; every response to such an origin says `Access-Control-Allow-Origin`
+   * and exposes `Mcp-Session-Id`, `Mcp-Protocol-Version` and `WWW-Authenticate`. The origins are exactly
+   * those the Origin check lets in (`allowedOrigins` and its defaults), so CORS never lets in more; an
+   * origin it refuses gets 403, preflight included. Default off. With `originCheck: false` every origin
+   * is answered (the proxy in front decided).
+   */
+  cors?: boolean | CorsOptions;
   /**
    * Bearer authentication for every MCP request. Default none: `ctx.authInfo` is what the host passed
    * (Express's `req.auth`, Hono's `c.get('authInfo')`), unchecked. With it, that upstream value, when

@@ -20,6 +20,7 @@ import { reportOf, type ValidationReport } from '../mount/report.js';
 import type { AnyZodObject, MountableTool } from '../mount/tool.js';
 import { authenticate } from './auth.js';
 import { jsonRpcError, readBodyLimited } from './body.js';
+import { isPreflight, preflight, withCors } from './cors.js';
 import { normalizeEnvelope } from './envelope.js';
 import { openExchange, releaseWhenSent } from './exchange.js';
 import { observeError } from './observe.js';
@@ -34,7 +35,8 @@ export type { FetchExtras } from './request-state.js';
 export interface McpFetchHandler<Host = unknown> {
   /**
    * Serves one HTTP request (POST JSON-RPC; GET/DELETE are answered as the SDK's stateless serving does).
-   * A request whose `Origin` or `Host` is not allowed gets 403 first (`originCheck`).
+   * A request whose `Origin` or `Host` is not allowed gets 403 first (`originCheck`); with `cors`, a
+   * preflight from an allowed origin gets 204, and responses to it carry CORS headers.
    * Never rejects: a failure inside becomes a JSON-RPC 500 (-32603) and reaches `onError`.
    */
   fetch(request: Request, extras?: FetchExtras<Host>): Promise<Response>;
@@ -73,14 +75,18 @@ export function createMcpFetchHandler<Host = unknown, S extends AnyZodObject = n
     report,
     close: serve.close,
     async fetch(request, extras) {
+      // The browser origin CORS answers: only one the Origin check let in.
+      let allowed: string | undefined;
       try {
         // First, before the body or any credential is read.
         const origin = checkOrigin(config.origin, request);
         if (!origin.ok) return origin.response;
-        return await serve.fetch(request, extras);
+        allowed = config.cors && origin.origin;
+        if (config.cors && allowed && isPreflight(request)) return preflight(config.cors, allowed, request);
+        return withCors(config.cors, allowed, await serve.fetch(request, extras));
       } catch (error) {
         observeError(config, error);
-        return jsonRpcError(500, -32603, 'Internal server error');
+        return withCors(config.cors, allowed, jsonRpcError(500, -32603, 'Internal server error'));
       }
     },
   };

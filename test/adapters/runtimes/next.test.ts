@@ -59,6 +59,24 @@ describe.each(routes)('the Next.js example on the %s (%s)', (_runtime, path) => 
     expect((await call({})).status).toBe(200);
   });
 
+  it('answers a CORS preflight through the OPTIONS export, for an allowed origin only', async () => {
+    const preflight = (origin: string) =>
+      fetch(url(), {
+        method: 'OPTIONS',
+        headers: {
+          origin,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'content-type, mcp-protocol-version',
+        },
+      });
+    const local = await preflight('http://localhost:5173');
+    expect(local.status).toBe(204);
+    expect(local.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+    expect(local.headers.get('access-control-allow-headers')).toBe('content-type, mcp-protocol-version');
+    const evil = await preflight('https://evil.example');
+    expect([evil.status, evil.headers.get('access-control-allow-origin')]).toEqual([403, null]);
+  });
+
   it.each([['2025-11-25'], ['2026-07-28']] as const)(
     'refuses the DNS rebinding probe (%s) and accepts its localhost twin',
     async (era) => {
