@@ -2,6 +2,8 @@ export type { JsonSchema } from './core/json-schema/types.js';
 export type {
   AuthOptions,
   CallEvent,
+  Caller,
+  CorsOptions,
   ErrorInfo,
   ExtendOption,
   McpMountOptions,

@@ -50,6 +50,7 @@ export interface MountConfig {
   readonly logger: Pick<Console, 'warn' | 'error'>;
   readonly onCall?: (event: CallEvent) => void;
   readonly onError?: (error: unknown, info: ErrorInfo) => void;
+  readonly redact?: (args: Record<string, unknown>, tool: string) => unknown;
   /** `exposeErrors`: unexpected handler errors show their message to the client. */
   readonly exposeErrors: boolean;
 }
@@ -77,7 +78,7 @@ export function settleOptions(options: McpMountOptions<any> = {}): MountConfig {
       `mcp-mount: maxRequestBodyBytes must be a positive integer, got ${String(maxRequestBodyBytes)}`,
     );
   }
-  for (const hook of ['onCall', 'onError', 'visibleTools'] as const) {
+  for (const hook of ['onCall', 'onError', 'visibleTools', 'redact'] as const) {
     if (options[hook] !== undefined && typeof options[hook] !== 'function') {
       throw new TypeError(`mcp-mount: ${hook} must be a function`);
     }
@@ -114,6 +115,7 @@ export function settleOptions(options: McpMountOptions<any> = {}): MountConfig {
     logger: options.logger ?? console,
     ...(options.onCall && { onCall: options.onCall }),
     ...(options.onError && { onError: options.onError }),
+    ...(options.redact && { redact: options.redact }),
   };
   Object.freeze(config.server);
   Object.freeze(config.validation);

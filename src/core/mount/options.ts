@@ -202,8 +202,15 @@ export interface McpMountOptions<S extends AnyZodObject = AnyZodObject, R = unkn
    * breaks its schema; transport errors). Never changes a response.
    */
   onError?: (error: unknown, info: ErrorInfo) => void;
-  /** Observes every finished `tools/call`, successful or not. Never changes a response. */
+  /** Observes every finished `tools/call`, successful or not (who called, which request). Never changes a response. */
   onCall?: (event: CallEvent) => void;
+  /**
+   * What `onCall` reports as `args`: the call's arguments as the client sent them, through this hook, so
+   * an owner can keep secrets (tokens, personal data) out of logs. Return what may be logged. Default:
+   * the arguments as they are. A throw is logged and `args` is left out.
+   * @example redact: (args, tool) => ({ ...args, ...('password' in args && { password: '[redacted]' }) })
+   */
+  redact?: (args: Record<string, unknown>, tool: string) => unknown;
 }
 
 /** What `visibleTools` decides from. */
@@ -219,12 +226,24 @@ export interface VisibilityContext {
 /** `visibleTools`' answer: the visible tools' names, or a predicate over tool definitions. */
 export type VisibleTools = readonly string[] | ReadonlySet<string> | ((tool: AnyTool) => boolean);
 
+/** Who called, for audit: from the caller's `AuthInfo`. */
+export interface Caller {
+  /** `authInfo.clientId`. */
+  clientId: string;
+  /** `authInfo.extra.sub`, when the verifier put the token's subject there. */
+  subject?: string;
+}
+
 /** What `onError` sees beside the error. */
 export interface ErrorInfo {
   /** The tool whose call failed, when the error belongs to one. */
   tool?: string;
   /** The id the client was shown for a masked failure: the same as `CallEvent.errorId`. */
   errorId?: string;
+  /** The JSON-RPC id of the request the error belongs to. */
+  requestId?: string | number;
+  /** Who called, when authenticated. */
+  caller?: Caller;
 }
 
 /** What `onCall` sees for each `tools/call`. */
@@ -235,6 +254,12 @@ export interface CallEvent {
   error?: string;
   /** For a masked failure: the id in the text the client saw, and in what `onError` saw. */
   errorId?: string;
+  /** The JSON-RPC id of the `tools/call` request. */
+  requestId?: string | number;
+  /** Who called, when authenticated (`auth`, or an `authInfo` the host passed). */
+  caller?: Caller;
+  /** The arguments as the client sent them, through `redact` when set. */
+  args?: unknown;
   repairs: readonly { path: string; from: string }[];
   durationMs: number;
 }

@@ -2,10 +2,10 @@
  * What a client sees of a call that failed on the server's side: a `ToolError`'s message as it is, any
  * other error masked behind an id that `onError` also gets (docs/decisions/0008-access-control.md).
  */
-import type { CallToolResult } from '@modelcontextprotocol/server';
+import type { AuthInfo, CallToolResult } from '@modelcontextprotocol/server';
 import type { MountConfig } from '../mount/config.js';
 import { ToolError } from '../mount/tool-error.js';
-import { observeError } from './observe.js';
+import { callerOf, observeError } from './observe.js';
 
 export interface Failure {
   result: CallToolResult;
@@ -21,10 +21,20 @@ export interface Failure {
  * else is reported to `onError` in full and shown as `Tool <name> failed (error id <id>)`, with the message
  * appended under `exposeErrors`.
  */
-export function failedCall(config: MountConfig, tool: string, error: unknown): Failure {
+export function failedCall(
+  config: MountConfig,
+  tool: string,
+  error: unknown,
+  { requestId, authInfo }: { requestId?: string | number; authInfo?: AuthInfo } = {},
+): Failure {
   if (error instanceof ToolError) return { result: errorResult(error.message), text: error.message };
   const errorId = crypto.randomUUID();
-  observeError(config, error, { tool, errorId });
+  observeError(config, error, {
+    tool,
+    errorId,
+    ...(requestId !== undefined && { requestId }),
+    ...(authInfo && { caller: callerOf(authInfo) }),
+  });
   const masked = `Tool ${tool} failed (error id ${errorId})`;
   const text = config.exposeErrors ? `${masked}: ${error instanceof Error ? error.message : String(error)}` : masked;
   return { result: errorResult(text), text, errorId };

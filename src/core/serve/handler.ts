@@ -172,7 +172,7 @@ function serveRequests(config: MountConfig, registrations: readonly Registration
       ...plain,
       envelopeRepairs: envelope.repairs,
       rejectedArguments: envelope.rejected,
-      call: calledTool(envelope.body),
+      ...calledTool(envelope.body),
     };
     const refused = tools.refuseCall(request, state);
     if (refused) return refused;
@@ -182,11 +182,12 @@ function serveRequests(config: MountConfig, registrations: readonly Registration
   return { fetch, close: () => sdk.close() };
 }
 
-/** The tool name of a single `tools/call` message (not a batch), else undefined. */
-function calledTool(message: unknown): string | undefined {
-  if (typeof message !== 'object' || message === null || Array.isArray(message)) return undefined;
-  const { method, params } = message as { method?: unknown; params?: { name?: unknown } };
-  return method === 'tools/call' && typeof params?.name === 'string' ? params.name : undefined;
+/** The tool name and request id of a single `tools/call` message (not a batch), else nothing. */
+function calledTool(message: unknown): { call?: string; requestId?: string | number } {
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) return {};
+  const { method, params, id } = message as { method?: unknown; params?: { name?: unknown }; id?: unknown };
+  if (method !== 'tools/call' || typeof params?.name !== 'string') return {};
+  return { call: params.name, ...((typeof id === 'string' || typeof id === 'number') && { requestId: id }) };
 }
 
 /**

@@ -1,6 +1,7 @@
 /** The observer hooks (`onCall`, `onError`): they see every call and error and never change a response. */
+import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { MountConfig } from '../mount/config.js';
-import type { ErrorInfo } from '../mount/options.js';
+import type { Caller, ErrorInfo } from '../mount/options.js';
 import type { Repair } from '../repair/index.js';
 
 /** One finished `tools/call`, as the executor knows it. */
@@ -13,6 +14,10 @@ export interface CallRecord {
   repairs: readonly Repair[];
   /** `performance.now()` when the argument check began. */
   started: number;
+  requestId?: string | number;
+  authInfo?: AuthInfo;
+  /** The arguments as the client sent them. */
+  args?: unknown;
 }
 
 /** Calls `onCall`; a throwing hook is logged, never passed on. */
@@ -26,6 +31,9 @@ export function observeCall(config: MountConfig, record: CallRecord): void {
       ...(record.errorId !== undefined && { errorId: record.errorId }),
       repairs: record.repairs,
       durationMs: performance.now() - record.started,
+      ...(record.requestId !== undefined && { requestId: record.requestId }),
+      ...(record.authInfo && { caller: callerOf(record.authInfo) }),
+      ...argsOf(config, record),
     });
   } catch (error) {
     config.logger.error('mcp-mount: onCall threw', error);
@@ -39,5 +47,24 @@ export function observeError(config: MountConfig, error: unknown, info: ErrorInf
     config.onError(error, info);
   } catch (hookError) {
     config.logger.error('mcp-mount: onError threw', hookError);
+  }
+}
+
+/** Who called, for audit: the client id, and the subject where the verifier put one (`extra.sub`). */
+export function callerOf(authInfo: AuthInfo): Caller {
+  const subject = authInfo.extra?.sub;
+  return { clientId: authInfo.clientId, ...(typeof subject === 'string' && { subject }) };
+}
+
+/** `{ args }` for the event: through `redact` when set; nothing when it throws (logged). */
+function argsOf(config: MountConfig, record: CallRecord): { args?: unknown } {
+  const args = record.args;
+  if (args === undefined || !config.redact) return args === undefined ? {} : { args };
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) return {};
+  try {
+    return { args: config.redact(args as Record<string, unknown>, record.tool) };
+  } catch (error) {
+    config.logger.error('mcp-mount: redact threw; args left out of onCall', error);
+    return {};
   }
 }

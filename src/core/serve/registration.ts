@@ -26,7 +26,12 @@ export interface Registration {
   /** The `registerTool` config for one request: the fixed parts plus an input carrier that sees `state`. */
   config(state: RequestState): any;
   /** The tool callback: runs `extend.resolve`, the handler and the output check, and reports to the hooks. */
-  run(parsed: ParsedCall & { started: number }, mcp: ServerContext, state: RequestState): Promise<any>;
+  run(parsed: ParsedCall & { started: number; args: unknown }, mcp: ServerContext, state: RequestState): Promise<any>;
+}
+
+/** What the hooks are told about who made a call and with what. */
+function audit(state: RequestState, args: unknown) {
+  return { requestId: state.requestId, authInfo: state.authInfo, args };
 }
 
 /** Everything about one tool that does not change between requests. */
@@ -40,9 +45,10 @@ export function registration(prepared: PreparedTool, config: MountConfig): Regis
       const check = state.rejectedArguments
         ? { ok: false as const, messages: [state.rejectedArguments], repairs: [] }
         : await checkCall(prepared, value, config.repair);
-      if (check.ok) return { value: { ...check.value, started } };
+      if (check.ok) return { value: { ...check.value, started, args: value } };
       const repairs = [...state.envelopeRepairs, ...check.repairs];
-      observeCall(config, { tool: prepared.name, ok: false, error: check.messages.join('; '), repairs, started });
+      const error = check.messages.join('; ');
+      observeCall(config, { ...audit(state, value), tool: prepared.name, ok: false, error, repairs, started });
       return { issues: check.messages.map((message) => ({ message })) };
     });
 
@@ -62,10 +68,19 @@ export function registration(prepared: PreparedTool, config: MountConfig): Regis
       host: state.extras?.host ?? {},
       mcp,
     };
+    const who = audit(state, parsed.args);
     const finish = (ok: boolean, error?: string, errorId?: string) =>
-      observeCall(config, { tool: prepared.name, ok, error, errorId, repairs: args.repairs, started: args.started });
+      observeCall(config, {
+        ...who,
+        tool: prepared.name,
+        ok,
+        error,
+        errorId,
+        repairs: args.repairs,
+        started: args.started,
+      });
     const fail = (error: unknown) => {
-      const failure = failedCall(config, prepared.name, error);
+      const failure = failedCall(config, prepared.name, error, who);
       finish(false, failure.text, failure.errorId);
       return failure.result;
     };
@@ -105,8 +120,12 @@ export function registration(prepared: PreparedTool, config: MountConfig): Regis
   };
   // Most requests carry no envelope repair and no refused `arguments`: they share one config built here.
   const shared = { ...fixed, inputSchema: inputFor(NO_ENVELOPE) };
+  // A call observed by `onCall` gets one too: a refused call is reported from the check, which must know
+  // who made it.
   const configFor = (state: RequestState) =>
-    state.envelopeRepairs.length === 0 && state.rejectedArguments === undefined
+    state.envelopeRepairs.length === 0 &&
+    state.rejectedArguments === undefined &&
+    (config.onCall === undefined || state.call === undefined)
       ? shared
       : { ...fixed, inputSchema: inputFor(state) };
   return { name: prepared.name, tool, ...(scopes && { scopes }), config: configFor, run };

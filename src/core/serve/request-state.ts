@@ -32,4 +32,6 @@ export interface RequestState {
   rejectedArguments?: string;
   /** The tool a single `tools/call` names: the per-request server then holds that tool alone. */
   call?: string;
+  /** That call's JSON-RPC id, for audit. */
+  requestId?: string | number;
 }
