@@ -1,6 +1,6 @@
 /**
  * The access options (Origin and Host checks, bearer auth), settled once per mount into the frozen
- * policies the per-request checks read. See docs/decisions/0008-access-control.md.
+ * policies the per-request checks read. See docs/decisions/0010-access-control.md.
  */
 import { requireScopes } from '@modelcontextprotocol/server';
 import type { AuthOptions, CorsOptions, McpMountOptions } from './options.js';

@@ -66,7 +66,7 @@ export interface CorsOptions {
 
 /**
  * Bearer authentication (RFC 6750) in front of every MCP request, on the SDK's `requireBearerAuth` rules
- * (the MCP authorization spec; docs/decisions/0008-access-control.md). A missing or invalid token gets 401
+ * (the MCP authorization spec; docs/decisions/0010-access-control.md). A missing or invalid token gets 401
  * with `WWW-Authenticate: Bearer ... resource_metadata="<url>"` (RFC 9728), a token without
  * `requiredScopes` 403 `insufficient_scope`. Preflight (`OPTIONS`) requests are not authenticated.
  *
@@ -140,7 +140,7 @@ export interface McpMountOptions<S extends AnyZodObject = AnyZodObject, R = unkn
    * localhost (`Host` is `localhost`, `127.0.0.1` or `[::1]`), and the server's own origin when a rebinding
    * cannot fake it (over HTTPS, at an IP address, or with `allowedHosts` set). `false` turns every check
    * off: right only behind a proxy or gateway that already checks `Origin` and `Host`.
-   * See docs/decisions/0008-access-control.md.
+   * See docs/decisions/0010-access-control.md.
    */
   originCheck?: boolean;
   /**

@@ -6,7 +6,7 @@ const BRAND = Symbol.for('mcp-mount.ToolError');
  * An error meant for the model: thrown by a handler (or by `extend.resolve`), its message is sent
  * verbatim as the call's `isError` text, and it is not reported to `onError` (it is an answer, not a
  * fault). Any other throw is masked as `Tool <name> failed (error id <id>)` unless `exposeErrors` is set
- * (docs/decisions/0008-access-control.md).
+ * (docs/decisions/0010-access-control.md).
  *
  * @example
  * handler: async ({ params }) => {

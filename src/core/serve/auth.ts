@@ -1,7 +1,7 @@
 /**
  * The bearer-auth gate in front of every MCP request (`auth`), built on the SDK's `requireBearerAuth`:
  * its header parsing, expiry and scope rules, and its 401/403 challenges with `resource_metadata`
- * (RFC 6750, RFC 9728). See docs/decisions/0008-access-control.md.
+ * (RFC 6750, RFC 9728). See docs/decisions/0010-access-control.md.
  */
 import {
   type AuthInfo,

@@ -1,7 +1,7 @@
 /**
  * CORS for browser clients (`cors`), for the origins the Origin check already let in, and no others:
  * a preflight is answered here, and every response to such an origin gets its CORS headers.
- * See docs/decisions/0008-access-control.md.
+ * See docs/decisions/0010-access-control.md.
  */
 import type { CorsPolicy } from '../mount/access.js';
 

@@ -1,6 +1,6 @@
 /**
  * What a client sees of a call that failed on the server's side: a `ToolError`'s message as it is, any
- * other error masked behind an id that `onError` also gets (docs/decisions/0008-access-control.md).
+ * other error masked behind an id that `onError` also gets (docs/decisions/0010-access-control.md).
  */
 import type { AuthInfo, CallToolResult } from '@modelcontextprotocol/server';
 import type { MountConfig } from '../mount/config.js';

@@ -2,7 +2,7 @@
  * The Origin and Host checks every request passes before anything else is read (the MCP transport spec:
  * servers MUST validate `Origin` against DNS rebinding). The rules and messages are the SDK's
  * (`validateOriginHeader`, `validateHostHeader`, the localhost lists); this file only decides which of
- * its allowlists apply to a request. See docs/decisions/0008-access-control.md.
+ * its allowlists apply to a request. See docs/decisions/0010-access-control.md.
  */
 import {
   hostHeaderValidationResponse,

@@ -1,7 +1,7 @@
 /**
  * A tool's `scopes` as the SDK's per-tool `scopeChallenge`: a call whose token lacks them gets HTTP 403
  * `insufficient_scope` before the handler runs, on both eras (the SDK checks it before dispatch). Built
- * once per tool. See docs/decisions/0008-access-control.md.
+ * once per tool. See docs/decisions/0010-access-control.md.
  */
 import { type AuthInfo, requireScopes, type ScopeChallengeHandler } from '@modelcontextprotocol/server';
 import { checkScopes } from '../mount/access.js';

@@ -2,7 +2,7 @@
  * Which tools one request's server holds: `tools/list` shows what the caller may see and call
  * (`visibleTools`, then `scopes` unless `listUnauthorizedTools`); a `tools/call` holds the called tool
  * alone, looked up by name, so its cost does not grow with the tool count. A hidden tool is held by
- * nobody: its call gets the SDK's unknown-tool answer. See docs/decisions/0008-access-control.md.
+ * nobody: its call gets the SDK's unknown-tool answer. See docs/decisions/0010-access-control.md.
  */
 import type { RegisteredTool } from '@modelcontextprotocol/server';
 import type { MountConfig } from '../mount/config.js';
