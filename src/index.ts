@@ -1,12 +1,18 @@
 export type { JsonSchema } from './core/json-schema/types.js';
 export type {
+  AuthOptions,
   CallEvent,
+  Caller,
+  CorsOptions,
+  ErrorInfo,
   ExtendOption,
   IgnoredKey,
   McpMountOptions,
   MountExtend,
   PrepareOptions,
   SchemaValidationOptions,
+  VisibilityContext,
+  VisibleTools,
 } from './core/mount/options.js';
 export { formatSchemaIssues, type ServedTool, type ValidationReport, validateMcpSchemas } from './core/mount/report.js';
 export { McpMountSchemaError } from './core/mount/schema-error.js';
@@ -17,8 +23,15 @@ export {
   type MountableTool,
   type ToolContext,
   type ToolDefinition,
+  type ToolScopes,
 } from './core/mount/tool.js';
+export { ToolError } from './core/mount/tool-error.js';
 export type { SchemaIssue } from './core/probe/issue.js';
 export type { Repair } from './core/repair/index.js';
 export { createMcpFetchHandler, type FetchExtras, type McpFetchHandler } from './core/serve/handler.js';
+export {
+  type ProtectedResourceMetadata,
+  type ProtectedResourceMetadataOptions,
+  protectedResourceMetadata,
+} from './core/serve/resource-metadata.js';
 export { diffSchemaLock, type SchemaLockChange, type SchemaLockDiff, writeSchemaLock } from './lockfile/lockfile.js';

@@ -71,5 +71,8 @@ export const searchNotes = defineTool({
 
 export const tools = [sendMessage, publishPost, searchNotes];
 
-/** The options every example mounts with. */
-export const options = { name: 'mcp-mount-example', version: '0.1.0', flattenUnionInput: true } as const;
+/**
+ * The options every example mounts with. `cors: true` lets browser clients on localhost (the MCP
+ * Inspector, a local web app) call the examples; other origins stay refused by the Origin check.
+ */
+export const options = { name: 'mcp-mount-example', version: '0.1.0', flattenUnionInput: true, cors: true } as const;

@@ -3,18 +3,22 @@
  * clients (Express 5, and Express 4), HTTP edge cases through supertest and raw sockets, a body a parser
  * already read, the mount path, auth and host extras, client aborts, throwing handlers, the startup probe.
  */
+import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { connect as netConnect } from 'node:net';
+import { join } from 'node:path';
 import express from 'express';
 import express4 from 'express4';
-import { type AnyTool, type McpMountOptions, McpMountSchemaError } from 'mcp-mount';
+import { type AnyTool, type ErrorInfo, type McpMountOptions, McpMountSchemaError } from 'mcp-mount';
 import { mcp } from 'mcp-mount/express';
 import supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../examples/express/app.js';
 import { options, tools } from '../../examples/shared/tools.js';
-import { eras } from './support/clients.js';
+import { connect, eras } from './support/clients.js';
+import { exampleAuth } from './support/example-auth.js';
 import { type Listening, listenApp } from './support/listen.js';
+import { freePort, type RunningProcess, repoRoot, startProcess } from './support/processes.js';
 import { checkTranscript, parseBody, runSession } from './support/session.js';
 import { boomTool, contextTool, datedTool, jsonRpcHeaders, rpc, slowTool } from './support/tools.js';
 
@@ -33,17 +37,89 @@ function edgeApp(extra: AnyTool[] = [], more: McpMountOptions = {}) {
 describe('Express 5: the example app with both official clients', () => {
   let server: Listening;
   beforeAll(async () => {
-    server = await listenApp(createApp());
+    server = await listenApp(createApp((await exampleAuth()).auth));
   });
   afterAll(() => server.close());
 
-  it.each(eras.map((era) => [era]))('runs the scripted session with client %s', async (era) => {
+  it.each(eras.map((era) => [era]))('runs the scripted session with client %s (no token)', async (era) => {
     checkTranscript(await runSession(server.url, era));
   });
 
   it("still serves the app's own routes", async () => {
     const response = await fetch(`${server.url.replace(/\/mcp$/, '')}/`);
     expect(await response.text()).toContain('Express example');
+  });
+});
+
+describe('the Express example started by its documented command, with tokens', () => {
+  let example: RunningProcess;
+  let tokens: { write: string; none: string };
+  beforeAll(async () => {
+    // `npm run example:express` is `tsx examples/express/server.ts`: run exactly that, on a free port.
+    const scripts = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).scripts;
+    expect(scripts['example:express']).toBe('tsx examples/express/server.ts');
+    const port = await freePort();
+    example = await startProcess('node_modules/tsx/dist/cli.mjs', ['examples/express/server.ts'], {
+      origin: `http://127.0.0.1:${port}`,
+      env: { PORT: String(port) },
+    });
+    const printed = (label: string) => new RegExp(`${label}:\\s+(\\S+)`).exec(example.output())?.[1] ?? '';
+    for (let i = 0; i < 40 && !printed('no scope'); i++) await new Promise((r) => setTimeout(r, 50));
+    tokens = { write: printed('notes:write'), none: printed('no scope') };
+  });
+  afterAll(() => example?.stop());
+  const url = () => `${example.origin}/mcp`;
+
+  it('prints its endpoint and two development tokens', () => {
+    expect(example.output()).toContain(`MCP endpoint: ${url()}`);
+    expect(tokens.write).toMatch(/^ey/);
+    expect(tokens.none).toMatch(/^ey/);
+  });
+
+  it.each(eras.map((era) => [era]))('client %s: the notes:write token sees archive_note and calls it', async (era) => {
+    const client = await connect(era, url(), fetch, { token: tokens.write });
+    try {
+      expect((await client.listTools()).tools.map((t) => t.name)).toContain('archive_note');
+      const result = await client.callTool('archive_note', { id: 'n-1' });
+      expect(JSON.parse(result.content[0]!.text!)).toEqual({ archived: 'n-1', by: 'dev-writer' });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it.each(eras.map((era) => [era]))(
+    'client %s: a token without the scope does not see it; its call gets 403',
+    async (era) => {
+      const client = await connect(era, url(), fetch, { token: tokens.none });
+      try {
+        expect((await client.listTools()).tools.map((t) => t.name)).toEqual([
+          'send_message',
+          'publish_post',
+          'search_notes',
+        ]);
+        await expect(client.callTool('archive_note', { id: 'n-1' })).rejects.toThrow();
+        expect(client.exchanges.at(-1)?.status).toBe(403);
+      } finally {
+        await client.close();
+      }
+    },
+  );
+
+  it('answers a bad token with 401 pointing at the metadata it serves', async () => {
+    const response = await fetch(url(), {
+      method: 'POST',
+      headers: { ...jsonRpcHeaders, authorization: 'Bearer nope' },
+      body: rpc('tools/list'),
+    });
+    expect(response.status).toBe(401);
+    const metadataUrl = /resource_metadata="([^"]+)"/.exec(response.headers.get('www-authenticate') ?? '')?.[1];
+    expect(metadataUrl).toBe(`${example.origin}/.well-known/oauth-protected-resource/mcp`);
+    expect(await (await fetch(metadataUrl!)).json()).toEqual({
+      resource: url(),
+      authorization_servers: [`${example.origin}/dev-issuer`],
+      scopes_supported: ['notes:write'],
+      bearer_methods_supported: ['header'],
+    });
   });
 });
 
@@ -266,8 +342,8 @@ describe('Express: what reaches the tool', () => {
     }
   });
 
-  it('turns a throwing handler into an isError result; onError observes it and cannot change the response', async () => {
-    const seen: Array<[unknown, { tool?: string }]> = [];
+  it('turns a throwing handler into a masked isError result; onError observes it and cannot change the response', async () => {
+    const seen: Array<[unknown, ErrorInfo]> = [];
     const body = rpc('tools/call', { name: 'boom', arguments: {} });
     const logger = { warn: vi.fn(), error: vi.fn() };
     const quiet = await supertest(edgeApp([boomTool], { onError: (e, info) => seen.push([e, info]) }))
@@ -289,12 +365,15 @@ describe('Express: what reaches the tool', () => {
       expect(res.status).toBe(200);
       const result = parseBody(res.text).result;
       expect(result.isError).toBe(true);
-      expect(result.content[0].text).toContain('boom from the tool');
+      expect(result.content[0].text).toMatch(/^Tool boom failed \(error id [0-9a-f-]{36}\)$/);
     }
-    expect(quiet.text).toBe(throwing.text);
+    // The same answer but for the error id, which is new for each failure.
+    const withoutId = (text: string) => text.replace(/[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}/g, '<id>');
+    expect(withoutId(quiet.text)).toBe(withoutId(throwing.text));
     expect(seen).toHaveLength(1);
-    expect(seen[0]![0]).toBeInstanceOf(Error);
-    expect(seen[0]![1]).toEqual({ tool: 'boom' });
+    expect(seen[0]![0]).toMatchObject({ message: 'boom from the tool' });
+    expect(seen[0]![1]).toEqual({ tool: 'boom', errorId: expect.any(String), requestId: 1 });
+    expect(parseBody(quiet.text).result.content[0].text).toContain(seen[0]![1].errorId);
     expect(logger.error).toHaveBeenCalledWith('mcp-mount: onError threw', expect.any(Error));
   });
 });

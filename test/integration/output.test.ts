@@ -6,7 +6,7 @@ import type { CallEvent } from '../../src/core/mount/options.js';
 import { textOf, withClients } from '../support/server.js';
 
 describe('output', () => {
-  it('sends the parsed output as structuredContent, and a bad output as isError that onCall/onError see', async () => {
+  it('sends the parsed output as structuredContent, and a bad output as a masked isError that onCall/onError see', async () => {
     let parses = 0;
     const Out = z.object({ sum: z.number(), note: z.string().default('none') }).refine(() => ++parses > 0);
     const good = defineTool({ name: 'good', output: Out, handler: () => ({ sum: 3 }) });
@@ -27,9 +27,11 @@ describe('output', () => {
       expect(parses).toBe(1);
       const no = await client.callTool('bad', {});
       expect(no.isError).toBe(true);
-      expect(textOf(no)).toContain('sum: expected number, received string');
-      expect(calls.at(-1)).toMatchObject({ tool: 'bad', ok: false });
+      // A server bug: masked for the client, in full for onError.
+      expect(textOf(no)).toMatch(/^Tool bad failed \(error id [0-9a-f-]{36}\)$/);
+      expect(calls.at(-1)).toMatchObject({ tool: 'bad', ok: false, errorId: expect.any(String) });
     });
     expect(errors.length).toBe(2);
+    expect((errors[0] as Error).message).toContain('sum: expected number, received string');
   });
 });

@@ -122,3 +122,27 @@ describe('ctx.extend', () => {
     honoMcp([tenantTool], { extend: { schema: z.object({ tenantId: z.string() }), resolve: () => 1 } });
   });
 });
+
+describe('scopes and visibleTools', () => {
+  it('takes a list, allOf or anyOf as scopes, and nothing else', () => {
+    const scopes: string[] = ['notes:write'];
+    defineTool({ name: 'a', scopes, handler: () => 'ok' });
+    defineTool({ name: 'b', scopes: { allOf: ['x', 'y'] }, handler: () => 'ok' });
+    defineTool({ name: 'c', scopes: { anyOf: ['admin', 'reports:read'] }, handler: () => 'ok' });
+    // @ts-expect-error a single string is not a list of scopes
+    defineTool({ name: 'd', scopes: 'notes:write', handler: () => 'ok' });
+  });
+
+  it('answers visibleTools with names, a Set, or a predicate over tools, given a typed context', () => {
+    createMcpFetchHandler([], {
+      visibleTools: (context) => {
+        expectTypeOf(context.authInfo).toEqualTypeOf<AuthInfo | undefined>();
+        expectTypeOf(context.request).toEqualTypeOf<Request>();
+        return context.authInfo ? new Set(['a']) : ['b'];
+      },
+    });
+    createMcpFetchHandler([], { visibleTools: async () => (tool) => tool.scopes === undefined });
+    // @ts-expect-error a name alone is not an answer
+    createMcpFetchHandler([], { visibleTools: () => 'a' });
+  });
+});

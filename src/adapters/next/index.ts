@@ -31,12 +31,14 @@ export interface McpRouteHandlers<Params = unknown> {
   GET: RouteHandler<Params>;
   POST: RouteHandler<Params>;
   DELETE: RouteHandler<Params>;
+  /** CORS preflights, answered by the core when `cors` is on (export it, or Next.js answers them itself). */
+  OPTIONS: RouteHandler<Params>;
   handler: McpFetchHandler<NextHost<Params>>;
 }
 
 /**
  * Route handlers serving `tools` as an MCP endpoint from `app/mcp/route.ts`:
- * `export const { GET, POST, DELETE } = mcp(tools, options)`.
+ * `export const { GET, POST, DELETE, OPTIONS } = mcp(tools, options)`.
  * Preparation and the startup probe run once per server process (or Edge isolate), when the route module
  * loads (`next build` loads it too, so a bad schema under `policy: 'throw'` fails the build). Works on the
  * Node.js and Edge runtimes: `NextRequest` is a web `Request`, handed to the core as is.
@@ -59,7 +61,7 @@ export function mcp<Params = unknown, S extends AnyZodObject = never, R = z.outp
 ): McpRouteHandlers<Params> {
   const handler = createMcpFetchHandler(tools, options);
   const route: RouteHandler<Params> = (request, context) => handler.fetch(request, { host: { context } });
-  return { GET: route, POST: route, DELETE: route, handler };
+  return { GET: route, POST: route, DELETE: route, OPTIONS: route, handler };
 }
 
 export type { McpMountOptions } from '../../index.js';

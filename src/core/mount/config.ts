@@ -2,7 +2,23 @@
  * Options settled once per mount: every later step (preparation, the probe's checks, serving each request)
  * reads this frozen, fully defaulted configuration, never the options the caller passed.
  */
-import type { CallEvent, ExtendOption, McpMountOptions, SchemaValidationOptions } from './options.js';
+import {
+  type AuthPolicy,
+  type CorsPolicy,
+  type OriginPolicy,
+  settleAuthPolicy,
+  settleCorsPolicy,
+  settleOriginPolicy,
+} from './access.js';
+import type {
+  CallEvent,
+  ErrorInfo,
+  ExtendOption,
+  McpMountOptions,
+  SchemaValidationOptions,
+  VisibilityContext,
+  VisibleTools,
+} from './options.js';
 
 /** The SDK's own default body limit, 4 MiB. */
 export const DEFAULT_MAX_REQUEST_BODY_BYTES = 4 * 1024 * 1024;
@@ -32,9 +48,21 @@ export interface MountConfig {
   readonly hygiene: boolean;
   /** Bytes; a body over this gets 413. */
   readonly maxRequestBodyBytes: number;
+  /** `originCheck`, `allowedOrigins`, `allowedHosts`. */
+  readonly origin: OriginPolicy;
+  /** `cors`, settled; undefined when off. */
+  readonly cors?: CorsPolicy;
+  /** `auth`, defaulted; undefined without it. */
+  readonly auth?: AuthPolicy;
+  /** `listUnauthorizedTools`. */
+  readonly listUnauthorizedTools: boolean;
+  readonly visibleTools?: (context: VisibilityContext) => VisibleTools | Promise<VisibleTools>;
   readonly logger: Pick<Console, 'warn' | 'error'>;
   readonly onCall?: (event: CallEvent) => void;
-  readonly onError?: (error: unknown, info: { tool?: string }) => void;
+  readonly onError?: (error: unknown, info: ErrorInfo) => void;
+  readonly redact?: (args: Record<string, unknown>, tool: string) => unknown;
+  /** `exposeErrors`: unexpected handler errors show their message to the client. */
+  readonly exposeErrors: boolean;
 }
 
 /**
@@ -43,7 +71,8 @@ export interface MountConfig {
  *
  * @throws TypeError naming the option when a value cannot mean anything (`maxRequestBodyBytes` not a
  *   positive integer, an unknown `schemaValidation.policy` or `unknownKeys`, `injectedKeys` that are not
- *   names, an `argumentHygiene` that is not a boolean, a hook that is not a function).
+ *   names, an `argumentHygiene` that is not a boolean, a hook that is not a function, an `allowedOrigins`
+ *   or `allowedHosts` entry that is not an origin or a hostname, an `auth` field that cannot mean anything).
  */
 export function settleOptions(options: McpMountOptions<any> = {}): MountConfig {
   const validation = options.schemaValidation ?? {};
@@ -70,7 +99,7 @@ export function settleOptions(options: McpMountOptions<any> = {}): MountConfig {
   if (options.argumentHygiene !== undefined && typeof options.argumentHygiene !== 'boolean') {
     throw new TypeError(`mcp-mount: argumentHygiene must be a boolean, got ${String(options.argumentHygiene)}`);
   }
-  for (const hook of ['onCall', 'onError'] as const) {
+  for (const hook of ['onCall', 'onError', 'visibleTools', 'redact'] as const) {
     if (options[hook] !== undefined && typeof options[hook] !== 'function') {
       throw new TypeError(`mcp-mount: ${hook} must be a function`);
     }
@@ -101,9 +130,16 @@ export function settleOptions(options: McpMountOptions<any> = {}): MountConfig {
     injectedKeys: Object.freeze([...injected]),
     hygiene: options.argumentHygiene !== false,
     maxRequestBodyBytes,
+    origin: settleOriginPolicy(options),
+    ...(options.cors !== undefined && options.cors !== false && { cors: settleCorsPolicy(options) }),
+    ...(options.auth !== undefined && { auth: settleAuthPolicy(options) }),
+    listUnauthorizedTools: options.listUnauthorizedTools === true,
+    ...(options.visibleTools && { visibleTools: options.visibleTools }),
+    exposeErrors: options.exposeErrors === true,
     logger: options.logger ?? console,
     ...(options.onCall && { onCall: options.onCall }),
     ...(options.onError && { onError: options.onError }),
+    ...(options.redact && { redact: options.redact }),
   };
   Object.freeze(config.server);
   Object.freeze(config.validation);

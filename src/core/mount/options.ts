@@ -1,3 +1,4 @@
+import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
 import type { IgnoredKey } from '../messages/ignored-keys.js';
 import type { SchemaIssue } from '../probe/issue.js';
@@ -10,7 +11,11 @@ import type { AnyTool, AnyZodObject, ToolContext } from './tool.js';
  */
 export interface ExtendOption<S extends AnyZodObject = AnyZodObject, R = unknown> {
   schema: S;
-  /** Turns the parsed extend values into `ctx.extend`. Default: the parsed values themselves. May throw to refuse the call (becomes `isError`). */
+  /**
+   * Turns the parsed extend values into `ctx.extend`. Default: the parsed values themselves. Throw a
+   * `ToolError` to refuse the call with a message the model sees; any other throw is masked like a
+   * handler's.
+   */
   resolve?: (values: z.output<S>, ctx: Omit<ToolContext, 'extend'>) => R | Promise<R>;
   /**
    * Which tools get the extra keys. Default: all. A tool left out sees `ctx.extend` as `undefined`, which
@@ -43,6 +48,63 @@ export interface SchemaValidationOptions {
   requirePortableFormats?: boolean;
   /** Extra formats to accept under `requirePortableFormats`. */
   allowFormats?: string[];
+}
+
+/** CORS details; the allowed origins are the Origin check's (see `cors`). */
+export interface CorsOptions {
+  /**
+   * Request headers to allow beyond the MCP ones (`Content-Type`, `Accept`, `Authorization`,
+   * `Mcp-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, `Mcp-Session-Id`, `Last-Event-ID`, any `Mcp-Param-*`).
+   */
+  allowHeaders?: readonly string[];
+  /** Response headers to expose beyond `Mcp-Session-Id`, `Mcp-Protocol-Version`, `WWW-Authenticate`. */
+  exposeHeaders?: readonly string[];
+  /** How long a browser may cache a preflight, in seconds. Default 600. */
+  maxAgeSeconds?: number;
+  /** `Access-Control-Allow-Credentials: true`, for cookie-authenticated browser clients. Default false. */
+  credentials?: boolean;
+}
+
+/**
+ * Bearer authentication (RFC 6750) in front of every MCP request, on the SDK's `requireBearerAuth` rules
+ * (the MCP authorization spec; docs/decisions/0012-access-control.md). A missing or invalid token gets 401
+ * with `WWW-Authenticate: Bearer ... resource_metadata="<url>"` (RFC 9728), a token without
+ * `requiredScopes` 403 `insufficient_scope`. Preflight (`OPTIONS`) requests are not authenticated.
+ *
+ * @example
+ * const jwks = createRemoteJWKSet(new URL('https://auth.example.com/.well-known/jwks.json'));
+ * mcp(tools, {
+ *   auth: {
+ *     async verify(token) {
+ *       const { payload } = await jwtVerify(token, jwks, { issuer: 'https://auth.example.com', audience: 'https://api.example.com/mcp' });
+ *       return { token, clientId: String(payload.client_id), scopes: String(payload.scope ?? '').split(' '), expiresAt: payload.exp, extra: { sub: payload.sub } };
+ *     },
+ *   },
+ * });
+ */
+export interface AuthOptions {
+  /**
+   * Verifies a bearer token (the `Authorization: Bearer <token>` value) and returns the SDK's `AuthInfo`
+   * for it, or `undefined` when it is not valid. A throw also means invalid (401, the error goes to
+   * `onError`), except an SDK `OAuthError`, which answers as the SDK maps it (`server_error`: 500).
+   * `expiresAt` (seconds since the epoch, e.g. the JWT's `exp`) must be set: the SDK refuses tokens
+   * without it. `extra.sub`, when a string, is the subject `onCall` and `onError` report.
+   */
+  verify: (token: string, request: Request) => AuthInfo | undefined | Promise<AuthInfo | undefined>;
+  /**
+   * A request without a token gets 401. Default true. With `false` it is served unauthenticated
+   * (`ctx.authInfo` undefined; tools with `scopes` stay hidden and answer 401), while an invalid token
+   * still gets 401.
+   */
+  required?: boolean;
+  /** Scopes every token must carry (all of them), else 403 `insufficient_scope`. Needs `required`. */
+  requiredScopes?: readonly string[];
+  /**
+   * The protected-resource metadata URL to advertise in challenges (RFC 9728), e.g. the `url` of
+   * `protectedResourceMetadata(...)`. Default: `/.well-known/oauth-protected-resource` plus the request's
+   * path, on the request's origin; set it when a proxy changes the origin or the path.
+   */
+  resourceMetadataUrl?: string;
 }
 
 /** Options shared by the probe and every mount: the same options give the same served documents. */
@@ -89,12 +151,118 @@ export interface McpMountOptions<S extends AnyZodObject = AnyZodObject, R = unkn
   argumentHygiene?: boolean;
   /** Request bodies over this many bytes get 413. Default 4 MiB (the SDK's default). */
   maxRequestBodyBytes?: number;
+  /**
+   * Origin and Host validation against DNS rebinding and cross-site requests (the MCP transport spec:
+   * servers MUST validate `Origin`). Default true. A request whose `Origin` is present and not allowed gets
+   * 403 with a JSON-RPC error before its body is read; a request without `Origin` (non-browser clients)
+   * passes. Allowed, besides `allowedOrigins`: localhost origins (any port) when the server is addressed as
+   * localhost (`Host` is `localhost`, `127.0.0.1` or `[::1]`), and the server's own origin when a rebinding
+   * cannot fake it (over HTTPS, at an IP address, or with `allowedHosts` set). `false` turns every check
+   * off: right only behind a proxy or gateway that already checks `Origin` and `Host`.
+   * See docs/decisions/0012-access-control.md.
+   */
+  originCheck?: boolean;
+  /**
+   * Origins allowed to call from a browser: exact origins (`'https://app.example.com'`, scheme, host and
+   * port compared; no path) and `'<scheme>://*'` for every origin of a non-web scheme, as the SDK allows
+   * (`'chrome-extension://*'`, `'moz-extension://*'`; not `http://*` or `https://*`). Default none.
+   * @throws TypeError at construction for any other entry.
+   */
+  allowedOrigins?: readonly string[];
+  /**
+   * Hostnames (no scheme, no port; IPv6 in brackets) the `Host` header must name, e.g.
+   * `['localhost', '127.0.0.1', '[::1]']` for a server bound to localhost, or your public name. Default:
+   * `Host` is not checked. With it set, a request naming another host gets 403 (the SDK's
+   * `validateHostHeader` rule), and same-origin browser requests pass over plain HTTP too.
+   */
+  allowedHosts?: readonly string[];
   /** Where `'warn'` issues and out-of-band errors are logged. Default `console`. */
   logger?: Pick<Console, 'warn' | 'error'>;
-  /** Observes errors (handler throws, transport errors). Never changes a response. */
-  onError?: (error: unknown, info: { tool?: string }) => void;
-  /** Observes every finished `tools/call`, successful or not. Never changes a response. */
+  /**
+   * CORS for browser clients, answered by the core on every adapter: `true`, or options. A preflight
+   * (`OPTIONS` with `Access-Control-Request-Method`) from an origin the Origin check allows gets 204 with
+   * the MCP request headers allowed; every response to such an origin says `Access-Control-Allow-Origin`
+   * and exposes `Mcp-Session-Id`, `Mcp-Protocol-Version` and `WWW-Authenticate`. The origins are exactly
+   * those the Origin check lets in (`allowedOrigins` and its defaults), so CORS never lets in more; an
+   * origin it refuses gets 403, preflight included. Default off. With `originCheck: false` every origin
+   * is answered (the proxy in front decided).
+   */
+  cors?: boolean | CorsOptions;
+  /**
+   * Bearer authentication for every MCP request. Default none: `ctx.authInfo` is what the host passed
+   * (Express's `req.auth`, Hono's `c.get('authInfo')`), unchecked. With it, that upstream value, when
+   * present, counts as authenticated (still held to `requiredScopes`); otherwise the request's bearer token
+   * is verified.
+   */
+  auth?: AuthOptions;
+  /**
+   * List tools whose `scopes` the caller lacks in `tools/list` anyway (their calls still get 403). Default
+   * false: a client sees what it may call.
+   */
+  listUnauthorizedTools?: boolean;
+  /**
+   * Which tools this request may see and call, decided per request (roles, tenants, plans): tool names
+   * (an array or a `Set`) or a predicate over the tool definitions. A hidden tool is left out of
+   * `tools/list`, and a call to it gets the same answer as an unknown tool. Runs once per request, after
+   * authentication; on `tools/call` only the called tool is looked up. Default: every tool. A throw is a
+   * 500 that `onError` sees.
+   * @example visibleTools: ({ authInfo }) => (authInfo?.extra?.role === 'admin' ? adminTools : userTools)
+   */
+  visibleTools?: (context: VisibilityContext) => VisibleTools | Promise<VisibleTools>;
+  /**
+   * Send a handler's unexpected error text to the client (`Tool <name> failed (error id <id>): <message>`)
+   * instead of the generic `Tool <name> failed (error id <id>)`. Default false; for development only: the
+   * text of an unexpected error (a database error, a stack of internal names) is not meant for a model.
+   * A `ToolError`'s message is sent in either case; argument validation errors always are.
+   */
+  exposeErrors?: boolean;
+  /**
+   * Observes errors (a handler's unexpected throw, with the `errorId` its client was shown; an output that
+   * breaks its schema; transport errors). Never changes a response.
+   */
+  onError?: (error: unknown, info: ErrorInfo) => void;
+  /** Observes every finished `tools/call`, successful or not (who called, which request). Never changes a response. */
   onCall?: (event: CallEvent) => void;
+  /**
+   * What `onCall` reports as `args`: the call's arguments as the client sent them, through this hook, so
+   * an owner can keep secrets (tokens, personal data) out of logs. Return what may be logged. Default:
+   * the arguments as they are. A throw is logged and `args` is left out.
+   * @example redact: (args, tool) => ({ ...args, ...('password' in args && { password: '[redacted]' }) })
+   */
+  redact?: (args: Record<string, unknown>, tool: string) => unknown;
+}
+
+/** What `visibleTools` decides from. */
+export interface VisibilityContext {
+  /** The caller, when authenticated (`auth`, or what the host passed). */
+  authInfo?: AuthInfo;
+  /** The HTTP request. */
+  request: Request;
+  /** What the adapter hands tools as `ctx.host` (`{}` when none). */
+  host: unknown;
+}
+
+/** `visibleTools`' answer: the visible tools' names, or a predicate over tool definitions. */
+export type VisibleTools = readonly string[] | ReadonlySet<string> | ((tool: AnyTool) => boolean);
+
+/** Who called, for audit: from the caller's `AuthInfo`. */
+export interface Caller {
+  /** `authInfo.clientId`. */
+  clientId: string;
+  /** `authInfo.extra.sub`, when the verifier put the token's subject there. */
+  subject?: string;
+}
+
+/** What `onError` sees beside the error. */
+export interface ErrorInfo {
+  /** The tool whose call failed, when the error belongs to one. */
+  tool?: string;
+  /** The id the client was shown for a masked failure: the same as `CallEvent.errorId`. */
+  errorId?: string;
+  /** The JSON-RPC id of the request the error belongs to. */
+  requestId?: string | number;
+  /** Who called, when authenticated. */
+  caller?: Caller;
 }
 
 /** What `onCall` sees for each `tools/call`. */
@@ -103,6 +271,14 @@ export interface CallEvent {
   ok: boolean;
   /** Failure text sent to the client (for `ok: false`). */
   error?: string;
+  /** For a masked failure: the id in the text the client saw, and in what `onError` saw. */
+  errorId?: string;
+  /** The JSON-RPC id of the `tools/call` request. */
+  requestId?: string | number;
+  /** Who called, when authenticated (`auth`, or an `authInfo` the host passed). */
+  caller?: Caller;
+  /** The arguments as the client sent them, through `redact` when set. */
+  args?: unknown;
   repairs: readonly { path: string; from: string }[];
   /** Keys the schema would have dropped (see `unknownKeys`); empty under `'strip'`. */
   ignoredKeys: readonly IgnoredKey[];

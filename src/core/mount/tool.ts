@@ -55,6 +55,12 @@ export type ToolReturn<O extends z.ZodType | undefined = undefined> = O extends 
     // biome-ignore lint/suspicious/noConfusingVoidType: `void` lets a handler return nothing.
     CallToolResult | {} | null | undefined | void;
 
+/** The scopes a tool requires: all of a list (or of `allOf`), or any one of `anyOf`. */
+export type ToolScopes =
+  | readonly string[]
+  | { readonly allOf: readonly string[] }
+  | { readonly anyOf: readonly string[] };
+
 /**
  * A tool as given to `defineTool`. The model sees ONE argument object: `params`' keys merged with `input`'s
  * (and the mount's `extend` keys). At call time the arguments are split by key and each part is parsed once
@@ -78,6 +84,16 @@ export interface ToolDefinition<
   /** Output schema; when set, the handler's value is validated and also sent as `structuredContent`. */
   output?: O;
   annotations?: ToolAnnotations;
+  /**
+   * OAuth scopes a caller's token must carry to see and call this tool: every scope of a list
+   * (`['orders:write']`, or `{ allOf: [...] }`), or at least one of `{ anyOf: [...] }`. A caller without
+   * them does not see the tool in `tools/list` (unless `listUnauthorizedTools`) and its call gets HTTP 403
+   * `insufficient_scope` naming the scopes (the first of `anyOf`), before the handler runs: the SDK's
+   * per-tool `scopeChallenge`, so a client can step up. A caller without a token gets 401.
+   * Default: none. At least one scope, each in the OAuth scope-token grammar (checked at mount: a
+   * `TypeError` naming the tool).
+   */
+  scopes?: ToolScopes;
   handler: (
     args: {
       params: P extends AnyZodObject ? z.output<P> : Record<string, never>;

@@ -18,12 +18,16 @@ import { servedTools } from '../mount/policy.js';
 import { prepareTools } from '../mount/prepare.js';
 import { reportOf, type ValidationReport } from '../mount/report.js';
 import type { AnyZodObject, MountableTool } from '../mount/tool.js';
+import { authenticate } from './auth.js';
 import { jsonRpcError, readBodyLimited } from './body.js';
+import { isPreflight, preflight, withCors } from './cors.js';
 import { normalizeEnvelope } from './envelope.js';
 import { openExchange, releaseWhenSent } from './exchange.js';
 import { observeError } from './observe.js';
+import { checkOrigin } from './origin.js';
 import { type Registration, registration } from './registration.js';
 import type { FetchExtras, RequestState } from './request-state.js';
+import { toolSet } from './tool-set.js';
 
 export type { FetchExtras } from './request-state.js';
 
@@ -31,6 +35,8 @@ export type { FetchExtras } from './request-state.js';
 export interface McpFetchHandler<Host = unknown> {
   /**
    * Serves one HTTP request (POST JSON-RPC; GET/DELETE are answered as the SDK's stateless serving does).
+   * A request whose `Origin` or `Host` is not allowed gets 403 first (`originCheck`); with `cors`, a
+   * preflight from an allowed origin gets 204, and responses to it carry CORS headers.
    * Never rejects: a failure inside becomes a JSON-RPC 500 (-32603) and reaches `onError`.
    */
   fetch(request: Request, extras?: FetchExtras<Host>): Promise<Response>;
@@ -69,11 +75,18 @@ export function createMcpFetchHandler<Host = unknown, S extends AnyZodObject = n
     report,
     close: serve.close,
     async fetch(request, extras) {
+      // The browser origin CORS answers: only one the Origin check let in.
+      let allowed: string | undefined;
       try {
-        return await serve.fetch(request, extras);
+        // First, before the body or any credential is read.
+        const origin = checkOrigin(config.origin, request);
+        if (!origin.ok) return origin.response;
+        allowed = config.cors && origin.origin;
+        if (config.cors && allowed && isPreflight(request)) return preflight(config.cors, allowed, request);
+        return withCors(config.cors, allowed, await serve.fetch(request, extras));
       } catch (error) {
         observeError(config, error);
-        return jsonRpcError(500, -32603, 'Internal server error');
+        return withCors(config.cors, allowed, jsonRpcError(500, -32603, 'Internal server error'));
       }
     },
   };
@@ -82,7 +95,7 @@ export function createMcpFetchHandler<Host = unknown, S extends AnyZodObject = n
 /** The per-request path: body, envelope, one exchange through the SDK. */
 function serveRequests(config: MountConfig, registrations: readonly Registration[]) {
   const states = new Map<Request, RequestState>();
-  const byName = new Map(registrations.map((r) => [r.name, r]));
+  const tools = toolSet(registrations, config);
   const sdk = createSdkHandler(
     (rc: McpRequestContext) => {
       const { name, version, instructions } = config.server;
@@ -91,11 +104,10 @@ function serveRequests(config: MountConfig, registrations: readonly Registration
         { capabilities: { tools: { listChanged: false } }, instructions },
       );
       const state = (rc.requestInfo && states.get(rc.requestInfo)) || { envelopeRepairs: [] };
-      // A call needs only the tool it names. An unknown name still gets one tool registered, so that the
-      // SDK answers with its own unknown-tool error rather than method-not-found.
-      const only = state.call === undefined ? undefined : (byName.get(state.call) ?? registrations[0]);
-      for (const r of only ? [only] : registrations)
-        server.registerTool(r.name, r.config(state), (args: any, ctx: ServerContext) => r.run(args, ctx, state));
+      // A call holds only the tool it names; a list, what this caller may see (tool-set.ts).
+      tools.populate(state, (r) =>
+        server.registerTool(r.name, r.config(state), (args: any, ctx: ServerContext) => r.run(args, ctx, state)),
+      );
       return server;
     },
     { maxRequestBodySize: config.maxRequestBodyBytes, onerror: (error) => observeError(config, error) },
@@ -127,14 +139,19 @@ function serveRequests(config: MountConfig, registrations: readonly Registration
   };
 
   const fetch = async (request: Request, extras?: FetchExtras): Promise<Response> => {
-    const authInfo = extras?.authInfo;
-    if (request.method !== 'POST') return exchange(request, { extras, envelopeRepairs: [] }, { authInfo });
+    // Before the body is read: a request without valid credentials costs no more than its headers.
+    const auth = await authenticate(config, request, extras?.authInfo);
+    if (!auth.ok) return auth.response;
+    const authInfo = auth.authInfo;
+    const visible = await tools.visibility(request, { extras, authInfo, envelopeRepairs: [] });
+    const plain: RequestState = { extras, authInfo, visible, envelopeRepairs: [] };
+    if (request.method !== 'POST') return exchange(request, plain, { authInfo });
     // The body is read here (once, counting real bytes) so that the envelope can be normalized
     // before the SDK's request schema sees it; the SDK then gets it as `parsedBody`.
     let parsed: unknown = extras?.parsedBody;
     // Not JSON at all: the SDK answers 415 without anything being read.
     if (parsed === undefined && !isJsonContentType(request.headers.get('content-type'))) {
-      return exchange(request, { extras, envelopeRepairs: [] }, { authInfo });
+      return exchange(request, plain, { authInfo });
     }
     if (parsed === undefined) {
       const body = await readBodyLimited(request, config.maxRequestBodyBytes);
@@ -147,27 +164,30 @@ function serveRequests(config: MountConfig, registrations: readonly Registration
         parsed = JSON.parse(body.text);
       } catch {
         // Not JSON: the SDK answers it (parse error or 415) from a fresh copy of the bytes.
-        return exchange(request, { extras, envelopeRepairs: [] }, { authInfo }, body.text);
+        return exchange(request, plain, { authInfo }, body.text);
       }
     }
     const envelope = normalizeEnvelope(parsed, config.repair.json);
     const state = {
-      extras,
+      ...plain,
       envelopeRepairs: envelope.repairs,
       rejectedArguments: envelope.rejected,
-      call: calledTool(envelope.body),
+      ...calledTool(envelope.body),
     };
+    const refused = tools.refuseCall(request, state);
+    if (refused) return refused;
     return exchange(request, state, { authInfo, parsedBody: envelope.body });
   };
 
   return { fetch, close: () => sdk.close() };
 }
 
-/** The tool name of a single `tools/call` message (not a batch), else undefined. */
-function calledTool(message: unknown): string | undefined {
-  if (typeof message !== 'object' || message === null || Array.isArray(message)) return undefined;
-  const { method, params } = message as { method?: unknown; params?: { name?: unknown } };
-  return method === 'tools/call' && typeof params?.name === 'string' ? params.name : undefined;
+/** The tool name and request id of a single `tools/call` message (not a batch), else nothing. */
+function calledTool(message: unknown): { call?: string; requestId?: string | number } {
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) return {};
+  const { method, params, id } = message as { method?: unknown; params?: { name?: unknown }; id?: unknown };
+  if (method !== 'tools/call' || typeof params?.name !== 'string') return {};
+  return { call: params.name, ...((typeof id === 'string' || typeof id === 'number') && { requestId: id }) };
 }
 
 /**

@@ -2,25 +2,41 @@
  * One tool as the per-request server registers it: built once per mount (carriers, config, the executor),
  * bound to a request's state when the SDK's factory runs.
  */
-import type { CallToolResult, ServerContext } from '@modelcontextprotocol/server';
+import {
+  type CallToolResult,
+  ProtocolError,
+  ProtocolErrorCode,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
 import { formatIssues } from '../messages/index.js';
 import type { MountConfig } from '../mount/config.js';
 import type { PreparedTool } from '../mount/prepare.js';
-import type { ToolContext } from '../mount/tool.js';
+import type { AnyTool, ToolContext } from '../mount/tool.js';
 import { checkCall, type ParsedCall } from './call.js';
 import { carrier } from './carrier.js';
-import { observeCall, observeError } from './observe.js';
+import { failedCall } from './failure.js';
+import { observeCall } from './observe.js';
 import type { RequestState } from './request-state.js';
 import { toCallToolResult, withNotice, withStructured } from './result.js';
+import { type ScopeRule, scopeRule } from './scopes.js';
 
 const NO_ENVELOPE: RequestState = Object.freeze({ envelopeRepairs: Object.freeze([]) as never });
 
 export interface Registration {
   name: string;
+  /** The definition, for `visibleTools` predicates. */
+  tool: AnyTool;
+  /** The tool's `scopes`, when it has any. */
+  scopes?: ScopeRule;
   /** The `registerTool` config for one request: the fixed parts plus an input carrier that sees `state`. */
   config(state: RequestState): any;
   /** The tool callback: runs `extend.resolve`, the handler and the output check, and reports to the hooks. */
-  run(parsed: ParsedCall & { started: number }, mcp: ServerContext, state: RequestState): Promise<any>;
+  run(parsed: ParsedCall & { started: number; args: unknown }, mcp: ServerContext, state: RequestState): Promise<any>;
+}
+
+/** What the hooks are told about who made a call and with what. */
+function audit(state: RequestState, args: unknown) {
+  return { requestId: state.requestId, authInfo: state.authInfo, args };
 }
 
 /** Everything about one tool that does not change between requests. */
@@ -34,12 +50,14 @@ export function registration(prepared: PreparedTool, config: MountConfig): Regis
       const check = state.rejectedArguments
         ? { ok: false as const, messages: [state.rejectedArguments], repairs: [], ignored: [] }
         : await checkCall(prepared, value, config);
-      if (check.ok) return { value: { ...check.value, started } };
+      if (check.ok) return { value: { ...check.value, started, args: value } };
       const repairs = [...state.envelopeRepairs, ...check.repairs];
+      const error = check.messages.join('; ');
       observeCall(config, {
+        ...audit(state, value),
         tool: prepared.name,
         ok: false,
-        error: check.messages.join('; '),
+        error,
         repairs,
         ignoredKeys: check.ignored,
         started,
@@ -57,24 +75,32 @@ export function registration(prepared: PreparedTool, config: MountConfig): Regis
     const args = { ...parsed, repairs: [...state.envelopeRepairs, ...parsed.repairs] };
     const base: Omit<ToolContext, 'extend'> = {
       request: mcp.http?.req,
-      authInfo: mcp.http?.authInfo ?? state.extras?.authInfo,
+      authInfo: mcp.http?.authInfo ?? state.authInfo,
       signal: mcp.mcpReq.signal,
       repairs: args.repairs,
       ignoredKeys: args.ignored,
       host: state.extras?.host ?? {},
       mcp,
     };
-    const finish = (ok: boolean, error?: string) =>
+    const who = audit(state, parsed.args);
+    const finish = (ok: boolean, error?: string, errorId?: string) =>
       observeCall(config, {
+        ...who,
         tool: prepared.name,
         ok,
         error,
+        errorId,
         repairs: args.repairs,
         ignoredKeys: args.ignored,
         started: args.started,
       });
     // What the schema dropped reaches the model beside whatever the handler returned.
     const noticed = (result: CallToolResult) => withNotice(result, args.notice);
+    const fail = (error: unknown) => {
+      const failure = failedCall(config, prepared.name, error, who);
+      finish(false, failure.text, failure.errorId);
+      return noticed(failure.result);
+    };
     try {
       const extend = prepared.extend?.resolve ? await prepared.extend.resolve(args.extend as never, base) : args.extend;
       const value = await tool.handler(
@@ -91,24 +117,33 @@ export function registration(prepared: PreparedTool, config: MountConfig): Regis
         finish(true);
         return noticed(withStructured(result, checked.data, value));
       }
-      // The handler broke its own contract: a server bug, reported to the client as a failed call.
+      // The handler broke its own contract: a server bug, masked like a throw (the issues may quote values).
       const text = `Output validation error: tool ${prepared.name} returned a value its output schema refuses: ${formatIssues(checked.error, output, result.structuredContent).join('; ')}`;
-      observeError(config, new Error(text), prepared.name);
-      finish(false, text);
-      return noticed({ content: [{ type: 'text', text }], isError: true });
+      return fail(new Error(text));
     } catch (error) {
-      observeError(config, error, prepared.name);
-      finish(false, error instanceof Error ? error.message : String(error));
-      throw error; // the SDK turns it into an `isError` result with the message
+      // The SDK's URL elicitation must reach the client as the protocol error it is.
+      if (error instanceof ProtocolError && error.code === ProtocolErrorCode.UrlElicitationRequired) throw error;
+      return fail(error);
     }
   };
 
-  const fixed = { title: tool.title, description: tool.description, outputSchema, annotations: tool.annotations };
+  const scopes = scopeRule(prepared.name, tool.scopes);
+  const fixed = {
+    title: tool.title,
+    description: tool.description,
+    outputSchema,
+    annotations: tool.annotations,
+    ...(scopes && { scopeChallenge: scopes.challenge }),
+  };
   // Most requests carry no envelope repair and no refused `arguments`: they share one config built here.
   const shared = { ...fixed, inputSchema: inputFor(NO_ENVELOPE) };
+  // A call observed by `onCall` gets one too: a refused call is reported from the check, which must know
+  // who made it.
   const configFor = (state: RequestState) =>
-    state.envelopeRepairs.length === 0 && state.rejectedArguments === undefined
+    state.envelopeRepairs.length === 0 &&
+    state.rejectedArguments === undefined &&
+    (config.onCall === undefined || state.call === undefined)
       ? shared
       : { ...fixed, inputSchema: inputFor(state) };
-  return { name: prepared.name, config: configFor, run };
+  return { name: prepared.name, tool, ...(scopes && { scopes }), config: configFor, run };
 }

@@ -1,6 +1,10 @@
 /** What one request tells the per-request server, beside the JSON-RPC message the SDK reads itself. */
 import type { AuthInfo } from '@modelcontextprotocol/server';
+import type { AnyTool } from '../mount/tool.js';
 import type { Repair } from '../repair/index.js';
+
+/** Whether one request may see a tool (`visibleTools`' answer, as a predicate over served tools). */
+export type Visibility = (served: { readonly name: string; readonly tool: AnyTool }) => boolean;
 
 /** Per-request extras an adapter hands to the core's `fetch`. */
 export interface FetchExtras<Host = unknown> {
@@ -18,10 +22,16 @@ export interface FetchExtras<Host = unknown> {
 /** What the executor needs to know about the request it serves. */
 export interface RequestState {
   extras?: FetchExtras;
+  /** Who is calling: the verified token's info (`auth`), or what the host passed. */
+  authInfo?: AuthInfo;
+  /** Which tools this request may see (`visibleTools`); undefined: all of them. */
+  visible?: Visibility;
   /** Repairs made to the envelope before the SDK saw it (the whole `arguments` sent as a string). */
   envelopeRepairs: Repair[];
   /** Why `arguments` was refused before the SDK saw it (not an object); the call then fails with this text. */
   rejectedArguments?: string;
   /** The tool a single `tools/call` names: the per-request server then holds that tool alone. */
   call?: string;
+  /** That call's JSON-RPC id, for audit. */
+  requestId?: string | number;
 }

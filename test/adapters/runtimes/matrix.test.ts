@@ -9,6 +9,7 @@ import { createApp as createExpressApp } from '../../../examples/express/app.js'
 import { createApp as createHonoApp } from '../../../examples/hono/app.js';
 import { listen } from '../../support/server.js';
 import { eras } from '../support/clients.js';
+import { exampleAuth } from '../support/example-auth.js';
 import { listenApp } from '../support/listen.js';
 import { type RunningProcess, startNext, startWrangler } from '../support/processes.js';
 import { checkTranscript, runSession, type Transcript } from '../support/session.js';
@@ -20,7 +21,8 @@ beforeAll(async () => {
   const hono = await listen(createHonoApp().fetch);
   stops.push(hono.close);
   endpoints.hono = hono.url;
-  const express = await listenApp(createExpressApp());
+  // Its clients bring no token: they get the shared tools, like every other adapter's.
+  const express = await listenApp(createExpressApp((await exampleAuth()).auth));
   stops.push(express.close);
   endpoints.express = express.url;
   const started: RunningProcess[] = await Promise.all([

@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eras } from '../support/clients.js';
 import { type RunningProcess, repoRoot, startNext } from '../support/processes.js';
+import { rebindingProbe } from '../support/raw.js';
 import { checkTranscript, runSession, type Transcript } from '../support/session.js';
 import { jsonRpcHeaders, overLimitStream, rpc } from '../support/tools.js';
 
@@ -41,6 +42,49 @@ describe.each(routes)('the Next.js example on the %s (%s)', (_runtime, path) => 
     const get = await fetch(url(), { headers: { accept: 'text/event-stream' } });
     expect(get.status).toBe(405);
   });
+
+  it('refuses a foreign Origin with 403 before MCP sees it; serves a localhost origin and none', async () => {
+    const call = (headers: Record<string, string>) =>
+      fetch(url(), {
+        method: 'POST',
+        headers: { ...jsonRpcHeaders, ...headers },
+        body: rpc('tools/call', { name: 'search_notes', arguments: { query: 'x' } }),
+      });
+    const evil = await call({ origin: 'http://evil.example' });
+    expect([evil.status, await evil.json()]).toEqual([
+      403,
+      { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Invalid Origin: evil.example' } },
+    ]);
+    expect((await call({ origin: 'http://localhost:5173' })).status).toBe(200);
+    expect((await call({})).status).toBe(200);
+  });
+
+  it('answers a CORS preflight through the OPTIONS export, for an allowed origin only', async () => {
+    const preflight = (origin: string) =>
+      fetch(url(), {
+        method: 'OPTIONS',
+        headers: {
+          origin,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'content-type, mcp-protocol-version',
+        },
+      });
+    const local = await preflight('http://localhost:5173');
+    expect(local.status).toBe(204);
+    expect(local.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+    expect(local.headers.get('access-control-allow-headers')).toBe('content-type, mcp-protocol-version');
+    const evil = await preflight('https://evil.example');
+    expect([evil.status, evil.headers.get('access-control-allow-origin')]).toEqual([403, null]);
+  });
+
+  it.each([['2025-11-25'], ['2026-07-28']] as const)(
+    'refuses the DNS rebinding probe (%s) and accepts its localhost twin',
+    async (era) => {
+      expect((await rebindingProbe(url(), 'evil.example.com', era)).status).toBe(403);
+      const valid = await rebindingProbe(url(), new URL(next.origin).host, era);
+      expect(valid.status, valid.text).toBe(200);
+    },
+  );
 
   it('answers a streamed body (no Content-Length) over the default 4 MiB with 413', async () => {
     const body = overLimitStream(4 * 1024 * 1024);

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eras } from '../support/clients.js';
 import { type RunningProcess, startWrangler } from '../support/processes.js';
+import { rebindingProbe } from '../support/raw.js';
 import { checkTranscript, parseBody, runSession } from '../support/session.js';
 import { jsonRpcHeaders, overLimitStream, rpc } from '../support/tools.js';
 
@@ -34,6 +35,15 @@ describe('the Worker example in workerd', () => {
     const get = await fetch(url, { headers: { accept: 'text/event-stream' } });
     expect(get.status).toBe(405);
   });
+
+  it.each([['2025-11-25'], ['2026-07-28']] as const)(
+    'refuses the DNS rebinding probe (%s) and accepts its localhost twin',
+    async (era) => {
+      expect((await rebindingProbe(url, 'evil.example.com', era)).status).toBe(403);
+      const valid = await rebindingProbe(url, new URL(worker.origin).host, era);
+      expect(valid.status, valid.text).toBe(200);
+    },
+  );
 
   it('answers a streamed body (no Content-Length) over the default 4 MiB with 413', async () => {
     const body = overLimitStream(4 * 1024 * 1024);
@@ -66,6 +76,27 @@ describe('a test Worker: env/ctx, path and policy warn in workerd', () => {
     expect(seen).toEqual({ constructions: 1 });
   });
 
+  it('refuses a foreign Origin with 403 and the tool does not run; serves a localhost origin and none', async () => {
+    const count = async (headers: Record<string, string> = {}) => {
+      const response = await fetch(`${worker.origin}/mcp`, {
+        method: 'POST',
+        headers: { ...jsonRpcHeaders, ...headers },
+        body: rpc('tools/call', { name: 'counted', arguments: {} }),
+      });
+      const text = await response.text();
+      return { status: response.status, count: response.ok ? Number(parseBody(text).result.content[0].text) : text };
+    };
+    const first = await count();
+    expect(first.status).toBe(200);
+    const evil = await count({ origin: 'http://evil.example' });
+    expect(evil.status).toBe(403);
+    expect(JSON.parse(evil.count as string)).toMatchObject({ error: { code: -32000 } });
+    expect(await count({ origin: 'http://localhost:5173' })).toEqual({
+      status: 200,
+      count: (first.count as number) + 1,
+    });
+  });
+
   it('answers paths other than `path` with 404', async () => {
     const response = await fetch(`${worker.origin}/other`, {
       method: 'POST',
@@ -77,6 +108,6 @@ describe('a test Worker: env/ctx, path and policy warn in workerd', () => {
 
   it("serves the good tools and leaves out the bad one under policy 'warn'", async () => {
     const listed = (await call(rpc('tools/list'))).result.tools.map((t: { name: string }) => t.name);
-    expect(listed).toEqual(['send_message', 'publish_post', 'search_notes', 'context', 'isolate']);
+    expect(listed).toEqual(['send_message', 'publish_post', 'search_notes', 'context', 'isolate', 'counted']);
   });
 });

@@ -30,7 +30,16 @@ export interface RecordingClient extends McpClient {
 /** A fetch to send the client's requests through: the network by default, or a handler in-process. */
 export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
-export async function connect(era: Era, url: string, send: FetchLike = fetch): Promise<RecordingClient> {
+/**
+ * Connects the client of `era` to `url`. With `token`, the v2 client sends it through its auth provider
+ * and the 2025-era client through its request headers, the two ways an app hands a client a token.
+ */
+export async function connect(
+  era: Era,
+  url: string,
+  send: FetchLike = fetch,
+  { token }: { token?: string } = {},
+): Promise<RecordingClient> {
   const exchanges: Exchange[] = [];
   const recordingFetch = async (input: string | URL | Request, init?: RequestInit) => {
     const response = await send(input, init);
@@ -43,10 +52,12 @@ export async function connect(era: Era, url: string, send: FetchLike = fetch): P
   let client: any;
   if (era === 'v2') {
     client = new ClientV2({ name: 'mcp-mount-adapter-tests', version: '1.0.0' });
-    await client.connect(new TransportV2(new URL(url), { fetch: recordingFetch }));
+    const authProvider = token === undefined ? undefined : { token: async () => token };
+    await client.connect(new TransportV2(new URL(url), { fetch: recordingFetch, authProvider }));
   } else {
     client = new ClientV1({ name: 'mcp-mount-adapter-tests', version: '1.0.0' });
-    await client.connect(new TransportV1(new URL(url), { fetch: recordingFetch }));
+    const requestInit = token === undefined ? undefined : { headers: { authorization: `Bearer ${token}` } };
+    await client.connect(new TransportV1(new URL(url), { fetch: recordingFetch, requestInit }));
   }
   return {
     era,

@@ -40,6 +40,35 @@ describe('the per-request server', () => {
     expect(registered).toHaveBeenCalledTimes(40);
   });
 
+  it('still costs one tool with scopes and visibleTools: one registration, one predicate question', async () => {
+    let asked = 0;
+    const scoped = tools.map((t, i) => (i % 2 ? { ...t, scopes: ['s'] } : t));
+    const gated = createMcpFetchHandler(scoped, {
+      visibleTools: () => () => {
+        asked++;
+        return true;
+      },
+    });
+    const registered = vi.spyOn(McpServer.prototype, 'registerTool');
+    const authInfo = { token: 't', clientId: 'c', scopes: ['s'] };
+    const call = await gated.fetch(
+      new Request('http://x/mcp', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 't7', arguments: { n: 1 } },
+        }),
+      }),
+      { authInfo },
+    );
+    expect(await call.text()).toContain('"text":"8"');
+    expect(registered.mock.calls.map((c) => c[0])).toEqual(['t7']);
+    expect(asked).toBe(1);
+  });
+
   it('answers an unknown tool the way the SDK does', async () => {
     const response = await post({
       jsonrpc: '2.0',

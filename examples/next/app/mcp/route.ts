@@ -2,4 +2,4 @@
 import { mcp } from 'mcp-mount/next';
 import { options, tools } from '../../../shared/tools';
 
-export const { GET, POST, DELETE } = mcp(tools, options);
+export const { GET, POST, DELETE, OPTIONS } = mcp(tools, options);

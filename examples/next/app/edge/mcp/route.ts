@@ -4,4 +4,4 @@ import { options, tools } from '../../../../shared/tools';
 
 export const runtime = 'edge';
 
-export const { GET, POST, DELETE } = mcp(tools, options);
+export const { GET, POST, DELETE, OPTIONS } = mcp(tools, options);

@@ -1,0 +1,45 @@
+/**
+ * What a client sees of a call that failed on the server's side: a `ToolError`'s message as it is, any
+ * other error masked behind an id that `onError` also gets (docs/decisions/0012-access-control.md).
+ */
+import type { AuthInfo, CallToolResult } from '@modelcontextprotocol/server';
+import type { MountConfig } from '../mount/config.js';
+import { ToolError } from '../mount/tool-error.js';
+import { callerOf, observeError } from './observe.js';
+
+export interface Failure {
+  result: CallToolResult;
+  /** The text sent, for `onCall`. */
+  text: string;
+  /** Set when the error was masked: the id in `text`, and in what `onError` saw. */
+  errorId?: string;
+}
+
+/**
+ * The `isError` result for `error`, thrown by `tool`'s handler or its `extend.resolve`, or an output that
+ * broke its schema. A `ToolError` is an answer meant for the model: sent verbatim, not reported. Anything
+ * else is reported to `onError` in full and shown as `Tool <name> failed (error id <id>)`, with the message
+ * appended under `exposeErrors`.
+ */
+export function failedCall(
+  config: MountConfig,
+  tool: string,
+  error: unknown,
+  { requestId, authInfo }: { requestId?: string | number; authInfo?: AuthInfo } = {},
+): Failure {
+  if (error instanceof ToolError) return { result: errorResult(error.message), text: error.message };
+  const errorId = crypto.randomUUID();
+  observeError(config, error, {
+    tool,
+    errorId,
+    ...(requestId !== undefined && { requestId }),
+    ...(authInfo && { caller: callerOf(authInfo) }),
+  });
+  const masked = `Tool ${tool} failed (error id ${errorId})`;
+  const text = config.exposeErrors ? `${masked}: ${error instanceof Error ? error.message : String(error)}` : masked;
+  return { result: errorResult(text), text, errorId };
+}
+
+function errorResult(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}

@@ -1,0 +1,92 @@
+/**
+ * Which tools one request's server holds: `tools/list` shows what the caller may see and call
+ * (`visibleTools`, then `scopes` unless `listUnauthorizedTools`); a `tools/call` holds the called tool
+ * alone, looked up by name, so its cost does not grow with the tool count. A hidden tool is held by
+ * nobody: its call gets the SDK's unknown-tool answer. See docs/decisions/0012-access-control.md.
+ */
+import type { RegisteredTool } from '@modelcontextprotocol/server';
+import type { MountConfig } from '../mount/config.js';
+import type { VisibleTools } from '../mount/options.js';
+import { authenticationRequired } from './auth.js';
+import type { Registration } from './registration.js';
+import type { RequestState, Visibility } from './request-state.js';
+
+export interface ToolSet {
+  /** Runs `visibleTools` for this request (once), or undefined when every tool is visible. */
+  visibility(request: Request, state: RequestState): Promise<Visibility | undefined>;
+  /** A 401 for a call to a visible tool with `scopes` that came without credentials, else undefined. */
+  refuseCall(request: Request, state: RequestState): Response | undefined;
+  /** Registers this request's tools on its server through `register`. */
+  populate(state: RequestState, register: (registration: Registration) => RegisteredTool): void;
+}
+
+export function toolSet(registrations: readonly Registration[], config: MountConfig): ToolSet {
+  const byName = new Map(registrations.map((r) => [r.name, r]));
+  const visible = (r: Registration, state: RequestState) => state.visible?.(r) ?? true;
+  const listed = (r: Registration, state: RequestState) =>
+    visible(r, state) && (config.listUnauthorizedTools || !r.scopes || r.scopes.permits(state.authInfo));
+  /** The called tool, when this request may call it. */
+  const called = (state: RequestState) => {
+    const r = state.call === undefined ? undefined : byName.get(state.call);
+    return r && visible(r, state) ? r : undefined;
+  };
+
+  return {
+    async visibility(request, state) {
+      if (!config.visibleTools) return undefined;
+      const answer = await config.visibleTools({ authInfo: state.authInfo, request, host: state.extras?.host ?? {} });
+      return asVisibility(answer);
+    },
+    refuseCall(request, state) {
+      const r = called(state);
+      if (r?.scopes && state.authInfo === undefined) return authenticationRequired(config, request, r.scopes.requested);
+      return undefined;
+    },
+    populate(state, register) {
+      if (state.call !== undefined) {
+        const r = called(state);
+        if (r) register(r);
+        else placeholder(register);
+        return;
+      }
+      let any = false;
+      for (const r of registrations) {
+        if (!listed(r, state)) continue;
+        register(r);
+        any = true;
+      }
+      if (!any) placeholder(register);
+    },
+  };
+
+  /**
+   * The SDK answers `tools/list` and `tools/call` only once a tool is registered. Registering one and
+   * removing it again leaves those answers (an empty list; "Tool x not found" for any name), so an
+   * unknown and a hidden tool get the same answer, whatever else the mount serves.
+   */
+  function placeholder(register: (registration: Registration) => RegisteredTool) {
+    const first = registrations[0];
+    if (first) register(first).remove();
+  }
+}
+
+/** `visibleTools`' answer as a predicate. @throws TypeError for anything else (a 500 that onError sees). */
+function asVisibility(answer: VisibleTools): Visibility {
+  if (typeof answer === 'function') {
+    // Asked once per tool and request, however often the request looks.
+    const seen = new Map<object, boolean>();
+    return (r) => {
+      const known = seen.get(r);
+      if (known !== undefined) return known;
+      const visible = answer(r.tool) === true;
+      seen.set(r, visible);
+      return visible;
+    };
+  }
+  if (answer instanceof Set) return (r) => answer.has(r.name);
+  if (Array.isArray(answer)) {
+    const names = new Set(answer);
+    return (r) => names.has(r.name);
+  }
+  throw new TypeError('mcp-mount: visibleTools must return tool names (an array or a Set) or a predicate');
+}
