@@ -1,6 +1,7 @@
 /**
  * `npm run demo`: starts the Hono example on a free port, then drives it with both official MCP clients.
- * For each client it prints the advertised schema of `send_message` and makes three calls:
+ * For each client (the v2 client pinned to 2026-07-28, the 2025-era v1 client) it prints the protocol version
+ * the connection negotiated and the advertised schema of `send_message`, and makes three calls:
  *   (a) a proper message; (b) a media group whose `media` array arrives as a JSON string (repaired);
  *   (c) an invalid call, which must come back as an `isError` result naming the path.
  * Exits 0 only if all of that holds for both clients.
@@ -24,9 +25,11 @@ const expect = (ok: boolean, what: string) => {
 };
 
 try {
-  for (const connect of connectors) {
+  const eras = ['2026-07-28', '2025-11-25'];
+  for (const [i, connect] of connectors.entries()) {
     const client = await connect(url);
     console.log(`== ${client.label}`);
+    expect(client.protocolVersion === eras[i], `negotiated ${eras[i]}`);
     const { tools } = await client.listTools();
     const sendMessage = tools.find((t) => t.name === 'send_message');
     console.log(`tools/list: ${tools.map((t) => t.name).join(', ')}`);

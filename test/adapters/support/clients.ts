@@ -6,7 +6,7 @@
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { McpClient } from '../../../examples/shared/clients.js';
+import { type McpClient, MODERN } from '../../../examples/shared/clients.js';
 
 export type Era = 'v2' | 'v1';
 export const eras: readonly Era[] = ['v2', 'v1'];
@@ -50,18 +50,23 @@ export async function connect(
     return response;
   };
   let client: any;
+  let protocolVersion: string | undefined;
   if (era === 'v2') {
-    client = new ClientV2({ name: 'mcp-mount-adapter-tests', version: '1.0.0' });
+    client = new ClientV2({ name: 'mcp-mount-adapter-tests', version: '1.0.0' }, MODERN);
     const authProvider = token === undefined ? undefined : { token: async () => token };
     await client.connect(new TransportV2(new URL(url), { fetch: recordingFetch, authProvider }));
+    protocolVersion = client.getNegotiatedProtocolVersion();
   } else {
     client = new ClientV1({ name: 'mcp-mount-adapter-tests', version: '1.0.0' });
     const requestInit = token === undefined ? undefined : { headers: { authorization: `Bearer ${token}` } };
-    await client.connect(new TransportV1(new URL(url), { fetch: recordingFetch, requestInit }));
+    const transport = new TransportV1(new URL(url), { fetch: recordingFetch, requestInit });
+    await client.connect(transport);
+    protocolVersion = transport.protocolVersion;
   }
   return {
     era,
-    label: era === 'v2' ? 'client v2 (2026-07-28)' : 'client v1 (2025-era)',
+    label: `client ${era} (${protocolVersion})`,
+    protocolVersion,
     exchanges,
     listTools: () => client.listTools(),
     callTool: (name, args) => client.callTool({ name, arguments: args }),
