@@ -16,6 +16,7 @@ export type {
 } from './core/mount/options.js';
 export { formatSchemaIssues, type ServedTool, type ValidationReport, validateMcpSchemas } from './core/mount/report.js';
 export { McpMountSchemaError } from './core/mount/schema-error.js';
+export type { ServerHook, ServerHookContext } from './core/mount/server-hook.js';
 export {
   type AnyTool,
   type AnyZodObject,
@@ -24,6 +25,7 @@ export {
   type ToolContext,
   type ToolDefinition,
   type ToolScopes,
+  type ToolSignals,
 } from './core/mount/tool.js';
 export { ToolError } from './core/mount/tool-error.js';
 export type { SchemaIssue } from './core/probe/issue.js';

@@ -2,6 +2,7 @@
  * Options settled once per mount: every later step (preparation, the probe's checks, serving each request)
  * reads this frozen, fully defaulted configuration, never the options the caller passed.
  */
+import type { PerRequestResponseMode, ServerOptions } from '@modelcontextprotocol/server';
 import {
   type AuthPolicy,
   type CorsPolicy,
@@ -19,12 +20,14 @@ import type {
   VisibilityContext,
   VisibleTools,
 } from './options.js';
+import type { ServerHook } from './server-hook.js';
 
 /** The SDK's own default body limit, 4 MiB. */
 export const DEFAULT_MAX_REQUEST_BODY_BYTES = 4 * 1024 * 1024;
 
 const POLICIES = ['throw', 'warn', 'skip'] as const;
 const UNKNOWN_KEYS = ['notice', 'reject', 'strip'] as const;
+const RESPONSE_MODES: readonly PerRequestResponseMode[] = ['auto', 'sse', 'json'];
 
 /** Keys clients are known to add to every call's arguments on their own: n8n's `toolCallId`. */
 export const DEFAULT_INJECTED_KEYS: readonly string[] = Object.freeze(['toolCallId']);
@@ -63,6 +66,14 @@ export interface MountConfig {
   readonly redact?: (args: Record<string, unknown>, tool: string) => unknown;
   /** `exposeErrors`: unexpected handler errors show their message to the client. */
   readonly exposeErrors: boolean;
+  /** The `server` option: registers resources, prompts and the like on each per-request server. */
+  readonly serverHook?: ServerHook;
+  /** `logging`: declare the logging capability on every per-request server. */
+  readonly logging: boolean;
+  /** `responseMode`, default `'auto'`. */
+  readonly responseMode: PerRequestResponseMode;
+  /** `requestState`, handed to every per-request server. */
+  readonly requestState?: ServerOptions['requestState'];
 }
 
 /**
@@ -70,9 +81,10 @@ export interface MountConfig {
  * mutating its options object later changes nothing), the whole deep-frozen.
  *
  * @throws TypeError naming the option when a value cannot mean anything (`maxRequestBodyBytes` not a
- *   positive integer, an unknown `schemaValidation.policy` or `unknownKeys`, `injectedKeys` that are not
- *   names, an `argumentHygiene` that is not a boolean, a hook that is not a function, an `allowedOrigins`
- *   or `allowedHosts` entry that is not an origin or a hostname, an `auth` field that cannot mean anything).
+ *   positive integer, an unknown `schemaValidation.policy`, `unknownKeys` or `responseMode`, `injectedKeys`
+ *   that are not names, an `argumentHygiene` or `logging` that is not a boolean, a hook that is not a
+ *   function, an `allowedOrigins` or `allowedHosts` entry that is not an origin or a hostname, an `auth`
+ *   field that cannot mean anything, a `requestState` without a `verify` function).
  */
 export function settleOptions(options: McpMountOptions<any> = {}): MountConfig {
   const validation = options.schemaValidation ?? {};
@@ -99,10 +111,23 @@ export function settleOptions(options: McpMountOptions<any> = {}): MountConfig {
   if (options.argumentHygiene !== undefined && typeof options.argumentHygiene !== 'boolean') {
     throw new TypeError(`mcp-mount: argumentHygiene must be a boolean, got ${String(options.argumentHygiene)}`);
   }
-  for (const hook of ['onCall', 'onError', 'visibleTools', 'redact'] as const) {
+  for (const hook of ['onCall', 'onError', 'visibleTools', 'redact', 'server'] as const) {
     if (options[hook] !== undefined && typeof options[hook] !== 'function') {
       throw new TypeError(`mcp-mount: ${hook} must be a function`);
     }
+  }
+  if (options.logging !== undefined && typeof options.logging !== 'boolean') {
+    throw new TypeError(`mcp-mount: logging must be a boolean, got ${String(options.logging)}`);
+  }
+  const responseMode = options.responseMode ?? 'auto';
+  if (!RESPONSE_MODES.includes(responseMode)) {
+    throw new TypeError(
+      `mcp-mount: responseMode must be one of ${RESPONSE_MODES.join(', ')}, got ${String(options.responseMode)}`,
+    );
+  }
+  const { requestState } = options;
+  if (requestState !== undefined && typeof requestState?.verify !== 'function') {
+    throw new TypeError('mcp-mount: requestState must be { verify(state, ctx) }, e.g. createRequestStateCodec(...)');
   }
   const list = (values: readonly string[] | undefined) => (values ? Object.freeze([...values]) : undefined);
   const config: MountConfig = {
@@ -140,6 +165,10 @@ export function settleOptions(options: McpMountOptions<any> = {}): MountConfig {
     ...(options.onCall && { onCall: options.onCall }),
     ...(options.onError && { onError: options.onError }),
     ...(options.redact && { redact: options.redact }),
+    ...(options.server && { serverHook: options.server }),
+    logging: options.logging === true,
+    responseMode,
+    ...(requestState && { requestState: Object.freeze({ verify: requestState.verify }) }),
   };
   Object.freeze(config.server);
   Object.freeze(config.validation);

@@ -1,7 +1,8 @@
-import type { AuthInfo } from '@modelcontextprotocol/server';
+import type { AuthInfo, PerRequestResponseMode, ServerOptions } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
 import type { IgnoredKey } from '../messages/ignored-keys.js';
 import type { SchemaIssue } from '../probe/issue.js';
+import type { ServerHook } from './server-hook.js';
 import type { AnyTool, AnyZodObject, ToolContext } from './tool.js';
 
 /**
@@ -114,6 +115,15 @@ export interface PrepareOptions<S extends AnyZodObject = AnyZodObject, R = unkno
   /** Generic over the extend schema and `resolve`'s result, so that `resolve` and tools see them typed. */
   extend?: ExtendOption<S, R>;
   schemaValidation?: SchemaValidationOptions;
+  /**
+   * Registers the rest of the server beside the tools: resources, resource templates, prompts, completions
+   * (and any capability they need), with the SDK's own `McpServer` API, on each per-request server.
+   * Not run for `tools/call` and `tools/list`, which only tools answer; run once at construction on a
+   * throwaway server so the probe sees what it registers (`ctx.request` is then undefined).
+   * Tools are not registered here: give them to the mount (a `registerTool` in the hook fails the mount).
+   * See docs/decisions/0008-the-rest-of-the-server.md.
+   */
+  server?: ServerHook;
 }
 
 /** Options of `createMcpFetchHandler` and every adapter. */
@@ -176,6 +186,27 @@ export interface McpMountOptions<S extends AnyZodObject = AnyZodObject, R = unkn
    * `validateHostHeader` rule), and same-origin browser requests pass over plain HTTP too.
    */
   allowedHosts?: readonly string[];
+  /**
+   * Declare the `logging` capability: `logging/setLevel` is answered and `ctx.log` sends
+   * `notifications/message` (MCP 2025-11-25 server/utilities/logging; in 2026-07-28 only at or above the
+   * level a request's `_meta` asks for). Default false: `ctx.log` then sends nothing.
+   */
+  logging?: boolean;
+  /**
+   * How a 2026-07-28 exchange is answered (the SDK's `responseMode`): `'auto'` (default) a JSON body unless
+   * the handler sends a notification (progress, a log message) before its result, then an event stream;
+   * `'sse'` always a stream; `'json'` never a stream, and every notification sent before the result is
+   * dropped. 2025-era requests are always answered on a stream.
+   */
+  responseMode?: PerRequestResponseMode;
+  /**
+   * Checks a 2026-07-28 multi-round-trip `requestState` echoed by the client, before the handler runs (the
+   * SDK's `requestState` option). Throw to refuse: the client gets `-32602` "Invalid or expired
+   * requestState". What it resolves with is what `ctx.mcp.mcpReq.requestState()` returns. The SDK's
+   * `createRequestStateCodec({ key }).verify` fits here (MCP 2026-07-28 basic/patterns/mrtr: state that
+   * steers anything must be integrity-protected). Default: none, the raw string reaches the handler.
+   */
+  requestState?: ServerOptions['requestState'];
   /** Where `'warn'` issues and out-of-band errors are logged. Default `console`. */
   logger?: Pick<Console, 'warn' | 'error'>;
   /**
@@ -283,6 +314,11 @@ export interface CallEvent {
   /** Keys the schema would have dropped (see `unknownKeys`); empty under `'strip'`. */
   ignoredKeys: readonly IgnoredKey[];
   durationMs: number;
+  /**
+   * True when the handler returned a 2026-07-28 `InputRequiredResult`: this round asked the client for
+   * input, and the call goes on in a retried request (which is another event).
+   */
+  inputRequired?: boolean;
 }
 
 export type { IgnoredKey, SchemaIssue };

@@ -14,6 +14,7 @@ import { toJsonSchema } from '../zod/convert.js';
 import { shapeKeys } from '../zod/shape-keys.js';
 import { type MountConfig, settleOptions } from './config.js';
 import type { ExtendOption } from './options.js';
+import { probeServerHook, type ServerSurface } from './server-hook.js';
 import type { AnyTool, AnyZodObject } from './tool.js';
 
 /** One argument slice a tool parses on its own: the keys it owns and its original Zod schema. */
@@ -43,6 +44,8 @@ export interface PreparedTool {
 export interface Preparation {
   tools: PreparedTool[];
   issues: SchemaIssue[];
+  /** What the `server` hook registered in its run at construction (nothing without the option). */
+  surface: ServerSurface;
 }
 
 const EMPTY_INPUT = z.object({});
@@ -160,7 +163,8 @@ export function prepareTools(tools: readonly AnyTool[], config: MountConfig = se
     result.servable = servable;
     return result;
   });
-  return { tools: prepared, issues: onceEach(issues) };
+  const hook = probeServerHook(config.serverHook, config.server);
+  return { tools: prepared, issues: onceEach([...issues, ...hook.issues]), surface: hook.surface };
 }
 
 /** Tools whose names are invalid or duplicated can never be served: their registration would be ambiguous. */

@@ -91,7 +91,7 @@ export function formatSchemaIssues(issues: readonly SchemaIssue[]): string {
   return issues
     .map(
       (i) =>
-        `  [${i.severity}] ${i.tool} ${i.side === 'output' ? 'output ' : ''}${i.path || '(root)'} ${i.code}: ${i.message}`,
+        `  [${i.severity}] ${i.tool} ${i.side && i.side !== 'input' && i.side !== 'name' ? `${i.side} ` : ''}${i.path || '(root)'} ${i.code}: ${i.message}`,
     )
     .join('\n');
 }

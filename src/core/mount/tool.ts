@@ -1,9 +1,41 @@
-import type { AuthInfo, CallToolResult, ServerContext, ToolAnnotations } from '@modelcontextprotocol/server';
+import type {
+  AuthInfo,
+  CallToolResult,
+  InputRequiredResult,
+  LoggingLevel,
+  ServerContext,
+  ToolAnnotations,
+} from '@modelcontextprotocol/server';
 import type { z } from 'zod';
 import type { Repair } from '../repair/index.js';
 
 /** Any Zod object schema; `params` and `extend.schema` must be one. */
 export type AnyZodObject = z.ZodObject<z.ZodRawShape, z.core.$ZodObjectConfig>;
+
+/** Notifications a tool sends while it runs, on the exchange of its call. Neither rejects. */
+export interface ToolSignals {
+  /**
+   * Sends a log message (`notifications/message`, MCP 2025-11-25 server/utilities/logging) when the mount
+   * declares `logging: true`, and the client wants that level: in 2025-era serving unless `logging/setLevel`
+   * set a higher one, in 2026-07-28 at or above the level the request's `_meta` names. Otherwise nothing.
+   *
+   * @example
+   * ```ts
+   * await ctx.log('info', { fetched: rows.length });
+   * ```
+   */
+  log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
+  /**
+   * Reports progress (`notifications/progress`, MCP 2025-11-25 basic/utilities/progress) when the client
+   * asked for it with a `progressToken`; otherwise nothing. `progress` must grow from call to call.
+   *
+   * @example
+   * ```ts
+   * await ctx.progress(2, { total: 10, message: 'page 2' });
+   * ```
+   */
+  progress(progress: number, detail?: { total?: number; message?: string }): Promise<void>;
+}
 
 /**
  * What a handler receives beside its parsed arguments. Built per call; cheap (no schema work).
@@ -11,7 +43,7 @@ export type AnyZodObject = z.ZodObject<z.ZodRawShape, z.core.$ZodObjectConfig>;
  * @typeParam Extend what `extend.resolve` returns (or the parsed `extend` values); see `ToolNeeds`.
  * @typeParam Host what the adapter hands over, e.g. `HonoHost` from `mcp-mount/hono`; see `ToolNeeds`.
  */
-export interface ToolContext<Extend = unknown, Host = unknown> {
+export interface ToolContext<Extend = unknown, Host = unknown> extends ToolSignals {
   /** The HTTP request this call arrived on, when the transport exposes it. */
   request?: Request;
   /** Validated auth info passed by the host (never derived from headers by mcp-mount). */
@@ -26,7 +58,10 @@ export interface ToolContext<Extend = unknown, Host = unknown> {
   extend: Extend;
   /** What the adapter hands over: a Worker's `{ env, ctx }`, Express's `{ req, res }`, and so on. */
   host: Host;
-  /** The SDK's own request context, for progress, logging, elicitation. */
+  /**
+   * The SDK's own request context: `mcp.mcpReq.inputResponses` and `mcp.mcpReq.requestState()` in a retried
+   * 2026-07-28 multi-round-trip call, `mcp.mcpReq.envelope` and the rest.
+   */
   mcp: ServerContext;
 }
 
@@ -41,8 +76,10 @@ export interface ToolNeeds {
 }
 
 /**
- * What a handler returns: any JSON value (sent as text) or a full MCP `CallToolResult`. With `output`, the
- * value must be the output schema's input type; it is validated once and also sent as `structuredContent`.
+ * What a handler returns: any JSON value (sent as text), a full MCP `CallToolResult`, or a 2026-07-28
+ * `InputRequiredResult` (the SDK's `inputRequired(...)`: ask the client for input, and be called again with
+ * it). With `output`, a plain value must be the output schema's input type; it is validated once and also
+ * sent as `structuredContent`.
  *
  * While `O` is still being inferred, TypeScript types the handler's value against this type's constraint
  * (both branches); were any part of that `unknown`, it would widen `type: 'text'` in a returned
@@ -50,10 +87,10 @@ export interface ToolNeeds {
  * (a handler without `output` whose value is typed `unknown` must say what it is).
  */
 export type ToolReturn<O extends z.ZodType | undefined = undefined> = O extends z.ZodType
-  ? CallToolResult | (z.input<O> & object)
+  ? CallToolResult | InputRequiredResult | (z.input<O> & object)
   : // biome-ignore lint/complexity/noBannedTypes: `{}` is "any value but null or undefined", as meant.
     // biome-ignore lint/suspicious/noConfusingVoidType: `void` lets a handler return nothing.
-    CallToolResult | {} | null | undefined | void;
+    CallToolResult | InputRequiredResult | {} | null | undefined | void;
 
 /** The scopes a tool requires: all of a list (or of `allOf`), or any one of `anyOf`. */
 export type ToolScopes =

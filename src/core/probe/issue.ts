@@ -3,7 +3,7 @@
  * Codes, severities and profiles: docs/design/probe.md.
  */
 export interface SchemaIssue {
-  /** Tool name as given to `defineTool`. */
+  /** Tool name as given to `defineTool`; for `side` `prompt` or `resource`, that prompt's or resource's name. */
   tool: string;
   /** JSON Pointer (RFC 6901) into the served document; `""` is the root. */
   path: string;
@@ -13,8 +13,11 @@ export interface SchemaIssue {
   message: string;
   /** `error` blocks serving under `policy: 'throw'`; `warning` is reported only. */
   severity: 'error' | 'warning';
-  /** Which served document the pointer is into (default `input`). */
-  side?: 'input' | 'output' | 'name';
+  /**
+   * Which served document the pointer is into (default `input`); `prompt` and `resource` are what the
+   * `server` hook registers, `server` the hook itself.
+   */
+  side?: 'input' | 'output' | 'name' | 'prompt' | 'resource' | 'server';
   /** The client profile that raised it, when it came from a profile. */
   profile?: string;
 }

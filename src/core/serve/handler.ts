@@ -8,7 +8,6 @@ import {
   createMcpHandler as createSdkHandler,
   isJsonContentType,
   type McpRequestContext,
-  McpServer,
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
@@ -17,6 +16,7 @@ import type { McpMountOptions, MountExtend } from '../mount/options.js';
 import { servedTools } from '../mount/policy.js';
 import { prepareTools } from '../mount/prepare.js';
 import { reportOf, type ValidationReport } from '../mount/report.js';
+import type { ServerSurface } from '../mount/server-hook.js';
 import type { AnyZodObject, MountableTool } from '../mount/tool.js';
 import { authenticate } from './auth.js';
 import { jsonRpcError, readBodyLimited } from './body.js';
@@ -27,6 +27,7 @@ import { observeError } from './observe.js';
 import { checkOrigin } from './origin.js';
 import { type Registration, registration } from './registration.js';
 import type { FetchExtras, RequestState } from './request-state.js';
+import { perRequestServer } from './server-hook.js';
 import { toolSet } from './tool-set.js';
 
 export type { FetchExtras } from './request-state.js';
@@ -70,7 +71,7 @@ export function createMcpFetchHandler<Host = unknown, S extends AnyZodObject = n
   const preparation = prepareTools(tools, config);
   const report = reportOf(preparation);
   const registrations = servedTools(preparation, report, config).map((t) => registration(t, config));
-  const serve = serveRequests(config, registrations);
+  const serve = serveRequests(config, preparation.surface, registrations);
   return {
     report,
     close: serve.close,
@@ -93,24 +94,24 @@ export function createMcpFetchHandler<Host = unknown, S extends AnyZodObject = n
 }
 
 /** The per-request path: body, envelope, one exchange through the SDK. */
-function serveRequests(config: MountConfig, registrations: readonly Registration[]) {
+function serveRequests(config: MountConfig, surface: ServerSurface, registrations: readonly Registration[]) {
   const states = new Map<Request, RequestState>();
   const tools = toolSet(registrations, config);
   const sdk = createSdkHandler(
     (rc: McpRequestContext) => {
-      const { name, version, instructions } = config.server;
-      const server = new McpServer(
-        { name, version },
-        { capabilities: { tools: { listChanged: false } }, instructions },
-      );
       const state = (rc.requestInfo && states.get(rc.requestInfo)) || { envelopeRepairs: [] };
-      // A call holds only the tool it names; a list, what this caller may see (tool-set.ts).
-      tools.populate(state, (r) =>
-        server.registerTool(r.name, r.config(state), (args: any, ctx: ServerContext) => r.run(args, ctx, state)),
+      return perRequestServer(config, surface, state, rc, (server) =>
+        // A call holds only the tool it names; a list, what this caller may see (tool-set.ts).
+        tools.populate(state, (r) =>
+          server.registerTool(r.name, r.config(state), (args: any, ctx: ServerContext) => r.run(args, ctx, state)),
+        ),
       );
-      return server;
     },
-    { maxRequestBodySize: config.maxRequestBodyBytes, onerror: (error) => observeError(config, error) },
+    {
+      maxRequestBodySize: config.maxRequestBodyBytes,
+      responseMode: config.responseMode,
+      onerror: (error) => observeError(config, error),
+    },
   );
 
   /**
@@ -173,6 +174,7 @@ function serveRequests(config: MountConfig, registrations: readonly Registration
       envelopeRepairs: envelope.repairs,
       rejectedArguments: envelope.rejected,
       ...calledTool(envelope.body),
+      method: methodOf(envelope.body),
     };
     const refused = tools.refuseCall(request, state);
     if (refused) return refused;
@@ -180,6 +182,13 @@ function serveRequests(config: MountConfig, registrations: readonly Registration
   };
 
   return { fetch, close: () => sdk.close() };
+}
+
+/** The method of a single JSON-RPC message (not a batch), else undefined. */
+function methodOf(message: unknown): string | undefined {
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) return undefined;
+  const { method } = message as { method?: unknown };
+  return typeof method === 'string' ? method : undefined;
 }
 
 /** The tool name and request id of a single `tools/call` message (not a batch), else nothing. */

@@ -20,6 +20,8 @@ export interface CallRecord {
   authInfo?: AuthInfo;
   /** The arguments as the client sent them. */
   args?: unknown;
+  /** The handler returned an `InputRequiredResult`: the call goes on in a retried request. */
+  inputRequired?: boolean;
 }
 
 /** Calls `onCall`; a throwing hook is logged, never passed on. */
@@ -37,6 +39,7 @@ export function observeCall(config: MountConfig, record: CallRecord): void {
       ...(record.requestId !== undefined && { requestId: record.requestId }),
       ...(record.authInfo && { caller: callerOf(record.authInfo) }),
       ...argsOf(config, record),
+      ...(record.inputRequired && { inputRequired: true }),
     });
   } catch (error) {
     config.logger.error('mcp-mount: onCall threw', error);

@@ -15,9 +15,10 @@ import type { AnyTool, ToolContext } from '../mount/tool.js';
 import { checkCall, type ParsedCall } from './call.js';
 import { carrier } from './carrier.js';
 import { failedCall } from './failure.js';
+import { toolSignals } from './logging.js';
 import { observeCall } from './observe.js';
 import type { RequestState } from './request-state.js';
-import { toCallToolResult, withNotice, withStructured } from './result.js';
+import { isInputRequired, toToolResult, withNotice, withStructured } from './result.js';
 import { type ScopeRule, scopeRule } from './scopes.js';
 
 const NO_ENVELOPE: RequestState = Object.freeze({ envelopeRepairs: Object.freeze([]) as never });
@@ -81,9 +82,10 @@ export function registration(prepared: PreparedTool, config: MountConfig): Regis
       ignoredKeys: args.ignored,
       host: state.extras?.host ?? {},
       mcp,
+      ...toolSignals(mcp, config, prepared.name),
     };
     const who = audit(state, parsed.args);
-    const finish = (ok: boolean, error?: string, errorId?: string) =>
+    const finish = (ok: boolean, error?: string, errorId?: string, inputRequired?: boolean) =>
       observeCall(config, {
         ...who,
         tool: prepared.name,
@@ -93,6 +95,7 @@ export function registration(prepared: PreparedTool, config: MountConfig): Regis
         repairs: args.repairs,
         ignoredKeys: args.ignored,
         started: args.started,
+        inputRequired,
       });
     // What the schema dropped reaches the model beside whatever the handler returned.
     const noticed = (result: CallToolResult) => withNotice(result, args.notice);
@@ -107,7 +110,12 @@ export function registration(prepared: PreparedTool, config: MountConfig): Regis
         { params: args.params as never, input: args.input as never },
         { ...base, extend },
       );
-      const result = toCallToolResult(value, output !== undefined);
+      const result = toToolResult(value, output !== undefined);
+      // A round that asks the client for input is not the call's outcome: no output to check yet.
+      if (isInputRequired(result)) {
+        finish(true, undefined, undefined, true);
+        return result;
+      }
       if (!output || result.isError) {
         finish(!result.isError);
         return noticed(result);

@@ -34,4 +34,6 @@ export interface RequestState {
   call?: string;
   /** That call's JSON-RPC id, for audit. */
   requestId?: string | number;
+  /** The method of a single JSON-RPC message: `tools/call` and `tools/list` do not run the `server` hook. */
+  method?: string;
 }

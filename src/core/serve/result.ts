@@ -1,19 +1,38 @@
-/** Turning what a handler returned into the `CallToolResult` the SDK sends. */
-import type { CallToolResult } from '@modelcontextprotocol/server';
+/**
+ * Turning what a handler returned into the result the SDK sends. What counts as a protocol result is the
+ * SDK's own judgement (its result schemas), never a list of keys kept here, so a result shape the SDK learns
+ * passes through without a change on our side.
+ */
+import {
+  type CallToolResult,
+  type InputRequiredResult,
+  isCallToolResult,
+  isInputRequiredResult,
+} from '@modelcontextprotocol/server';
 
-/** True when `value` already is an MCP `CallToolResult` (has a `content` array), so it is sent as is. */
-export function isCallToolResult(value: unknown): value is CallToolResult {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    Array.isArray((value as { content?: unknown }).content) &&
-    Object.keys(value).every((k) => ['content', 'structuredContent', 'isError', '_meta'].includes(k))
-  );
+/** What a tool's callback hands the SDK: a complete `CallToolResult` or a 2026-07-28 `InputRequiredResult`. */
+export type ToolResult = CallToolResult | InputRequiredResult;
+
+/**
+ * True when `value` is a result the SDK knows for `tools/call`, sent as is: an `InputRequiredResult`
+ * (`resultType: 'input_required'`, the multi-round-trip return built by the SDK's `inputRequired(...)`), or
+ * a `CallToolResult` (a `content` array of valid content blocks; the SDK's schema allows further keys).
+ */
+export function isToolResult(value: unknown): value is ToolResult {
+  return isInputRequiredResult(value) || isCallToolResult(value);
 }
 
-/** A JSON value becomes text content (strings as they are), plus `structuredContent` when the tool declares `output`. */
-export function toCallToolResult(value: unknown, structured: boolean): CallToolResult {
-  if (isCallToolResult(value)) return value;
+/** True for a 2026-07-28 `InputRequiredResult` (the SDK's discriminator, `resultType: 'input_required'`). */
+export function isInputRequired(result: ToolResult): result is InputRequiredResult {
+  return isInputRequiredResult(result);
+}
+
+/**
+ * A handler's value as a result: protocol results as they are; any other JSON value becomes text content
+ * (strings as they are), plus `structuredContent` when the tool declares `output`.
+ */
+export function toToolResult(value: unknown, structured: boolean): ToolResult {
+  if (isToolResult(value)) return value;
   const result: CallToolResult = { content: [{ type: 'text', text: textOf(value) }] };
   if (structured) result.structuredContent = value as Record<string, unknown>;
   return result;
@@ -21,7 +40,7 @@ export function toCallToolResult(value: unknown, structured: boolean): CallToolR
 
 /** The result with the output schema's parsed value as `structuredContent` (and as text, when the text was ours). */
 export function withStructured(result: CallToolResult, data: unknown, returned: unknown): CallToolResult {
-  if (isCallToolResult(returned)) return { ...result, structuredContent: data as Record<string, unknown> };
+  if (isToolResult(returned)) return { ...result, structuredContent: data as Record<string, unknown> };
   return { content: [{ type: 'text', text: textOf(data) }], structuredContent: data as Record<string, unknown> };
 }
 

@@ -1,0 +1,49 @@
+/**
+ * The per-request `McpServer`: capabilities declared from the mount's configuration, the `server` hook run
+ * where a request may need what it registers, and the tools the request needs.
+ */
+import { type McpRequestContext, McpServer, type ServerCapabilities } from '@modelcontextprotocol/server';
+import type { MountConfig } from '../mount/config.js';
+import type { ServerSurface } from '../mount/server-hook.js';
+import type { RequestState } from './request-state.js';
+
+/** Methods only tools answer: the hook (resources, prompts) is not run for them. */
+const TOOL_METHODS: ReadonlySet<string> = new Set(['tools/call', 'tools/list']);
+
+/**
+ * Builds one request's server: capabilities, then the hook where it runs, then `populate` registers the
+ * tools this request needs (tool-set.ts). Called by the SDK's handler factory, once per exchange.
+ */
+export function perRequestServer(
+  config: MountConfig,
+  surface: ServerSurface,
+  state: RequestState,
+  rc: McpRequestContext,
+  populate: (server: McpServer) => void,
+): McpServer {
+  const { name, version, instructions } = config.server;
+  const hook = config.serverHook && !(state.method !== undefined && TOOL_METHODS.has(state.method));
+  // Stateless serving never sends a list-changed notification, so none is promised. Resource and prompt
+  // capabilities are declared where the hook runs, from what it registered at construction; the SDK
+  // would otherwise declare `listChanged: true` when the hook registers the first one.
+  const capabilities: ServerCapabilities = { tools: { listChanged: false } };
+  if (config.logging) capabilities.logging = {};
+  if (hook && surface.resources.length > 0) capabilities.resources = { listChanged: false };
+  if (hook && surface.prompts.length > 0) capabilities.prompts = { listChanged: false };
+  const server = new McpServer(
+    { name, version },
+    { capabilities, instructions, ...(config.requestState && { requestState: config.requestState }) },
+  );
+  if (hook) {
+    config.serverHook?.(server, {
+      era: rc.era,
+      method: state.method,
+      authInfo: state.authInfo ?? rc.authInfo,
+      request: rc.requestInfo,
+      host: state.extras?.host,
+      probe: false,
+    });
+  }
+  populate(server);
+  return server;
+}
