@@ -27,6 +27,13 @@ options serves, and prints every issue by tool, with JSON Pointers. .ts modules 
 Options:
   --flat               set flattenUnionInput: true
   --profile NAME       also check against a client profile (repeatable): ${Object.keys(PROFILES).join(', ')}
+  --require-typed-properties
+                       every property must carry type, enum or const (requireTypedProperties)
+  --allow-untyped TOOL:POINTER
+                       exempt one property from --require-typed-properties (repeatable; allowUntyped)
+  --require-portable-formats
+                       only formats common clients accept (requirePortableFormats)
+  --allow-format NAME  accept one more format under --require-portable-formats (repeatable; allowFormats)
   --json               print the ValidationReport as JSON (with "lock" when --check-lock is given)
   --write FILE         write the schema lockfile: the served tools/list documents (only when there are no errors)
   --check-lock FILE    compare the served documents with a schema lockfile; fail with a diff on drift
@@ -76,7 +83,14 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return EXIT.usage;
   }
 
-  const options = withFlags(loaded.options, values.flat === true, values.profile ?? []);
+  const options = withFlags(loaded.options, {
+    flat: values.flat === true,
+    profiles: values.profile ?? [],
+    requireTypedProperties: values['require-typed-properties'] === true,
+    allowUntyped: values['allow-untyped'] ?? [],
+    requirePortableFormats: values['require-portable-formats'] === true,
+    allowFormats: values['allow-format'] ?? [],
+  });
   const report = validateMcpSchemas(loaded.tools, options);
   let exit: number = report.ok ? EXIT.ok : EXIT.failed;
   const notes: string[] = [];
@@ -117,30 +131,80 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   return exit;
 }
 
+/**
+ * Parses the arguments. A value no option can take is a usage error (exit 2), like an unknown flag: an
+ * unknown `--profile`, an `--allow-untyped` that is not `TOOL:POINTER`.
+ *
+ * @throws TypeError for any usage error.
+ */
 function parse(argv: readonly string[]) {
-  return parseArgs({
+  const parsed = parseArgs({
     args: [...argv],
     allowPositionals: true,
     strict: true,
     options: {
       flat: { type: 'boolean' },
       profile: { type: 'string', multiple: true },
+      'require-typed-properties': { type: 'boolean' },
+      'allow-untyped': { type: 'string', multiple: true },
+      'require-portable-formats': { type: 'boolean' },
+      'allow-format': { type: 'string', multiple: true },
       json: { type: 'boolean' },
       write: { type: 'string' },
       'check-lock': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
+  for (const profile of parsed.values.profile ?? []) {
+    if (!Object.hasOwn(PROFILES, profile)) {
+      throw new TypeError(`unknown profile "${profile}" (known: ${Object.keys(PROFILES).join(', ')})`);
+    }
+  }
+  for (const entry of parsed.values['allow-untyped'] ?? []) {
+    // `<tool>:<JSON pointer>`, the pointer `""` or starting with `/` (docs/design/probe.md).
+    if (!/^[^:]+:(\/.*)?$/.test(entry)) {
+      throw new TypeError(`--allow-untyped takes TOOL:POINTER, e.g. search:/properties/payload, got "${entry}"`);
+    }
+  }
+  return parsed;
 }
 
-/** The module's options with the flags on top: `--flat` sets `flattenUnionInput`, `--profile` adds profiles. */
-export function withFlags(options: McpMountOptions, flat: boolean, profiles: readonly string[]): McpMountOptions {
+/** What the command line adds to the module's options. */
+export interface CheckFlags {
+  /** `--flat`: `flattenUnionInput: true`. */
+  flat?: boolean;
+  /** `--profile` (repeatable): added to `schemaValidation.profiles`. */
+  profiles?: readonly string[];
+  /** `--require-typed-properties`: `schemaValidation.requireTypedProperties: true`. */
+  requireTypedProperties?: boolean;
+  /** `--allow-untyped` (repeatable): added to `schemaValidation.allowUntyped`. */
+  allowUntyped?: readonly string[];
+  /** `--require-portable-formats`: `schemaValidation.requirePortableFormats: true`. */
+  requirePortableFormats?: boolean;
+  /** `--allow-format` (repeatable): added to `schemaValidation.allowFormats`. */
+  allowFormats?: readonly string[];
+}
+
+/**
+ * The module's options with the flags on top. A flag only ever adds: a boolean flag turns its check on, a
+ * list flag adds to the module's list (each value once); what the flags leave alone is kept as it is.
+ */
+export function withFlags(options: McpMountOptions, flags: CheckFlags): McpMountOptions {
   const out: McpMountOptions = { ...options };
-  if (flat) out.flattenUnionInput = true;
-  if (profiles.length > 0) {
-    const existing = options.schemaValidation?.profiles ?? [];
-    out.schemaValidation = { ...options.schemaValidation, profiles: [...new Set([...existing, ...profiles])] };
-  }
+  if (flags.flat) out.flattenUnionInput = true;
+  const validation = { ...options.schemaValidation };
+  const union = (existing: readonly string[] | undefined, added: readonly string[] | undefined) =>
+    added && added.length > 0 ? [...new Set([...(existing ?? []), ...added])] : undefined;
+  const profiles = union(validation.profiles, flags.profiles);
+  const allowUntyped = union(validation.allowUntyped, flags.allowUntyped);
+  const allowFormats = union(validation.allowFormats, flags.allowFormats);
+  let changed = false;
+  if (profiles) [validation.profiles, changed] = [profiles, true];
+  if (allowUntyped) [validation.allowUntyped, changed] = [allowUntyped, true];
+  if (allowFormats) [validation.allowFormats, changed] = [allowFormats, true];
+  if (flags.requireTypedProperties) [validation.requireTypedProperties, changed] = [true, true];
+  if (flags.requirePortableFormats) [validation.requirePortableFormats, changed] = [true, true];
+  if (changed) out.schemaValidation = validation;
   return out;
 }
 

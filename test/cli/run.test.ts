@@ -55,6 +55,8 @@ describe('usage', () => {
     [['check', 'a.ts', '--flatten'], "Unknown option '--flatten'"],
     [['check', 'a.ts', '--write'], "Option '--write <value>' argument missing"],
     [['check', 'a.ts', '--write', 'l.json', '--check-lock', 'l.json'], 'use either --write or --check-lock'],
+    [['check', 'a.ts', '--profile', 'nonsense'], 'unknown profile "nonsense" (known: anthropic, openai-strict'],
+    [['check', 'a.ts', '--allow-untyped', 'payload'], '--allow-untyped takes TOOL:POINTER'],
   ])('%j: exit 2, says why on stderr', async (argv, why) => {
     const r = await run(...argv);
     expect(r).toMatchObject({ code: 2, stdout: '' });
@@ -163,17 +165,51 @@ describe('lockfile paths', () => {
   });
 });
 
+describe('probe option flags', () => {
+  const source =
+    "import { z } from 'zod';\nexport const tools = [{ name: 't', input: z.object({ blob: z.any(), id: z.cuid() }), handler: () => 1 }];\n";
+
+  it('--require-typed-properties and --require-portable-formats turn the checks on; --allow-* exempt', async () => {
+    const path = module('probe-flags.mjs', source);
+    const codes = async (...flags: string[]) => {
+      const r = await run('check', path, '--json', ...flags);
+      return { code: r.code, issues: JSON.parse(r.stdout).issues.map((i: { code: string }) => i.code) };
+    };
+    expect(await codes()).toEqual({ code: 0, issues: [] });
+    expect(await codes('--require-typed-properties', '--require-portable-formats')).toEqual({
+      code: 1,
+      issues: ['untyped-property', 'non-portable-format'],
+    });
+    expect(
+      await codes(
+        '--require-typed-properties',
+        '--allow-untyped',
+        't:/properties/blob',
+        '--require-portable-formats',
+        '--allow-format=cuid',
+      ),
+    ).toEqual({ code: 0, issues: [] });
+  });
+});
+
 describe('withFlags', () => {
-  it('--flat sets flattenUnionInput; --profile adds to the module profiles once each; the rest is kept', () => {
+  it('--flat sets flattenUnionInput; list flags add to the module lists once each; the rest is kept', () => {
     const extend = { schema: z.object({ tenantId: z.string() }) };
-    const options = { name: 'n', extend, schemaValidation: { policy: 'warn' as const, profiles: ['gemini'] } };
-    expect(withFlags(options, true, ['cursor', 'gemini'])).toEqual({
+    const options = {
+      name: 'n',
+      extend,
+      schemaValidation: { policy: 'warn' as const, profiles: ['gemini'], allowFormats: ['cuid'] },
+    };
+    expect(withFlags(options, { flat: true, profiles: ['cursor', 'gemini'], allowFormats: ['cuid', 'ulid'] })).toEqual({
       name: 'n',
       extend,
       flattenUnionInput: true,
-      schemaValidation: { policy: 'warn', profiles: ['gemini', 'cursor'] },
+      schemaValidation: { policy: 'warn', profiles: ['gemini', 'cursor'], allowFormats: ['cuid', 'ulid'] },
     });
-    expect(withFlags(options, false, [])).toEqual(options);
-    expect(withFlags({}, false, ['anthropic'])).toEqual({ schemaValidation: { profiles: ['anthropic'] } });
+    expect(withFlags(options, {})).toEqual(options);
+    expect(withFlags({}, { profiles: ['anthropic'] })).toEqual({ schemaValidation: { profiles: ['anthropic'] } });
+    expect(withFlags({}, { requireTypedProperties: true, requirePortableFormats: true })).toEqual({
+      schemaValidation: { requireTypedProperties: true, requirePortableFormats: true },
+    });
   });
 });
