@@ -1,7 +1,8 @@
 /**
  * `npm run demo`: starts the Hono example on a free port, then drives it with both official MCP clients.
  * For each client (the v2 client pinned to 2026-07-28, the 2025-era v1 client) it prints the protocol version
- * the connection negotiated and the advertised schema of `send_message`, and makes three calls:
+ * the connection negotiated and the advertised schema of `send_message`, makes three calls, then reads the
+ * resource and gets the prompt the same mount serves beside the tools. The calls:
  *   (a) a proper message; (b) a media group whose `media` array arrives as a JSON string (repaired);
  *   (c) an invalid call, which must come back as an `isError` result naming the path.
  * Exits 0 only if all of that holds for both clients.
@@ -50,6 +51,14 @@ try {
     const c = await client.callTool('send_message', bad);
     console.log(`(c) invalid call ${JSON.stringify(bad)} -> isError=${c.isError === true}: ${textOf(c)}`);
     expect(c.isError === true && textOf(c).includes('media[0].url'), '(c) is isError naming media[0].url');
+
+    // The same mount serves a resource and a prompt beside the tools (the `server` option).
+    const index = await client.readResource('notes://index');
+    console.log(`resources/read notes://index -> ${JSON.stringify(index)}`);
+    expect(index.startsWith('n-1 First note'), 'the resource is read');
+    const prompt = await client.getPrompt('summarize_notes', { topic: 'cats' });
+    console.log(`prompts/get summarize_notes { topic: "cats" } -> ${JSON.stringify(prompt)}`);
+    expect(prompt === 'Summarize my notes about cats.', 'the prompt is filled in');
     await client.close();
     console.log('');
   }

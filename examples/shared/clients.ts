@@ -17,6 +17,10 @@ export interface McpClient {
     tools: Array<{ name: string; inputSchema: Record<string, unknown>; outputSchema?: unknown }>;
   }>;
   callTool(name: string, args?: unknown): Promise<CallResult>;
+  /** `resources/read`: the contents' text, joined. */
+  readResource(uri: string): Promise<string>;
+  /** `prompts/get`: the messages' text, joined. */
+  getPrompt(name: string, args?: Record<string, string>): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -50,6 +54,12 @@ function wrap(label: string, client: any, protocolVersion: string | undefined): 
     protocolVersion,
     listTools: () => client.listTools(),
     callTool: (name, args) => client.callTool({ name, arguments: args }),
+    readResource: async (uri) =>
+      (await client.readResource({ uri })).contents.map((c: { text?: string }) => c.text ?? '').join('\n'),
+    getPrompt: async (name, args) =>
+      (await client.getPrompt({ name, arguments: args })).messages
+        .map((m: { content: { text?: string } }) => m.content.text ?? '')
+        .join('\n'),
     close: () => client.close(),
   };
 }

@@ -5,8 +5,10 @@
  *     in the other, advertised as ONE flat object with `flattenUnionInput`;
  *   - `publish_post`: an array of a discriminated union nested inside an object (flattened at depth);
  *   - `search_notes`: a plain tool.
+ * Beside the tools, the same mount serves a resource (`notes://index`) and a prompt (`summarize_notes`),
+ * registered with the MCP SDK's own API in the `server` option.
  */
-import { defineTool } from 'mcp-mount';
+import { defineTool, type ServerHook } from 'mcp-mount';
 import { z } from 'zod';
 
 const Media = z.object({ url: z.url().describe('Public URL of the image or video') });
@@ -71,8 +73,35 @@ export const searchNotes = defineTool({
 
 export const tools = [sendMessage, publishPost, searchNotes];
 
+/** A resource and a prompt, through the SDK's `McpServer` API, on each request's server. */
+export const server: ServerHook = (s) => {
+  s.registerResource(
+    'notes-index',
+    'notes://index',
+    { title: 'Notes index', description: 'Every note, one title per line.', mimeType: 'text/plain' },
+    (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/plain', text: 'n-1 First note\nn-2 Second note' }] }),
+  );
+  s.registerPrompt(
+    'summarize_notes',
+    {
+      title: 'Summarize notes',
+      description: 'Ask for a summary of the notes about a topic.',
+      argsSchema: z.object({ topic: z.string().describe('What the summary is about') }),
+    },
+    ({ topic }) => ({
+      messages: [{ role: 'user', content: { type: 'text', text: `Summarize my notes about ${topic}.` } }],
+    }),
+  );
+};
+
 /**
  * The options every example mounts with. `cors: true` lets browser clients on localhost (the MCP
  * Inspector, a local web app) call the examples; other origins stay refused by the Origin check.
  */
-export const options = { name: 'mcp-mount-example', version: '0.1.0', flattenUnionInput: true, cors: true } as const;
+export const options = {
+  name: 'mcp-mount-example',
+  version: '0.1.0',
+  flattenUnionInput: true,
+  cors: true,
+  server,
+} as const;

@@ -70,6 +70,12 @@ export async function connect(
     exchanges,
     listTools: () => client.listTools(),
     callTool: (name, args) => client.callTool({ name, arguments: args }),
+    readResource: async (uri) =>
+      (await client.readResource({ uri })).contents.map((c: { text?: string }) => c.text ?? '').join('\n'),
+    getPrompt: async (name, args) =>
+      (await client.getPrompt({ name, arguments: args })).messages
+        .map((m: { content: { text?: string } }) => m.content.text ?? '')
+        .join('\n'),
     close: () => client.close(),
     async lastBody(method) {
       const exchange = exchanges.findLast((e) => e.method === method);

@@ -1,7 +1,8 @@
 /**
  * The scripted session every adapter is driven through (the cross-adapter matrix and each runtime's own
  * test): tools/list; a flattened-union call; a repaired double-serialised argument; an invalid call; an
- * unknown tool. Returns what came back, normalised only as far as needed to compare adapters.
+ * unknown tool; the resource and the prompt the same mount serves beside the tools. Returns what came back,
+ * normalised only as far as needed to compare adapters.
  */
 import { expect } from 'vitest';
 import { connect, type Era, type FetchLike } from './clients.js';
@@ -20,6 +21,9 @@ export interface Transcript {
   listBody: string;
   toolNames: string[];
   outcomes: Record<'unionObject' | 'unionArray' | 'repaired' | 'invalid' | 'unknownTool', Outcome>;
+  /** `resources/read notes://index` and `prompts/get summarize_notes`, as text. */
+  resource: string;
+  prompt: string;
 }
 
 const media = [{ url: 'https://example.com/1.png' }, { url: 'https://example.com/2.png' }];
@@ -53,6 +57,8 @@ export async function runSession(url: string, era: Era, send?: FetchLike): Promi
         invalid: await call('send_message', { chatId: 'c-3', type: 'mediaGroup', media: [{ url: 42 }, media[1]] }),
         unknownTool: await call('no_such_tool', {}),
       },
+      resource: await client.readResource('notes://index'),
+      prompt: await client.getPrompt('summarize_notes', { topic: 'cats' }),
     };
   } finally {
     await client.close();
@@ -90,6 +96,8 @@ export function checkTranscript(t: Transcript) {
   const unknown = t.outcomes.unknownTool;
   expect(unknown.error !== undefined || unknown.isError === true, JSON.stringify(unknown)).toBe(true);
   expect(unknown.error?.message ?? textOf(unknown)).toContain('no_such_tool');
+  expect(t.resource).toBe('n-1 First note\nn-2 Second note');
+  expect(t.prompt).toBe('Summarize my notes about cats.');
 }
 
 /** A JSON-RPC response body, sent as JSON or as one SSE `message` event. */
