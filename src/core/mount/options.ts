@@ -121,7 +121,7 @@ export interface PrepareOptions<S extends AnyZodObject = AnyZodObject, R = unkno
    * Not run for `tools/call` and `tools/list`, which only tools answer; run once at construction on a
    * throwaway server so the probe sees what it registers (`ctx.request` is then undefined).
    * Tools are not registered here: give them to the mount (a `registerTool` in the hook fails the mount).
-   * See docs/decisions/0008-the-rest-of-the-server.md.
+   * See docs/decisions/0013-the-rest-of-the-server.md.
    */
   server?: ServerHook;
 }

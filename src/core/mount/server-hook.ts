@@ -2,7 +2,7 @@
  * The `server` option: the rest of the MCP server (resources, resource templates, prompts, completions),
  * registered by the user with the SDK's own `McpServer` API on each per-request server. Here: its types,
  * and the run at construction on a throwaway server that tells the probe, and the per-request path, what
- * the hook registers. See docs/decisions/0008-the-rest-of-the-server.md.
+ * the hook registers. See docs/decisions/0013-the-rest-of-the-server.md.
  */
 import { type AuthInfo, McpServer } from '@modelcontextprotocol/server';
 import type { SchemaIssue } from '../probe/issue.js';
