@@ -192,6 +192,18 @@ describe('probe option flags', () => {
   });
 });
 
+describe('the server hook', () => {
+  it("is probed too: a prompt argument that accepts no string is an error under the prompt's name, exit 1", async () => {
+    const path = module(
+      'hook.mjs',
+      "import { z } from 'zod';\nexport const tools = [];\nexport const options = { server(s) { s.registerPrompt('count', { argsSchema: z.object({ n: z.number() }) }, () => ({ messages: [] })); } };\n",
+    );
+    const r = await run('check', path);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/\ncount\n {2}error {3}prompt \/arguments\/n {2}prompt-argument-not-string\n/);
+  });
+});
+
 describe('withFlags', () => {
   it('--flat sets flattenUnionInput; list flags add to the module lists once each; the rest is kept', () => {
     const extend = { schema: z.object({ tenantId: z.string() }) };
