@@ -23,10 +23,6 @@ const SERVER_TO_CLIENT =
 // stateless serving does not keep (2026-07-28 has subscriptions/listen instead).
 const SUBSCRIPTIONS = 'stateless 2025-era serving keeps no session to send resource updates on';
 
-// Removed by the change that adds Origin and Host checks (the issue "Safe to put on the internet"); today
-// every Host and Origin is served.
-const DNS_REBINDING = 'pending the Origin/Host checks of the issue "Safe to put on the internet"';
-
 export const exclusions: readonly Exclusion[] = [
   { leg: '2025-11-25', scenario: 'tools-call-sampling', reason: SERVER_TO_CLIENT },
   { leg: '2025-11-25', scenario: 'tools-call-elicitation', reason: SERVER_TO_CLIENT },
@@ -42,6 +38,4 @@ export const exclusions: readonly Exclusion[] = [
     scenario: 'json-schema-2020-12',
     reason: 'pending per-client schema projections (the issue "Serve each client the schema it can take")',
   },
-  { leg: '2025-11-25', scenario: 'dns-rebinding-protection', reason: DNS_REBINDING },
-  { leg: '2026-07-28', scenario: 'dns-rebinding-protection', reason: DNS_REBINDING },
 ];
