@@ -16,10 +16,10 @@
  */
 import { execFileSync } from 'node:child_process';
 import { gzipSync } from 'node:zlib';
-import { createMcpHandler as createSdkHandler, McpServer } from '@modelcontextprotocol/server';
 import { build } from 'esbuild';
 import { z } from 'zod';
 import { createMcpFetchHandler, defineTool } from '../src/index.js';
+import { plainSdkHandler } from './fixtures/plain-sdk.js';
 import {
   type BenchTool,
   invalidArguments,
@@ -60,15 +60,7 @@ function mountOurs(tools: BenchTool[]): Fetch {
 }
 
 function mountSdk(tools: BenchTool[]): Fetch {
-  const handler = createSdkHandler(() => {
-    const server = new McpServer({ name: 'plain', version: '0.0.0' });
-    for (const t of tools) {
-      server.registerTool(t.name, { description: t.description, inputSchema: t.input as never }, ((input: unknown) => ({
-        content: [{ type: 'text', text: JSON.stringify(result(input)) }],
-      })) as never);
-    }
-    return server;
-  });
+  const handler = plainSdkHandler(tools);
   return (request) => handler.fetch(request);
 }
 

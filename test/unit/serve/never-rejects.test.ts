@@ -10,17 +10,13 @@ const add = defineTool({
   input: z.object({ a: z.number(), b: z.number() }),
   handler: ({ input }) => input.a + input.b,
 });
-const call = () =>
+const callAdd = (args: Record<string, unknown>) =>
   new Request('http://x/mcp', {
     method: 'POST',
     headers,
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: { name: 'add', arguments: { a: 1, b: 2 } },
-    }),
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'add', arguments: args } }),
   });
+const call = () => callAdd({ a: 1, b: 2 });
 
 describe('a failure inside the core', () => {
   it('becomes a JSON-RPC 500 that hides the cause, onError sees the cause, and the next request is served', async () => {
@@ -78,18 +74,7 @@ describe('options settled once', () => {
     const handler = createMcpFetchHandler([add], options);
     options.maxRequestBodyBytes = 8;
     options.coerceScalarArgs = false;
-    const response = await handler.fetch(
-      new Request('http://x/mcp', {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'tools/call',
-          params: { name: 'add', arguments: { a: '1', b: 2 } },
-        }),
-      }),
-    );
+    const response = await handler.fetch(callAdd({ a: '1', b: 2 }));
     expect(response.status).toBe(200);
     expect(await response.text()).toContain('"text":"3"');
   });
