@@ -48,7 +48,8 @@ export async function connectV1(url: string): Promise<McpClient> {
 
 export const connectors = [connectV2, connectV1] as const;
 
-function wrap(label: string, client: any, protocolVersion: string | undefined): McpClient {
+/** The `McpClient` face of a connected official client (either era), as the demo and the tests use it. */
+export function wrap(label: string, client: any, protocolVersion: string | undefined): McpClient {
   return {
     label: `${label} (${protocolVersion ?? 'unknown'})`,
     protocolVersion,

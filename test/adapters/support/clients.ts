@@ -6,7 +6,7 @@
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { type McpClient, MODERN } from '../../../examples/shared/clients.js';
+import { type McpClient, MODERN, wrap } from '../../../examples/shared/clients.js';
 
 export type Era = 'v2' | 'v1';
 export const eras: readonly Era[] = ['v2', 'v1'];
@@ -64,19 +64,9 @@ export async function connect(
     protocolVersion = transport.protocolVersion;
   }
   return {
+    ...wrap(`client ${era}`, client, protocolVersion),
     era,
-    label: `client ${era} (${protocolVersion})`,
-    protocolVersion,
     exchanges,
-    listTools: () => client.listTools(),
-    callTool: (name, args) => client.callTool({ name, arguments: args }),
-    readResource: async (uri) =>
-      (await client.readResource({ uri })).contents.map((c: { text?: string }) => c.text ?? '').join('\n'),
-    getPrompt: async (name, args) =>
-      (await client.getPrompt({ name, arguments: args })).messages
-        .map((m: { content: { text?: string } }) => m.content.text ?? '')
-        .join('\n'),
-    close: () => client.close(),
     async lastBody(method) {
       const exchange = exchanges.findLast((e) => e.method === method);
       if (!exchange) throw new Error(`no ${method} exchange recorded`);
