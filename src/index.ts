@@ -1,4 +1,5 @@
 export type { JsonSchema } from './core/json-schema/types.js';
+export { AUTO_PROJECTIONS, type AutoRule, autoProjection, type ClientIdentity } from './core/mount/client-identity.js';
 export type {
   AuthOptions,
   CallEvent,
@@ -14,7 +15,13 @@ export type {
   VisibilityContext,
   VisibleTools,
 } from './core/mount/options.js';
-export { formatSchemaIssues, type ServedTool, type ValidationReport, validateMcpSchemas } from './core/mount/report.js';
+export {
+  formatSchemaIssues,
+  type ProjectionReport,
+  type ServedTool,
+  type ValidationReport,
+  validateMcpSchemas,
+} from './core/mount/report.js';
 export { McpMountSchemaError } from './core/mount/schema-error.js';
 export type { ServerHook, ServerHookContext } from './core/mount/server-hook.js';
 export {
@@ -29,6 +36,7 @@ export {
 } from './core/mount/tool.js';
 export { ToolError } from './core/mount/tool-error.js';
 export type { SchemaIssue } from './core/probe/issue.js';
+export { PROJECTION_NAMES, type ProjectionName } from './core/projection/names.js';
 export type { Repair } from './core/repair/index.js';
 export { createMcpFetchHandler, type FetchExtras, type McpFetchHandler } from './core/serve/handler.js';
 export {

@@ -252,8 +252,15 @@ const gemini = mountGroup(
     ),
     good(),
   ],
-  { schemaValidation: { ...WARN, profiles: ['gemini'] } },
+  // The projection that inlines `$ref`s and serves nullables with their type in place, as Gemini needs.
+  { ...flat, schemaValidation: { ...WARN, profiles: ['gemini'] } },
 );
+// The same `$ref` cases as served by default to capable clients: the faithful 2020-12 document.
+const faithful = mountGroup(named('reused_schema', 'ref_required_object'), { schemaValidation: WARN });
+const inlined = mountGroup(named('reused_schema', 'recursive_schema', 'ref_required_object'), {
+  ...flat,
+  schemaValidation: WARN,
+});
 const geminiFlat = mountGroup(named('union_field_data'), {
   ...flat,
   schemaValidation: { ...WARN, profiles: ['gemini'] },
@@ -772,10 +779,10 @@ describe('client profiles', () => {
     none(openai, 'int_or_string', (i) => i.profile === undefined);
   });
 
-  it('gemini: const, a nullable type list and a nested union; calendar_id keeps accepting null', async () => {
+  it('gemini: const and a nullable type list; the nested union is flattened; calendar_id keeps accepting null', async () => {
     find(gemini, 'const_nullable_union', { code: 'const', path: '/properties/op', profile: 'gemini' });
     find(gemini, 'const_nullable_union', { code: 'type-list', path: '/properties/calendar_id', profile: 'gemini' });
-    find(gemini, 'const_nullable_union', { code: 'union', path: '/properties/target', profile: 'gemini' });
+    none(gemini, 'const_nullable_union', (i) => i.code === 'union');
     await gemini.each(async (c) => {
       const s = gemini.schema(c, 'const_nullable_union');
       const ok = ajvCheck(s, { op: 'insert_text', calendar_id: null, target: { index: 1 } });
@@ -834,25 +841,36 @@ describe('client profiles', () => {
     none(flattened, 'widened_tags_array', (i) => i.code === 'array-without-items');
   });
 
-  it('reused schemas are inlined; a recursive z.lazy keeps its $ref, which gemini alone flags', async () => {
-    none(base, 'reused_schema');
-    await base.each(async (c) => {
-      const s = base.schema(c, 'reused_schema');
+  it('reused schemas are inlined when flat; a recursive z.lazy keeps its $ref, which gemini alone flags', async () => {
+    none(inlined, 'reused_schema');
+    await inlined.each(async (c) => {
+      const s = inlined.schema(c, 'reused_schema');
       expect(pointersWith(s, '$ref')).toEqual([]);
       for (const ptr of ['/properties/primary', '/properties/screens/items']) {
         expect(at(s, ptr).type, ptr).toBe('object');
         expect(at(s, `${ptr}/properties/id`), ptr).toBeDefined();
       }
-      expect(pointersWith(base.schema(c, 'recursive_schema'), '$ref').length).toBeGreaterThan(0);
+      expect(pointersWith(inlined.schema(c, 'recursive_schema'), '$ref').length).toBeGreaterThan(0);
     });
-    none(base, 'recursive_schema', (i) => i.severity === 'error');
+    none(inlined, 'recursive_schema', (i) => i.severity === 'error');
     find(gemini, 'recursive_schema', { code: 'ref', profile: 'gemini' });
   });
 
+  it('reused schemas keep their $ref and $defs in the faithful document, with no issue', async () => {
+    none(faithful, 'reused_schema');
+    none(faithful, 'ref_required_object');
+    await faithful.each(async (c) => {
+      const s = faithful.schema(c, 'reused_schema');
+      expect(s.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
+      expect(pointersWith(s, '$ref').length).toBeGreaterThan(0);
+      expect(Object.keys(s.$defs ?? {}).length).toBeGreaterThan(0);
+    });
+  });
+
   it("a $ref'd required object: inline, required [query_model], nothing required inside, items kept, no issue", async () => {
-    none(base, 'ref_required_object');
-    await base.each(async (c) => {
-      const s = base.schema(c, 'ref_required_object');
+    none(inlined, 'ref_required_object');
+    await inlined.each(async (c) => {
+      const s = inlined.schema(c, 'ref_required_object');
       const qm = at(s, '/properties/query_model');
       expect(qm.type).toBe('object');
       expect(qm).not.toHaveProperty('$ref');

@@ -6,7 +6,13 @@ import { defineTool, diffSchemaLock, type ServedTool, type ValidationReport, wri
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
-const report = (...tools: ServedTool[]): ValidationReport => ({ ok: true, issues: [], tools });
+const report = (...tools: ServedTool[]): ValidationReport => ({
+  ok: true,
+  issues: [],
+  tools,
+  projection: 'faithful',
+  projections: { faithful: { ok: true, issues: [], tools } },
+});
 const tool = (name: string, inputSchema: Record<string, unknown>, extra: Partial<ServedTool> = {}): ServedTool => ({
   name,
   inputSchema,

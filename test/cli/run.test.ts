@@ -161,7 +161,7 @@ describe('lockfile paths', () => {
       before: 50,
       after: 100,
     });
-    expect(r.stderr).toContain(`${lock}: schema lock drift: 6 changes`);
+    expect(r.stderr).toContain(`${lock}: schema lock drift: 7 changes`);
   });
 });
 

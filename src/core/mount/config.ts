@@ -3,6 +3,7 @@
  * reads this frozen, fully defaulted configuration, never the options the caller passed.
  */
 import type { PerRequestResponseMode, ServerOptions } from '@modelcontextprotocol/server';
+import { isProjectionName, PROJECTION_NAMES, type ProjectionName } from '../projection/names.js';
 import {
   type AuthPolicy,
   type CorsPolicy,
@@ -11,6 +12,7 @@ import {
   settleCorsPolicy,
   settleOriginPolicy,
 } from './access.js';
+import { AUTO_PROJECTIONS, autoProjection, type ClientIdentity } from './client-identity.js';
 import type {
   CallEvent,
   ErrorInfo,
@@ -21,6 +23,9 @@ import type {
   VisibleTools,
 } from './options.js';
 import type { ServerHook } from './server-hook.js';
+
+/** What `projection: 'auto'` can answer besides `flat`. */
+const AUTO_TARGETS = AUTO_PROJECTIONS.map((rule) => rule.projection);
 
 /** The SDK's own default body limit, 4 MiB. */
 export const DEFAULT_MAX_REQUEST_BODY_BYTES = 4 * 1024 * 1024;
@@ -36,8 +41,8 @@ export const DEFAULT_INJECTED_KEYS: readonly string[] = Object.freeze(['toolCall
 export interface MountConfig {
   /** Server identity sent in `initialize` / `server/discover`. */
   readonly server: { readonly name: string; readonly version: string; readonly instructions?: string };
-  /** `flattenUnionInput`. */
-  readonly flatten: boolean;
+  /** `projection` (or `flattenUnionInput`), settled. */
+  readonly projection: ProjectionPolicy;
   readonly extend?: ExtendOption;
   /** The probe's options, with `policy` defaulted to `'throw'` and every list copied and frozen. */
   readonly validation: Readonly<SchemaValidationOptions> & { readonly policy: (typeof POLICIES)[number] };
@@ -74,6 +79,16 @@ export interface MountConfig {
   readonly responseMode: PerRequestResponseMode;
   /** `requestState`, handed to every per-request server. */
   readonly requestState?: ServerOptions['requestState'];
+}
+
+/** Which documents a mount serves, and how a `tools/list` picks one. */
+export interface ProjectionPolicy {
+  /** What `report.tools` shows and what a fixed choice serves: the option's name; `flat` for 'auto' or a function. */
+  readonly default: ProjectionName;
+  /** Every projection a request can be served, computed and probed at construction; `default` first. */
+  readonly served: readonly ProjectionName[];
+  /** Per `tools/list`, when the choice depends on the client. */
+  readonly choose?: (client: ClientIdentity) => ProjectionName;
 }
 
 /**
@@ -136,7 +151,7 @@ export function settleOptions(options: McpMountOptions<any> = {}): MountConfig {
       version: options.version ?? '0.0.0',
       ...(options.instructions !== undefined && { instructions: options.instructions }),
     },
-    flatten: options.flattenUnionInput === true,
+    projection: settleProjection(options),
     ...(options.extend && { extend: Object.freeze({ ...options.extend }) }),
     validation: {
       policy,
@@ -171,7 +186,39 @@ export function settleOptions(options: McpMountOptions<any> = {}): MountConfig {
     ...(requestState && { requestState: Object.freeze({ verify: requestState.verify }) }),
   };
   Object.freeze(config.server);
+  Object.freeze(config.projection.served);
+  Object.freeze(config.projection);
   Object.freeze(config.validation);
   Object.freeze(config.repair);
   return Object.freeze(config);
+}
+
+/** `projection` and its shorthand `flattenUnionInput`. @throws TypeError for a value that names nothing. */
+function settleProjection(options: McpMountOptions<any>): ProjectionPolicy {
+  const { projection, flattenUnionInput } = options;
+  if (flattenUnionInput !== undefined && typeof flattenUnionInput !== 'boolean') {
+    throw new TypeError(`mcp-mount: flattenUnionInput must be a boolean, got ${String(flattenUnionInput)}`);
+  }
+  if (projection === undefined) {
+    const only: ProjectionName = flattenUnionInput ? 'flat' : 'faithful';
+    return { default: only, served: [only] };
+  }
+  if (flattenUnionInput === true && projection !== 'flat') {
+    throw new TypeError(
+      "mcp-mount: flattenUnionInput: true is shorthand for projection: 'flat'; give projection alone",
+    );
+  }
+  if (typeof projection === 'function') {
+    return { default: 'flat', served: ['flat', ...PROJECTION_NAMES.filter((n) => n !== 'flat')], choose: projection };
+  }
+  if (projection === 'auto') {
+    const targets = new Set<ProjectionName>(['flat', ...AUTO_TARGETS]);
+    return { default: 'flat', served: [...targets], choose: autoProjection };
+  }
+  if (!isProjectionName(projection)) {
+    throw new TypeError(
+      `mcp-mount: projection must be 'auto', a function, or one of ${PROJECTION_NAMES.join(', ')}; got ${String(projection)}`,
+    );
+  }
+  return { default: projection, served: [projection] };
 }

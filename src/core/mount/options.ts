@@ -2,6 +2,8 @@ import type { AuthInfo, PerRequestResponseMode, ServerOptions } from '@modelcont
 import type { z } from 'zod';
 import type { IgnoredKey } from '../messages/ignored-keys.js';
 import type { SchemaIssue } from '../probe/issue.js';
+import type { ProjectionName } from '../projection/names.js';
+import type { ClientIdentity } from './client-identity.js';
 import type { ServerHook } from './server-hook.js';
 import type { AnyTool, AnyZodObject, ToolContext } from './tool.js';
 
@@ -110,8 +112,24 @@ export interface AuthOptions {
 
 /** Options shared by the probe and every mount: the same options give the same served documents. */
 export interface PrepareOptions<S extends AnyZodObject = AnyZodObject, R = unknown> {
-  /** Advertise discriminated unions as one flat object at every depth (docs/design/flatten.md). Default false. */
+  /**
+   * Advertise unions as one flat object at every depth (docs/design/flatten.md). Default false.
+   * Shorthand for `projection: 'flat'`; give one or the other.
+   */
   flattenUnionInput?: boolean;
+  /**
+   * Which `inputSchema` document each client is served (docs/decisions/0014-per-client-projections.md):
+   * - a projection name: every client gets that one (`'faithful'`, `'flat'`, or a client profile's:
+   *   `'anthropic'`, `'openai-strict'`, `'gemini'`, `'cursor'`, `'local-grammar'`);
+   * - `'auto'`: chosen per `tools/list` by `autoProjection` (client name or User-Agent; unknown clients get `'flat'`);
+   * - a function of the client's identity, run per `tools/list`; it must return a projection name (anything
+   *   else, or a throw, answers that request with a JSON-RPC 500 that `onError` sees).
+   *
+   * Every projection the option can choose is computed and probed once, at construction. Calls are
+   * unaffected: the original Zod schema parses every call, whatever document the client was shown.
+   * Default: `'faithful'`, or `'flat'` with `flattenUnionInput: true`.
+   */
+  projection?: ProjectionName | 'auto' | ((client: ClientIdentity) => ProjectionName);
   /** Generic over the extend schema and `resolve`'s result, so that `resolve` and tools see them typed. */
   extend?: ExtendOption<S, R>;
   schemaValidation?: SchemaValidationOptions;

@@ -10,7 +10,9 @@ import {
   relaxIntersections,
 } from '../projection/index.js';
 import { mergeRootObjects, type RootPart } from '../projection/merge-slices.js';
-import { toJsonSchema } from '../zod/convert.js';
+import { isProfileProjection, type ProjectionName } from '../projection/names.js';
+import { projectForProfile } from '../projection/profiles/index.js';
+import { type Conversion, toJsonSchema } from '../zod/convert.js';
 import { shapeKeys } from '../zod/shape-keys.js';
 import { type MountConfig, settleOptions } from './config.js';
 import type { ExtendOption } from './options.js';
@@ -27,8 +29,10 @@ export interface Slice {
 export interface PreparedTool {
   tool: AnyTool;
   name: string;
-  /** The served `inputSchema`, deep-frozen. */
+  /** The `inputSchema` of the mount's default projection, deep-frozen. */
   inputSchema: JsonSchema;
+  /** The `inputSchema` of every projection the mount serves, deep-frozen (`inputSchema` is one of them). */
+  inputSchemas: Readonly<Partial<Record<ProjectionName, JsonSchema>>>;
   /** The served `outputSchema`, deep-frozen, when the tool declares `output`. */
   outputSchema?: JsonSchema;
   /** False when the tool cannot be served at all (conversion failed, root not an object, key conflict). */
@@ -46,6 +50,8 @@ export interface Preparation {
   issues: SchemaIssue[];
   /** What the `server` hook registered in its run at construction (nothing without the option). */
   surface: ServerSurface;
+  /** The projections prepared, in the mount's order, and the default one (`config.projection`). */
+  projections: { default: ProjectionName; served: readonly ProjectionName[] };
 }
 
 const EMPTY_INPUT = z.object({});
@@ -59,8 +65,8 @@ const EMPTY_INPUT = z.object({});
  */
 export function prepareTools(tools: readonly AnyTool[], config: MountConfig = settleOptions()): Preparation {
   const issues: SchemaIssue[] = checkToolNames(tools.map((t) => t.name));
-  const { flatten, validation, extend } = config;
-  const extendSide = extend ? prepareSide(extend.schema, flatten) : undefined;
+  const { validation, extend, projection } = config;
+  const extendSide = extend ? convertSide(extend.schema) : undefined;
 
   const prepared = tools.map((tool): PreparedTool => {
     const name = tool.name;
@@ -73,57 +79,76 @@ export function prepareTools(tools: readonly AnyTool[], config: MountConfig = se
         ...(useExtend ? Object.keys(extend.schema.shape) : []),
       ]),
     ];
-    const result: PreparedTool = { tool, name, inputSchema: {}, servable: false, input, argumentKeys };
+    const result: PreparedTool = {
+      tool,
+      name,
+      inputSchema: {},
+      inputSchemas: {},
+      servable: false,
+      input,
+      argumentKeys,
+    };
     const issue = (path: string, code: string, message: string, side: SchemaIssue['side'] = 'input') =>
       issues.push({ tool: name, path, code, message, severity: 'error', side });
 
-    const sides: Array<{ slice: RootPart['slice']; side: ReturnType<typeof prepareSide> }> = [];
-    if (tool.params) sides.push({ slice: 'params', side: prepareSide(tool.params, flatten) });
-    sides.push({ slice: 'input', side: prepareSide(input, flatten) });
+    const sides: Array<{ slice: RootPart['slice']; side: ConvertedSide }> = [];
+    if (tool.params) sides.push({ slice: 'params', side: convertSide(tool.params) });
+    sides.push({ slice: 'input', side: convertSide(input) });
     if (useExtend && extendSide) sides.push({ slice: 'extend', side: extendSide });
 
     let servable = true;
     for (const { slice, side } of sides) {
-      if (side.ok) continue;
-      for (const field of side.fields) {
+      if (side.converted.ok) continue;
+      for (const field of side.converted.fields) {
         issue(field.path, 'conversion-failed', `${slice} schema cannot be converted to JSON Schema: ${field.message}`);
       }
       servable = false;
     }
-    const converted = sides.flatMap(({ slice, side }) => (side.ok ? [{ slice, side }] : []));
-    const nonObject = converted.find(({ side }) => !isPlainObjectRoot(side.schema));
-    let served: JsonSchema | undefined;
-    if (servable && nonObject) {
-      // Served as is only to the checks, which report why the root is not an object; never to clients.
-      served = nonObject.side.schema;
-      servable = false;
-    } else if (servable) {
-      const merged = mergeRootObjects(converted.map(({ slice, side }) => ({ slice, schema: side.schema })));
-      if (merged.ok) served = merged.schema;
-      else {
-        servable = false;
-        for (const c of merged.conflicts) {
-          issue(
-            `/properties/${c.key}`,
-            'key-conflict',
-            `tool "${name}": key "${c.key}" is declared by both ${c.slices.join(' and ')}; the arguments are split by key, so each key may belong to one of params, input and extend only`,
-          );
-        }
-      }
-    }
 
-    if (served) {
-      issues.push(
-        ...checkDocument(served, {
-          tool: name,
-          side: 'input',
-          flattenRequested: flatten,
-          zodShapeKeys: [...new Set(converted.flatMap(({ side }) => side.shapeKeys))],
-          unflattened: converted.flatMap(({ side }) => side.unflattened),
-          options: validation,
-        }),
-      );
-      result.inputSchema = deepFreeze(served);
+    if (servable) {
+      const documents = projectDocuments(sides, projection.served);
+      servable = documents.servable;
+      for (const c of documents.conflicts) {
+        issue(
+          `/properties/${c.key}`,
+          'key-conflict',
+          `tool "${name}": key "${c.key}" is declared by both ${c.slices.join(' and ')}; the arguments are split by key, so each key may belong to one of params, input and extend only`,
+        );
+      }
+      const zodShapeKeys = [...new Set(sides.flatMap(({ side }) => side.shapeKeys))];
+      const served: Partial<Record<ProjectionName, JsonSchema>> = {};
+      for (const doc of documents.documents) {
+        // Named only when the mount serves several: one document needs no name.
+        const tag = projection.served.length > 1 ? { projection: doc.projection } : {};
+        const profiles = isProfileProjection(doc.projection)
+          ? [...new Set([...(validation.profiles ?? []), doc.projection])]
+          : validation.profiles;
+        issues.push(
+          ...checkDocument(doc.schema, {
+            tool: name,
+            side: 'input',
+            flattenRequested: doc.projection !== 'faithful',
+            keepsRefs: doc.projection === 'faithful',
+            zodShapeKeys,
+            unflattened: doc.unflattened,
+            options: { ...validation, ...(profiles && { profiles }) },
+          }).map((i) => ({ ...i, ...tag })),
+          ...doc.narrowed.map(
+            (n): SchemaIssue => ({
+              tool: name,
+              path: n.pointer,
+              code: 'narrowed',
+              message: n.reason,
+              severity: 'info',
+              side: 'input',
+              ...tag,
+            }),
+          ),
+        );
+        if (documents.servable) served[doc.projection] = deepFreeze(doc.schema);
+      }
+      result.inputSchemas = Object.freeze(served);
+      result.inputSchema = served[projection.default] ?? {};
     }
 
     if (tool.output) {
@@ -164,7 +189,12 @@ export function prepareTools(tools: readonly AnyTool[], config: MountConfig = se
     return result;
   });
   const hook = probeServerHook(config.serverHook, config.server);
-  return { tools: prepared, issues: onceEach([...issues, ...hook.issues]), surface: hook.surface };
+  return {
+    tools: prepared,
+    issues: onceEach([...issues, ...hook.issues]),
+    surface: hook.surface,
+    projections: { default: projection.default, served: projection.served },
+  };
 }
 
 /** Tools whose names are invalid or duplicated can never be served: their registration would be ambiguous. */
@@ -172,24 +202,97 @@ export function nameIssues(issues: readonly SchemaIssue[]): SchemaIssue[] {
   return issues.filter((i) => i.side === 'name' && i.severity === 'error');
 }
 
-type PreparedSide =
-  | { ok: true; schema: JsonSchema; unflattened: Array<{ pointer: string; reason: string }>; shapeKeys: string[] }
-  | Extract<ReturnType<typeof toJsonSchema>, { ok: false }>;
-
-function prepareSide(schema: z.ZodType | AnyZodObject, flatten: boolean): PreparedSide {
-  const converted = toJsonSchema(schema, 'input');
-  if (!converted.ok) return converted;
-  // Zod's safe-integer bounds go first, so that merged keys never compare them.
-  const inlined = dropSafeIntegerBounds(inlineRefs(stripDialect(converted.schema)).schema) as JsonSchema;
-  // Without flattening, intersections are still relaxed: JSON Schema's allOf refuses a key one strict member
-  // lacks, where Zod refuses only keys no side knows, and the served schema must stay a superset.
-  const projected = flatten ? flattenWithReport(inlined) : { schema: relaxIntersections(inlined), unflattened: [] };
-  // Last, so that a nullable union flattened into one object is served as a nullable object too.
-  const served = collapseNullable(projected.schema) as JsonSchema;
-  return { ok: true, schema: served, unflattened: projected.unflattened, shapeKeys: shapeKeys(schema) };
+/** One slice converted once; each projection is computed from it. */
+interface ConvertedSide {
+  converted: Conversion;
+  shapeKeys: string[];
 }
 
-/** `$schema` is dropped: MCP's `inputSchema` dialect is 2020-12 by default, and the document is a fragment we merge. */
+function convertSide(schema: z.ZodType | AnyZodObject): ConvertedSide {
+  return { converted: toJsonSchema(schema, 'input'), shapeKeys: shapeKeys(schema) };
+}
+
+/** One projection's merged root document, before the checks. */
+interface ProjectedDocument {
+  projection: ProjectionName;
+  schema: JsonSchema;
+  unflattened: Array<{ pointer: string; reason: string }>;
+  narrowed: Array<{ pointer: string; reason: string }>;
+}
+
+/**
+ * Every served projection's document for one tool, from its converted slices (all converted). When a slice's
+ * root is not an object, that root alone is returned for the checks to explain, and nothing is servable.
+ */
+function projectDocuments(
+  sides: ReadonlyArray<{ slice: RootPart['slice']; side: ConvertedSide }>,
+  served: readonly ProjectionName[],
+): {
+  servable: boolean;
+  documents: ProjectedDocument[];
+  conflicts: Array<{ key: string; slices: string[] }>;
+} {
+  const converted = sides.map(({ slice, side }) => ({
+    slice,
+    schema: (side.converted as { schema: JsonSchema }).schema,
+  }));
+  const needsFlat = served.some((p) => p !== 'faithful');
+  const faithful = served.includes('faithful') ? converted.map((c) => ({ ...c, ...faithfulSide(c.schema) })) : [];
+  const flat = needsFlat ? converted.map((c) => ({ ...c, ...flatSide(c.schema) })) : [];
+  const base = faithful.length > 0 ? faithful : flat;
+  const nonObject = base.find(({ schema }) => !isPlainObjectRoot(schema));
+  if (nonObject) {
+    // Served as is only to the checks, which report why the root is not an object; never to clients.
+    const projection = faithful.length > 0 ? 'faithful' : 'flat';
+    return {
+      servable: false,
+      documents: [{ projection, schema: nonObject.schema, unflattened: nonObject.unflattened, narrowed: [] }],
+      conflicts: [],
+    };
+  }
+  const documents: ProjectedDocument[] = [];
+  const merge = (parts: typeof base, keepRoot: boolean) => mergeRootObjects(parts, { keepRootKeywords: keepRoot });
+  if (faithful.length > 0) {
+    const merged = merge(faithful, true);
+    if (!merged.ok) return { servable: false, documents: [], conflicts: merged.conflicts };
+    documents.push({ projection: 'faithful', schema: merged.schema, unflattened: [], narrowed: [] });
+  }
+  if (flat.length > 0) {
+    const merged = merge(flat, false);
+    if (!merged.ok) return { servable: false, documents: [], conflicts: merged.conflicts };
+    const unflattened = flat.flatMap((f) => f.unflattened);
+    for (const projection of served) {
+      if (projection === 'faithful') continue;
+      if (isProfileProjection(projection)) {
+        const { schema, narrowed } = projectForProfile(projection, merged.schema);
+        documents.push({ projection, schema, unflattened, narrowed });
+      } else documents.push({ projection, schema: merged.schema, unflattened, narrowed: [] });
+    }
+  }
+  // The checks and the served list both follow the mount's order of projections.
+  documents.sort((a, b) => served.indexOf(a.projection) - served.indexOf(b.projection));
+  return { servable: true, documents, conflicts: [] };
+}
+
+/**
+ * The `faithful` projection of one slice: Zod's 2020-12 document with `$schema`, `$defs` and `$ref` kept, and
+ * only the relaxation the superset rule needs: JSON Schema's `allOf` refuses a key one strict member lacks,
+ * where Zod refuses only keys no side knows (docs/decisions/0014-per-client-projections.md).
+ */
+function faithfulSide(schema: JsonSchema): { schema: JsonSchema; unflattened: [] } {
+  return { schema: relaxIntersections(schema), unflattened: [] };
+}
+
+/** The `flat` projection of one slice (docs/design/flatten.md, The pipeline). */
+function flatSide(schema: JsonSchema): { schema: JsonSchema; unflattened: Array<{ pointer: string; reason: string }> } {
+  // Zod's safe-integer bounds go first, so that merged keys never compare them.
+  const inlined = dropSafeIntegerBounds(inlineRefs(stripDialect(schema)).schema) as JsonSchema;
+  const projected = flattenWithReport(inlined);
+  // Last, so that a nullable union flattened into one object is served as a nullable object too.
+  return { schema: collapseNullable(projected.schema) as JsonSchema, unflattened: projected.unflattened };
+}
+
+/** `$schema` is dropped from flat documents and output schemas: MCP's default dialect is 2020-12 already. */
 function stripDialect(schema: JsonSchema): JsonSchema {
   const { $schema: _dialect, ...rest } = schema;
   return rest;

@@ -1,6 +1,7 @@
 import type { ToolAnnotations } from '@modelcontextprotocol/server';
 import type { JsonSchema } from '../json-schema/types.js';
 import type { SchemaIssue } from '../probe/issue.js';
+import type { ProjectionName } from '../projection/names.js';
 import { type MountConfig, settleOptions } from './config.js';
 import type { PrepareOptions } from './options.js';
 import { type Preparation, prepareTools } from './prepare.js';
@@ -16,13 +17,28 @@ export interface ServedTool {
   annotations?: ToolAnnotations;
 }
 
+/** The probe's verdict on one projection: its issues and exactly what `tools/list` sends a client of it. */
+export interface ProjectionReport {
+  /** True when no issue of this projection has severity `error`. */
+  ok: boolean;
+  /** Issues about this projection's documents, and those that concern every projection (names, output, hook). */
+  issues: SchemaIssue[];
+  /** The tools a client of this projection is listed, in order, with the exact documents `tools/list` sends. */
+  tools: ServedTool[];
+}
+
 /** What `validateMcpSchemas` returns. */
 export interface ValidationReport {
-  /** True when no issue has severity `error`. */
+  /** True when no issue, in any served projection, has severity `error`. */
   ok: boolean;
+  /** Every issue; an input-side issue names its `projection`. */
   issues: SchemaIssue[];
-  /** The tools a mount with the same options serves, in order, with the exact documents `tools/list` sends. */
+  /** The tools of the default projection (`projection`), exactly as `tools/list` sends them to its clients. */
   tools: ServedTool[];
+  /** The default projection: the `projection` option's name, or `flat` for `'auto'` and a function. */
+  projection: ProjectionName;
+  /** Each projection the mount serves, keyed by name, in the mount's order. */
+  projections: Partial<Record<ProjectionName, ProjectionReport>>;
 }
 
 /**
@@ -64,21 +80,35 @@ export function validateMcpSchemas<S extends AnyZodObject = AnyZodObject>(
 /** A report of one error that stopped the check before any tool was looked at. */
 function failedReport(code: string, error: unknown): ValidationReport {
   const message = error instanceof Error ? error.message : String(error);
-  return { ok: false, issues: [{ tool: '*', path: '', code, message, severity: 'error' }], tools: [] };
+  const issues: SchemaIssue[] = [{ tool: '*', path: '', code, message, severity: 'error' }];
+  return { ok: false, issues, tools: [], projection: 'faithful', projections: {} };
 }
 
 /** Builds the report from a preparation; the mount uses the same function, so both agree. */
 export function reportOf(preparation: Preparation): ValidationReport {
   const issues = preparation.issues;
+  const servable = preparation.tools.filter((t) => t.servable);
+  const projections: Partial<Record<ProjectionName, ProjectionReport>> = {};
+  for (const name of preparation.projections.served) {
+    const own = issues.filter((i) => i.projection === undefined || i.projection === name);
+    projections[name] = {
+      ok: !own.some((i) => i.severity === 'error'),
+      issues: own,
+      tools: servable.map((t) => servedTool(t, name)),
+    };
+  }
+  const projection = preparation.projections.default;
   return {
     ok: !issues.some((i) => i.severity === 'error'),
     issues,
-    tools: preparation.tools.filter((t) => t.servable).map(servedTool),
+    tools: projections[projection]?.tools ?? [],
+    projection,
+    projections,
   };
 }
 
-function servedTool(t: Preparation['tools'][number]): ServedTool {
-  const served: ServedTool = { name: t.name, inputSchema: t.inputSchema };
+function servedTool(t: Preparation['tools'][number], projection: ProjectionName): ServedTool {
+  const served: ServedTool = { name: t.name, inputSchema: t.inputSchemas[projection] ?? t.inputSchema };
   if (t.tool.title !== undefined) served.title = t.tool.title;
   if (t.tool.description !== undefined) served.description = t.tool.description;
   if (t.outputSchema) served.outputSchema = t.outputSchema;
@@ -91,7 +121,7 @@ export function formatSchemaIssues(issues: readonly SchemaIssue[]): string {
   return issues
     .map(
       (i) =>
-        `  [${i.severity}] ${i.tool} ${i.side && i.side !== 'input' && i.side !== 'name' ? `${i.side} ` : ''}${i.path || '(root)'} ${i.code}: ${i.message}`,
+        `  [${i.severity}] ${i.tool} ${i.projection ? `(${i.projection}) ` : ''}${i.side && i.side !== 'input' && i.side !== 'name' ? `${i.side} ` : ''}${i.path || '(root)'} ${i.code}: ${i.message}`,
     )
     .join('\n');
 }

@@ -55,7 +55,7 @@ const refLeft: Rule = {
     if (!('$ref' in node)) return undefined;
     const target = typeof node.$ref === 'string' ? ctx.refs.resolve(node.$ref) : undefined;
     if (!target) return { message: `\`$ref\` ${shortLiteral(node.$ref)} points to nothing in this document` };
-    if (ctx.refs.isRecursive(target.pointer)) return undefined;
+    if (ctx.keepsRefs || ctx.refs.isRecursive(target.pointer)) return undefined;
     return {
       message: `\`$ref\` ${shortLiteral(node.$ref)} is not recursive but was left in place; it should have been inlined`,
     };

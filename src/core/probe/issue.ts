@@ -11,8 +11,11 @@ export interface SchemaIssue {
   code: string;
   /** What is wrong and what to change. */
   message: string;
-  /** `error` blocks serving under `policy: 'throw'`; `warning` is reported only. */
-  severity: 'error' | 'warning';
+  /**
+   * `error` blocks serving under `policy: 'throw'`; `warning` is reported only; `info` says where a client
+   * projection narrowed the document (docs/design/projections.md).
+   */
+  severity: 'error' | 'warning' | 'info';
   /**
    * Which served document the pointer is into (default `input`); `prompt` and `resource` are what the
    * `server` hook registers, `server` the hook itself.
@@ -20,4 +23,6 @@ export interface SchemaIssue {
   side?: 'input' | 'output' | 'name' | 'prompt' | 'resource' | 'server';
   /** The client profile that raised it, when it came from a profile. */
   profile?: string;
+  /** The projection whose document `path` points into, for an input-side issue (`faithful`, `flat`, `cursor`...). */
+  projection?: string;
 }

@@ -1,3 +1,4 @@
+import { isAssertionOnly } from '../json-schema/assertions.js';
 import { analyzeUnion } from '../json-schema/discriminator.js';
 import { declaredTypes } from '../json-schema/keywords.js';
 import { pointer } from '../json-schema/pointer.js';
@@ -14,7 +15,7 @@ const COMBINATORS = ['oneOf', 'anyOf', 'allOf', 'not'] as const;
  */
 export function rootProblem(doc: unknown, ctx: CheckContext): string | undefined {
   if (!isPlainObject(doc)) return `the root is ${JSON.stringify(doc) ?? String(doc)}, not a schema object`;
-  const combinator = COMBINATORS.find((k) => k in doc);
+  const combinator = COMBINATORS.find((k) => k in doc && !rootAssertion(doc, k));
   const types = declaredTypes(doc);
   if (types?.length === 1 && types[0] === 'object' && !combinator) return undefined;
 
@@ -48,6 +49,17 @@ function unionRootMessage(doc: JsonSchema, keyword: 'oneOf' | 'anyOf', ctx: Chec
   }
   const reason = ctx.unflattened?.find((u) => u.pointer === '')?.reason ?? (verdict.ok ? undefined : verdict.reason);
   return `${head}, and flattenUnionInput did not flatten it${reason ? `: ${reason}` : ''}; ${objects ? tagAdvice : wrapAdvice}`;
+}
+
+/**
+ * A root combinator or conditional beside `type: "object"` that only asserts about the declared keys
+ * (`isAssertionOnly`): the object is still one object with every field at the root. Client profiles that
+ * refuse any root combinator (Anthropic, OpenAI) still report it.
+ */
+function rootAssertion(doc: JsonSchema, keyword: string): boolean {
+  if (declaredTypes(doc)?.join() !== 'object') return false;
+  const declared = new Set(isPlainObject(doc.properties) ? Object.keys(doc.properties) : []);
+  return isAssertionOnly(doc[keyword], declared);
 }
 
 /** The root must be a served object (see `rootProblem`). */

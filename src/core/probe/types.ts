@@ -27,6 +27,8 @@ export interface CheckContext {
   flattenRequested: boolean;
   /** Top-level keys of the tool's Zod shape(s); served root `properties` must not be empty when this is not. */
   zodShapeKeys?: string[];
+  /** The document keeps `$ref`s by design (the `faithful` projection), so a non-recursive one is no issue. */
+  keepsRefs?: boolean;
   /** Unions the flattener had to leave, with its reason, by JSON Pointer into the served document. */
   unflattened?: Array<{ pointer: string; reason: string }>;
   options: CheckOptions;
@@ -42,7 +44,7 @@ export interface RuleContext extends CheckContext {
 export interface Finding {
   message: string;
   path?: string;
-  severity?: 'error' | 'warning';
+  severity?: 'error' | 'warning' | 'info';
 }
 
 /**

@@ -1,3 +1,4 @@
+import { isAssertionOnly } from '../json-schema/assertions.js';
 import { cloneJson, cloneJsonOrSelf } from '../json-schema/compare.js';
 import {
   ANNOTATION_KEYWORDS,
@@ -123,12 +124,20 @@ function relaxDeep(node: unknown): unknown {
 /** Where `openSurface` expands `$ref` members (second pass only), and the references already expanded. */
 type RefExpansion = { resolve: RefResolver; seen: ReadonlySet<string> } | undefined;
 
-/** An `allOf` with at least two parts, counting the node's own constraints beside it as one. */
+/**
+ * An `allOf` with at least two parts, counting the node's own constraints beside it as one. Members that only
+ * assert which declared keys are present (an author's `.meta({ allOf: [{ anyOf: [{ required: [...] }] }] })`)
+ * are not parts: Zod never writes them for an intersection, and they decide nothing about unknown keys.
+ */
 function isIntersection(node: JsonSchema): boolean {
   if (!Array.isArray(node.allOf)) return false;
   const own = Object.keys(node).some((k) => k !== 'allOf' && !ANNOTATION_KEYWORDS.has(k) && !META_KEYWORDS.has(k));
-  return node.allOf.length + (own ? 1 : 0) >= 2;
+  const parts = node.allOf.filter((member: unknown) => !isAssertionOnly(member, NO_KEYS)).length;
+  return parts + (own ? 1 : 0) >= 2;
 }
+
+/** Assertion-only members may name no property: one that does constrains a value and counts as a part. */
+const NO_KEYS: ReadonlySet<string> = new Set();
 
 /**
  * `node` opened at the intersected value's own keys. With `refs` (second pass) only `$ref`s are

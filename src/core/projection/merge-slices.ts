@@ -20,7 +20,7 @@ export type MergeResult =
  * `additionalProperties` and the root `description` follow the input side: unknown keys
  * end up in the input slice, so the input schema decides whether they are allowed.
  */
-export function mergeRootObjects(parts: RootPart[]): MergeResult {
+export function mergeRootObjects(parts: RootPart[], options: { keepRootKeywords?: boolean } = {}): MergeResult {
   const owner = new Map<string, string>();
   const conflicts = new Map<string, string[]>();
   for (const part of parts) {
@@ -36,7 +36,11 @@ export function mergeRootObjects(parts: RootPart[]): MergeResult {
 
   const input = parts.find((p) => p.slice === 'input')?.schema ?? {};
   const defs = mergeDefs(parts);
-  const merged: JsonSchema = { type: 'object' };
+  const merged: JsonSchema = {};
+  // The faithful document keeps its dialect and what the author wrote at the input's root.
+  const dialect = options.keepRootKeywords ? parts.find((p) => typeof p.schema.$schema === 'string') : undefined;
+  if (dialect) merged.$schema = dialect.schema.$schema;
+  merged.type = 'object';
   if (typeof input.description === 'string') merged.description = input.description;
   if (typeof input.title === 'string') merged.title = input.title;
   merged.properties = ownAssign(defs.parts.map((p) => p.properties ?? {}));
@@ -44,9 +48,26 @@ export function mergeRootObjects(parts: RootPart[]): MergeResult {
   if (required.length > 0) merged.required = required;
   if ('patternProperties' in input) merged.patternProperties = input.patternProperties;
   if ('additionalProperties' in input) merged.additionalProperties = input.additionalProperties;
+  if (options.keepRootKeywords) {
+    const renamedInput = defs.parts[parts.findIndex((p) => p.slice === 'input')] ?? {};
+    for (const key of Object.keys(renamedInput)) if (!HANDLED.has(key)) setOwn(merged, key, renamedInput[key]);
+  }
   if (Object.keys(defs.defs).length > 0) merged.$defs = defs.defs;
   return { ok: true, schema: merged };
 }
+
+/** Root keywords the merge writes itself; with `keepRootKeywords` the input's others are copied as they are. */
+const HANDLED: ReadonlySet<string> = new Set([
+  '$schema',
+  'type',
+  'description',
+  'title',
+  'properties',
+  'required',
+  'patternProperties',
+  'additionalProperties',
+  '$defs',
+]);
 
 /** Copies own keys as own properties: a property named `__proto__` stays a property (never a prototype). */
 function ownAssign(sources: JsonSchema[]): JsonSchema {

@@ -25,6 +25,7 @@ import { normalizeEnvelope } from './envelope.js';
 import { openExchange, releaseWhenSent } from './exchange.js';
 import { observeError } from './observe.js';
 import { checkOrigin } from './origin.js';
+import { chooseProjection } from './projection-choice.js';
 import { type Registration, registration } from './registration.js';
 import type { FetchExtras, RequestState } from './request-state.js';
 import { perRequestServer } from './server-hook.js';
@@ -169,12 +170,15 @@ function serveRequests(config: MountConfig, surface: ServerSurface, registration
       }
     }
     const envelope = normalizeEnvelope(parsed, config.repair.json);
-    const state = {
+    const method = methodOf(envelope.body);
+    const state: RequestState = {
       ...plain,
       envelopeRepairs: envelope.repairs,
       rejectedArguments: envelope.rejected,
       ...calledTool(envelope.body),
-      method: methodOf(envelope.body),
+      method,
+      // Only a list shows documents; a call parses with the Zod schema whatever the client was shown.
+      ...(method === 'tools/list' && { projection: chooseProjection(config, request, envelope.body) }),
     };
     const refused = tools.refuseCall(request, state);
     if (refused) return refused;

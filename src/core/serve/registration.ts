@@ -12,6 +12,7 @@ import { formatIssues } from '../messages/index.js';
 import type { MountConfig } from '../mount/config.js';
 import type { PreparedTool } from '../mount/prepare.js';
 import type { AnyTool, ToolContext } from '../mount/tool.js';
+import type { ProjectionName } from '../projection/names.js';
 import { checkCall, type ParsedCall } from './call.js';
 import { carrier } from './carrier.js';
 import { failedCall } from './failure.js';
@@ -45,8 +46,8 @@ export function registration(prepared: PreparedTool, config: MountConfig): Regis
   const { tool } = prepared;
   // The check must see what the envelope step did to this request's arguments, which the SDK does not
   // pass to `validate`: a request that changed its envelope gets a carrier of its own.
-  const inputFor = (state: RequestState) =>
-    carrier(prepared.inputSchema, async (value) => {
+  const inputFor = (state: RequestState, projection: ProjectionName) =>
+    carrier(prepared.inputSchemas[projection] ?? prepared.inputSchema, async (value) => {
       const started = performance.now();
       const check = state.rejectedArguments
         ? { ok: false as const, messages: [state.rejectedArguments], repairs: [], ignored: [] }
@@ -143,15 +144,20 @@ export function registration(prepared: PreparedTool, config: MountConfig): Regis
     annotations: tool.annotations,
     ...(scopes && { scopeChallenge: scopes.challenge }),
   };
-  // Most requests carry no envelope repair and no refused `arguments`: they share one config built here.
-  const shared = { ...fixed, inputSchema: inputFor(NO_ENVELOPE) };
+  // Most requests carry no envelope repair and no refused `arguments`: they share one config per projection,
+  // built here.
+  const shared = new Map(
+    config.projection.served.map((p) => [p, { ...fixed, inputSchema: inputFor(NO_ENVELOPE, p) }] as const),
+  );
   // A call observed by `onCall` gets one too: a refused call is reported from the check, which must know
   // who made it.
-  const configFor = (state: RequestState) =>
-    state.envelopeRepairs.length === 0 &&
-    state.rejectedArguments === undefined &&
-    (config.onCall === undefined || state.call === undefined)
-      ? shared
-      : { ...fixed, inputSchema: inputFor(state) };
+  const configFor = (state: RequestState) => {
+    const projection = state.projection ?? config.projection.default;
+    return state.envelopeRepairs.length === 0 &&
+      state.rejectedArguments === undefined &&
+      (config.onCall === undefined || state.call === undefined)
+      ? shared.get(projection)
+      : { ...fixed, inputSchema: inputFor(state, projection) };
+  };
   return { name: prepared.name, tool, ...(scopes && { scopes }), config: configFor, run };
 }

@@ -1,6 +1,7 @@
 /** What one request tells the per-request server, beside the JSON-RPC message the SDK reads itself. */
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { AnyTool } from '../mount/tool.js';
+import type { ProjectionName } from '../projection/names.js';
 import type { Repair } from '../repair/index.js';
 
 /** Whether one request may see a tool (`visibleTools`' answer, as a predicate over served tools). */
@@ -36,4 +37,6 @@ export interface RequestState {
   requestId?: string | number;
   /** The method of a single JSON-RPC message: `tools/call` and `tools/list` do not run the `server` hook. */
   method?: string;
+  /** The projection chosen for this `tools/list` (`projection: 'auto'` or a function); else the mount's default. */
+  projection?: ProjectionName;
 }

@@ -8,8 +8,8 @@ import { z } from 'zod';
 import { dropSafeIntegerBounds } from '../../../src/core/projection/index.js';
 import { accepts, toJson } from './helpers.js';
 
-const served = (input: z.ZodType) =>
-  validateMcpSchemas([defineTool({ name: 't', input, handler: () => 1 })]).tools[0]!.inputSchema as any;
+const served = (input: z.ZodType, projection: 'flat' | 'faithful' = 'flat') =>
+  validateMcpSchemas([defineTool({ name: 't', input, handler: () => 1 })], { projection }).tools[0]!.inputSchema as any;
 
 describe('safe-integer bounds', () => {
   it('serves z.number().int() as a bare integer, keeping real bounds beside the dropped ones', () => {
@@ -29,6 +29,15 @@ describe('safe-integer bounds', () => {
     expect(doc.properties.int32).toEqual({ type: 'integer', minimum: -2147483648, maximum: 2147483647 });
     expect(doc.properties.list.items).toEqual({ type: 'integer' });
     expect(doc.properties.maybe).toEqual({ type: ['integer', 'null'] });
+  });
+
+  it("keeps Zod's safe-integer bounds in the faithful document, which is Zod's own", () => {
+    const doc = served(z.object({ n: z.number().int() }), 'faithful');
+    expect(doc.properties.n).toEqual({
+      type: 'integer',
+      minimum: Number.MIN_SAFE_INTEGER,
+      maximum: Number.MAX_SAFE_INTEGER,
+    });
   });
 
   it('leaves numbers, and integer bounds under not and if, as they are', () => {

@@ -1,0 +1,48 @@
+/**
+ * Per `tools/list`: who the client says it is, and the projection the mount's `projection` option picks for
+ * it (docs/decisions/0014-per-client-projections.md).
+ */
+import type { ClientIdentity } from '../mount/client-identity.js';
+import type { MountConfig } from '../mount/config.js';
+import type { ProjectionName } from '../projection/names.js';
+
+const CLIENT_INFO = 'io.modelcontextprotocol/clientInfo';
+const PROTOCOL_VERSION = 'io.modelcontextprotocol/protocolVersion';
+
+/**
+ * The identity a request carries: `clientInfo` from the 2026-07-28 `_meta`, or from `initialize` params; the
+ * `User-Agent` header, which is all a 2025-era stateless `tools/list` has. Values that are not strings are
+ * left out: they come from the client and mean nothing here.
+ */
+export function clientIdentity(request: Request, message: unknown): ClientIdentity {
+  const params = isRecord(message) && isRecord(message.params) ? message.params : {};
+  const meta = isRecord(params._meta) ? params._meta : {};
+  const info = isRecord(meta[CLIENT_INFO]) ? meta[CLIENT_INFO] : isRecord(params.clientInfo) ? params.clientInfo : {};
+  const userAgent = request.headers.get('user-agent') ?? undefined;
+  return {
+    ...(typeof info.name === 'string' && { name: info.name }),
+    ...(typeof info.version === 'string' && { version: info.version }),
+    ...(userAgent !== undefined && { userAgent }),
+    era: typeof meta[PROTOCOL_VERSION] === 'string' ? '2026-07-28' : '2025',
+  };
+}
+
+/**
+ * The projection this `tools/list` is served, or undefined when the mount serves one for everybody.
+ * @throws TypeError when the `projection` function returns a projection the mount does not serve.
+ */
+export function chooseProjection(config: MountConfig, request: Request, message: unknown): ProjectionName | undefined {
+  const { choose, served } = config.projection;
+  if (!choose) return undefined;
+  const chosen = choose(clientIdentity(request, message));
+  if (!served.includes(chosen)) {
+    throw new TypeError(
+      `mcp-mount: the projection function returned ${String(chosen)}, which is not one of ${served.join(', ')}`,
+    );
+  }
+  return chosen;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
