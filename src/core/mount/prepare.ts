@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { JsonSchema } from '../json-schema/types.js';
 import { checkDocument, checkToolNames, rootProblem } from '../probe/index.js';
 import type { SchemaIssue } from '../probe/issue.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { isPlainObject } from '../json-schema/types.js';
 import { type Repair, repairArgs } from '../repair/index.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { pointer } from '../json-schema/pointer.js';
 import type { JsonSchema } from '../json-schema/types.js';
 import { defOf, hasZodInternals, isSchema } from './def.js';
