@@ -9,7 +9,7 @@
  * registered with the MCP SDK's own API in the `server` option.
  */
 import { defineTool, type ServerHook } from 'mcp-mount';
-import { z } from 'zod';
+import * as z from 'zod';
 
 const Media = z.object({ url: z.url().describe('Public URL of the image or video') });
 
