@@ -1,0 +1,239 @@
+/**
+ * Per-client projections over real HTTP with both official clients: each client is listed the document the
+ * mount's `projection` option picks for it, byte-equal to the probe's document for that projection, even when
+ * clients of different kinds list at the same time; calls parse with the original Zod schema whatever the
+ * client was shown.
+ */
+import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  autoProjection,
+  type ClientIdentity,
+  createMcpFetchHandler,
+  defineTool,
+  type McpMountOptions,
+  type ProjectionName,
+} from 'mcp-mount';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { MODERN } from '../../examples/shared/clients.js';
+import { listen, type Running } from '../support/server.js';
+
+const received: unknown[] = [];
+const media = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('image'), url: z.string(), alt: z.string().nullable().optional() }),
+  z.object({ kind: z.literal('gallery'), urls: z.array(z.string()).min(1) }),
+]);
+const input = z.object({ to: z.string(), media, note: z.string().nullable().optional() });
+const sendMessage = defineTool({
+  name: 'send_message',
+  description: 'Sends a message with media',
+  input,
+  handler: ({ input: parsed }) => {
+    received.push(parsed);
+    return { content: [{ type: 'text', text: 'sent' }] };
+  },
+});
+
+type Who = { era: 'modern'; name: string } | { era: 'legacy'; userAgent?: string };
+
+/** Connects one official client as `who`, lists the tools and calls `send_message` once. */
+async function listAndCall(url: string, who: Who): Promise<{ tools: any[]; call: any }> {
+  if (who.era === 'modern') {
+    const client = new ClientV2({ name: who.name, version: '1.0.0' }, MODERN);
+    await client.connect(new TransportV2(new URL(url)));
+    try {
+      expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+      const { tools } = await client.listTools();
+      const call = await client.callTool({ name: 'send_message', arguments: CALL });
+      return { tools, call };
+    } finally {
+      await client.close();
+    }
+  }
+  const client = new ClientV1({ name: 'legacy-client', version: '1.0.0' });
+  const headers: Record<string, string> = who.userAgent ? { 'User-Agent': who.userAgent } : {};
+  await client.connect(new TransportV1(new URL(url), { requestInit: { headers } }));
+  try {
+    const { tools } = await client.listTools();
+    const call = await client.callTool({ name: 'send_message', arguments: CALL });
+    return { tools, call };
+  } finally {
+    await client.close();
+  }
+}
+
+const CALL = { to: 'ada', media: { kind: 'gallery', urls: ['a.png'] } };
+
+const served = (options: McpMountOptions) =>
+  createMcpFetchHandler([sendMessage], { schemaValidation: { policy: 'warn' }, logger: SILENT, ...options });
+const SILENT = { warn: () => {}, error: () => {} };
+
+describe("projection: 'auto'", () => {
+  const handler = served({ projection: 'auto' });
+  let running: Running;
+  beforeAll(async () => {
+    running = await listen((request) => handler.fetch(request));
+  });
+  afterAll(() => running.close());
+
+  const cases: Array<{ who: Who; expected: ProjectionName }> = [
+    { who: { era: 'modern', name: 'cursor-vscode' }, expected: 'cursor' },
+    { who: { era: 'modern', name: 'claude-code' }, expected: 'anthropic' },
+    { who: { era: 'modern', name: 'gemini-cli-mcp-client' }, expected: 'gemini' },
+    { who: { era: 'modern', name: 'some-new-agent' }, expected: 'flat' },
+    { who: { era: 'legacy', userAgent: 'Cursor/1.7.2 (linux x64)' }, expected: 'cursor' },
+    { who: { era: 'legacy' }, expected: 'flat' },
+  ];
+
+  it('computes flat and every table target once, and reports each', () => {
+    expect(handler.report.projection).toBe('flat');
+    expect(Object.keys(handler.report.projections).sort()).toEqual(
+      ['anthropic', 'cursor', 'flat', 'gemini', 'local-grammar', 'openai-strict'].sort(),
+    );
+    expect(handler.report.tools).toEqual(handler.report.projections.flat!.tools);
+  });
+
+  it('sends each projection byte for byte: the tools/list body holds the probe document as it was serialised', async () => {
+    for (const { name, expected } of [
+      { name: 'cursor-vscode', expected: 'cursor' as const },
+      { name: 'unknown', expected: 'flat' as const },
+    ]) {
+      const response = await fetch(running.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': 'tools/list',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/list',
+          params: {
+            _meta: {
+              'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+              'io.modelcontextprotocol/clientInfo': { name, version: '1' },
+              'io.modelcontextprotocol/clientCapabilities': {},
+            },
+          },
+        }),
+      });
+      const text = await response.text();
+      const doc = JSON.stringify(handler.report.projections[expected]!.tools[0]!.inputSchema);
+      expect(response.status, text).toBe(200);
+      expect(text).toContain(doc);
+    }
+  });
+
+  for (const { who, expected } of cases) {
+    const label = who.era === 'modern' ? `clientInfo ${who.name}` : `User-Agent ${who.userAgent ?? '(default)'}`;
+    it(`${who.era} client, ${label}: listed the ${expected} document; its call parses with Zod`, async () => {
+      received.length = 0;
+      const { tools, call } = await listAndCall(running.url, who);
+      const probe = handler.report.projections[expected]!.tools;
+      expect(tools.map((t) => t.inputSchema)).toEqual(probe.map((t) => t.inputSchema));
+      expect(call.isError).toBeFalsy();
+      expect(received).toEqual([input.parse(CALL)]);
+    });
+  }
+});
+
+describe('a projection function', () => {
+  const seen: ClientIdentity[] = [];
+  const choose = (client: ClientIdentity): ProjectionName => {
+    seen.push(client);
+    if (client.name === 'capable-agent' || client.userAgent?.includes('CapableAgent')) return 'faithful';
+    return autoProjection(client);
+  };
+  const handler = served({ projection: choose });
+  let running: Running;
+  beforeAll(async () => {
+    running = await listen((request) => handler.fetch(request));
+  });
+  afterAll(() => running.close());
+
+  it('is told the name and version (2026-07-28) or the User-Agent (2025 era), and the era', async () => {
+    seen.length = 0;
+    await listAndCall(running.url, { era: 'modern', name: 'capable-agent' });
+    await listAndCall(running.url, { era: 'legacy', userAgent: 'CapableAgent/2.0' });
+    expect(seen).toContainEqual(
+      expect.objectContaining({ name: 'capable-agent', version: '1.0.0', era: '2026-07-28' }),
+    );
+    expect(seen).toContainEqual(expect.objectContaining({ userAgent: 'CapableAgent/2.0', era: '2025' }));
+    // Asked per tools/list only: a call never needs a document.
+    expect(seen).toHaveLength(2);
+  });
+
+  it('serves faithful and flat documents to clients listing at the same time, each its own', async () => {
+    const faithful = JSON.stringify(handler.report.projections.faithful!.tools.map((t) => t.inputSchema));
+    const flat = JSON.stringify(handler.report.projections.flat!.tools.map((t) => t.inputSchema));
+    expect(faithful).not.toBe(flat);
+    expect(JSON.parse(faithful)[0].$schema).toBe('https://json-schema.org/draft/2020-12/schema');
+    const clients: Array<{ who: Who; expected: string }> = Array.from({ length: 12 }, (_, i) => {
+      const capable = i % 2 === 0;
+      const who: Who =
+        i % 3 === 0
+          ? { era: 'legacy', userAgent: capable ? 'CapableAgent/2.0' : 'Other/1.0' }
+          : { era: 'modern', name: capable ? 'capable-agent' : 'other-agent' };
+      return { who, expected: capable ? faithful : flat };
+    });
+    const results = await Promise.all(clients.map(({ who }) => listAndCall(running.url, who)));
+    results.forEach((r, i) => {
+      // Deep equality: the v1 client's parse puts the keys it knows first.
+      expect(
+        r.tools.map((t) => t.inputSchema),
+        `client ${i}`,
+      ).toEqual(JSON.parse(clients[i]!.expected));
+      expect(r.call.isError, `client ${i}`).toBeFalsy();
+    });
+  });
+
+  it('returning a projection the mount does not serve is a JSON-RPC 500 that onError sees, and the mount keeps serving', async () => {
+    const errors: unknown[] = [];
+    const broken = served({ projection: () => 'nonsense' as ProjectionName, onError: (error) => errors.push(error) });
+    const list = () =>
+      broken.fetch(
+        new Request('http://localhost/mcp', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+        }),
+      );
+    const response = await list();
+    expect(response.status).toBe(500);
+    expect((await response.json()).error.code).toBe(-32603);
+    expect(String(errors[0])).toMatch(/nonsense/);
+    expect((await list()).status).toBe(500);
+  });
+});
+
+describe('the default', () => {
+  it('is the faithful document for every client, with $schema and $defs kept', () => {
+    const report = createMcpFetchHandler([
+      defineTool({
+        name: 'with_defs',
+        input: z.object({ home: z.object({ city: z.string() }).meta({ id: 'address' }) }),
+        handler: () => 'ok',
+      }),
+    ]).report;
+    expect(report.projection).toBe('faithful');
+    expect(Object.keys(report.projections)).toEqual(['faithful']);
+    const doc = report.tools[0]!.inputSchema as any;
+    expect(doc.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
+    expect(doc.properties.home).toEqual({ $ref: '#/$defs/address' });
+    expect(doc.$defs.address.properties.city).toEqual({ type: 'string' });
+  });
+
+  it('flattenUnionInput: true is projection flat; giving it beside another projection is a TypeError', () => {
+    expect(createMcpFetchHandler([sendMessage], { flattenUnionInput: true }).report.projection).toBe('flat');
+    expect(() => createMcpFetchHandler([sendMessage], { flattenUnionInput: true, projection: 'cursor' })).toThrow(
+      /shorthand for projection: 'flat'/,
+    );
+    expect(() => createMcpFetchHandler([sendMessage], { projection: 'cursr' as ProjectionName })).toThrow(
+      /projection must be/,
+    );
+  });
+});
