@@ -30,12 +30,4 @@ export const exclusions: readonly Exclusion[] = [
   { leg: '2025-11-25', scenario: 'elicitation-sep1330-enums', reason: SERVER_TO_CLIENT },
   { leg: '2025-11-25', scenario: 'resources-subscribe', reason: SUBSCRIPTIONS },
   { leg: '2025-11-25', scenario: 'resources-unsubscribe', reason: SUBSCRIPTIONS },
-  // Removed by the issue "Serve each client the schema it can take": the suite wants the tool's 2020-12
-  // keywords ($schema, $defs, allOf, if/then/else) served as written, where mcp-mount serves one projected
-  // document to every client.
-  {
-    leg: '2025-11-25',
-    scenario: 'json-schema-2020-12',
-    reason: 'pending per-client schema projections (the issue "Serve each client the schema it can take")',
-  },
 ];

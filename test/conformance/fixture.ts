@@ -300,15 +300,32 @@ export const tools = [
       return inputRequired({ inputRequests: requests });
     },
   }),
-  // The suite wants this tool's inputSchema to keep JSON Schema 2020-12 keywords ($schema, $defs, allOf,
-  // if/then/else) as written; mcp-mount serves its one projected document instead (see exclusions.ts).
+  // The suite's 2020-12 reference tool: served as written by the default (faithful) projection, with
+  // `$schema`, `$defs` (the address, with its `$anchor`), `additionalProperties: false`, and the author's
+  // assertion-only root `allOf` and `if`/`then`/`else`, which Zod does not check: the refinements do.
   defineTool({
     name: 'json_schema_2020_12_tool',
     description: 'Tool with JSON Schema 2020-12 features',
-    input: z.object({
-      name: z.string(),
-      address: z.object({ street: z.string(), city: z.string() }).strict().optional(),
-    }),
+    input: z
+      .strictObject({
+        name: z.string(),
+        email: z.string().optional(),
+        phone: z.string().optional(),
+        country: z.string().optional(),
+        zip: z.string().optional(),
+        address: z
+          .object({ street: z.string(), city: z.string() })
+          .meta({ id: 'address', $anchor: 'address' })
+          .optional(),
+      })
+      .refine((v) => v.email !== undefined || v.phone !== undefined, 'give an email or a phone')
+      .refine((v) => v.country !== 'US' || v.zip !== undefined, 'a US address needs a zip')
+      .meta({
+        allOf: [{ anyOf: [{ required: ['email'] }, { required: ['phone'] }] }],
+        if: { properties: { country: { const: 'US' } }, required: ['country'] },
+        // biome-ignore lint/suspicious/noThenProperty: `then` is the JSON Schema keyword.
+        then: { required: ['zip'] },
+      }),
     handler: ({ input }) => ({ content: [text(`ok ${input.name}`)] }),
   }),
   // Diagnostic tools of the 2026-07-28 stateless scenario.

@@ -1,3 +1,4 @@
+import { isAssertionOnly } from '../json-schema/assertions.js';
 import { stableStringify } from '../json-schema/compare.js';
 import { analyzeUnion } from '../json-schema/discriminator.js';
 import { declaredTypes } from '../json-schema/keywords.js';
@@ -7,7 +8,7 @@ import { shortLiteral } from '../messages/describe.js';
 import { rootKeysServed, rootNotObject } from './root.js';
 import { unsatisfiableReason } from './satisfiable.js';
 import { admittedKinds, hasType, isNullable, isObjectLike, subject, unionOf } from './schema-facts.js';
-import type { Finding, Rule } from './types.js';
+import type { Finding, Rule, SchemaVisit } from './types.js';
 
 // Checks that always run on the served document. Errors are documents no client can use as meant;
 // warnings are documents that are served but will mislead models or argument repair.
@@ -97,14 +98,36 @@ const objectKeywordsNeedObjectType: Rule = {
   id: 'properties-without-object-type',
   reason: 'Gemini and OpenAI reject properties/required on a node that is not type:"object"',
   severity: 'error',
-  check: ({ node, parent }) => {
+  check: (visit) => {
+    const { node, parent } = visit;
     if (!parent || !('properties' in node || 'required' in node) || hasType(node, 'object')) return undefined;
+    if (assertsAboutObject(visit)) return undefined;
     const types = declaredTypes(node);
     return {
       message: `has ${'properties' in node ? '`properties`' : '`required`'} but ${types ? `type ${types.join('|')}` : 'no type'}; add \`type:"object"\``,
     };
   },
 };
+
+/** Keywords whose sub-schema applies to the same value as the schema holding it. */
+const SAME_VALUE = new Set(['allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else']);
+
+/**
+ * An assertion-only sub-schema (`isAssertionOnly`: `required` lists, conditions on declared keys) applied to
+ * the same value as an object-typed ancestor, e.g. a root `allOf: [{anyOf: [{required: ["email"]}]}]`: the
+ * ancestor's `type: "object"` is its type.
+ */
+function assertsAboutObject(visit: SchemaVisit): boolean {
+  let at: SchemaVisit | undefined = visit;
+  while (at?.parent && at.keyword !== undefined && SAME_VALUE.has(at.keyword)) {
+    at = at.parent;
+    if (hasType(at.node, 'object')) {
+      const declared = new Set(isPlainObject(at.node.properties) ? Object.keys(at.node.properties) : []);
+      return isAssertionOnly(visit.node, declared);
+    }
+  }
+  return false;
+}
 
 const arrayNeedsItems: Rule = {
   id: 'array-without-items',

@@ -59,7 +59,8 @@ function unionRootMessage(doc: JsonSchema, keyword: 'oneOf' | 'anyOf', ctx: Chec
 function rootAssertion(doc: JsonSchema, keyword: string): boolean {
   if (declaredTypes(doc)?.join() !== 'object') return false;
   const declared = new Set(isPlainObject(doc.properties) ? Object.keys(doc.properties) : []);
-  return isAssertionOnly(doc[keyword], declared);
+  const value = doc[keyword];
+  return Array.isArray(value) ? value.every((m) => isAssertionOnly(m, declared)) : isAssertionOnly(value, declared);
 }
 
 /** The root must be a served object (see `rootProblem`). */
