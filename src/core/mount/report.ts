@@ -46,8 +46,9 @@ export interface ValidationReport {
  * (`prepareTools`), with the same options. Never throws. See docs/design/probe.md.
  *
  * @param tools the tools, as given to `createMcpFetchHandler`
- * @param options `flattenUnionInput`, `extend` and `schemaValidation`, as given to the mount
- * @returns `{ ok, issues, tools }`; `tools[i].inputSchema` deep-equals what `tools/list` serves
+ * @param options `projection` (or `flattenUnionInput`), `extend` and `schemaValidation`, as given to the mount
+ * @returns `{ ok, issues, tools, projection, projections }`; `projections[p].tools[i].inputSchema` deep-equals
+ *   what `tools/list` serves a client of projection `p`, and `tools` is the default projection's
  *
  * @example
  * ```ts

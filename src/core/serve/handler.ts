@@ -44,7 +44,10 @@ export interface McpFetchHandler<Host = unknown> {
   fetch(request: Request, extras?: FetchExtras<Host>): Promise<Response>;
   /** Aborts in-flight exchanges. */
   close(): Promise<void>;
-  /** The startup probe's report for this mount: its `tools` are exactly what `tools/list` serves. */
+  /**
+   * The startup probe's report for this mount: `projections[name].tools` are exactly what `tools/list` serves a
+   * client of that projection; `tools`, the default projection's.
+   */
   readonly report: ValidationReport;
 }
 
