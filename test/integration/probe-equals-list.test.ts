@@ -1,6 +1,6 @@
 /**
  * `validateMcpSchemas(...).tools` deep-equals what `tools/list` serves, for random schemas and
- * random option combinations (flattenUnionInput on/off, extend on/off, params on/off), over real HTTP with
+ * random option combinations (every projection, flattenUnionInput on/off, extend on/off, params on/off), over real HTTP with
  * both official clients. The probe and the mount share one preparation; this checks that nothing on the
  * serving path (SDK, transport, either era's codec) changes the documents.
  */
@@ -10,6 +10,7 @@ import {
   defineTool,
   type McpFetchHandler,
   type McpMountOptions,
+  PROJECTION_NAMES,
   validateMcpSchemas,
 } from 'mcp-mount';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,7 +36,13 @@ describe('validateMcpSchemas agrees with tools/list', () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(rootArb(3), { minLength: 1, maxLength: 3 }),
-        fc.record({ flatten: fc.boolean(), extend: fc.boolean(), params: fc.boolean(), v1: fc.boolean() }),
+        fc.record({
+          flatten: fc.boolean(),
+          projection: fc.constantFrom(undefined, ...PROJECTION_NAMES),
+          extend: fc.boolean(),
+          params: fc.boolean(),
+          v1: fc.boolean(),
+        }),
         async (gens, o) => {
           const tools = gens.map((gen, i) =>
             defineTool({
@@ -47,7 +54,7 @@ describe('validateMcpSchemas agrees with tools/list', () => {
             }),
           );
           const options: McpMountOptions = {
-            flattenUnionInput: o.flatten,
+            ...(o.projection ? { projection: o.projection } : { flattenUnionInput: o.flatten }),
             extend: o.extend ? { schema: z.object({ tenantId: z.string() }) } : undefined,
             schemaValidation: { policy: 'warn' },
             logger: silent,
