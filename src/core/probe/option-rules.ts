@@ -1,8 +1,8 @@
+import { PORTABLE_FORMATS } from '../json-schema/client-limits.js';
 import { ANNOTATION_KEYWORDS } from '../json-schema/keywords.js';
 import { pointer } from '../json-schema/pointer.js';
 import { isPlainObject, type JsonSchema } from '../json-schema/types.js';
 import { shortLiteral } from '../messages/describe.js';
-import { PORTABLE_FORMATS } from './formats.js';
 import { unionOf } from './schema-facts.js';
 import type { CheckOptions, Finding, Rule } from './types.js';
 

@@ -1,9 +1,9 @@
+import { GEMINI_FORMATS, LOCAL_GRAMMAR_LIMITS, OPENAI_STRICT_FORMATS } from '../json-schema/client-limits.js';
 import { declaredTypes, isNullableWrapper, isNullOnly, typeOfValue } from '../json-schema/keywords.js';
 import { ownValue } from '../json-schema/own-properties.js';
 import { pointer } from '../json-schema/pointer.js';
 import { isPlainObject } from '../json-schema/types.js';
 import { shortLiteral } from '../messages/describe.js';
-import { GEMINI_FORMATS, OPENAI_STRICT_FORMATS } from './formats.js';
 import { describeUntyped, isTyped, typedPositions } from './option-rules.js';
 import { isObjectLike, subject, unionOf } from './schema-facts.js';
 import type { Finding, Profile, Rule, SchemaVisit } from './types.js';
@@ -11,16 +11,6 @@ import type { Finding, Profile, Rule, SchemaVisit } from './types.js';
 // Client profiles as data: each rule names the limit it enforces and why. A profile only reports;
 // the served document stays as prepared, so a nullable field keeps accepting null even where a profile
 // complains. To support a new client, add an entry to PROFILES; to add a limit, add a rule.
-
-/** Thresholds of the `local-grammar` profile, where JSON Schema is compiled to a sampling grammar. */
-export const LOCAL_GRAMMAR_LIMITS = {
-  /** `maxLength`/`minLength`/`maxItems`/`minItems` at or above this unroll into huge grammars. */
-  repetition: 2000,
-  /** Longer `pattern`s are slow to compile or unsupported by grammar converters. */
-  patternLength: 200,
-  /** Values nested deeper than this (objects and arrays) blow up grammar size. */
-  depth: 6,
-} as const;
 
 const each = (
   keywords: readonly string[],

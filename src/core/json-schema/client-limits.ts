@@ -1,3 +1,6 @@
+// What clients take in a tool schema (format lists, grammar thresholds), as data: the probe reports a
+// document that exceeds them and the client-profile projections rewrite a document to stay within them.
+
 /**
  * Formats treated as portable by `requirePortableFormats`: defined by JSON Schema 2020-12 and validated by
  * ajv-formats, which the MCP SDKs use to check structured output. Zod's own formats (cuid, cuid2, ulid,
@@ -33,3 +36,13 @@ export const OPENAI_STRICT_FORMATS: readonly string[] = [
 
 /** Formats the Gemini function-declaration schema accepts (strings: enum, date-time; numbers: float, double, int32, int64). */
 export const GEMINI_FORMATS: readonly string[] = ['enum', 'date-time', 'float', 'double', 'int32', 'int64'];
+
+/** Thresholds of the `local-grammar` profile, where JSON Schema is compiled to a sampling grammar. */
+export const LOCAL_GRAMMAR_LIMITS = {
+  /** `maxLength`/`minLength`/`maxItems`/`minItems` at or above this unroll into huge grammars. */
+  repetition: 2000,
+  /** Longer `pattern`s are slow to compile or unsupported by grammar converters. */
+  patternLength: 200,
+  /** Values nested deeper than this (objects and arrays) blow up grammar size. */
+  depth: 6,
+} as const;
