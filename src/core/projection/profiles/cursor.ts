@@ -1,0 +1,33 @@
+import { composeDescription } from '../annotations.js';
+import { intersectionToNode, typeListToUntyped, unionToJoin } from './common.js';
+import { withoutNull } from './nulls.js';
+import type { Rewrite, Rewrites } from './walk.js';
+
+/**
+ * NARROWING: `null` is taken out (a `type` list's, an `enum`'s, a nullable wrapper's branch). An optional
+ * field says "none" by being left out; a required one keeps saying it in its description, and the
+ * server still accepts null there (the original Zod schema parses the call).
+ */
+const dropNull: Rewrite = (node, ctx) => {
+  const out = withoutNull(node);
+  if (!out) return undefined;
+  if (ctx.omittable) {
+    ctx.narrow(
+      'null is not served, since Cursor rejects a type list with null; the key is optional: leave it out for none',
+    );
+    return out;
+  }
+  ctx.narrow('null is not served, since Cursor rejects a type list with null; the description says null is accepted');
+  const description = composeDescription([
+    typeof out.description === 'string' ? out.description : undefined,
+    'May be null.',
+  ]);
+  return { ...out, description };
+};
+
+/**
+ * `cursor`: no `oneOf`/`anyOf`/`allOf` anywhere and no `type` list. Intersections become one object and
+ * unions the typed join (SUPERSET), null is taken out (NARROWING), and a `type` list left by a join of
+ * several types is dropped, its per-type keywords kept (SUPERSET).
+ */
+export const CURSOR: Rewrites = { pre: [intersectionToNode, unionToJoin, dropNull, typeListToUntyped] };

@@ -1,0 +1,72 @@
+import { GEMINI_FORMATS } from '../../json-schema/client-limits.js';
+import { declaredTypes, type JsonType, typeOfValue } from '../../json-schema/keywords.js';
+import type { JsonSchema } from '../../json-schema/types.js';
+import { dropFormatsOutside, intersectionToNode, typeListToUntyped, unionToJoin, without } from './common.js';
+import { withoutNull } from './nulls.js';
+import type { Rewrite, Rewrites } from './walk.js';
+
+/** How many times a recursive definition is expanded before its `$ref` becomes a bare type. */
+export const GEMINI_RECURSION_DEPTH = 3;
+
+/**
+ * NARROWING in JSON Schema terms: `null` leaves the `type` list, `enum` or nullable wrapper, and is said
+ * with OpenAPI's `nullable: true`, which Gemini's schema reads (and JSON Schema validators ignore).
+ */
+const nullableFlag: Rewrite = (node, ctx) => {
+  const out = withoutNull(node);
+  if (!out) return undefined;
+  ctx.narrow(
+    'null is served as `nullable: true` (OpenAPI), since Gemini rejects a type list with null and a null branch',
+  );
+  return declaredTypes(out)?.length === 1 ? { ...out, nullable: true } : out;
+};
+
+/** The one type of the values in `values`, `number` for a mix of integers and fractions; undefined for a mix of types. */
+function typeOfAll(values: readonly unknown[]): JsonType | undefined {
+  const types = new Set(values.map(typeOfValue));
+  if (types.size === 2 && types.has('integer') && types.has('number')) return 'number';
+  return types.size === 1 ? [...types][0] : undefined;
+}
+
+/** `node` with `type` set to `type` when it has none (a type it already has stays). */
+function typed(node: JsonSchema, type: JsonType | undefined): JsonSchema {
+  return 'type' in node || type === undefined ? node : { ...node, type };
+}
+
+/** EXACT: a string `const` becomes a one-value `enum`. SUPERSET: another `const` becomes its type. */
+const constToEnum: Rewrite = (node) => {
+  if (!('const' in node)) return undefined;
+  const { const: value, ...rest } = node;
+  return typeof value === 'string' ? typed({ ...rest, enum: [value] }, 'string') : typed(rest, typeOfValue(value));
+};
+
+/** SUPERSET: an `enum` with values other than strings becomes the values' type. */
+const nonStringEnum: Rewrite = (node) => {
+  if (!Array.isArray(node.enum) || node.enum.every((v: unknown) => typeof v === 'string')) return undefined;
+  const { enum: values, ...rest } = node;
+  return typed(rest, typeOfAll(values));
+};
+
+/** SUPERSET: the record keywords are dropped; every key is then allowed, with any value. */
+const dropRecordKeywords: Rewrite = (node) =>
+  without(node, ['additionalProperties', 'propertyNames', 'patternProperties']);
+
+/**
+ * `gemini`: the OpenAPI 3.0 subset of function declarations. Recursive `$ref`s are expanded
+ * `GEMINI_RECURSION_DEPTH` times, then stop at the type (SUPERSET); intersections become one object and
+ * unions the typed join (SUPERSET); null becomes `nullable: true` (NARROWING for JSON Schema); a `type`
+ * list of several types is dropped (SUPERSET); `const` becomes an `enum` or a type and non-string enums
+ * their type (SUPERSET); record keywords and formats Gemini lacks are dropped (SUPERSET).
+ */
+export const GEMINI: Rewrites = {
+  pre: [
+    intersectionToNode,
+    unionToJoin,
+    nullableFlag,
+    typeListToUntyped,
+    constToEnum,
+    nonStringEnum,
+    dropRecordKeywords,
+    dropFormatsOutside(GEMINI_FORMATS),
+  ],
+};
