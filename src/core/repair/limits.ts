@@ -54,6 +54,7 @@ export function resolveOptions(options: RepairOptions | undefined): ResolvedRepa
   return {
     json: o.json !== false,
     scalars: o.scalars !== false,
+    nullAsAbsent: o.nullAsAbsent !== false,
     maxDepth: limit(o.maxDepth, DEFAULT_MAX_DEPTH),
     maxStringBytes: limit(o.maxStringBytes, DEFAULT_MAX_STRING_BYTES),
     maxNodes: limit(o.maxNodes, DEFAULT_MAX_NODES),

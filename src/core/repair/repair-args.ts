@@ -9,7 +9,9 @@
  * - a canonical decimal string becomes a number, `"true"`/`"false"` a boolean and `"null"` null,
  *   only where that kind is expected and no string is accepted;
  * - a value is never changed where a string is accepted, only strings are ever changed, and a
- *   scalar is never wrapped into an array.
+ *   scalar is never wrapped into an array;
+ * - the one exception: `null` for an optional object key whose schema refuses null is read as the key
+ *   left out (`nullAsAbsent`), since that is the only reading under which the call can pass.
  *
  * Repair reads schema definitions only: it never parses with Zod and never runs a transform.
  * Rules and limits: docs/design/repair.md.
@@ -27,7 +29,8 @@ import type { RepairOptions, RepairResult } from './types.js';
  */
 export function repairArgs(value: unknown, schema: Schema, options?: RepairOptions): RepairResult {
   const opts = resolveOptions(options);
-  if (!isSchema(schema) || (!opts.json && !opts.scalars)) return { value, repairs: [], issues: [] };
+  if (!isSchema(schema) || (!opts.json && !opts.scalars && !opts.nullAsAbsent))
+    return { value, repairs: [], issues: [] };
   try {
     return walk(value, schema, opts);
   } catch (e) {
@@ -44,8 +47,8 @@ export function repairArgs(value: unknown, schema: Schema, options?: RepairOptio
 
 /**
  * Parses JSON text where `schema` expects an array or object (no scalar conversion), exported
- * under a name of its own. Equivalent to `repairArgs(args, schema, { scalars: false }).value`.
+ * under a name of its own. Equivalent to `repairArgs(args, schema, { scalars: false, nullAsAbsent: false }).value`.
  */
 export function coerceJsonArgs(args: unknown, schema: Schema): unknown {
-  return repairArgs(args, schema, { scalars: false }).value;
+  return repairArgs(args, schema, { scalars: false, nullAsAbsent: false }).value;
 }

@@ -18,6 +18,7 @@ import { type ContainerKind, containerKind } from './container-kind.js';
 import { firstSignificant, parseJsonText } from './json-text.js';
 import type { ResolvedRepairOptions } from './limits.js';
 import { structural } from './narrowing.js';
+import { nullMeansAbsent } from './null-as-absent.js';
 import { repairScalar } from './scalars.js';
 import { ANY, acceptsSel, type Sel } from './selection.js';
 import type { Repair, RepairIssue } from './types.js';
@@ -103,6 +104,11 @@ class Walker {
         const sel = this.childOf(f, key);
         if (sel === null) continue;
         const current = f.src[key];
+        if (current === null && this.opts.nullAsAbsent && f.keys !== null && nullMeansAbsent(f.sel, key, sel)) {
+          removeChild(f, key);
+          this.repairs.push({ path: pathText(f, key), from: 'null-as-absent' });
+          continue;
+        }
         const r = this.visit(f, key, current, sel);
         if (r instanceof Frame) stack.push(r);
         else if (r !== current) setChild(f, key, r);
@@ -251,6 +257,12 @@ function setChild(f: Frame, key: string | number, value: unknown): void {
   if (f.out === null) f.out = f.owned ? f.src : Array.isArray(f.src) ? f.src.slice() : { ...f.src };
   // A plain assignment to "__proto__" would set the prototype instead of a key.
   setOwn(f.out, key, value);
+}
+
+/** Leaves a key out, copying the container first unless repair owns it. */
+function removeChild(f: Frame, key: string | number): void {
+  if (f.out === null) f.out = f.owned ? f.src : { ...f.src };
+  delete f.out[key];
 }
 
 /** The displayed path of child `key` of `parent` (`items[3].meta`), built straight from the frame chain. */

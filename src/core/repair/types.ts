@@ -5,6 +5,12 @@ export interface RepairOptions {
   json?: boolean;
   /** Convert `"42"`, `"true"`/`"false"` and `"null"` where the schema expects that kind and accepts no string. Default true (`coerceScalarArgs`). */
   scalars?: boolean;
+  /**
+   * Read `null` sent for an optional object key whose schema refuses null as the key left out: the key is
+   * omitted before the parse. Clients that list every key in `required` (OpenAI strict mode) send null for
+   * a key the model leaves out. Default true.
+   */
+  nullAsAbsent?: boolean;
   /** Most nesting levels (arrays/objects, counted from the arguments' root) a value produced by parsing may reach. Default `DEFAULT_MAX_DEPTH` (64). */
   maxDepth?: number;
   /** Most UTF-8 bytes in one string that repair will parse. Default `DEFAULT_MAX_STRING_BYTES` (1 MiB). */
@@ -21,9 +27,10 @@ export interface RepairOptions {
 export interface RepairSwitches {
   json: boolean;
   scalars: boolean;
+  nullAsAbsent: boolean;
 }
 
-export type RepairFrom = 'json-string' | 'number-string' | 'boolean-string' | 'null-string';
+export type RepairFrom = 'json-string' | 'number-string' | 'boolean-string' | 'null-string' | 'null-as-absent';
 
 /** One repaired position, for hooks and logs (`ctx.repairs`). */
 export interface Repair {

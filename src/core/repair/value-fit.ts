@@ -70,7 +70,11 @@ export function shallowFit(sel: Sel, value: unknown, sw: RepairSwitches, inAnd =
         const field = shape[key]!;
         if (!Object.hasOwn(obj, key)) {
           if (!isOptionalIn(field)) return false;
-        } else if (!valueFits(acceptsOf(field), obj[key], sw)) return false;
+        } else if (!valueFits(acceptsOf(field), obj[key], sw)) {
+          // Repair leaves the key out (null-as-absent), and an optional key may be missing.
+          const absent = obj[key] === null && sw.nullAsAbsent && isOptionalIn(field);
+          if (!absent) return false;
+        }
       }
       if (def.catchall && !(inAnd && isNever(def.catchall))) {
         const rest = acceptsOf(def.catchall);

@@ -1,0 +1,41 @@
+// `null` sent for an optional key whose schema refuses null: read as the key left out.
+//
+// Clients that need every key present (OpenAI strict mode lists every key in `required`, optional ones
+// made nullable) send null for a key the model means to leave out. Where the original schema makes the
+// key optional and refuses null for it, null can only fail the parse, and leaving the key out is the one
+// reading under which the call can pass: so the key is omitted before the one Zod parse.
+
+import { shapeField } from '../zod/child-schemas.js';
+import { defOf, isOptionalIn, isSchema } from '../zod/def.js';
+import { AndSel, acceptsSel, OrSel, type Sel } from './selection.js';
+
+/**
+ * True when `null` at key `key` of an object described by `container` (a structural selection) is to be
+ * read as absent: the key's own schemas (`child`) accept neither null nor anything, and the key is
+ * optional in the object schema(s) that declare it (for a plain union, in some member still in the
+ * running; for an intersection, in every side that declares it). Keys only a record describes do not
+ * count: a record has no optional keys, only keys it takes.
+ */
+export function nullMeansAbsent(container: Sel, key: string | number, child: Sel): boolean {
+  const a = acceptsSel(child);
+  if (a.any || a.null) return false;
+  return typeof key === 'string' && optionalKey(container, key) === true;
+}
+
+/** true: optional; false: declared and required; undefined: not declared by an object shape here. */
+function optionalKey(sel: Sel, key: string): boolean | undefined {
+  if (sel instanceof OrSel) {
+    const verdicts = sel.of.map((s) => optionalKey(s, key));
+    return verdicts.includes(true) ? true : verdicts.includes(false) ? false : undefined;
+  }
+  if (sel instanceof AndSel) {
+    const verdicts = sel.of.map((s) => optionalKey(s, key)).filter((v) => v !== undefined);
+    if (verdicts.length === 0) return undefined;
+    return verdicts.every((v) => v);
+  }
+  if (!isSchema(sel)) return undefined;
+  const def = defOf(sel);
+  if (def.type !== 'object') return undefined;
+  const field = shapeField(def, key);
+  return field === undefined ? undefined : isOptionalIn(field);
+}
