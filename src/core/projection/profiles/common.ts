@@ -21,7 +21,7 @@ export const atRoot =
     ctx.atRoot ? rewrite(node, ctx) : undefined;
 
 /**
- * SUPERSET: a `type` list of several types (null aside: the caller takes null out first) is dropped. The
+ * SUPERSET: a `type` list of several types besides null is dropped (the result admits null too). The
  * other types' keywords constrain only values of their type and stay; the object keywords go with it (a
  * client reads `properties` without `type: "object"` as a malformed object), and the description says
  * what the node expects instead (`Expects: string | { x }.`).
@@ -29,8 +29,8 @@ export const atRoot =
 export const typeListToUntyped: Rewrite = (node, ctx) => {
   const types = declaredTypes(node);
   if (!Array.isArray(node.type) || !types) return undefined;
-  if (types.includes('null') && types.length > 1) return undefined;
   if (types.length === 1) return { ...node, type: types[0] };
+  if (types.filter((t) => t !== 'null').length < 2) return undefined; // one type and null: the profile's null rule
   const expects = `Expects: ${summarize(node, ctx.resolve)}.`;
   const out: JsonSchema = { ...node };
   delete out.type;

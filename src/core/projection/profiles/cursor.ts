@@ -27,7 +27,7 @@ const dropNull: Rewrite = (node, ctx) => {
 
 /**
  * `cursor`: no `oneOf`/`anyOf`/`allOf` anywhere and no `type` list. Intersections become one object and
- * unions the typed join (SUPERSET), null is taken out (NARROWING), and a `type` list left by a join of
- * several types is dropped, its per-type keywords kept (SUPERSET).
+ * unions the typed join (SUPERSET), a `type` list of several types is dropped (SUPERSET), and null is taken
+ * out of what is left (NARROWING).
  */
-export const CURSOR: Rewrites = { pre: [intersectionToNode, unionToJoin, dropNull, typeListToUntyped] };
+export const CURSOR: Rewrites = { pre: [intersectionToNode, unionToJoin, typeListToUntyped, dropNull] };

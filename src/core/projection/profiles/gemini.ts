@@ -9,17 +9,21 @@ import type { Rewrite, Rewrites } from './walk.js';
 export const GEMINI_RECURSION_DEPTH = 3;
 
 /**
- * NARROWING in JSON Schema terms: `null` leaves the `type` list, `enum` or nullable wrapper, and is said
- * with OpenAPI's `nullable: true`, which Gemini's schema reads (and JSON Schema validators ignore).
+ * EXACT in Gemini's dialect: `null` leaves the `type` list, `enum` or nullable wrapper, and is said with
+ * OpenAPI's `nullable: true`, which Gemini's schema reads (so does Ajv). It applies once one type is left,
+ * or none (an untyped node admits null anyway); a wrapper around a node still to be typed waits for its
+ * member to be rewritten (it runs again after the children).
  */
-const nullableFlag: Rewrite = (node, ctx) => {
+const nullableFlag: Rewrite = (node) => {
   const out = withoutNull(node);
   if (!out) return undefined;
-  ctx.narrow(
-    'null is served as `nullable: true` (OpenAPI), since Gemini rejects a type list with null and a null branch',
-  );
-  return declaredTypes(out)?.length === 1 ? { ...out, nullable: true } : out;
+  const types = declaredTypes(out);
+  if (types?.length === 1) return { ...out, nullable: true };
+  return types === undefined && !UNTYPED_BREAKERS.some((k) => k in out) ? out : undefined;
 };
+
+/** Keywords that can refuse null on a node without `type`. */
+const UNTYPED_BREAKERS = ['const', 'enum', 'anyOf', 'oneOf', 'allOf', '$ref', 'not', 'if'];
 
 /** The one type of the values in `values`, `number` for a mix of integers and fractions; undefined for a mix of types. */
 function typeOfAll(values: readonly unknown[]): JsonType | undefined {
@@ -54,7 +58,7 @@ const dropRecordKeywords: Rewrite = (node) =>
 /**
  * `gemini`: the OpenAPI 3.0 subset of function declarations. Recursive `$ref`s are expanded
  * `GEMINI_RECURSION_DEPTH` times, then stop at the type (SUPERSET); intersections become one object and
- * unions the typed join (SUPERSET); null becomes `nullable: true` (NARROWING for JSON Schema); a `type`
+ * unions the typed join (SUPERSET); null becomes `nullable: true` (EXACT for Gemini); a `type`
  * list of several types is dropped (SUPERSET); `const` becomes an `enum` or a type and non-string enums
  * their type (SUPERSET); record keywords and formats Gemini lacks are dropped (SUPERSET).
  */
@@ -62,11 +66,12 @@ export const GEMINI: Rewrites = {
   pre: [
     intersectionToNode,
     unionToJoin,
-    nullableFlag,
     typeListToUntyped,
+    nullableFlag,
     constToEnum,
     nonStringEnum,
     dropRecordKeywords,
     dropFormatsOutside(GEMINI_FORMATS),
   ],
+  post: [nullableFlag],
 };
