@@ -1,12 +1,13 @@
-// `null` sent for an optional key whose schema refuses null: read as the key left out.
+// `null` sent for a key that may be left out and cannot be null: read as the key left out.
 //
 // Clients that need every key present (OpenAI strict mode lists every key in `required`, optional ones
-// made nullable) send null for a key the model means to leave out. Where the original schema makes the
-// key optional and refuses null for it, null can only fail the parse, and leaving the key out is the one
-// reading under which the call can pass: so the key is omitted before the one Zod parse.
+// made nullable) send null for a key the model means to leave out: an optional key, or, in a flattened
+// union, a key only other variants declare. Where the original schema lets the key be missing and refuses
+// null for it, null can only fail the parse, and leaving the key out is the one reading under which the
+// call can pass: so the key is omitted before the one Zod parse.
 
 import { shapeField } from '../zod/child-schemas.js';
-import { defOf, isOptionalIn, isSchema } from '../zod/def.js';
+import { defOf, isNever, isOptionalIn, isSchema } from '../zod/def.js';
 import { AndSel, acceptsSel, OrSel, type Sel } from './selection.js';
 
 /**
@@ -20,6 +21,22 @@ export function nullMeansAbsent(container: Sel, key: string | number, child: Sel
   const a = acceptsSel(child);
   if (a.any || a.null) return false;
   return typeof key === 'string' && optionalKey(container, key) === true;
+}
+
+/**
+ * True when every object schema in `container` refuses `key` by name: a strict object that does not
+ * declare it, as a strict variant of a discriminated union is for the keys only other variants declare.
+ * `null` there can only fail the parse and is read as absent. A strip object's undeclared key is left
+ * alone: Zod drops it, so the call is valid as sent, and a valid call is never repaired.
+ */
+export function undeclaredKey(container: Sel, key: string | number): boolean {
+  if (container instanceof OrSel || container instanceof AndSel) {
+    return container.of.length > 0 && container.of.every((s) => undeclaredKey(s, key));
+  }
+  if (typeof key !== 'string' || !isSchema(container)) return false;
+  const def = defOf(container);
+  if (def.type !== 'object' || shapeField(def, key) !== undefined) return false;
+  return def.catchall !== undefined && isNever(def.catchall);
 }
 
 /** true: optional; false: declared and required; undefined: not declared by an object shape here. */

@@ -18,7 +18,7 @@ import { type ContainerKind, containerKind } from './container-kind.js';
 import { firstSignificant, parseJsonText } from './json-text.js';
 import type { ResolvedRepairOptions } from './limits.js';
 import { structural } from './narrowing.js';
-import { nullMeansAbsent } from './null-as-absent.js';
+import { nullMeansAbsent, undeclaredKey } from './null-as-absent.js';
 import { repairScalar } from './scalars.js';
 import { ANY, acceptsSel, type Sel } from './selection.js';
 import type { Repair, RepairIssue } from './types.js';
@@ -101,9 +101,14 @@ class Walker {
       const f = stack[stack.length - 1]!;
       const key = this.nextKey(f);
       if (key !== undefined) {
+        const current = f.src[key];
+        if (current === null && this.opts.nullAsAbsent && f.keys !== null && undeclaredKey(f.sel, key)) {
+          removeChild(f, key);
+          this.repairs.push({ path: pathText(f, key), from: 'null-as-absent' });
+          continue;
+        }
         const sel = this.childOf(f, key);
         if (sel === null) continue;
-        const current = f.src[key];
         if (current === null && this.opts.nullAsAbsent && f.keys !== null && nullMeansAbsent(f.sel, key, sel)) {
           removeChild(f, key);
           this.repairs.push({ path: pathText(f, key), from: 'null-as-absent' });

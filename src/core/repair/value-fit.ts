@@ -78,8 +78,10 @@ export function shallowFit(sel: Sel, value: unknown, sw: RepairSwitches, inAnd =
       }
       if (def.catchall && !(inAnd && isNever(def.catchall))) {
         const rest = acceptsOf(def.catchall);
+        // A strict object's undeclared key sent as null is left out by repair (null-as-absent).
+        const absent = (key: string) => obj[key] === null && sw.nullAsAbsent && isNever(def.catchall);
         for (const key of Object.keys(obj)) {
-          if (!Object.hasOwn(shape, key) && !valueFits(rest, obj[key], sw)) return false;
+          if (!Object.hasOwn(shape, key) && !valueFits(rest, obj[key], sw) && !absent(key)) return false;
         }
       }
       return true;

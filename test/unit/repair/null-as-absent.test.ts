@@ -100,6 +100,21 @@ describe('repair: null for an optional key', () => {
     }
   });
 
+  it("null for another variant's key in a strict variant is left out; a strip variant's is left for Zod to drop", () => {
+    const schema = z.discriminatedUnion('kind', [
+      z.strictObject({ kind: z.literal('move'), to: z.string() }),
+      z.object({ kind: z.literal('drop'), reason: z.string().optional() }),
+    ]);
+    const strict = call(schema, wire('{"kind":"move","to":"x","reason":null}'));
+    expect(strict.data).toEqual({ kind: 'move', to: 'x' });
+    expect(strict.repair.repairs).toEqual([{ path: 'reason', from: 'null-as-absent' }]);
+    const strip = call(schema, wire('{"kind":"drop","to":null}'));
+    expect(strip.repair.repairs).toEqual([]);
+    expect(strip.data).toEqual({ kind: 'drop' });
+    // Not null: the strict variant still refuses the key by name.
+    expect(call(schema, wire('{"kind":"move","to":"x","reason":"r"}')).lines[0]).toMatch(/^reason: unrecognized key/);
+  });
+
   it('an intersection leaves the key out only when every side that declares it makes it optional', () => {
     const both = z.intersection(z.object({ a: z.string().optional() }), z.object({ b: z.number().optional() }));
     expect(call(both, wire('{"a":null,"b":null}')).data).toEqual({});
