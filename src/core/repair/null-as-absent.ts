@@ -8,14 +8,16 @@
 
 import { shapeField } from '../zod/child-schemas.js';
 import { defOf, isNever, isOptionalIn, isSchema } from '../zod/def.js';
+import { recordTakesEveryKey } from '../zod/record-keys.js';
 import { AndSel, acceptsSel, OrSel, type Sel } from './selection.js';
 
 /**
  * True when `null` at key `key` of an object described by `container` (a structural selection) is to be
  * read as absent: the key's own schemas (`child`) accept neither null nor anything, and the key is
  * optional in the object schema(s) that declare it (for a plain union, in some member still in the
- * running; for an intersection, in every side that declares it). Keys only a record describes do not
- * count: a record has no optional keys, only keys it takes.
+ * running; for an intersection, in every side that declares it). A record whose key schema takes every
+ * key (`z.record(z.string(), ...)`) has every key optional; one with a finite key set (an enum) requires
+ * each of its keys, and one with checked keys cannot be told, so neither counts.
  */
 export function nullMeansAbsent(container: Sel, key: string | number, child: Sel): boolean {
   const a = acceptsSel(child);
@@ -52,6 +54,7 @@ function optionalKey(sel: Sel, key: string): boolean | undefined {
   }
   if (!isSchema(sel)) return undefined;
   const def = defOf(sel);
+  if (def.type === 'record') return recordTakesEveryKey(def) ? true : undefined;
   if (def.type !== 'object') return undefined;
   const field = shapeField(def, key);
   return field === undefined ? undefined : isOptionalIn(field);

@@ -88,9 +88,16 @@ describe('repair: null for an optional key', () => {
     expect(r.lines[0]).toMatch(/^title: expected string, received null/);
   });
 
-  it('null for a record value, an array item or an undeclared key is not repaired', () => {
+  it('null for a key of a record that takes every key is left out', () => {
+    const schema = z.object({ tags: z.record(z.string(), z.array(z.string())) });
+    const r = call(schema, wire('{"tags":{"a":["x"],"b":null}}'));
+    expect(r.data).toEqual({ tags: { a: ['x'] } });
+    expect(r.repair.repairs).toEqual([{ path: 'tags.b', from: 'null-as-absent' }]);
+  });
+
+  it('null for a record key of a finite key set, an array item or an undeclared key is not repaired', () => {
     const cases: Array<[z.ZodType, string]> = [
-      [z.record(z.string(), z.string().optional()), '{"a":null}'],
+      [z.record(z.enum(['a', 'b']), z.string()), '{"a":null,"b":"x"}'],
       [z.object({ xs: z.array(z.string().optional()) }), '{"xs":[null]}'],
       [z.object({ a: z.string() }), '{"a":"x","b":null}'],
       [z.looseObject({ a: z.string() }), '{"a":"x","b":null}'],
