@@ -230,9 +230,10 @@ const table = Object.fromEntries(
       repaired: 0,
       stripped: 0,
       inherited: 0,
-      otherMember: 0,
+      nullKept: 0,
       plainUnionFill: 0,
       lostToNarrowing: 0,
+      combinatorsOrTypeListsBefore: 0,
     },
   ]),
 );
@@ -285,6 +286,9 @@ describe('profile projections: property', () => {
           row.unsatisfiable += left.length;
           // What the issue says of Cursor beyond its profile's rules: no combinator and no type list anywhere.
           if (name === 'cursor') {
+            // Counted beside the profile's errors: its rules do not check these, the issue's reports do.
+            row.combinatorsOrTypeListsBefore +=
+              keywordsIn(flat, ['anyOf', 'oneOf', 'allOf']).length + typeListsIn(flat).length;
             expect(keywordsIn(projected, ['anyOf', 'oneOf', 'allOf']), `combinator left: ${context}`).toEqual([]);
             expect(typeListsIn(projected), `type list left: ${context}`).toEqual([]);
           }
@@ -339,11 +343,12 @@ describe('profile projections: property', () => {
                 `narrowing admits a refused call: ${JSON.stringify(sent.value)}\nrepaired: ${JSON.stringify(repaired.value)}\nzod: ${parsed.error.message}\n${context}`,
               );
             }
-            // A null sent for a key the value lacked can make another member of a plain union match (one
-            // that takes null there): still a valid call, counted to say how often it happens.
+            // A null sent for a key the value lacked that the original takes null at (a nullable optional
+            // key, a loose object's catch-all, a plain union member that takes null) reaches the handler
+            // as null rather than absent: still a valid call, counted to say how often it happens.
             if (sent.filled && sent.omitted.length === 0 && sent.closed.length === 0) {
               const same = JSON.stringify(parsed.data) === JSON.stringify(gen.schema.parse(value));
-              if (!same) row.otherMember++;
+              if (!same) row.nullKept++;
             }
             // Keys left out at a closed object that no narrowing names must be keys Zod drops anyway: where
             // nothing else changed the value, the parse is the same as the original value's.
