@@ -10,17 +10,25 @@ export const GEMINI_RECURSION_DEPTH = 3;
 
 /**
  * EXACT in Gemini's dialect: `null` leaves the `type` list, `enum` or nullable wrapper, and is said with
- * OpenAPI's `nullable: true`, which Gemini's schema reads (so does Ajv). It applies once one type is left,
- * or none (an untyped node admits null anyway); a wrapper around a node still to be typed waits for its
- * member to be rewritten (it runs again after the children).
+ * OpenAPI's `nullable: true`, which Gemini's schema reads (so does Ajv). Beside an `enum` it is a NARROWING,
+ * reported: `nullable` does not add null to an enum, and Gemini takes no null in one. It applies once one
+ * type is left, or none (an untyped node admits null anyway); a wrapper around a node still to be typed
+ * waits for its member to be rewritten (it runs again after the children).
  */
-const nullableFlag: Rewrite = (node) => {
+const nullableFlag: Rewrite = (node, ctx) => {
   const out = withoutNull(node);
   if (!out) return undefined;
   const types = declaredTypes(out);
-  if (types?.length === 1) return { ...out, nullable: true };
+  if (types?.length === 1) {
+    // OpenAPI's `nullable` does not add null to an `enum` (3.0.3), and Gemini takes string enums only.
+    if (Array.isArray(out.enum)) ctx.narrow(narrowedEnum(ctx.omittable));
+    return { ...out, nullable: true };
+  }
   return types === undefined && !UNTYPED_BREAKERS.some((k) => k in out) ? out : undefined;
 };
+
+const narrowedEnum = (omittable: boolean) =>
+  `null is left out of the enum, since Gemini takes enums of strings only${omittable ? '; the key is optional: leave it out for none' : ''}`;
 
 /** Keywords that can refuse null on a node without `type`. */
 const UNTYPED_BREAKERS = ['const', 'enum', 'anyOf', 'oneOf', 'allOf', '$ref', 'not', 'if'];
