@@ -243,8 +243,28 @@ const gemini: Profile = {
 
 const cursor: Profile = {
   name: 'cursor',
-  summary: 'Cursor MCP client',
+  summary: 'Cursor MCP client: no combinator and no type list anywhere in a tool schema',
   rules: [
+    {
+      id: 'combinator',
+      reason: 'Cursor rejects oneOf/anyOf/allOf anywhere in a tool schema (every request of that client fails)',
+      severity: 'error',
+      check: (visit) =>
+        each(['oneOf', 'anyOf', 'allOf'], visit, (k) => ({
+          message: `${subject(visit)} uses \`${k}\`, which Cursor rejects anywhere in a tool; serve Cursor \`projection: 'cursor'\` (or 'auto'), which writes it as one node`,
+        })),
+    },
+    {
+      id: 'type-list',
+      reason: 'Cursor rejects a type list such as ["string","number"]',
+      severity: 'error',
+      check: (visit) =>
+        Array.isArray(visit.node.type) && !visit.node.type.includes('null')
+          ? {
+              message: `${subject(visit)} has type ${shortLiteral(visit.node.type)}, a list Cursor rejects; serve Cursor \`projection: 'cursor'\` (or 'auto')`,
+            }
+          : undefined, // with null: nullable-type-list
+    },
     {
       id: 'property-name',
       reason: 'Cursor accepts property names made of [A-Za-z0-9_.-] only',

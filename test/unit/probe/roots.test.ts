@@ -195,8 +195,17 @@ describe('roots', () => {
   it('a root allOf or a root oneOf beside type:"object" is an error', () => {
     const allOf = { type: 'object', allOf: [{ type: 'object', properties: { a: { type: 'string' } } }] };
     expect(only(check(allOf), 'root-not-object', '').message).toMatch(/intersection/);
-    const mixed = { type: 'object', properties: { botId: { type: 'string' } }, oneOf: [{ type: 'object' }] };
+    const mixed = {
+      type: 'object',
+      properties: { botId: { type: 'string' } },
+      oneOf: [{ type: 'object', properties: { other: { type: 'string' } } }],
+    };
     only(check(mixed), 'root-not-object', '');
+  });
+
+  it('a root oneOf that only asserts about the declared keys is no root error', () => {
+    const asserting = { type: 'object', properties: { botId: { type: 'string' } }, oneOf: [{ required: ['botId'] }] };
+    expect(check(asserting).filter((i) => i.code === 'root-not-object')).toEqual([]);
   });
 
   it('scalar roots and non-objects are errors, and never throw', () => {

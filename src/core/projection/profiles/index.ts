@@ -2,6 +2,7 @@
 // Rules, kinds (superset or narrowing) and guarantees per profile: docs/design/projections.md.
 import { cloneJson, cloneJsonOrSelf, withKeyCache } from '../../json-schema/compare.js';
 import { isPlainObject, type JsonSchema } from '../../json-schema/types.js';
+import { PROFILE_PROJECTION_NAMES, type ProfileProjection } from '../names.js';
 import { localResolver } from '../type-atoms.js';
 import { ANTHROPIC } from './anthropic.js';
 import { CURSOR } from './cursor.js';
@@ -13,16 +14,9 @@ import { type Narrowing, type Rewrites, rewriteTree } from './walk.js';
 
 export type { Narrowing } from './walk.js';
 
-export type ProfileProjectionName = 'anthropic' | 'openai-strict' | 'gemini' | 'cursor' | 'local-grammar';
-
-/** Every profile projection, in the order the probe's profiles are listed. */
-export const PROFILE_PROJECTIONS: readonly ProfileProjectionName[] = Object.freeze([
-  'anthropic',
-  'openai-strict',
-  'gemini',
-  'cursor',
-  'local-grammar',
-]);
+/** The client profiles that have a projection of their own: the same names as the probe's profiles. */
+export type ProfileProjectionName = ProfileProjection;
+export const PROFILE_PROJECTIONS: readonly ProfileProjectionName[] = PROFILE_PROJECTION_NAMES;
 
 const REWRITES: Readonly<Record<ProfileProjectionName, Rewrites>> = {
   anthropic: ANTHROPIC,
