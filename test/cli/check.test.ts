@@ -150,7 +150,8 @@ describe.concurrent('mcp-mount check on examples/shared/tools.ts', { timeout: 12
     const text = readFileSync(lock, 'utf8');
     expect(text).toBe(writeSchemaLock(validateMcpSchemas(exampleTools, exampleOptions), exampleOptions));
     const locked = JSON.parse(text);
-    expect(locked.options).toEqual({ flattenUnionInput: true, extendKeys: [] });
+    expect(locked.options).toEqual({ projection: 'flat', extendKeys: [] });
+    expect(Object.keys(locked.projections)).toEqual(['flat']);
 
     const running = await serveTools(exampleTools, exampleOptions);
     try {
@@ -161,7 +162,7 @@ describe.concurrent('mcp-mount check on examples/shared/tools.ts', { timeout: 12
         const documents = listed.map((t) =>
           Object.fromEntries(keys.filter((k) => t[k] !== undefined).map((k) => [k, t[k]])),
         );
-        expect(locked.tools).toEqual(documents);
+        expect(locked.projections.flat.tools).toEqual(documents);
       } finally {
         await client.close();
       }

@@ -31,11 +31,13 @@ describe('writeSchemaLock', () => {
       extend: { schema: z.object({ tenantId: z.string(), region: z.string() }) },
     });
     expect(text.endsWith('}\n')).toBe(true);
-    expect(text).toContain('\n  "lockfileVersion": 1,\n');
+    expect(text).toContain('\n  "lockfileVersion": 2,\n');
     const lock = JSON.parse(text);
-    expect(Object.keys(lock)).toEqual(['lockfileVersion', 'options', 'tools']);
-    expect(lock.options).toEqual({ flattenUnionInput: true, extendKeys: ['tenantId', 'region'] });
-    expect(writeSchemaLock(report(search))).toContain('"flattenUnionInput": false,\n    "extendKeys": []');
+    expect(Object.keys(lock)).toEqual(['lockfileVersion', 'options', 'projections']);
+    expect(lock.options).toEqual({ projection: 'flat', extendKeys: ['tenantId', 'region'] });
+    expect(writeSchemaLock(report(search))).toContain('"projection": "faithful",\n    "extendKeys": []');
+    expect(writeSchemaLock(report(search), { projection: 'auto' })).toContain('"projection": "auto"');
+    expect(writeSchemaLock(report(search), { projection: () => 'cursor' })).toContain('"projection": "function"');
   });
 
   it('keeps the tools/list key order per tool and sorts keys inside documents, so key order never shows as drift', () => {
@@ -61,7 +63,7 @@ describe('writeSchemaLock', () => {
     );
     const text = writeSchemaLock(report(a));
     expect(writeSchemaLock(report(b))).toBe(text);
-    const written = JSON.parse(text).tools[0];
+    const written = JSON.parse(text).projections.faithful.tools[0];
     expect(Object.keys(written)).toEqual([
       'name',
       'title',
@@ -80,7 +82,7 @@ describe('writeSchemaLock', () => {
       't',
       JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string"}},"required":["z","a"]}'),
     );
-    const written = JSON.parse(writeSchemaLock(report(t))).tools[0].inputSchema;
+    const written = JSON.parse(writeSchemaLock(report(t))).projections.faithful.tools[0].inputSchema;
     expect(Object.hasOwn(written.properties, '__proto__')).toBe(true);
     expect(written.required).toEqual(['z', 'a']);
   });
@@ -89,7 +91,9 @@ describe('writeSchemaLock', () => {
     const { validateMcpSchemas } = await import('mcp-mount');
     const t = defineTool({ name: 'x', input: z.object({ n: z.number() }), handler: () => 1 });
     const lock = JSON.parse(writeSchemaLock(validateMcpSchemas([t])));
-    expect(lock.tools).toEqual([{ name: 'x', inputSchema: validateMcpSchemas([t]).tools[0]!.inputSchema }]);
+    expect(lock.projections).toEqual({
+      faithful: { tools: [{ name: 'x', inputSchema: validateMcpSchemas([t]).tools[0]!.inputSchema }] },
+    });
   });
 });
 
@@ -110,9 +114,28 @@ describe('diffSchemaLock', () => {
     const diff = diffSchemaLock(lockOf(search), report(now));
     expect(diff.ok).toBe(false);
     expect(diff.changes).toEqual([
-      { kind: 'changed', tool: 'search', pointer: '/inputSchema/properties/limit/maximum', before: 50, after: 100 },
-      { kind: 'removed', tool: 'search', pointer: '/inputSchema/properties/q/minLength', before: 1 },
-      { kind: 'added', tool: 'search', pointer: '/inputSchema/properties/sort', after: { enum: ['asc', 'desc'] } },
+      {
+        kind: 'changed',
+        projection: 'faithful',
+        tool: 'search',
+        pointer: '/inputSchema/properties/limit/maximum',
+        before: 50,
+        after: 100,
+      },
+      {
+        kind: 'removed',
+        projection: 'faithful',
+        tool: 'search',
+        pointer: '/inputSchema/properties/q/minLength',
+        before: 1,
+      },
+      {
+        kind: 'added',
+        projection: 'faithful',
+        tool: 'search',
+        pointer: '/inputSchema/properties/sort',
+        after: { enum: ['asc', 'desc'] },
+      },
     ]);
     expect(diff.text).toBe(
       [
@@ -145,14 +168,34 @@ describe('diffSchemaLock', () => {
       type: ['object', 'null'],
     });
     expect(diffSchemaLock(lockOf(before), report(after)).changes).toEqual([
-      { kind: 'added', tool: 't', pointer: '/inputSchema/anyOf/0/maxLength', after: 3 },
-      { kind: 'added', tool: 't', pointer: '/inputSchema/anyOf/2', after: { type: 'null' } },
-      { kind: 'changed', tool: 't', pointer: '/inputSchema/required', before: ['a', 'b'], after: ['b'] },
-      { kind: 'changed', tool: 't', pointer: '/inputSchema/type', before: 'object', after: ['object', 'null'] },
+      { kind: 'added', projection: 'faithful', tool: 't', pointer: '/inputSchema/anyOf/0/maxLength', after: 3 },
+      { kind: 'added', projection: 'faithful', tool: 't', pointer: '/inputSchema/anyOf/2', after: { type: 'null' } },
+      {
+        kind: 'changed',
+        projection: 'faithful',
+        tool: 't',
+        pointer: '/inputSchema/required',
+        before: ['a', 'b'],
+        after: ['b'],
+      },
+      {
+        kind: 'changed',
+        projection: 'faithful',
+        tool: 't',
+        pointer: '/inputSchema/type',
+        before: 'object',
+        after: ['object', 'null'],
+      },
     ]);
     const shorter = tool('t', { required: ['a', 'b'], anyOf: [{ type: 'string' }], type: 'object' });
     expect(diffSchemaLock(lockOf(before), report(shorter)).changes).toEqual([
-      { kind: 'removed', tool: 't', pointer: '/inputSchema/anyOf/1', before: { type: 'number' } },
+      {
+        kind: 'removed',
+        projection: 'faithful',
+        tool: 't',
+        pointer: '/inputSchema/anyOf/1',
+        before: { type: 'number' },
+      },
     ]);
   });
 
@@ -162,12 +205,20 @@ describe('diffSchemaLock', () => {
     expect(diffSchemaLock(lockOf(before), report(after)).changes).toEqual([
       {
         kind: 'changed',
+        projection: 'faithful',
         tool: 't',
         pointer: '/inputSchema/additionalProperties',
         before: false,
         after: { type: 'string' },
       },
-      { kind: 'changed', tool: 't', pointer: '/inputSchema/properties/a', before: { type: 'string' }, after: [] },
+      {
+        kind: 'changed',
+        projection: 'faithful',
+        tool: 't',
+        pointer: '/inputSchema/properties/a',
+        before: { type: 'string' },
+        after: [],
+      },
     ]);
   });
 
@@ -176,10 +227,10 @@ describe('diffSchemaLock', () => {
     const after = tool('t', {}, { title: 'T', description: 'new', outputSchema: { type: 'object' } });
     const diff = diffSchemaLock(lockOf(before), report(after));
     expect(diff.changes).toEqual([
-      { kind: 'removed', tool: 't', pointer: '/annotations', before: { readOnlyHint: true } },
-      { kind: 'changed', tool: 't', pointer: '/description', before: 'old', after: 'new' },
-      { kind: 'added', tool: 't', pointer: '/outputSchema', after: { type: 'object' } },
-      { kind: 'added', tool: 't', pointer: '/title', after: 'T' },
+      { kind: 'removed', projection: 'faithful', tool: 't', pointer: '/annotations', before: { readOnlyHint: true } },
+      { kind: 'changed', projection: 'faithful', tool: 't', pointer: '/description', before: 'old', after: 'new' },
+      { kind: 'added', projection: 'faithful', tool: 't', pointer: '/outputSchema', after: { type: 'object' } },
+      { kind: 'added', projection: 'faithful', tool: 't', pointer: '/title', after: 'T' },
     ]);
   });
 
@@ -188,15 +239,15 @@ describe('diffSchemaLock', () => {
     const added = tool('added', { type: 'object' });
     const diff = diffSchemaLock(lockOf(search, other), report(added, search), { flattenUnionInput: true });
     expect(diff.changes).toEqual([
-      { kind: 'option-changed', option: 'flattenUnionInput', before: false, after: true },
-      { kind: 'tool-removed', tool: 'other' },
-      { kind: 'tool-added', tool: 'added' },
+      { kind: 'option-changed', option: 'projection', before: 'faithful', after: 'flat' },
+      { kind: 'tool-removed', projection: 'faithful', tool: 'other' },
+      { kind: 'tool-added', projection: 'faithful', tool: 'added' },
     ]);
     expect(diff.text).toBe(
       [
         'schema lock drift: 3 changes',
         '  options',
-        '    ~ flattenUnionInput: false → true',
+        '    ~ projection: "faithful" → "flat"',
         '  + added: tool added (not in the lockfile)',
         '  - other: tool removed (in the lockfile, no longer served)',
       ].join('\n'),
@@ -225,7 +276,112 @@ describe('diffSchemaLock', () => {
   it('refuses text that is not a lockfile of this version, with the reason', () => {
     expect(() => diffSchemaLock('{', report())).toThrow(/not a schema lockfile: invalid JSON/);
     expect(() => diffSchemaLock('[]', report())).toThrow(/expected a JSON object/);
-    expect(() => diffSchemaLock('{"lockfileVersion":2,"tools":[]}', report())).toThrow(/unsupported lockfileVersion 2/);
-    expect(() => diffSchemaLock('{"lockfileVersion":1,"tools":[{}]}', report())).toThrow(/with a `name`/);
+    expect(() => diffSchemaLock('{"lockfileVersion":3,"projections":{}}', report())).toThrow(
+      /unsupported lockfileVersion 3/,
+    );
+    expect(() => diffSchemaLock('{"lockfileVersion":2,"projections":[]}', report())).toThrow(/`projections` must be/);
+    expect(() => diffSchemaLock('{"lockfileVersion":2,"projections":{"flat":{"tools":[{}]}}}', report())).toThrow(
+      /`projections.flat.tools` must be an array of tool documents with a `name`/,
+    );
+  });
+
+  it('a version-1 lockfile (one document per tool) is refused with "regenerate", never diffed', () => {
+    const v1 = JSON.stringify({
+      lockfileVersion: 1,
+      options: { flattenUnionInput: false, extendKeys: [] },
+      tools: [search],
+    });
+    expect(() => diffSchemaLock(v1, report(search))).toThrow(
+      /lockfileVersion 1 is the format of an older mcp-mount .*regenerate the file with --write/,
+    );
+  });
+});
+
+describe('several projections', () => {
+  const flat = tool(
+    'search',
+    { type: 'object', properties: { q: { type: ['string', 'null'] } } },
+    { description: 'd' },
+  );
+  const cursor = tool('search', { type: 'object', properties: { q: { type: 'string' } } }, { description: 'd' });
+  const other = tool('ping', { type: 'object' });
+  const served = (projections: Record<string, ServedTool[]>): ValidationReport => {
+    const [first] = Object.keys(projections) as ['flat'];
+    return {
+      ok: true,
+      issues: [],
+      tools: projections[first]!,
+      projection: first,
+      projections: Object.fromEntries(
+        Object.entries(projections).map(([name, tools]) => [name, { ok: true, issues: [], tools }]),
+      ),
+    };
+  };
+
+  it('records each served projection, in the mount order, as the tools/list its clients get', () => {
+    const lock = JSON.parse(
+      writeSchemaLock(served({ flat: [flat, other], cursor: [cursor, other] }), { projection: 'auto' }),
+    );
+    expect(Object.keys(lock.projections)).toEqual(['flat', 'cursor']);
+    expect(lock.projections.flat.tools).toEqual([flat, other]);
+    expect(lock.projections.cursor.tools).toEqual([cursor, other]);
+    expect(lock.options).toEqual({ projection: 'auto', extendKeys: [] });
+  });
+
+  it('drift in one projection names the tool, the projection and the pointer', () => {
+    const lock = writeSchemaLock(served({ flat: [flat], cursor: [cursor] }), { projection: 'auto' });
+    const drifted = tool(
+      'search',
+      { type: 'object', properties: { q: { type: 'string', maxLength: 9 } } },
+      {
+        description: 'd',
+      },
+    );
+    const diff = diffSchemaLock(lock, served({ flat: [flat], cursor: [drifted] }), { projection: 'auto' });
+    expect(diff.changes).toEqual([
+      { kind: 'added', projection: 'cursor', tool: 'search', pointer: '/inputSchema/properties/q/maxLength', after: 9 },
+    ]);
+    expect(diff.text).toBe(
+      ['schema lock drift: 1 change', '  search (cursor)', '    + /inputSchema/properties/q/maxLength: 9'].join('\n'),
+    );
+  });
+
+  it('a change made in every projection is listed per projection but shown once', () => {
+    const lock = writeSchemaLock(served({ flat: [flat], cursor: [cursor] }), { projection: 'auto' });
+    const now = served({ flat: [{ ...flat, description: 'new' }], cursor: [{ ...cursor, description: 'new' }] });
+    const diff = diffSchemaLock(lock, now, { projection: 'auto' });
+    expect(diff.changes.map((c) => 'projection' in c && c.projection)).toEqual(['flat', 'cursor']);
+    expect(diff.text).toBe(
+      ['schema lock drift: 2 changes', '  search (every projection)', '    ~ /description: "d" → "new"'].join('\n'),
+    );
+  });
+
+  it('projections added and removed are named once, without their tools; order is not drift', () => {
+    const lock = writeSchemaLock(served({ flat: [flat], cursor: [cursor] }), { projection: 'auto' });
+    const diff = diffSchemaLock(lock, served({ flat: [flat], gemini: [flat] }), { projection: 'auto' });
+    expect(diff.changes).toEqual([
+      { kind: 'projection-removed', projection: 'cursor' },
+      { kind: 'projection-added', projection: 'gemini' },
+    ]);
+    expect(diff.text).toBe(
+      [
+        'schema lock drift: 2 changes',
+        '  - projection cursor: in the lockfile, no longer served',
+        '  + projection gemini: served now, not in the lockfile',
+      ].join('\n'),
+    );
+    expect(diffSchemaLock(lock, served({ cursor: [cursor], flat: [flat] }), { projection: 'auto' }).ok).toBe(true);
+  });
+
+  it("a real 'auto' mount: every served projection is recorded with exactly the probe's documents", async () => {
+    const { validateMcpSchemas } = await import('mcp-mount');
+    const t = defineTool({ name: 'x', input: z.object({ n: z.number().nullable().optional() }), handler: () => 1 });
+    const probe = validateMcpSchemas([t], { projection: 'auto' });
+    const lock = JSON.parse(writeSchemaLock(probe, { projection: 'auto' }));
+    expect(Object.keys(lock.projections)).toEqual(Object.keys(probe.projections));
+    for (const [name, p] of Object.entries(probe.projections)) {
+      expect(lock.projections[name].tools, name).toEqual(JSON.parse(JSON.stringify(p!.tools)));
+    }
+    expect(diffSchemaLock(writeSchemaLock(probe, { projection: 'auto' }), probe, { projection: 'auto' }).ok).toBe(true);
   });
 });

@@ -138,30 +138,26 @@ describe('lockfile paths', () => {
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).tools[0].name).toBe('ping');
     expect(r.stderr).toContain(`wrote ${lock}: 1 tool document`);
-    expect(JSON.parse(readFileSync(lock, 'utf8')).tools[0].name).toBe('ping');
+    expect(JSON.parse(readFileSync(lock, 'utf8')).projections.faithful.tools[0].name).toBe('ping');
   });
 
   it('--check-lock --json: the report plus `lock` with the changes on stdout, the diff text on stderr', async () => {
     const lock = module('good.lock.json', writeSchemaLock(validateMcpSchemas(goodTools, goodOptions), goodOptions));
-    const r = await run('check', 'test/cli/fixtures/drifted.ts', '--check-lock', lock, '--json', '--flat');
+    const r = await run('check', 'test/cli/fixtures/drifted.ts', '--check-lock', lock, '--json');
     expect(r.code).toBe(1);
     const out = JSON.parse(r.stdout);
     expect(out.ok).toBe(true);
     expect(out.lock.ok).toBe(false);
-    expect(out.lock.changes).toContainEqual({
-      kind: 'option-changed',
-      option: 'flattenUnionInput',
-      before: false,
-      after: true,
-    });
+    expect(out.lock.changes).toContainEqual({ kind: 'tool-added', projection: 'faithful', tool: 'delete_link' });
     expect(out.lock.changes).toContainEqual({
       kind: 'changed',
+      projection: 'faithful',
       tool: 'search_notes',
       pointer: '/inputSchema/properties/limit/maximum',
       before: 50,
       after: 100,
     });
-    expect(r.stderr).toContain(`${lock}: schema lock drift: 7 changes`);
+    expect(r.stderr).toContain(`${lock}: schema lock drift: 5 changes`);
   });
 });
 
