@@ -4,8 +4,9 @@ import { parseArgs } from 'node:util';
 import type { McpMountOptions } from '../core/mount/options.js';
 import { validateMcpSchemas } from '../core/mount/report.js';
 import { PROFILES } from '../core/probe/index.js';
-import { diffSchemaLock, type SchemaLockDiff, writeSchemaLock } from '../lockfile/lockfile.js';
-import { formatCheckReport } from './format.js';
+import { isProjectionName, PROJECTION_NAMES, type ProjectionName } from '../core/projection/names.js';
+import { diffSchemaLock, projectionOptionOf, type SchemaLockDiff, writeSchemaLock } from '../lockfile/lockfile.js';
+import { formatCheckReport, type ProjectionView } from './format.js';
 import { loadToolModule, ModuleLoadError } from './load.js';
 
 /** Where the CLI writes; the process streams in `index.ts`, buffers in tests. */
@@ -25,7 +26,14 @@ tools array or { tools, options }), runs validateMcpSchemas on exactly what a mo
 options serves, and prints every issue by tool, with JSON Pointers. .ts modules are loaded with tsx.
 
 Options:
-  --flat               set flattenUnionInput: true
+  --projection NAME    show the documents and issues of one projection the mount serves (its \`projection\`
+                       option decides which): ${PROJECTION_NAMES.join(', ')}
+  --all-projections    show every projection the mount serves, one section each
+                       (without either: the default projection, and a line naming the others)
+  --projection-option VALUE
+                       check the mount as if its \`projection\` option were VALUE: auto or a projection name
+                       (replaces the module's projection and flattenUnionInput)
+  --flat               set flattenUnionInput: true (shorthand for --projection-option flat)
   --profile NAME       also check against a client profile (repeatable): ${Object.keys(PROFILES).join(', ')}
   --require-typed-properties
                        every property must carry type, enum or const (requireTypedProperties)
@@ -34,11 +42,12 @@ Options:
   --require-portable-formats
                        only formats common clients accept (requirePortableFormats)
   --allow-format NAME  accept one more format under --require-portable-formats (repeatable; allowFormats)
-  --json               print the ValidationReport as JSON (with "lock" when --check-lock is given)
-  --write FILE         write the schema lockfile: the served tools/list documents (only when there are no errors)
-  --check-lock FILE    compare the served documents with a schema lockfile; fail with a diff on drift
+  --json               print the ValidationReport, every projection, as JSON (with "lock" when --check-lock is given)
+  --write FILE         write the schema lockfile: every served projection's tools/list (only when there are no errors)
+  --check-lock FILE    compare every served projection with a schema lockfile; fail with a diff on drift
   -h, --help           show this help
 
+Errors in any served projection fail the check, shown or not, as they fail the mount.
 Exit codes: 0 ok; 1 schema errors or lockfile drift; 2 usage, module or lockfile error.`;
 
 /** Runs the CLI with `argv` (without `node` and the script) and returns the exit code. Never throws. */
@@ -85,6 +94,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 
   const options = withFlags(loaded.options, {
     flat: values.flat === true,
+    projection: values['projection-option'] as ProjectionName | 'auto' | undefined,
     profiles: values.profile ?? [],
     requireTypedProperties: values['require-typed-properties'] === true,
     allowUntyped: values['allow-untyped'] ?? [],
@@ -92,6 +102,21 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     allowFormats: values['allow-format'] ?? [],
   });
   const report = validateMcpSchemas(loaded.tools, options);
+  const view: ProjectionView = values['all-projections']
+    ? { kind: 'all' }
+    : values.projection !== undefined
+      ? { kind: 'one', projection: values.projection as ProjectionName }
+      : { kind: 'default' };
+  const served = Object.keys(report.projections);
+  // An empty `projections` means the check stopped before any tool (an invalid option): that report is shown.
+  if (view.kind === 'one' && served.length > 0 && !served.includes(view.projection)) {
+    io.stderr(
+      `mcp-mount: --projection ${view.projection}: the mount does not serve it; it serves ${served.join(', ')} ` +
+        `(its projection option is ${projectionOptionOf(options)}). To check a mount that serves ${view.projection}, ` +
+        `add --projection-option ${view.projection} or --projection-option auto.\n`,
+    );
+    return EXIT.usage;
+  }
   let exit: number = report.ok ? EXIT.ok : EXIT.failed;
   const notes: string[] = [];
 
@@ -112,7 +137,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   if (writePath !== undefined) {
     if (report.ok) {
       await writeFile(resolve(io.cwd, writePath), writeSchemaLock(report, options));
-      notes.push(`wrote ${writePath}: ${report.tools.length} tool document${report.tools.length === 1 ? '' : 's'}`);
+      const count = Math.max(1, served.length);
+      notes.push(
+        `wrote ${writePath}: ${report.tools.length} tool document${report.tools.length === 1 ? '' : 's'}` +
+          (count > 1 ? ` in each of ${count} projections (${served.join(', ')})` : ''),
+      );
     } else {
       notes.push(`did not write ${writePath}: fix the errors first (a mount with these schemas serves nothing)`);
     }
@@ -125,7 +154,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     if (notes.length > 0) io.stderr(`${notes.join('\n')}\n`);
   } else {
     const names = loaded.tools.map((t) => t.name);
-    io.stdout(`${formatCheckReport(modulePath, names, report, options)}\n`);
+    io.stdout(`${formatCheckReport(modulePath, names, report, options, view)}\n`);
     if (notes.length > 0) io.stdout(`\n${notes.join('\n')}\n`);
   }
   return exit;
@@ -143,6 +172,9 @@ function parse(argv: readonly string[]) {
     allowPositionals: true,
     strict: true,
     options: {
+      projection: { type: 'string' },
+      'all-projections': { type: 'boolean' },
+      'projection-option': { type: 'string' },
       flat: { type: 'boolean' },
       profile: { type: 'string', multiple: true },
       'require-typed-properties': { type: 'boolean' },
@@ -155,6 +187,19 @@ function parse(argv: readonly string[]) {
       help: { type: 'boolean', short: 'h' },
     },
   });
+  const { projection, 'projection-option': option, 'all-projections': all, flat } = parsed.values;
+  if (projection !== undefined && !isProjectionName(projection)) {
+    throw new TypeError(`unknown projection "${projection}" (known: ${PROJECTION_NAMES.join(', ')})`);
+  }
+  if (projection !== undefined && all) throw new TypeError('use either --projection or --all-projections, not both');
+  if (option !== undefined && option !== 'auto' && !isProjectionName(option)) {
+    throw new TypeError(
+      `--projection-option takes auto or a projection name (${PROJECTION_NAMES.join(', ')}), got "${option}"`,
+    );
+  }
+  if (flat && option !== undefined && option !== 'flat') {
+    throw new TypeError(`--flat is --projection-option flat; it cannot be combined with --projection-option ${option}`);
+  }
   for (const profile of parsed.values.profile ?? []) {
     if (!Object.hasOwn(PROFILES, profile)) {
       throw new TypeError(`unknown profile "${profile}" (known: ${Object.keys(PROFILES).join(', ')})`);
@@ -171,8 +216,10 @@ function parse(argv: readonly string[]) {
 
 /** What the command line adds to the module's options. */
 export interface CheckFlags {
-  /** `--flat`: `flattenUnionInput: true`. */
+  /** `--flat`: `flattenUnionInput: true`, in place of the module's `projection` and `flattenUnionInput`. */
   flat?: boolean;
+  /** `--projection-option`: the `projection` option, in place of the module's `projection` and `flattenUnionInput`. */
+  projection?: ProjectionName | 'auto';
   /** `--profile` (repeatable): added to `schemaValidation.profiles`. */
   profiles?: readonly string[];
   /** `--require-typed-properties`: `schemaValidation.requireTypedProperties: true`. */
@@ -186,12 +233,19 @@ export interface CheckFlags {
 }
 
 /**
- * The module's options with the flags on top. A flag only ever adds: a boolean flag turns its check on, a
- * list flag adds to the module's list (each value once); what the flags leave alone is kept as it is.
+ * The module's options with the flags on top. A check flag only ever adds: a boolean flag turns its check
+ * on, a list flag adds to the module's list (each value once). The projection flags (`--projection-option`,
+ * `--flat`) replace the module's choice of documents, as a command line overrides a config file: the
+ * options cannot hold both a `projection` and `flattenUnionInput: true`. The rest is kept as it is.
  */
 export function withFlags(options: McpMountOptions, flags: CheckFlags): McpMountOptions {
   const out: McpMountOptions = { ...options };
-  if (flags.flat) out.flattenUnionInput = true;
+  if (flags.projection !== undefined || flags.flat) {
+    delete out.projection;
+    delete out.flattenUnionInput;
+    if (flags.projection !== undefined) out.projection = flags.projection;
+    else out.flattenUnionInput = true;
+  }
   const validation = { ...options.schemaValidation };
   const union = (existing: readonly string[] | undefined, added: readonly string[] | undefined) =>
     added && added.length > 0 ? [...new Set([...(existing ?? []), ...added])] : undefined;

@@ -315,12 +315,8 @@ function servedProjections(report: ValidationReport): Array<[string, readonly Se
 }
 
 function lockOptions(options: PrepareOptions): SchemaLockOptions {
-  const { projection, flattenUnionInput } = options;
   return {
-    projection:
-      typeof projection === 'function'
-        ? 'function'
-        : (projection ?? (flattenUnionInput === true ? 'flat' : 'faithful')),
+    projection: projectionOptionOf(options),
     extendKeys: options.extend ? Object.keys(options.extend.schema.shape) : [],
   };
 }
@@ -348,4 +344,14 @@ function sortedUnion(a: string[], b: string[]): string[] {
 function show(value: unknown): string {
   const text = JSON.stringify(value) ?? String(value);
   return text.length > 100 ? `${text.slice(0, 97)}...` : text;
+}
+
+/**
+ * The `projection` option as the lockfile and `mcp-mount check` name it: a projection name, `'auto'`, or
+ * `'function'`; without it `'flat'` under `flattenUnionInput: true`, else `'faithful'` (the defaults).
+ */
+export function projectionOptionOf(options: PrepareOptions): string {
+  const { projection, flattenUnionInput } = options;
+  if (typeof projection === 'function') return 'function';
+  return projection ?? (flattenUnionInput === true ? 'flat' : 'faithful');
 }

@@ -73,7 +73,7 @@ describe.concurrent('mcp-mount check', { timeout: 120_000 }, () => {
     expect(plain.stdout).toMatch(/\nnotify\n {2}error {3}\(root\) {2}root-not-object\n {10}\S.*flattenUnionInput/);
     expect(plain.stdout).toContain('FAILED: 1 tool, 0 served, 1 error');
     expect(flat.code).toBe(0);
-    expect(flat.stdout).toContain('flattenUnionInput: true');
+    expect(flat.stdout).toContain('(projection: flat; profiles: none)');
     expect(flat.stdout).toMatch(/notify\s+yes\s+0\s+0\s+5/);
   });
 
@@ -144,7 +144,7 @@ describe.concurrent('mcp-mount check on examples/shared/tools.ts', { timeout: 12
     const lock = lockPath();
     const run = await mcpMount(['check', 'examples/shared/tools.ts', '--write', lock]);
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain('flattenUnionInput: true');
+    expect(run.stdout).toContain('projection: flat;');
     expect(run.stdout).toContain('OK: 3 tools, 3 served, 0 errors, 0 warnings');
 
     const text = readFileSync(lock, 'utf8');

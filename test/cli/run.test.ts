@@ -6,8 +6,8 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { validateMcpSchemas, writeSchemaLock } from 'mcp-mount';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { type AnyTool, validateMcpSchemas, writeSchemaLock } from 'mcp-mount';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { runCli, withFlags } from '../../src/cli/main.js';
@@ -57,6 +57,10 @@ describe('usage', () => {
     [['check', 'a.ts', '--write', 'l.json', '--check-lock', 'l.json'], 'use either --write or --check-lock'],
     [['check', 'a.ts', '--profile', 'nonsense'], 'unknown profile "nonsense" (known: anthropic, openai-strict'],
     [['check', 'a.ts', '--allow-untyped', 'payload'], '--allow-untyped takes TOOL:POINTER'],
+    [['check', 'a.ts', '--projection', 'vscode'], 'unknown projection "vscode" (known: faithful, flat, anthropic'],
+    [['check', 'a.ts', '--projection', 'flat', '--all-projections'], 'either --projection or --all-projections'],
+    [['check', 'a.ts', '--projection-option', 'cursors'], '--projection-option takes auto or a projection name'],
+    [['check', 'a.ts', '--flat', '--projection-option', 'auto'], 'cannot be combined with --projection-option auto'],
   ])('%j: exit 2, says why on stderr', async (argv, why) => {
     const r = await run(...argv);
     expect(r).toMatchObject({ code: 2, stdout: '' });
@@ -79,8 +83,8 @@ describe('loading modules', () => {
       'default-object.mjs',
       `${head}export default { tools: [t], options: { flattenUnionInput: true } };\n`,
     );
-    expect((await run('check', array)).stdout).toMatch(/flattenUnionInput: false[\s\S]*t\s+yes/);
-    expect((await run('check', object)).stdout).toMatch(/flattenUnionInput: true[\s\S]*t\s+yes/);
+    expect((await run('check', array)).stdout).toMatch(/projection: faithful;[\s\S]*t\s+yes/);
+    expect((await run('check', object)).stdout).toMatch(/projection: flat;[\s\S]*t\s+yes/);
   });
 
   it('a missing module, a module without tools, a bad tool or bad options: exit 2 naming the problem', async () => {
@@ -200,7 +204,147 @@ describe('the server hook', () => {
   });
 });
 
+describe('projections', () => {
+  // A union root: `faithful` (Zod's own document) cannot serve it, `flat` can. That difference is the
+  // projections' own, whatever the profile rewrites make of `flat`; a function option serves them all.
+  const union =
+    "import { z } from 'zod';\nexport const tools = [{ name: 'notify', input: z.discriminatedUnion('kind', [z.object({ kind: z.literal('a'), a: z.string() }), z.object({ kind: z.literal('b'), b: z.number() })]), handler: () => 1 }];\n";
+  const byClient = () =>
+    module(
+      'by-client.mjs',
+      `${union}export const options = { projection: (client) => client.name === 'x' ? 'faithful' : 'flat' };\n`,
+    );
+  const load = async (path: string) =>
+    (await import(pathToFileURL(path).href)) as { tools: AnyTool[]; options?: object };
+
+  it('without a projection flag: the default one, a line naming the others, and the exit code of them all', async () => {
+    const path = byClient();
+    const { tools, options } = await load(path);
+    const report = validateMcpSchemas(tools, options);
+    const others = Object.keys(report.projections).filter((n) => n !== 'flat');
+    const r = await run('check', path);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(`(projection: function, serving ${Object.keys(report.projections).join(', ')}; `);
+    expect(r.stdout).toContain('\nprojection flat (default)\n');
+    expect(r.stdout).not.toContain('\nprojection faithful');
+    expect(r.stdout).toMatch(
+      /\nFAILED: 1 tool, .*\(projection flat\); errors in projections not shown: .*faithful \(1\)/,
+    );
+    expect(r.stdout).toContain(
+      `\nAlso served: ${others.join(', ')}. Show one with --projection NAME, every one with --all-projections.\n`,
+    );
+  });
+
+  it('--projection NAME shows that projection: its table and issues, with the default projection left out', async () => {
+    const r = await run('check', byClient(), '--projection', 'faithful');
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('\nprojection faithful\n');
+    expect(r.stdout).toMatch(/\nnotify\n {2}error {3}\(root\) {2}root-not-object\n/);
+    expect(r.stdout).toMatch(/FAILED: 1 tool, \d served, 1 error, .*\(projection faithful\)/);
+    expect(r.stdout).toMatch(/\nAlso served: flat, /);
+  });
+
+  it('--projection NAME that the mount does not serve: exit 2 naming the served ones and the option flag', async () => {
+    const r = await run('check', 'test/cli/fixtures/plain.mjs', '--projection', 'cursor');
+    expect(r).toMatchObject({ code: 2, stdout: '' });
+    expect(r.stderr).toContain('--projection cursor: the mount does not serve it; it serves faithful');
+    expect(r.stderr).toContain('add --projection-option cursor or --projection-option auto');
+    const served = await run(
+      'check',
+      'test/cli/fixtures/plain.mjs',
+      '--projection-option',
+      'auto',
+      '--projection',
+      'cursor',
+    );
+    expect(served.stdout).toContain('\nprojection cursor\n');
+  });
+
+  it('--all-projections: one section per served projection in order, each listing only its own issues', async () => {
+    const path = byClient();
+    const { tools, options } = await load(path);
+    const report = validateMcpSchemas(tools, options);
+    const r = await run('check', path, '--all-projections');
+    expect(r.code).toBe(report.ok ? 0 : 1);
+    const headings = [...r.stdout.matchAll(/^projection (\S+)/gm)].map((m) => m[1]);
+    expect(headings).toEqual(Object.keys(report.projections));
+    expect(r.stdout).not.toContain('Also served');
+    const sections = r.stdout.split(/^projection /m).slice(1);
+    for (const [i, name] of Object.keys(report.projections).entries()) {
+      const own = report.projections[name as 'flat']!.issues.filter((issue) => issue.projection === name);
+      const listed = sections[i]!.match(/^ {2}(error|warning|info) /gm) ?? [];
+      expect(listed.length, name).toBe(own.length);
+    }
+    expect(sections[Object.keys(report.projections).indexOf('faithful')]).toContain('root-not-object');
+  });
+
+  it('--all-projections lists an issue that concerns every projection once, before the sections', async () => {
+    const path = module(
+      'hook-auto.mjs',
+      "import { z } from 'zod';\nexport const tools = [{ name: 't', input: z.object({ a: z.string() }), handler: () => 1 }];\nexport const options = { projection: 'auto', server(s) { s.registerPrompt('count', { argsSchema: z.object({ n: z.number() }) }, () => ({ messages: [] })); } };\n",
+    );
+    const r = await run('check', path, '--all-projections');
+    expect(r.code).toBe(1);
+    expect(r.stdout.match(/prompt-argument-not-string/g)).toHaveLength(1);
+    expect(r.stdout.indexOf('\nevery projection\n')).toBeLessThan(r.stdout.indexOf('\nprojection flat (default)\n'));
+  });
+
+  it('--projection-option sets the projection option: --json reports what a mount with it serves', async () => {
+    const r = await run('check', 'test/cli/fixtures/plain.mjs', '--projection-option', 'auto', '--json');
+    const { tools } = await load(join(root, 'test/cli/fixtures/plain.mjs'));
+    const expected = validateMcpSchemas(tools, { projection: 'auto' });
+    expect(r.code).toBe(expected.ok ? 0 : 1);
+    expect(JSON.parse(r.stdout)).toEqual(JSON.parse(JSON.stringify(expected)));
+    expect(Object.keys(expected.projections).length).toBeGreaterThan(1);
+  });
+
+  it('--check-lock compares every projection: drift in one names the tool, the projection and the pointer', async () => {
+    const { tools } = await load(join(root, 'test/cli/fixtures/plain.mjs'));
+    const options = { projection: 'auto' } as const;
+    const lock = JSON.parse(writeSchemaLock(validateMcpSchemas(tools, options), options));
+    const matching = module('auto.lock.json', JSON.stringify(lock));
+    const same = await run(
+      'check',
+      'test/cli/fixtures/plain.mjs',
+      '--projection-option',
+      'auto',
+      '--check-lock',
+      matching,
+    );
+    expect(same.stdout).toContain(`${matching}: schema lock matches: 1 tool, no changes`);
+
+    lock.projections.cursor.tools[0].description = 'Reply.';
+    const drifted = module('auto-drifted.lock.json', JSON.stringify(lock));
+    const r = await run('check', 'test/cli/fixtures/plain.mjs', '--projection-option', 'auto', '--check-lock', drifted);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(
+      `${drifted}: schema lock drift: 1 change\n  ping (cursor)\n    ~ /description: "Reply." → "Reply with pong."\n`,
+    );
+    const other = await run('check', 'test/cli/fixtures/plain.mjs', '--check-lock', matching);
+    expect(other.stdout).toContain('~ projection: "auto" → "faithful"');
+    expect(other.stdout).toContain('- projection cursor: in the lockfile, no longer served');
+  });
+
+  it('--check-lock with a version-1 lockfile: exit 2, "regenerate", no diff', async () => {
+    const v1 = module('v1.lock.json', '{"lockfileVersion": 1, "options": {}, "tools": []}\n');
+    const r = await run('check', 'test/cli/fixtures/plain.mjs', '--check-lock', v1);
+    expect(r).toMatchObject({ code: 2, stdout: '' });
+    expect(r.stderr).toContain(`cannot check ${v1}: lockfileVersion 1 is the format of an older mcp-mount`);
+    expect(r.stderr).toContain('regenerate the file with --write');
+  });
+});
+
 describe('withFlags', () => {
+  it('--projection-option and --flat replace the module projection choice, and nothing else', () => {
+    expect(withFlags({ name: 'n', projection: 'auto' }, { projection: 'cursor' })).toEqual({
+      name: 'n',
+      projection: 'cursor',
+    });
+    expect(withFlags({ flattenUnionInput: true }, { projection: 'auto' })).toEqual({ projection: 'auto' });
+    expect(withFlags({ projection: 'gemini' }, { flat: true })).toEqual({ flattenUnionInput: true });
+    expect(withFlags({ projection: 'gemini' }, {})).toEqual({ projection: 'gemini' });
+  });
+
   it('--flat sets flattenUnionInput; list flags add to the module lists once each; the rest is kept', () => {
     const extend = { schema: z.object({ tenantId: z.string() }) };
     const options = {
