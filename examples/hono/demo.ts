@@ -1,23 +1,53 @@
 /**
- * `npm run demo`: starts the Hono example on a free port, then drives it with both official MCP clients.
+ * `npm run demo`: starts the Hono example on a free port, mounted with `projection: 'auto'`
+ * (`perClientOptions`), then drives it with both official MCP clients.
  * For each client (the v2 client pinned to 2026-07-28, the 2025-era v1 client) it prints the protocol version
  * the connection negotiated and the advertised schema of `send_message`, makes three calls, then reads the
  * resource and gets the prompt the same mount serves beside the tools. The calls:
  *   (a) a proper message; (b) a media group whose `media` array arrives as a JSON string (repaired);
  *   (c) an invalid call, which must come back as an `isError` result naming the path.
- * Exits 0 only if all of that holds for both clients.
+ * Then the same two clients identify as Cursor (the v2 client by its clientInfo name, the v1 client by its
+ * User-Agent): each is listed the `cursor` projection of `send_message`, printed beside the one the first
+ * clients got, and a proper call through it succeeds. Every listed document must equal the startup probe's
+ * document for that projection. Exits 0 only if all of that holds.
  */
 
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import { type CallResult, connectors } from '../shared/clients.js';
+import { type ProjectionName, validateMcpSchemas } from 'mcp-mount';
+import { type CallResult, connectors, connectV1, connectV2, type McpClient } from '../shared/clients.js';
+import { perClientOptions, tools } from '../shared/tools.js';
 import { createApp } from './app.js';
 
-const server = serve({ fetch: createApp().fetch, port: 0, hostname: '127.0.0.1' });
+// `'auto'` serves every profile's projection, each probed at startup. The demo runs under policy 'warn' so
+// that a projection some client family would still refuse is counted in the probe table below rather than
+// stopping it (its details: the `mcp-mount check` line printed under the table, so the mount's own warning
+// is not printed twice). A deployment keeps the default 'throw' and fixes what the probe names.
+const demoOptions = {
+  ...perClientOptions,
+  schemaValidation: { policy: 'warn' },
+  logger: { warn: () => {}, error: console.error },
+} as const;
+const probe = validateMcpSchemas(tools, demoOptions);
+console.log(`mcp-mount demo: startup probe, projection 'auto' (default ${probe.projection})`);
+for (const [name, p] of Object.entries(probe.projections)) {
+  const count = (severity: string) => p!.issues.filter((i) => i.severity === severity && i.projection === name).length;
+  console.log(`  ${name.padEnd(14)} ${count('error')} errors, ${count('warning')} warnings, ${count('info')} narrowed`);
+}
+console.log(
+  '  details: npx tsx src/cli/index.ts check examples/shared/tools.ts --projection-option auto --all-projections',
+);
+
+const server = serve({ fetch: createApp(demoOptions).fetch, port: 0, hostname: '127.0.0.1' });
 await new Promise<void>((resolve) => server.once('listening', () => resolve()));
 const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
-console.log(`mcp-mount demo: Hono example serving ${url}\n`);
+console.log(`\nmcp-mount demo: Hono example serving ${url}\n`);
 
+/** The startup probe's `send_message` document for a projection: what `tools/list` must send its clients. */
+const probeDocument = (projection: ProjectionName) =>
+  probe.projections[projection]?.tools.find((t) => t.name === 'send_message')?.inputSchema;
+const sameAsProbe = (listed: unknown, projection: ProjectionName) =>
+  listed !== undefined && JSON.stringify(listed) === JSON.stringify(probeDocument(projection));
 const textOf = (r: CallResult) => r.content.map((c) => c.text ?? '').join('\n');
 let failures = 0;
 const expect = (ok: boolean, what: string) => {
@@ -34,9 +64,10 @@ try {
     const { tools } = await client.listTools();
     const sendMessage = tools.find((t) => t.name === 'send_message');
     console.log(`tools/list: ${tools.map((t) => t.name).join(', ')}`);
-    console.log('send_message inputSchema (one flat object, no oneOf):');
+    console.log('send_message inputSchema, projection flat (one flat object, no oneOf):');
     console.log(JSON.stringify(sendMessage?.inputSchema, null, 2).replace(/^/gm, '    '));
     expect(!!sendMessage && !JSON.stringify(sendMessage.inputSchema).match(/"(oneOf|anyOf)"/), 'schema is flat');
+    expect(sameAsProbe(sendMessage?.inputSchema, 'flat'), "it is the probe's flat document");
 
     const a = await client.callTool('send_message', { chatId: 'c-1', type: 'message', text: 'Hello from mcp-mount' });
     console.log(`(a) proper message -> ${textOf(a)}`);
@@ -59,6 +90,28 @@ try {
     const prompt = await client.getPrompt('summarize_notes', { topic: 'cats' });
     console.log(`prompts/get summarize_notes { topic: "cats" } -> ${JSON.stringify(prompt)}`);
     expect(prompt === 'Summarize my notes about cats.', 'the prompt is filled in');
+    await client.close();
+    console.log('');
+  }
+
+  // The same mount, the same tools: clients that identify as Cursor are served the `cursor` projection.
+  const asCursor: Array<() => Promise<McpClient>> = [
+    () => connectV2(url, { name: 'cursor-vscode' }),
+    () => connectV1(url, { userAgent: 'Cursor/1.7.44 (darwin arm64)' }),
+  ];
+  for (const connect of asCursor) {
+    const client = await connect();
+    console.log(`== ${client.label}`);
+    const sendMessage = (await client.listTools()).tools.find((t) => t.name === 'send_message');
+    const flat = JSON.stringify(probeDocument('flat'));
+    console.log(
+      `send_message inputSchema, projection cursor (${JSON.stringify(sendMessage?.inputSchema) === flat ? 'the same as flat for this tool' : 'rewritten from flat for Cursor'}):`,
+    );
+    console.log(JSON.stringify(sendMessage?.inputSchema, null, 2).replace(/^/gm, '    '));
+    expect(sameAsProbe(sendMessage?.inputSchema, 'cursor'), "it is the probe's cursor document");
+    const a = await client.callTool('send_message', { chatId: 'c-2', type: 'message', text: 'Hello from Cursor' });
+    console.log(`(a) proper message -> ${textOf(a)}`);
+    expect(!a.isError, '(a) succeeds');
     await client.close();
     console.log('');
   }

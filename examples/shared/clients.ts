@@ -33,17 +33,39 @@ export interface CallResult {
 /** The v2 client's options for the 2026-07-28 era: without them it negotiates 2025-11-25. */
 export const MODERN = { versionNegotiation: { mode: { pin: '2026-07-28' } } } as const;
 
-export async function connectV2(url: string): Promise<McpClient> {
-  const client = new ClientV2({ name: 'mcp-mount-demo', version: '1.0.0' }, MODERN);
-  await client.connect(new TransportV2(new URL(url)));
-  return wrap('client v2', client, client.getNegotiatedProtocolVersion());
+/** The `clientInfo` name both clients send unless told otherwise: no client family's, so `'auto'` serves it `flat`. */
+export const DEMO_CLIENT_NAME = 'mcp-mount-demo';
+
+/**
+ * How a client presents itself, for a mount whose `projection` option depends on it.
+ * - `name`: the `clientInfo` name (in `initialize` and, under 2026-07-28, in every request's `_meta`).
+ * - `userAgent`: the HTTP `User-Agent` header of every request, set through the transport's `requestInit`;
+ *   the only hint a 2025-era stateless `tools/list` carries.
+ */
+export interface ClientPersona {
+  name?: string;
+  userAgent?: string;
 }
 
-export async function connectV1(url: string): Promise<McpClient> {
-  const client = new ClientV1({ name: 'mcp-mount-demo', version: '1.0.0' });
-  const transport = new TransportV1(new URL(url));
+const requestInit = (as: ClientPersona) =>
+  as.userAgent === undefined ? {} : { requestInit: { headers: { 'User-Agent': as.userAgent } } };
+
+export async function connectV2(url: string, as: ClientPersona = {}): Promise<McpClient> {
+  const client = new ClientV2({ name: as.name ?? DEMO_CLIENT_NAME, version: '1.0.0' }, MODERN);
+  await client.connect(new TransportV2(new URL(url), requestInit(as)));
+  return wrap(label('client v2', as), client, client.getNegotiatedProtocolVersion());
+}
+
+export async function connectV1(url: string, as: ClientPersona = {}): Promise<McpClient> {
+  const client = new ClientV1({ name: as.name ?? DEMO_CLIENT_NAME, version: '1.0.0' });
+  const transport = new TransportV1(new URL(url), requestInit(as));
   await client.connect(transport);
-  return wrap('client v1', client, transport.protocolVersion);
+  return wrap(label('client v1', as), client, transport.protocolVersion);
+}
+
+function label(base: string, as: ClientPersona): string {
+  const said = [as.name && `as "${as.name}"`, as.userAgent && `User-Agent "${as.userAgent}"`].filter(Boolean);
+  return said.length > 0 ? `${base} ${said.join(', ')}` : base;
 }
 
 export const connectors = [connectV2, connectV1] as const;

@@ -94,14 +94,19 @@ export const server: ServerHook = (s) => {
   );
 };
 
+const base = { name: 'mcp-mount-example', version: '0.1.0', cors: true, server } as const;
+
 /**
- * The options every example mounts with. `cors: true` lets browser clients on localhost (the MCP
- * Inspector, a local web app) call the examples; other origins stay refused by the Origin check.
+ * The options every example mounts with: every client is served the `flat` document (`flattenUnionInput`).
+ * `cors: true` lets browser clients on localhost (the MCP Inspector, a local web app) call the examples;
+ * other origins stay refused by the Origin check.
  */
-export const options = {
-  name: 'mcp-mount-example',
-  version: '0.1.0',
-  flattenUnionInput: true,
-  cors: true,
-  server,
-} as const;
+export const options = { ...base, flattenUnionInput: true } as const;
+
+/**
+ * The same mount, serving each client the document its family accepts (`npm run demo` uses it):
+ * `projection: 'auto'` picks per `tools/list`, from the client's name (2026-07-28 `_meta` clientInfo) or,
+ * for a 2025-era client, its User-Agent. Cursor gets the `cursor` projection, Claude `anthropic`, and so
+ * on (`AUTO_PROJECTIONS`); a client it does not know gets `flat`, a superset, safe for any client.
+ */
+export const perClientOptions = { ...base, projection: 'auto' } as const;
