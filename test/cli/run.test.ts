@@ -325,6 +325,19 @@ describe('projections', () => {
     expect(other.stdout).toContain('- projection cursor: in the lockfile, no longer served');
   });
 
+  it('--write records every served projection and says how many', async () => {
+    // No tools: no projection can have an error, so the write goes ahead whatever the profile rewrites do.
+    const path = module('none-auto.mjs', "export const tools = [];\nexport const options = { projection: 'auto' };\n");
+    const lock = join(scratch, 'none-auto.lock.json');
+    const r = await run('check', path, '--write', lock);
+    const served = Object.keys(validateMcpSchemas([], { projection: 'auto' }).projections);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(
+      `wrote ${lock}: 0 tool documents in each of ${served.length} projections (${served.join(', ')})`,
+    );
+    expect(Object.keys(JSON.parse(readFileSync(lock, 'utf8')).projections)).toEqual(served);
+  });
+
   it('--check-lock with a version-1 lockfile: exit 2, "regenerate", no diff', async () => {
     const v1 = module('v1.lock.json', '{"lockfileVersion": 1, "options": {}, "tools": []}\n');
     const r = await run('check', 'test/cli/fixtures/plain.mjs', '--check-lock', v1);
