@@ -14,6 +14,7 @@ import {
   defineTool,
   type McpMountOptions,
   type ProjectionName,
+  validateMcpSchemas,
 } from 'mcp-mount';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -66,8 +67,8 @@ async function listAndCall(url: string, who: Who): Promise<{ tools: any[]; call:
 
 const CALL = { to: 'ada', media: { kind: 'gallery', urls: ['a.png'] } };
 
-const served = (options: McpMountOptions) =>
-  createMcpFetchHandler([sendMessage], { schemaValidation: { policy: 'warn' }, logger: SILENT, ...options });
+// The default policy ('throw'): every projection of this tool is one its client accepts.
+const served = (options: McpMountOptions) => createMcpFetchHandler([sendMessage], { logger: SILENT, ...options });
 const SILENT = { warn: () => {}, error: () => {} };
 
 describe("projection: 'auto'", () => {
@@ -86,6 +87,13 @@ describe("projection: 'auto'", () => {
     { who: { era: 'legacy', userAgent: 'Cursor/1.7.2 (linux x64)' }, expected: 'cursor' },
     { who: { era: 'legacy' }, expected: 'flat' },
   ];
+
+  it('lists Cursor a document without null type lists or combinators, where flat has them', () => {
+    const text = (p: ProjectionName) => JSON.stringify(handler.report.projections[p]!.tools[0]!.inputSchema);
+    expect(text('flat')).toMatch(/"null"/);
+    expect(text('cursor')).not.toMatch(/"null"|"anyOf"|"oneOf"|"allOf"/);
+    expect(handler.report.projections.cursor!.issues.filter((i) => i.severity === 'error')).toEqual([]);
+  });
 
   it('computes flat and every table target once, and reports each', () => {
     expect(handler.report.projection).toBe('flat');
@@ -234,6 +242,96 @@ describe('the default', () => {
     );
     expect(() => createMcpFetchHandler([sendMessage], { projection: 'cursr' as ProjectionName })).toThrow(
       /projection must be/,
+    );
+  });
+});
+
+describe('a tool one projection cannot serve', () => {
+  const rootUnion = defineTool({
+    name: 'create_or_delete',
+    input: z.discriminatedUnion('action', [
+      z.object({ action: z.literal('create'), name: z.string() }),
+      z.object({ action: z.literal('delete'), id: z.string() }),
+    ]),
+    handler: () => 'ok',
+  });
+  const choose = (client: ClientIdentity): ProjectionName => (client.name === 'capable-agent' ? 'faithful' : 'flat');
+
+  it('is an error for that projection (a union root is no object in faithful), and listed in the others', async () => {
+    const report = validateMcpSchemas([rootUnion, sendMessage], {
+      projection: choose,
+      projections: ['flat', 'faithful'],
+    });
+    expect(report.projections.faithful!.issues).toContainEqual(
+      expect.objectContaining({ tool: 'create_or_delete', code: 'root-not-object', projection: 'faithful' }),
+    );
+    expect(report.projections.flat!.ok).toBe(true);
+    expect(report.projections.flat!.tools.map((t) => t.name)).toEqual(['create_or_delete', 'send_message']);
+    expect(report.projections.faithful!.tools.map((t) => t.name)).toEqual(['send_message']);
+    // Under 'warn' it is served where it can be: its flat clients list and call it.
+    const handler = createMcpFetchHandler([rootUnion, sendMessage], {
+      projection: choose,
+      projections: ['flat', 'faithful'],
+      schemaValidation: { policy: 'warn' },
+      logger: SILENT,
+    });
+    const running = await listen((request) => handler.fetch(request));
+    try {
+      const capable = new ClientV2({ name: 'capable-agent', version: '1' }, MODERN);
+      await capable.connect(new TransportV2(new URL(running.url)));
+      expect((await capable.listTools()).tools.map((t) => t.name)).toEqual(['send_message']);
+      await capable.close();
+      const other = new ClientV2({ name: 'other', version: '1' }, MODERN);
+      await other.connect(new TransportV2(new URL(running.url)));
+      expect((await other.listTools()).tools.map((t) => t.name)).toEqual(['create_or_delete', 'send_message']);
+      const call = await other.callTool({ name: 'create_or_delete', arguments: { action: 'delete', id: 'x' } });
+      expect(call.isError).toBeFalsy();
+      await other.close();
+    } finally {
+      await running.close();
+    }
+  });
+});
+
+describe('projections', () => {
+  it("limits what 'auto' computes; a table row left out gets flat", async () => {
+    const handler = served({ projection: 'auto', projections: ['cursor'] });
+    expect(Object.keys(handler.report.projections)).toEqual(['flat', 'cursor']);
+    expect(handler.report.projection).toBe('flat');
+    const listAs = async (name: string) => {
+      const response = await handler.fetch(
+        new Request('http://localhost/mcp', {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'mcp-protocol-version': '2026-07-28',
+            'mcp-method': 'tools/list',
+          },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'tools/list',
+            params: {
+              _meta: {
+                'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+                'io.modelcontextprotocol/clientInfo': { name, version: '1' },
+                'io.modelcontextprotocol/clientCapabilities': {},
+              },
+            },
+          }),
+        }),
+      );
+      return (await response.json()).result.tools[0].inputSchema;
+    };
+    expect(await listAs('cursor-vscode')).toEqual(handler.report.projections.cursor!.tools[0]!.inputSchema);
+    expect(await listAs('claude-code')).toEqual(handler.report.projections.flat!.tools[0]!.inputSchema);
+  });
+
+  it("goes only with 'auto' or a function, and names only projections", () => {
+    expect(() => served({ projection: 'flat', projections: ['cursor'] })).toThrow(/projections goes with/);
+    expect(() => served({ projection: 'auto', projections: ['cursr' as ProjectionName] })).toThrow(
+      /projections must be/,
     );
   });
 });

@@ -193,11 +193,16 @@ export function settleOptions(options: McpMountOptions<any> = {}): MountConfig {
   return Object.freeze(config);
 }
 
-/** `projection` and its shorthand `flattenUnionInput`. @throws TypeError for a value that names nothing. */
+/** `projection`, its shorthand `flattenUnionInput`, and `projections`. @throws TypeError for a value that names nothing. */
 function settleProjection(options: McpMountOptions<any>): ProjectionPolicy {
   const { projection, flattenUnionInput } = options;
   if (flattenUnionInput !== undefined && typeof flattenUnionInput !== 'boolean') {
     throw new TypeError(`mcp-mount: flattenUnionInput must be a boolean, got ${String(flattenUnionInput)}`);
+  }
+  const listed = listedProjections(options.projections);
+  const chooses = projection === 'auto' || typeof projection === 'function';
+  if (listed && !chooses) {
+    throw new TypeError("mcp-mount: projections goes with projection: 'auto' or a function, which choose among them");
   }
   if (projection === undefined) {
     const only: ProjectionName = flattenUnionInput ? 'flat' : 'faithful';
@@ -209,11 +214,17 @@ function settleProjection(options: McpMountOptions<any>): ProjectionPolicy {
     );
   }
   if (typeof projection === 'function') {
-    return { default: 'flat', served: ['flat', ...PROJECTION_NAMES.filter((n) => n !== 'flat')], choose: projection };
+    const served = listed ?? ['flat', ...PROJECTION_NAMES.filter((n) => n !== 'flat')];
+    return { default: served.includes('flat') ? 'flat' : served[0]!, served, choose: projection };
   }
   if (projection === 'auto') {
-    const targets = new Set<ProjectionName>(['flat', ...AUTO_TARGETS]);
-    return { default: 'flat', served: [...targets], choose: autoProjection };
+    const served = [...new Set<ProjectionName>(['flat', ...(listed ?? AUTO_TARGETS)])];
+    // A row naming a projection left out falls back to flat, the superset every client takes.
+    const choose = (client: ClientIdentity): ProjectionName => {
+      const chosen = autoProjection(client);
+      return served.includes(chosen) ? chosen : 'flat';
+    };
+    return { default: 'flat', served, choose };
   }
   if (!isProjectionName(projection)) {
     throw new TypeError(
@@ -221,4 +232,15 @@ function settleProjection(options: McpMountOptions<any>): ProjectionPolicy {
     );
   }
   return { default: projection, served: [projection] };
+}
+
+/** `projections`, checked and without repeats; undefined when not given. */
+function listedProjections(value: unknown): ProjectionName[] | undefined {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value) || value.length === 0 || !value.every(isProjectionName)) {
+    throw new TypeError(
+      `mcp-mount: projections must be a non-empty array of ${PROJECTION_NAMES.join(', ')}; got ${JSON.stringify(value)}`,
+    );
+  }
+  return [...new Set(value)];
 }

@@ -130,6 +130,16 @@ export interface PrepareOptions<S extends AnyZodObject = AnyZodObject, R = unkno
    * Default: `'faithful'`, or `'flat'` with `flattenUnionInput: true`.
    */
   projection?: ProjectionName | 'auto' | ((client: ClientIdentity) => ProjectionName);
+  /**
+   * With `projection: 'auto'` or a function: the projections the mount computes, probes and serves, in order.
+   * Default: for `'auto'`, `flat` and every `AUTO_PROJECTIONS` target; for a function, all of them. Under
+   * `'auto'`, a client whose table row names a projection left out here gets `flat` (always served); a
+   * function must return one of these. List only the clients you serve: a projection whose documents a
+   * tool cannot be served in is a probe error for that projection.
+   *
+   * @example `{ projection: 'auto', projections: ['flat', 'cursor', 'anthropic'] }`
+   */
+  projections?: readonly ProjectionName[];
   /** Generic over the extend schema and `resolve`'s result, so that `resolve` and tools see them typed. */
   extend?: ExtendOption<S, R>;
   schemaValidation?: SchemaValidationOptions;

@@ -11,7 +11,7 @@ import {
 } from '../projection/index.js';
 import { mergeRootObjects, type RootPart } from '../projection/merge-slices.js';
 import { isProfileProjection, type ProjectionName } from '../projection/names.js';
-import { projectForProfile } from '../projection/profiles/index.js';
+import { type Narrowing, projectForProfile } from '../projection/profiles/index.js';
 import { type Conversion, toJsonSchema } from '../zod/convert.js';
 import { shapeKeys } from '../zod/shape-keys.js';
 import { type MountConfig, settleOptions } from './config.js';
@@ -29,13 +29,18 @@ export interface Slice {
 export interface PreparedTool {
   tool: AnyTool;
   name: string;
-  /** The `inputSchema` of the mount's default projection, deep-frozen. */
+  /** The `inputSchema` of the first served projection (in the mount's order) that can serve the tool. */
   inputSchema: JsonSchema;
-  /** The `inputSchema` of every projection the mount serves, deep-frozen (`inputSchema` is one of them). */
+  /** The `inputSchema` of every served projection that can serve the tool, deep-frozen. */
   inputSchemas: Readonly<Partial<Record<ProjectionName, JsonSchema>>>;
+  /** Top-level keys the tool requires (of its own document, not a profile's). */
+  requiredKeys: readonly string[];
   /** The served `outputSchema`, deep-frozen, when the tool declares `output`. */
   outputSchema?: JsonSchema;
-  /** False when the tool cannot be served at all (conversion failed, root not an object, key conflict). */
+  /**
+   * False when the tool cannot be served at all (conversion failed, key conflict, no projection with an
+   * object root). A tool whose root is an object in some projections only is listed in those.
+   */
   servable: boolean;
   params?: Slice;
   extend?: Slice & { resolve?: ExtendOption['resolve'] };
@@ -84,6 +89,7 @@ export function prepareTools(tools: readonly AnyTool[], config: MountConfig = se
       name,
       inputSchema: {},
       inputSchemas: {},
+      requiredKeys: [],
       servable: false,
       input,
       argumentKeys,
@@ -107,7 +113,6 @@ export function prepareTools(tools: readonly AnyTool[], config: MountConfig = se
 
     if (servable) {
       const documents = projectDocuments(sides, projection.served);
-      servable = documents.servable;
       for (const c of documents.conflicts) {
         issue(
           `/properties/${c.key}`,
@@ -145,10 +150,16 @@ export function prepareTools(tools: readonly AnyTool[], config: MountConfig = se
             }),
           ),
         );
-        if (documents.servable) served[doc.projection] = deepFreeze(doc.schema);
+        if (doc.servable) served[doc.projection] = deepFreeze(doc.schema);
       }
       result.inputSchemas = Object.freeze(served);
-      result.inputSchema = served[projection.default] ?? {};
+      const first = projection.served.find((p) => served[p] !== undefined);
+      result.inputSchema = first === undefined ? {} : served[first]!;
+      // The top-level keys every call must carry, from a document that states the tool's own (a strict-mode
+      // profile lists every key as required).
+      const base = served.faithful ?? served.flat ?? result.inputSchema;
+      result.requiredKeys = Array.isArray(base.required) ? (base.required as string[]) : [];
+      if (first === undefined) servable = false;
     }
 
     if (tool.output) {
@@ -216,62 +227,67 @@ function convertSide(schema: z.ZodType | AnyZodObject): ConvertedSide {
 interface ProjectedDocument {
   projection: ProjectionName;
   schema: JsonSchema;
+  /** False when the root is not an object: the document is then only shown to the checks, which say why. */
+  servable: boolean;
   unflattened: Array<{ pointer: string; reason: string }>;
   narrowed: Array<{ pointer: string; reason: string }>;
 }
 
 /**
- * Every served projection's document for one tool, from its converted slices (all converted). When a slice's
- * root is not an object, that root alone is returned for the checks to explain, and nothing is servable.
+ * Every served projection's document for one tool, from its converted slices (all converted). A projection
+ * whose slice root is not an object gets that root, unservable, for the checks to explain: a union root is
+ * no object in `faithful` but one in `flat`, so a tool can be served in some projections and not in others.
+ * A key two slices declare is a conflict for every projection alike.
  */
 function projectDocuments(
   sides: ReadonlyArray<{ slice: RootPart['slice']; side: ConvertedSide }>,
   served: readonly ProjectionName[],
-): {
-  servable: boolean;
-  documents: ProjectedDocument[];
-  conflicts: Array<{ key: string; slices: string[] }>;
-} {
+): { documents: ProjectedDocument[]; conflicts: Array<{ key: string; slices: string[] }> } {
   const converted = sides.map(({ slice, side }) => ({
     slice,
     schema: (side.converted as { schema: JsonSchema }).schema,
   }));
-  const needsFlat = served.some((p) => p !== 'faithful');
-  const faithful = served.includes('faithful') ? converted.map((c) => ({ ...c, ...faithfulSide(c.schema) })) : [];
-  const flat = needsFlat ? converted.map((c) => ({ ...c, ...flatSide(c.schema) })) : [];
-  const base = faithful.length > 0 ? faithful : flat;
-  const nonObject = base.find(({ schema }) => !isPlainObjectRoot(schema));
-  if (nonObject) {
-    // Served as is only to the checks, which report why the root is not an object; never to clients.
-    const projection = faithful.length > 0 ? 'faithful' : 'flat';
-    return {
-      servable: false,
-      documents: [{ projection, schema: nonObject.schema, unflattened: nonObject.unflattened, narrowed: [] }],
-      conflicts: [],
-    };
-  }
   const documents: ProjectedDocument[] = [];
-  const merge = (parts: typeof base, keepRoot: boolean) => mergeRootObjects(parts, { keepRootKeywords: keepRoot });
-  if (faithful.length > 0) {
-    const merged = merge(faithful, true);
-    if (!merged.ok) return { servable: false, documents: [], conflicts: merged.conflicts };
-    documents.push({ projection: 'faithful', schema: merged.schema, unflattened: [], narrowed: [] });
-  }
-  if (flat.length > 0) {
-    const merged = merge(flat, false);
-    if (!merged.ok) return { servable: false, documents: [], conflicts: merged.conflicts };
-    const unflattened = flat.flatMap((f) => f.unflattened);
-    for (const projection of served) {
-      if (projection === 'faithful') continue;
-      if (isProfileProjection(projection)) {
-        const { schema, narrowed } = projectForProfile(projection, merged.schema);
-        documents.push({ projection, schema, unflattened, narrowed });
-      } else documents.push({ projection, schema: merged.schema, unflattened, narrowed: [] });
+  const family = (
+    parts: Array<{ slice: RootPart['slice']; schema: JsonSchema; unflattened: ProjectedDocument['unflattened'] }>,
+    keepRootKeywords: boolean,
+    projections: readonly ProjectionName[],
+    derive: (projection: ProjectionName, merged: JsonSchema) => { schema: JsonSchema; narrowed: Narrowing[] },
+  ) => {
+    const unflattened = parts.flatMap((p) => p.unflattened);
+    const nonObject = parts.find(({ schema }) => !isPlainObjectRoot(schema));
+    if (nonObject) {
+      for (const projection of projections) {
+        documents.push({ projection, schema: nonObject.schema, servable: false, unflattened, narrowed: [] });
+      }
+      return [];
     }
+    const merged = mergeRootObjects(parts, { keepRootKeywords });
+    if (!merged.ok) return merged.conflicts;
+    for (const projection of projections) {
+      documents.push({ projection, servable: true, unflattened, ...derive(projection, merged.schema) });
+    }
+    return [];
+  };
+
+  let conflicts: Array<{ key: string; slices: string[] }> = [];
+  if (served.includes('faithful')) {
+    const parts = converted.map((c) => ({ ...c, ...faithfulSide(c.schema) }));
+    conflicts = family(parts, true, ['faithful'], (_, schema) => ({ schema, narrowed: [] }));
   }
+  const flatFamily = served.filter((p) => p !== 'faithful');
+  if (flatFamily.length > 0) {
+    const parts = converted.map((c) => ({ ...c, ...flatSide(c.schema) }));
+    const found = family(parts, false, flatFamily, (projection, schema) =>
+      isProfileProjection(projection) ? projectForProfile(projection, schema) : { schema, narrowed: [] },
+    );
+    if (conflicts.length === 0) conflicts = found;
+  }
+  // A conflict makes the tool unservable everywhere, and it is the one issue worth reading.
+  if (conflicts.length > 0) return { documents: [], conflicts };
   // The checks and the served list both follow the mount's order of projections.
   documents.sort((a, b) => served.indexOf(a.projection) - served.indexOf(b.projection));
-  return { servable: true, documents, conflicts: [] };
+  return { documents, conflicts };
 }
 
 /**

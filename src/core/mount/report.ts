@@ -95,7 +95,7 @@ export function reportOf(preparation: Preparation): ValidationReport {
     projections[name] = {
       ok: !own.some((i) => i.severity === 'error'),
       issues: own,
-      tools: servable.map((t) => servedTool(t, name)),
+      tools: servable.filter((t) => t.inputSchemas[name] !== undefined).map((t) => servedTool(t, name)),
     };
   }
   const projection = preparation.projections.default;
@@ -109,7 +109,7 @@ export function reportOf(preparation: Preparation): ValidationReport {
 }
 
 function servedTool(t: Preparation['tools'][number], projection: ProjectionName): ServedTool {
-  const served: ServedTool = { name: t.name, inputSchema: t.inputSchemas[projection] ?? t.inputSchema };
+  const served: ServedTool = { name: t.name, inputSchema: t.inputSchemas[projection]! };
   if (t.tool.title !== undefined) served.title = t.tool.title;
   if (t.tool.description !== undefined) served.description = t.tool.description;
   if (t.outputSchema) served.outputSchema = t.outputSchema;

@@ -44,8 +44,7 @@ export async function checkCall(tool: PreparedTool, raw: unknown, policy: CallPo
   }
 
   if (policy.hygiene) {
-    const required = Array.isArray(tool.inputSchema.required) ? (tool.inputSchema.required as string[]) : [];
-    const polluted = markupLines(args as Record<string, unknown>, tool.argumentKeys, required);
+    const polluted = markupLines(args as Record<string, unknown>, tool.argumentKeys, tool.requiredKeys);
     if (polluted.length > 0) return { ok: false, messages: polluted, repairs, ignored: [] };
   }
   const parts = split(args as Record<string, unknown>, tool);

@@ -30,6 +30,8 @@ export interface Registration {
   tool: AnyTool;
   /** The tool's `scopes`, when it has any. */
   scopes?: ScopeRule;
+  /** The projections that can list the tool (its root is an object there); a call may come from any. */
+  projections: ReadonlySet<ProjectionName>;
   /** The `registerTool` config for one request: the fixed parts plus an input carrier that sees `state`. */
   config(state: RequestState): any;
   /** The tool callback: runs `extend.resolve`, the handler and the output check, and reports to the hooks. */
@@ -159,5 +161,6 @@ export function registration(prepared: PreparedTool, config: MountConfig): Regis
       ? shared.get(projection)
       : { ...fixed, inputSchema: inputFor(state, projection) };
   };
-  return { name: prepared.name, tool, ...(scopes && { scopes }), config: configFor, run };
+  const projections = new Set(Object.keys(prepared.inputSchemas) as ProjectionName[]);
+  return { name: prepared.name, tool, ...(scopes && { scopes }), projections, config: configFor, run };
 }

@@ -1,6 +1,6 @@
 /**
  * Which tools one request's server holds: `tools/list` shows what the caller may see and call
- * (`visibleTools`, then `scopes` unless `listUnauthorizedTools`); a `tools/call` holds the called tool
+ * (`visibleTools`, then `scopes` unless `listUnauthorizedTools`) among the tools its projection can serve; a `tools/call` holds the called tool
  * alone, looked up by name, so its cost does not grow with the tool count. A hidden tool is held by
  * nobody: its call gets the SDK's unknown-tool answer. See docs/decisions/0012-access-control.md.
  */
@@ -24,7 +24,9 @@ export function toolSet(registrations: readonly Registration[], config: MountCon
   const byName = new Map(registrations.map((r) => [r.name, r]));
   const visible = (r: Registration, state: RequestState) => state.visible?.(r) ?? true;
   const listed = (r: Registration, state: RequestState) =>
-    visible(r, state) && (config.listUnauthorizedTools || !r.scopes || r.scopes.permits(state.authInfo));
+    r.projections.has(state.projection ?? config.projection.default) &&
+    visible(r, state) &&
+    (config.listUnauthorizedTools || !r.scopes || r.scopes.permits(state.authInfo));
   /** The called tool, when this request may call it. */
   const called = (state: RequestState) => {
     const r = state.call === undefined ? undefined : byName.get(state.call);
