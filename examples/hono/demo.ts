@@ -19,17 +19,12 @@ import { type CallResult, connectors, connectV1, connectV2, type McpClient } fro
 import { perClientOptions, tools } from '../shared/tools.js';
 import { createApp } from './app.js';
 
-// `'auto'` serves every profile's projection, each probed at startup. The demo runs under policy 'warn' so
-// that a projection some client family would still refuse is counted in the probe table below rather than
-// stopping it (its details: the `mcp-mount check` line printed under the table, so the mount's own warning
-// is not printed twice). A deployment keeps the default 'throw' and fixes what the probe names.
-const demoOptions = {
-  ...perClientOptions,
-  schemaValidation: { policy: 'warn' },
-  logger: { warn: () => {}, error: console.error },
-} as const;
+// The mount's own options, default policy ('throw') included: every projection it serves passed the probe.
+const demoOptions = perClientOptions;
 const probe = validateMcpSchemas(tools, demoOptions);
-console.log(`mcp-mount demo: startup probe, projection 'auto' (default ${probe.projection})`);
+console.log(
+  `mcp-mount demo: startup probe, projection 'auto' among ${Object.keys(probe.projections).join(', ')} (default ${probe.projection})`,
+);
 for (const [name, p] of Object.entries(probe.projections)) {
   const count = (severity: string) => p!.issues.filter((i) => i.severity === severity && i.projection === name).length;
   console.log(`  ${name.padEnd(14)} ${count('error')} errors, ${count('warning')} warnings, ${count('info')} narrowed`);

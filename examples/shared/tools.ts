@@ -108,5 +108,12 @@ export const options = { ...base, flattenUnionInput: true } as const;
  * `projection: 'auto'` picks per `tools/list`, from the client's name (2026-07-28 `_meta` clientInfo) or,
  * for a 2025-era client, its User-Agent. Cursor gets the `cursor` projection, Claude `anthropic`, and so
  * on (`AUTO_PROJECTIONS`); a client it does not know gets `flat`, a superset, safe for any client.
+ * `projections` lists the families this server supports. Gemini is not one: the probe refuses the gemini
+ * projection of `send_message`, whose `media` is an object in one variant and an array in the other, which
+ * Gemini's schema dialect cannot say (`mcp-mount check examples/shared/tools.ts --projection-option auto`).
  */
-export const perClientOptions = { ...base, projection: 'auto' } as const;
+export const perClientOptions = {
+  ...base,
+  projection: 'auto',
+  projections: ['flat', 'cursor', 'anthropic', 'openai-strict', 'local-grammar'],
+} as const;
