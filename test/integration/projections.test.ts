@@ -335,3 +335,48 @@ describe('projections', () => {
     );
   });
 });
+
+describe('openai-strict and null for a key left out', () => {
+  const tool = defineTool({
+    name: 'search',
+    input: z.object({ query: z.string(), limit: z.number().optional() }),
+    handler: ({ input: parsed }) => {
+      received.push(parsed);
+      return 'ok';
+    },
+  });
+
+  it('lists every key required, the optional one nullable; a null for it reaches the handler as left out', async () => {
+    const handler = createMcpFetchHandler([tool], { projection: 'openai-strict' });
+    const doc = handler.report.tools[0]!.inputSchema as any;
+    expect(doc.required).toEqual(['query', 'limit']);
+    expect(doc.additionalProperties).toBe(false);
+    const running = await listen((request) => handler.fetch(request));
+    try {
+      received.length = 0;
+      const client = new ClientV2({ name: 'openai-mcp', version: '1' }, MODERN);
+      await client.connect(new TransportV2(new URL(running.url)));
+      const call = await client.callTool({ name: 'search', arguments: { query: 'q', limit: null } });
+      await client.close();
+      expect(call.isError).toBeFalsy();
+      expect(received).toEqual([{ query: 'q' }]);
+    } finally {
+      await running.close();
+    }
+  });
+
+  it('with nullAsAbsent: false, the null is refused with its path', async () => {
+    const handler = createMcpFetchHandler([tool], { projection: 'openai-strict', nullAsAbsent: false });
+    const running = await listen((request) => handler.fetch(request));
+    try {
+      const client = new ClientV2({ name: 'openai-mcp', version: '1' }, MODERN);
+      await client.connect(new TransportV2(new URL(running.url)));
+      const call = await client.callTool({ name: 'search', arguments: { query: 'q', limit: null } });
+      await client.close();
+      expect(call.isError).toBe(true);
+      expect(JSON.stringify(call.content)).toMatch(/limit/);
+    } finally {
+      await running.close();
+    }
+  });
+});

@@ -46,8 +46,8 @@ export interface MountConfig {
   readonly extend?: ExtendOption;
   /** The probe's options, with `policy` defaulted to `'throw'` and every list copied and frozen. */
   readonly validation: Readonly<SchemaValidationOptions> & { readonly policy: (typeof POLICIES)[number] };
-  /** Which argument repairs run (`coerceJsonArgs`, `coerceScalarArgs`). */
-  readonly repair: { readonly json: boolean; readonly scalars: boolean };
+  /** Which argument repairs run (`coerceJsonArgs`, `coerceScalarArgs`, `nullAsAbsent`). */
+  readonly repair: { readonly json: boolean; readonly scalars: boolean; readonly nullAsAbsent: boolean };
   /** `unknownKeys`, defaulted to `'notice'`. */
   readonly unknownKeys: (typeof UNKNOWN_KEYS)[number];
   /** `injectedKeys`, defaulted to `['toolCallId']`. */
@@ -165,7 +165,11 @@ export function settleOptions(options: McpMountOptions<any> = {}): MountConfig {
       }),
       ...(validation.allowFormats && { allowFormats: list(validation.allowFormats) as string[] }),
     },
-    repair: { json: options.coerceJsonArgs !== false, scalars: options.coerceScalarArgs !== false },
+    repair: {
+      json: options.coerceJsonArgs !== false,
+      scalars: options.coerceScalarArgs !== false,
+      nullAsAbsent: options.nullAsAbsent !== false,
+    },
     unknownKeys,
     injectedKeys: Object.freeze([...injected]),
     hygiene: options.argumentHygiene !== false,

@@ -170,6 +170,12 @@ export interface McpMountOptions<S extends AnyZodObject = AnyZodObject, R = unkn
    */
   coerceScalarArgs?: boolean;
   /**
+   * Read `null` for a key whose schema refuses null, where leaving the key out is valid, as the key left out
+   * (docs/design/repair.md, ADR 0003): what a client that must send every key means (OpenAI strict mode, the
+   * `openai-strict` projection). Reported as a repair. Default true.
+   */
+  nullAsAbsent?: boolean;
+  /**
    * What happens to a key the tool's schema would silently drop (a plain `z.object` strips keys it does not
    * declare, at any depth), computed from the original Zod schema:
    * - `'notice'` (default): the call runs; the result gets one extra text block naming each ignored key,
