@@ -59,7 +59,11 @@ function walk(schema: Schema, value: unknown, path: PropertyKey[], form: Form | 
       for (const key of Object.keys(value)) {
         const field = shapeField(def, key);
         if (field) walk(field, value[key], [...path, key], undefined, out);
-        else if (def.catchall === undefined) out.push(stripped(path, key, declared, form));
+        // A key sent as null carries nothing to lose: a strict-mode client sends every key it was shown,
+        // null for those it means to leave out (another variant's, for a flattened union).
+        else if (def.catchall === undefined) {
+          if (value[key] !== null) out.push(stripped(path, key, declared, form));
+        }
         else if (!isNever(def.catchall)) walk(def.catchall, value[key], [...path, key], undefined, out);
       }
       return;

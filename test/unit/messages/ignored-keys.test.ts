@@ -23,6 +23,17 @@ describe('keys a strip object would drop', () => {
     ]);
   });
 
+  it('says nothing of a key sent as null: nothing is lost when it is dropped', () => {
+    const variants = z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('a'), x: z.string() }),
+      z.object({ kind: z.literal('b'), y: z.number() }),
+    ]);
+    // What a strict-mode client sends for the flattened union: every key, null where it means none.
+    expect(strippedKeys(variants, { kind: 'a', x: 's', y: null })).toEqual([]);
+    expect(lines(records, { table: 't', sort: null, filters: { stauts: null } })).toEqual([]);
+    expect(lines(records, { table: 't', sort: 0 })).toHaveLength(1);
+  });
+
   it('leaves strict objects to their own error, and loose objects and catch-alls keep the key', () => {
     expect(strippedKeys(z.strictObject({ a: z.string() }), { a: '1', b: 2 })).toEqual([]);
     expect(strippedKeys(z.looseObject({ a: z.string() }), { a: '1', b: 2 })).toEqual([]);
