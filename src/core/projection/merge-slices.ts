@@ -1,4 +1,4 @@
-import { mapSubschemas } from '../json-schema/keywords.js';
+import { forEachSubschema, mapSubschemas } from '../json-schema/keywords.js';
 import { setOwn } from '../json-schema/own-properties.js';
 import { localRefTokens, pointer } from '../json-schema/pointer.js';
 import { isPlainObject, type JsonSchema } from '../json-schema/types.js';
@@ -34,8 +34,10 @@ export function mergeRootObjects(parts: RootPart[], options: { keepRootKeywords?
     return { ok: false, conflicts: [...conflicts].map(([key, slices]) => ({ key, slices })) };
   }
 
-  const input = parts.find((p) => p.slice === 'input')?.schema ?? {};
-  const defs = mergeDefs(parts);
+  // One slice alone is the root; merged, a slice's `#` no longer names its own root (see `hoistRoot`).
+  const own = parts.length > 1 ? parts.map(hoistRoot) : parts;
+  const input = own.find((p) => p.slice === 'input')?.schema ?? {};
+  const defs = mergeDefs(own);
   const merged: JsonSchema = {};
   // The faithful document keeps its dialect and what the author wrote at the input's root.
   const dialect = options.keepRootKeywords ? parts.find((p) => typeof p.schema.$schema === 'string') : undefined;
@@ -49,8 +51,12 @@ export function mergeRootObjects(parts: RootPart[], options: { keepRootKeywords?
   if ('patternProperties' in input) merged.patternProperties = input.patternProperties;
   if ('additionalProperties' in input) merged.additionalProperties = input.additionalProperties;
   if (options.keepRootKeywords) {
-    const renamedInput = defs.parts[parts.findIndex((p) => p.slice === 'input')] ?? {};
-    for (const key of Object.keys(renamedInput)) if (!HANDLED.has(key)) setOwn(merged, key, renamedInput[key]);
+    const renamedInput = defs.parts[own.findIndex((p) => p.slice === 'input')] ?? {};
+    for (const key of Object.keys(renamedInput)) {
+      // Keywords about the whole key set would count the other slices' keys too: left out (a superset).
+      if (HANDLED.has(key) || (own.length > 1 && KEY_SET.has(key))) continue;
+      setOwn(merged, key, renamedInput[key]);
+    }
   }
   if (Object.keys(defs.defs).length > 0) merged.$defs = defs.defs;
   return { ok: true, schema: merged };
@@ -68,6 +74,47 @@ const HANDLED: ReadonlySet<string> = new Set([
   'additionalProperties',
   '$defs',
 ]);
+
+/** Root keywords that constrain every key of the object, which the merged root has more of than the slice. */
+const KEY_SET: ReadonlySet<string> = new Set(['propertyNames', 'minProperties', 'maxProperties']);
+
+/**
+ * A recursive slice refers to its own root with `$ref: "#"` (or `#/properties/...`). Merged into one root
+ * object with other slices, `#` would name the merged root, whose other slices' required keys every nested
+ * node would then need. So the slice's root is copied into `$defs` (as `<slice>_root`) and those references
+ * point there; the slice's root keywords still make the merged root. Returns `part` itself when it has none.
+ */
+function hoistRoot(part: RootPart): RootPart {
+  if (!refersToRoot(part.schema)) return part;
+  const defs = isPlainObject(part.schema.$defs) ? part.schema.$defs : {};
+  let name = `${part.slice}_root`;
+  for (let i = 2; Object.hasOwn(defs, name); i++) name = `${part.slice}_root_${i}`;
+  const rewrite = (node: unknown): unknown => {
+    if (!isPlainObject(node)) return node;
+    const walked = mapSubschemas(node, rewrite);
+    const tokens = typeof walked.$ref === 'string' ? localRefTokens(walked.$ref) : undefined;
+    if (tokens === undefined || tokens[0] === '$defs' || tokens[0] === 'definitions') return walked;
+    return { ...walked, $ref: `#${pointer('', '$defs', name, ...tokens)}` };
+  };
+  const schema = rewrite(part.schema) as JsonSchema;
+  const { $defs: rewrittenDefs, $schema: _dialect, ...body } = schema;
+  return {
+    ...part,
+    schema: { ...schema, $defs: { ...(isPlainObject(rewrittenDefs) ? rewrittenDefs : {}), [name]: body } },
+  };
+}
+
+/** True when some `$ref` below `node` points into the root itself rather than into `$defs`. */
+function refersToRoot(node: unknown): boolean {
+  if (!isPlainObject(node)) return false;
+  const tokens = typeof node.$ref === 'string' ? localRefTokens(node.$ref) : undefined;
+  if (tokens !== undefined && tokens[0] !== '$defs' && tokens[0] !== 'definitions') return true;
+  let found = false;
+  forEachSubschema(node, (child) => {
+    found ||= refersToRoot(child);
+  });
+  return found;
+}
 
 /** Copies own keys as own properties: a property named `__proto__` stays a property (never a prototype). */
 function ownAssign(sources: JsonSchema[]): JsonSchema {
@@ -110,7 +157,7 @@ function renameRefs(node: unknown, renames: ReadonlyMap<string, string>): unknow
   const tokens = typeof walked.$ref === 'string' ? localRefTokens(walked.$ref) : undefined;
   if (tokens !== undefined && tokens.length >= 2 && tokens[0] === '$defs') {
     const target = renames.get(tokens[1]!);
-    if (target !== undefined) walked.$ref = `#${pointer('', '$defs', target, ...tokens.slice(2))}`;
+    if (target !== undefined) return { ...walked, $ref: `#${pointer('', '$defs', target, ...tokens.slice(2))}` };
   }
   return walked;
 }

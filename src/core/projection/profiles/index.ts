@@ -3,7 +3,7 @@
 import { cloneJson, cloneJsonOrSelf, withKeyCache } from '../../json-schema/compare.js';
 import { isPlainObject, type JsonSchema } from '../../json-schema/types.js';
 import { PROFILE_PROJECTION_NAMES, type ProfileProjection } from '../names.js';
-import { localResolver } from '../type-atoms.js';
+import { localResolver, type RefResolver } from '../type-atoms.js';
 import { ANTHROPIC } from './anthropic.js';
 import { CURSOR } from './cursor.js';
 import { GEMINI, GEMINI_RECURSION_DEPTH } from './gemini.js';
@@ -43,7 +43,7 @@ export function projectForProfile(
     if (!isPlainObject(flat) || !rewrites) return { schema: cloneJson(flat), narrowed: [] };
     const narrowed: Narrowing[] = [];
     // Gemini resolves no `$ref`; the recursive ones inlineRefs left are expanded to a fixed depth first.
-    const input = name === 'gemini' ? unrollRefs(flat, localResolver(flat), GEMINI_RECURSION_DEPTH) : flat;
+    const input = name === 'gemini' ? unrollRefs(flat, rootOrLocal(flat), GEMINI_RECURSION_DEPTH) : flat;
     const schema = withKeyCache(() => rewriteTree(input, rewrites, localResolver(input), narrowed));
     return { schema: cloneJson(schema), narrowed };
   } catch {
@@ -51,4 +51,10 @@ export function projectForProfile(
     // profile's checks report what the client would refuse.
     return { schema: cloneJsonOrSelf(flat), narrowed: [] };
   }
+}
+
+/** Local definitions, and `#` itself: a recursive root (`z.lazy` at the top) refers to the document root. */
+function rootOrLocal(doc: JsonSchema): RefResolver {
+  const local = localResolver(doc);
+  return (ref) => (ref === '#' ? doc : local(ref));
 }
