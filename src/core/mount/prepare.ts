@@ -134,6 +134,7 @@ export function prepareTools(tools: readonly AnyTool[], config: MountConfig = se
             side: 'input',
             flattenRequested: doc.projection !== 'faithful',
             keepsRefs: doc.projection === 'faithful',
+            projection: doc.projection,
             zodShapeKeys,
             unflattened: doc.unflattened,
             options: { ...validation, ...(profiles && { profiles }) },

@@ -163,7 +163,9 @@ const requiredNullable: Rule = {
   reason: 'models omit or fill required nullable fields unpredictably, and several clients reject null type lists',
   severity: 'warning',
   sides: ['input'],
-  check: ({ node, pointer: at }) => {
+  check: ({ node, pointer: at }, ctx) => {
+    // The openai-strict projection makes every key required and nullable on purpose: nothing to change.
+    if (ctx.projection === 'openai-strict') return undefined;
     if (!isPlainObject(node.properties) || !Array.isArray(node.required)) return undefined;
     return node.required.flatMap((key: unknown): Finding[] =>
       typeof key === 'string' && Object.hasOwn(node.properties, key) && isNullable(node.properties[key])

@@ -29,6 +29,8 @@ export interface CheckContext {
   zodShapeKeys?: string[];
   /** The document keeps `$ref`s by design (the `faithful` projection), so a non-recursive one is no issue. */
   keepsRefs?: boolean;
+  /** The projection the document is (`faithful`, `flat`, a profile's), when the mount names one. */
+  projection?: string;
   /** Unions the flattener had to leave, with its reason, by JSON Pointer into the served document. */
   unflattened?: Array<{ pointer: string; reason: string }>;
   options: CheckOptions;

@@ -50,10 +50,15 @@ const strictObject: Rewrite = (node, ctx) => {
     const props: JsonSchema = {};
     for (const key of keys) {
       const optional = missing.includes(key);
-      setOwn(props, key, optional ? withNull(properties[key]) : properties[key]);
+      const served = optional ? withNull(properties[key]) : properties[key];
+      setOwn(props, key, served);
       if (optional) {
+        // A field that took null already keeps its meaning: null reaches the tool as null.
+        const tookNull = JSON.stringify(served) === JSON.stringify(properties[key]);
         ctx.narrow(
-          `\`${key}\` is listed in required and served nullable, as OpenAI strict mode requires; null sent for it is read as leaving it out`,
+          tookNull
+            ? `\`${key}\` is listed in required, as OpenAI strict mode requires; it is nullable, so a model sends null for none, and the tool receives null`
+            : `\`${key}\` is listed in required and served nullable, as OpenAI strict mode requires; null sent for it is read as leaving it out`,
           pointer(ctx.pointer, 'properties', key),
         );
       }
