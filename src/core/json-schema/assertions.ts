@@ -24,7 +24,11 @@ export function isAssertionOnly(node: unknown, declared: ReadonlySet<string>): b
   if (node === true) return true;
   if (!isPlainObject(node)) return false;
   for (const [keyword, value] of Object.entries(node)) {
-    if (ANNOTATION_KEYWORDS.has(keyword) || KEY_ASSERTIONS.has(keyword)) continue;
+    if (ANNOTATION_KEYWORDS.has(keyword)) continue;
+    if (KEY_ASSERTIONS.has(keyword)) {
+      if (!namesDeclaredOnly(keyword, value, declared)) return false;
+      continue;
+    }
     if (keyword === 'type' && value === 'object') continue;
     if (keyword === 'properties') {
       if (!isPlainObject(value) || !Object.keys(value).every((k) => declared.has(k))) return false;
@@ -39,6 +43,17 @@ export function isAssertionOnly(node: unknown, declared: ReadonlySet<string>): b
       continue;
     }
     return false;
+  }
+  return true;
+}
+
+/** `required` and `dependentRequired` may name declared keys only; a count is a count. */
+function namesDeclaredOnly(keyword: string, value: unknown, declared: ReadonlySet<string>): boolean {
+  const known = (names: unknown) =>
+    Array.isArray(names) && names.every((n) => typeof n === 'string' && declared.has(n));
+  if (keyword === 'required') return known(value);
+  if (keyword === 'dependentRequired') {
+    return isPlainObject(value) && Object.entries(value).every(([key, names]) => declared.has(key) && known(names));
   }
   return true;
 }

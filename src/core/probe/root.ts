@@ -6,7 +6,8 @@ import { isPlainObject, type JsonSchema } from '../json-schema/types.js';
 import { unionOf } from './schema-facts.js';
 import type { CheckContext, Rule } from './types.js';
 
-const COMBINATORS = ['oneOf', 'anyOf', 'allOf', 'not'] as const;
+// A root `$ref` brings in another schema's keys and rules, which a client reading one object never sees.
+const COMBINATORS = ['oneOf', 'anyOf', 'allOf', 'not', '$ref', '$dynamicRef'] as const;
 
 /**
  * Why the root cannot be served as a tool schema, or `undefined` when it can. MCP requires
@@ -24,6 +25,8 @@ export function rootProblem(doc: unknown, ctx: CheckContext): string | undefined
   if (combinator === 'allOf')
     return 'the root is an intersection (allOf) that was not merged into one object; build one object instead, e.g. `a.extend(b.shape)`';
   if (combinator === 'not') return `the root has \`not\`; MCP clients need a plain object root, so ${wrap}`;
+  if (combinator === '$ref' || combinator === '$dynamicRef')
+    return `the root has \`${combinator}\` beside its own keywords; MCP clients read one plain object at the root: declare the keys in the root object itself`;
   if (types?.includes('array'))
     return `the root is an array; MCP ${ctx.side === 'output' ? 'structured content' : 'tool arguments'} must be an object, so wrap it: \`z.object({ items: z.array(...) })\``;
   if (types) return `the root has type ${types.join('|')}, not "object"; ${wrap}`;

@@ -132,12 +132,11 @@ type RefExpansion = { resolve: RefResolver; seen: ReadonlySet<string> } | undefi
 function isIntersection(node: JsonSchema): boolean {
   if (!Array.isArray(node.allOf)) return false;
   const own = Object.keys(node).some((k) => k !== 'allOf' && !ANNOTATION_KEYWORDS.has(k) && !META_KEYWORDS.has(k));
-  const parts = node.allOf.filter((member: unknown) => !isAssertionOnly(member, NO_KEYS)).length;
+  // Only keys the node itself declares: a member naming others describes an object of its own (a part).
+  const declared = new Set(isPlainObject(node.properties) ? Object.keys(node.properties) : []);
+  const parts = node.allOf.filter((member: unknown) => !isAssertionOnly(member, declared)).length;
   return parts + (own ? 1 : 0) >= 2;
 }
-
-/** Assertion-only members may name no property: one that does constrains a value and counts as a part. */
-const NO_KEYS: ReadonlySet<string> = new Set();
 
 /**
  * `node` opened at the intersected value's own keys. With `refs` (second pass) only `$ref`s are
