@@ -180,6 +180,28 @@ const requiredNullable: Rule = {
   },
 };
 
+/** Per document check (one `RuleContext` each): each `$anchor` and the pointer that declared it first. */
+const anchorsOf = new WeakMap<object, Map<string, string>>();
+
+const duplicateAnchor: Rule = {
+  id: 'duplicate-anchor',
+  reason: 'an $anchor declared twice in one document is invalid JSON Schema 2020-12: validators refuse to compile it',
+  severity: 'error',
+  check: ({ node, pointer: at }, ctx) => {
+    if (typeof node.$anchor !== 'string') return undefined;
+    let seen = anchorsOf.get(ctx);
+    if (!seen) anchorsOf.set(ctx, (seen = new Map()));
+    const first = seen.get(node.$anchor);
+    if (first === undefined) {
+      seen.set(node.$anchor, at);
+      return undefined;
+    }
+    return {
+      message: `\`$anchor\` ${shortLiteral(node.$anchor)} is declared again (first at ${first || '(root)'}), which no 2020-12 validator compiles; a schema reused in several places (or slices) carries its anchor to each: give it an \`id\` (\`.meta({ id })\`) instead`,
+    };
+  },
+};
+
 /** Base checks, in the order their issues are listed for one node. */
 export const BASE_RULES: readonly Rule[] = [
   rootNotObject,
@@ -187,6 +209,7 @@ export const BASE_RULES: readonly Rule[] = [
   requiredInProperties,
   enumValues,
   refLeft,
+  duplicateAnchor,
   unionNotFlattened,
   unsatisfiable,
   objectKeywordsNeedObjectType,
