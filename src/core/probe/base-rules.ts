@@ -189,8 +189,8 @@ const duplicateAnchor: Rule = {
   severity: 'error',
   check: ({ node, pointer: at }, ctx) => {
     if (typeof node.$anchor !== 'string') return undefined;
-    let seen = anchorsOf.get(ctx);
-    if (!seen) anchorsOf.set(ctx, (seen = new Map()));
+    const seen = anchorsOf.get(ctx) ?? new Map<string, string>();
+    anchorsOf.set(ctx, seen);
     const first = seen.get(node.$anchor);
     if (first === undefined) {
       seen.set(node.$anchor, at);
