@@ -243,6 +243,8 @@ export function withFlags(options: McpMountOptions, flags: CheckFlags): McpMount
   if (flags.projection !== undefined || flags.flat) {
     delete out.projection;
     delete out.flattenUnionInput;
+    // The module's list was for its own choice; the flag's projection decides what is served now.
+    if (flags.projection !== 'auto') delete out.projections;
     if (flags.projection !== undefined) out.projection = flags.projection;
     else out.flattenUnionInput = true;
   }
