@@ -11,6 +11,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
+import type { ClientIdentity } from '../mount/client-identity.js';
 import { type MountConfig, settleOptions } from '../mount/config.js';
 import type { McpMountOptions, MountExtend } from '../mount/options.js';
 import { servedTools } from '../mount/policy.js';
@@ -25,7 +26,7 @@ import { normalizeEnvelope } from './envelope.js';
 import { openExchange, releaseWhenSent } from './exchange.js';
 import { observeError } from './observe.js';
 import { checkOrigin } from './origin.js';
-import { chooseProjection } from './projection-choice.js';
+import { clientIdentity } from './projection-choice.js';
 import { type Registration, registration } from './registration.js';
 import type { FetchExtras, RequestState } from './request-state.js';
 import { perRequestServer } from './server-hook.js';
@@ -180,8 +181,9 @@ function serveRequests(config: MountConfig, surface: ServerSurface, registration
       rejectedArguments: envelope.rejected,
       ...calledTool(envelope.body),
       method,
-      // Only a list shows documents; a call parses with the Zod schema whatever the client was shown.
-      ...(method === 'tools/list' && { projection: chooseProjection(config, request, envelope.body) }),
+      // Only a list shows documents; a call parses with the Zod schema whatever the client was shown. The
+      // choice itself runs once the SDK has accepted the request (tool-set.ts).
+      ...listingClient(config, request, envelope.body),
     };
     const refused = tools.refuseCall(request, state);
     if (refused) return refused;
@@ -189,6 +191,17 @@ function serveRequests(config: MountConfig, surface: ServerSurface, registration
   };
 
   return { fetch, close: () => sdk.close() };
+}
+
+/**
+ * Who asks for `tools/list`, when the mount chooses a projection per client: a single `tools/list`, or the
+ * first one in a 2025-era batch.
+ */
+function listingClient(config: MountConfig, request: Request, body: unknown): { client?: ClientIdentity } {
+  if (!config.projection.choose) return {};
+  const messages = Array.isArray(body) ? body : [body];
+  const listing = messages.find((m) => methodOf(m) === 'tools/list');
+  return listing === undefined ? {} : { client: clientIdentity(request, listing) };
 }
 
 /** The method of a single JSON-RPC message (not a batch), else undefined. */

@@ -28,13 +28,14 @@ export function clientIdentity(request: Request, message: unknown): ClientIdenti
 }
 
 /**
- * The projection this `tools/list` is served, or undefined when the mount serves one for everybody.
+ * The projection `client`'s `tools/list` is served: the mount's function or `'auto'` table, asked once the SDK
+ * has accepted the request (so a malformed request gets the SDK's 400, never the function).
  * @throws TypeError when the `projection` function returns a projection the mount does not serve.
  */
-export function chooseProjection(config: MountConfig, request: Request, message: unknown): ProjectionName | undefined {
+export function chooseProjection(config: MountConfig, client: ClientIdentity): ProjectionName {
   const { choose, served } = config.projection;
-  if (!choose) return undefined;
-  const chosen = choose(clientIdentity(request, message));
+  if (!choose) return config.projection.default;
+  const chosen = choose(client);
   if (!served.includes(chosen)) {
     throw new TypeError(
       `mcp-mount: the projection function returned ${String(chosen)}, which is not one of ${served.join(', ')}`,

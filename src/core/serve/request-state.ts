@@ -1,5 +1,6 @@
 /** What one request tells the per-request server, beside the JSON-RPC message the SDK reads itself. */
 import type { AuthInfo } from '@modelcontextprotocol/server';
+import type { ClientIdentity } from '../mount/client-identity.js';
 import type { AnyTool } from '../mount/tool.js';
 import type { ProjectionName } from '../projection/names.js';
 import type { Repair } from '../repair/index.js';
@@ -37,6 +38,8 @@ export interface RequestState {
   requestId?: string | number;
   /** The method of a single JSON-RPC message: `tools/call` and `tools/list` do not run the `server` hook. */
   method?: string;
-  /** The projection chosen for this `tools/list` (`projection: 'auto'` or a function); else the mount's default. */
+  /** Who asks for `tools/list`, when the mount chooses a projection per client (`'auto'` or a function). */
+  client?: ClientIdentity;
+  /** The projection chosen for this `tools/list`, once chosen; else the mount's default. */
   projection?: ProjectionName;
 }

@@ -8,6 +8,7 @@ import type { RegisteredTool } from '@modelcontextprotocol/server';
 import type { MountConfig } from '../mount/config.js';
 import type { VisibleTools } from '../mount/options.js';
 import { authenticationRequired } from './auth.js';
+import { chooseProjection } from './projection-choice.js';
 import type { Registration } from './registration.js';
 import type { RequestState, Visibility } from './request-state.js';
 
@@ -50,6 +51,9 @@ export function toolSet(registrations: readonly Registration[], config: MountCon
         if (r) register(r);
         else placeholder(register);
         return;
+      }
+      if (state.client !== undefined && state.projection === undefined) {
+        state.projection = chooseProjection(config, state.client);
       }
       let any = false;
       for (const r of registrations) {
