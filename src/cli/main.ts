@@ -26,13 +26,13 @@ tools array or { tools, options }), runs validateMcpSchemas on exactly what a mo
 options serves, and prints every issue by tool, with JSON Pointers. .ts modules are loaded with tsx.
 
 Options:
-  --projection NAME    show the documents and issues of one projection the mount serves (its \`projection\`
-                       option decides which): ${PROJECTION_NAMES.join(', ')}
+  --projection NAME    show the issues of one projection the mount serves (its \`projection\` option decides
+                       which): ${PROJECTION_NAMES.join(', ')}; --json prints its documents too
   --all-projections    show every projection the mount serves, one section each
                        (without either: the default projection, and a line naming the others)
   --projection-option VALUE
                        check the mount as if its \`projection\` option were VALUE: auto or a projection name
-                       (replaces the module's projection and flattenUnionInput)
+                       (replaces the module's projection, projections and flattenUnionInput)
   --flat               set flattenUnionInput: true (shorthand for --projection-option flat)
   --profile NAME       also check against a client profile (repeatable): ${Object.keys(PROFILES).join(', ')}
   --require-typed-properties
@@ -113,7 +113,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     io.stderr(
       `mcp-mount: --projection ${view.projection}: the mount does not serve it; it serves ${served.join(', ')} ` +
         `(its projection option is ${projectionOptionOf(options)}). To check a mount that serves ${view.projection}, ` +
-        `add --projection-option ${view.projection} or --projection-option auto.\n`,
+        `add --projection-option ${view.projection}${view.projection !== 'faithful' ? ' or --projection-option auto' : ''}.\n`,
     );
     return EXIT.usage;
   }

@@ -44,9 +44,9 @@ function unionRootMessage(doc: JsonSchema, keyword: 'oneOf' | 'anyOf', ctx: Chec
   const wrapAdvice = 'wrap it in an object, e.g. `z.object({ value: <the union> })`';
   if (!ctx.flattenRequested) {
     if (verdict.ok)
-      return `${head}; its variants share the string tag \`${verdict.tag}\`, so \`flattenUnionInput: true\` serves it as one object`;
+      return `${head}; its variants share the string tag \`${verdict.tag}\`, so \`flattenUnionInput: true\` (\`projection: 'flat'\` or 'auto') serves it as one object`;
     if (verdict.untagged)
-      return `${head}; its variants are objects, so \`flattenUnionInput: true\` serves it as one object (every key optional, the union still checks each call), or ${tagAdvice}`;
+      return `${head}; its variants are objects, so \`flattenUnionInput: true\` (\`projection: 'flat'\` or 'auto') serves it as one object: every key optional, the union still checks each call (${tagAdvice} to have each key marked for its variant)`;
     const advice = objects ? `${tagAdvice}, and set \`flattenUnionInput: true\`` : wrapAdvice;
     return `${head}; \`flattenUnionInput\` cannot help as it is (${verdict.reason}): ${advice}`;
   }

@@ -140,7 +140,9 @@ describe('roots', () => {
     const doc = toDoc(z.union([z.object({ id: z.string() }), z.object({ slug: z.string() })]));
     const issue = only(check(doc), 'root-not-object', '');
     expect(issue.severity).toBe('error');
-    expect(issue.message).toContain('its variants are objects, so `flattenUnionInput: true` serves it as one object');
+    expect(issue.message).toContain(
+      "its variants are objects, so `flattenUnionInput: true` (`projection: 'flat'` or 'auto') serves it as one object",
+    );
     // Flattened, it is one object: no root issue at all.
     expect(baseFindings(check(project(doc), { flattenRequested: true }))).toEqual([]);
   });
