@@ -41,7 +41,7 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
  * Canonical key of what a schema accepts: equal keys mean the schemas accept the same values.
  * Annotations are left out at every schema node (never inside data such as `const` or `properties`
  * names), keys are sorted, and `required` / `type` lists are sorted and deduplicated. Inside
- * `withKeyCache` it is memoized per node: the bottom-up rewrite compares the same sub-trees at every
+ * `withMemo` it is memoized per node: the bottom-up rewrite compares the same sub-trees at every
  * level of nesting.
  */
 export function validationKey(schema: unknown): string {
@@ -72,20 +72,42 @@ export function validationKey(schema: unknown): string {
   return result;
 }
 
+/** Memo tables of one projection call, keyed by node identity (see `withMemo`). */
+interface Memo {
+  keys: WeakMap<object, string>;
+  /** Any other per-node result a projection step memoizes, by the step's own table. */
+  tables: Map<symbol, WeakMap<object, unknown>>;
+}
+
+let memo: Memo | undefined;
 let keyCache: WeakMap<object, string> | undefined;
 
 /**
- * Runs `fn` with `validationKey` memoized by node identity. Scoped to one projection call: nodes are
- * not mutated while it runs, but a caller may mutate its own document between calls.
+ * Runs `fn` with `validationKey` (and every `memoTable`) memoized by node identity. Scoped to one
+ * projection call: nodes are not mutated while it runs, but a caller may mutate its own document between
+ * calls. Nested calls share the outer scope.
  */
-export function withKeyCache<T>(fn: () => T): T {
-  const outer = keyCache;
-  keyCache = outer ?? new WeakMap();
+export function withMemo<T>(fn: () => T): T {
+  const outer = memo;
+  memo = outer ?? { keys: new WeakMap(), tables: new Map() };
+  keyCache = memo.keys;
   try {
     return fn();
   } finally {
-    keyCache = outer;
+    memo = outer;
+    keyCache = outer?.keys;
   }
+}
+
+/** The table `id` of the running `withMemo` scope, or undefined outside one (then nothing is memoized). */
+export function memoTable<V>(id: symbol): WeakMap<object, V> | undefined {
+  if (memo === undefined) return undefined;
+  let table = memo.tables.get(id);
+  if (table === undefined) {
+    table = new WeakMap();
+    memo.tables.set(id, table);
+  }
+  return table as WeakMap<object, V>;
 }
 
 /** A deep copy of a JSON value, so results never share structure with the caller's input. */

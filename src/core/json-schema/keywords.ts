@@ -28,7 +28,7 @@ export const META_KEYWORDS: ReadonlySet<string> = new Set([
 ]);
 
 /** Keywords whose value is one sub-schema. (`items` may also be an array in pre-2020 documents.) */
-const SINGLE: readonly string[] = [
+const SINGLE: ReadonlySet<string> = new Set([
   'items',
   'additionalItems',
   'additionalProperties',
@@ -41,13 +41,19 @@ const SINGLE: readonly string[] = [
   'unevaluatedItems',
   'unevaluatedProperties',
   'contentSchema',
-];
+]);
 
 /** Keywords whose value is an array of sub-schemas. */
-const LIST: readonly string[] = ['prefixItems', 'allOf', 'anyOf', 'oneOf'];
+const LIST: ReadonlySet<string> = new Set(['prefixItems', 'allOf', 'anyOf', 'oneOf']);
 
 /** Keywords whose value maps names to sub-schemas. */
-const MAP: readonly string[] = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
+const MAP: ReadonlySet<string> = new Set([
+  'properties',
+  'patternProperties',
+  '$defs',
+  'definitions',
+  'dependentSchemas',
+]);
 
 /**
  * Keywords under which a wider sub-schema would make the parent NARROWER (`not`) or change which branch
@@ -66,9 +72,9 @@ export type Position = { keyword: string; key?: string | number };
 
 /** How a keyword holds sub-schemas: one, a list, a name → schema map, or none (data or a scalar). */
 export function subschemaShape(keyword: string): 'single' | 'list' | 'map' | undefined {
-  if (SINGLE.includes(keyword)) return 'single';
-  if (LIST.includes(keyword)) return 'list';
-  if (MAP.includes(keyword)) return 'map';
+  if (SINGLE.has(keyword)) return 'single';
+  if (LIST.has(keyword)) return 'list';
+  if (MAP.has(keyword)) return 'map';
   return undefined;
 }
 
@@ -76,13 +82,13 @@ export function subschemaShape(keyword: string): 'single' | 'list' | 'map' | und
 export function forEachSubschema(node: JsonSchema, fn: (child: unknown, at: Position) => void): void {
   for (const keyword of Object.keys(node)) {
     const value = node[keyword];
-    if (SINGLE.includes(keyword)) {
+    if (SINGLE.has(keyword)) {
       if (Array.isArray(value)) {
         for (let i = 0; i < value.length; i++) fn(value[i], { keyword, key: i });
       } else fn(value, { keyword });
-    } else if (LIST.includes(keyword) && Array.isArray(value)) {
+    } else if (LIST.has(keyword) && Array.isArray(value)) {
       for (let i = 0; i < value.length; i++) fn(value[i], { keyword, key: i });
-    } else if (MAP.includes(keyword) && isPlainObject(value)) {
+    } else if (MAP.has(keyword) && isPlainObject(value)) {
       for (const name of Object.keys(value)) fn(value[name], { keyword, key: name });
     }
   }
@@ -96,15 +102,15 @@ export function mapSubschemas(node: JsonSchema, fn: (child: unknown, at: Positio
   const out: JsonSchema = {};
   for (const keyword of Object.keys(node)) {
     const value = node[keyword];
-    if (SINGLE.includes(keyword)) {
+    if (SINGLE.has(keyword)) {
       setOwn(
         out,
         keyword,
         Array.isArray(value) ? value.map((child, i) => fn(child, { keyword, key: i })) : fn(value, { keyword }),
       );
-    } else if (LIST.includes(keyword) && Array.isArray(value)) {
+    } else if (LIST.has(keyword) && Array.isArray(value)) {
       out[keyword] = value.map((child, i) => fn(child, { keyword, key: i }));
-    } else if (MAP.includes(keyword) && isPlainObject(value)) {
+    } else if (MAP.has(keyword) && isPlainObject(value)) {
       const map: JsonSchema = {};
       for (const name of Object.keys(value)) setOwn(map, name, fn(value[name], { keyword, key: name }));
       out[keyword] = map;
@@ -113,6 +119,55 @@ export function mapSubschemas(node: JsonSchema, fn: (child: unknown, at: Positio
     }
   }
   return out;
+}
+
+/**
+ * `mapSubschemas`, but `node` itself when `fn` returns every child unchanged (`===`), and a list or map
+ * itself when all of its children are: a rewrite that changes nothing allocates nothing. The result may
+ * therefore share sub-trees with `node`; only for callers that never mutate what they get back.
+ */
+export function mapSubschemasShared(node: JsonSchema, fn: (child: unknown, at: Position) => unknown): JsonSchema {
+  let out: JsonSchema | undefined;
+  const keywords = Object.keys(node);
+  for (let k = 0; k < keywords.length; k++) {
+    const keyword = keywords[k]!;
+    const value = node[keyword];
+    let mapped = value;
+    if (SINGLE.has(keyword)) mapped = Array.isArray(value) ? mapList(value, keyword, fn) : fn(value, { keyword });
+    else if (LIST.has(keyword) && Array.isArray(value)) mapped = mapList(value, keyword, fn);
+    else if (MAP.has(keyword) && isPlainObject(value)) mapped = mapMap(value, keyword, fn);
+    if (mapped !== value && out === undefined) {
+      out = {};
+      for (let j = 0; j < k; j++) setOwn(out, keywords[j]!, node[keywords[j]!]);
+    }
+    if (out !== undefined) setOwn(out, keyword, mapped);
+  }
+  return out ?? node;
+}
+
+function mapList(list: unknown[], keyword: string, fn: (child: unknown, at: Position) => unknown): unknown[] {
+  let out: unknown[] | undefined;
+  for (let i = 0; i < list.length; i++) {
+    const mapped = fn(list[i], { keyword, key: i });
+    if (mapped !== list[i] && out === undefined) out = list.slice(0, i);
+    if (out !== undefined) out.push(mapped);
+  }
+  return out ?? list;
+}
+
+function mapMap(map: JsonSchema, keyword: string, fn: (child: unknown, at: Position) => unknown): JsonSchema {
+  let out: JsonSchema | undefined;
+  const names = Object.keys(map);
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i]!;
+    const mapped = fn(map[name], { keyword, key: name });
+    if (mapped !== map[name] && out === undefined) {
+      out = {};
+      for (let j = 0; j < i; j++) setOwn(out, names[j]!, map[names[j]!]);
+    }
+    if (out !== undefined) setOwn(out, name, mapped);
+  }
+  return out ?? map;
 }
 
 /** JSON instance types as `type` names them. `integer` is the subset of `number` with no fraction. */

@@ -1,6 +1,6 @@
-import { stableStringify } from '../json-schema/compare.js';
-import { ANNOTATION_KEYWORDS, mapSubschemas, type Position } from '../json-schema/keywords.js';
-import { ownValue } from '../json-schema/own-properties.js';
+import { jsonEqual, memoTable, stableStringify } from '../json-schema/compare.js';
+import { ANNOTATION_KEYWORDS, mapSubschemas, mapSubschemasShared, type Position } from '../json-schema/keywords.js';
+import { ownValue, setOwn } from '../json-schema/own-properties.js';
 import { isPlainObject, type JsonSchema } from '../json-schema/types.js';
 
 // Annotations of merged schemas. Descriptions are the model's only view of what each variant means, so
@@ -16,6 +16,9 @@ import { isPlainObject, type JsonSchema } from '../json-schema/types.js';
 export function joinAnnotations(schemas: readonly unknown[], labels: readonly string[], dropDefault: boolean): unknown {
   const first = schemas[0];
   if (!isPlainObject(first)) return first;
+  // Equal schemas (the same field in every variant) join to the first one's annotations: every text and
+  // value is the same in all of them. One walk instead of one per variant.
+  if (schemas.every((s) => jsonEqual(s, first))) return ownAnnotations(first, dropDefault);
   const objects = schemas.filter(isPlainObject) as JsonSchema[];
   const out = mapSubschemas(first, (_child, at) =>
     joinAnnotations(
@@ -40,6 +43,61 @@ export function joinAnnotations(schemas: readonly unknown[], labels: readonly st
       out[key] = values[0];
     }
   }
+  return out;
+}
+
+const OWN_ANNOTATIONS = Symbol('ownAnnotations');
+const ANNOTATION_ORDER: readonly string[] = [...ANNOTATION_KEYWORDS];
+
+/**
+ * `joinAnnotations([schema], ...)`: the annotations of every node moved after its other keywords, in
+ * `ANNOTATION_KEYWORDS` order, a description that is not a non-empty string dropped (and the top-level
+ * `default` with `dropDefault`). A node already in that form is returned itself, and inside `withMemo`
+ * each node is done once, so joining the same sub-tree again at every level of a nested union is cheap.
+ */
+function ownAnnotations(schema: JsonSchema, dropDefault: boolean): JsonSchema {
+  const table = dropDefault ? undefined : memoTable<JsonSchema>(OWN_ANNOTATIONS);
+  const known = table?.get(schema);
+  if (known !== undefined) return known;
+  const walked = mapSubschemasShared(schema, (child) => (isPlainObject(child) ? ownAnnotations(child, false) : child));
+  let out = walked;
+  if (!inAnnotationOrder(walked, dropDefault)) {
+    out = walked === schema ? copyOwn(schema) : walked;
+    for (const key of ANNOTATION_ORDER) {
+      const value = out[key];
+      delete out[key];
+      if (key === 'default' && dropDefault) continue;
+      if (key === 'description' ? typeof value === 'string' && value.length > 0 : value !== undefined) {
+        out[key] = value;
+      }
+    }
+  }
+  table?.set(schema, out);
+  memoTable<JsonSchema>(OWN_ANNOTATIONS)?.set(out, out);
+  return out;
+}
+
+/** True when `ownAnnotations` would not change `node`'s own keys (its sub-schemas aside). */
+function inAnnotationOrder(node: JsonSchema, dropDefault: boolean): boolean {
+  let next = 0; // position in ANNOTATION_ORDER the next annotation key must come at or after
+  for (const key of Object.keys(node)) {
+    if (!ANNOTATION_KEYWORDS.has(key)) {
+      if (next > 0) return false; // a validation keyword after an annotation
+      continue;
+    }
+    const at = ANNOTATION_ORDER.indexOf(key);
+    if (at < next) return false;
+    next = at + 1;
+    const value = node[key];
+    if (key === 'description' ? typeof value !== 'string' || value.length === 0 : value === undefined) return false;
+    if (key === 'default' && dropDefault) return false;
+  }
+  return true;
+}
+
+function copyOwn(node: JsonSchema): JsonSchema {
+  const out: JsonSchema = {};
+  for (const key of Object.keys(node)) setOwn(out, key, node[key]);
   return out;
 }
 

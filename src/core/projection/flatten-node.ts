@@ -2,7 +2,7 @@ import { cloneJson } from '../json-schema/compare.js';
 import {
   ANNOTATION_KEYWORDS,
   EVALUATION_DEPENDENT,
-  mapSubschemas,
+  mapSubschemasShared,
   NEGATIVE_POSITIONS,
   unionKeyword,
 } from '../json-schema/keywords.js';
@@ -20,13 +20,15 @@ import { unionPlan } from './union-plan.js';
 // already one object when its parent union is joined, and the parent's key merge sees flat shapes.
 
 /**
- * Rewrites every positive position of `node`; returns a new tree and never mutates `node`. `atRoot`: the
- * node is the document root, which must end as one object (a union mixing objects and scalars stays).
+ * Rewrites every positive position of `node`; never mutates `node`, and the result may share the sub-trees
+ * it did not rewrite with it. `atRoot`: the node is the document root, which must end as one object (a
+ * union mixing objects and scalars stays).
  */
 export function flattenNode(node: unknown, resolve: RefResolver, atRoot = false): unknown {
   if (!isPlainObject(node)) return node;
   if (EVALUATION_DEPENDENT.some((k) => k in node)) return cloneJson(node);
-  const walked = mapSubschemas(node, (child, at) =>
+  // A sub-tree nothing rewrites is kept as it is (not copied): the caller copies the finished document once.
+  const walked = mapSubschemasShared(node, (child, at) =>
     NEGATIVE_POSITIONS.has(at.keyword) ? cloneJson(child) : flattenNode(child, resolve),
   );
   let current = walked;

@@ -1,4 +1,4 @@
-import { cloneJson, cloneJsonOrSelf, withKeyCache } from '../json-schema/compare.js';
+import { cloneJson, cloneJsonOrSelf, withMemo } from '../json-schema/compare.js';
 import { isPlainObject, type JsonSchema } from '../json-schema/types.js';
 import { flattenNode } from './flatten-node.js';
 import { openRefMembers } from './intersections.js';
@@ -31,7 +31,7 @@ export function flattenWithReport(schema: JsonSchema): { schema: JsonSchema; unf
     // Cloned at the end so the result shares nothing with the input (callers freeze what they serve).
     // Intersections are opened while merging; their `$ref` members need the finished document.
     const result = cloneJson(
-      openRefMembers(withKeyCache(() => flattenNode(schema, localResolver(schema), true)) as JsonSchema),
+      openRefMembers(withMemo(() => flattenNode(schema, localResolver(schema), true)) as JsonSchema),
     );
     return { schema: result, unflattened: findUnflattened(result, localResolver(result)) };
   } catch (error) {

@@ -1,4 +1,4 @@
-import { validationKey } from '../json-schema/compare.js';
+import { jsonEqual, validationKey } from '../json-schema/compare.js';
 import { isPlainObject, type JsonSchema } from '../json-schema/types.js';
 import { composeDescription, joinAnnotations, labelledText, mergeLabels } from './annotations.js';
 import { joinByType } from './join-by-type.js';
@@ -35,6 +35,8 @@ export function joinSchemas(inputs: readonly JoinInput[], resolve: RefResolver, 
 }
 
 function sameMeaning(inputs: readonly JoinInput[]): boolean {
+  // Cheap cases first: one input, or the same field in every variant (equal JSON has equal keys).
+  if (inputs.length <= 1 || inputs.every((i) => jsonEqual(i.schema, inputs[0]!.schema))) return true;
   const first = validationKey(inputs[0]?.schema);
   return inputs.every((i) => validationKey(i.schema) === first);
 }
