@@ -1,9 +1,14 @@
 import { cloneJson, cloneJsonOrSelf } from '../json-schema/compare.js';
-import { ANNOTATION_KEYWORDS, forEachSubschema, META_KEYWORDS, mapSubschemas } from '../json-schema/keywords.js';
+import {
+  ANNOTATION_KEYWORDS,
+  forEachSubschema,
+  META_KEYWORDS,
+  mapSubschemasShared,
+  type Position,
+} from '../json-schema/keywords.js';
 import { setOwn } from '../json-schema/own-properties.js';
-import { parseLocalDefRef } from '../json-schema/pointer.js';
+import { parseLocalDefRef, positionPointer } from '../json-schema/pointer.js';
 import { isPlainObject, type JsonSchema } from '../json-schema/types.js';
-import { walkSchemas } from '../json-schema/visit.js';
 
 // Zod puts every schema with `.meta({ id })` (and every z.lazy cycle) in `$defs` and points at it with
 // `$ref`. Many clients do not resolve `$ref` (docs/design/flatten.md, `$ref` inlining), so every local
@@ -57,9 +62,10 @@ function inline(root: JsonSchema): JsonSchema {
     if (!memo.has(key)) memo.set(key, rewrite(defs.get(key)));
     return cloneJson(memo.get(key));
   };
+  // Shares what it leaves alone with `root`; every caller copies the result (`cloneJson`) before returning it.
   const rewrite = (node: unknown): unknown => {
     if (!isPlainObject(node)) return node;
-    const walked = mapSubschemas(node, rewrite);
+    const walked = mapSubschemasShared(node, rewrite);
     const key = keyOf(walked.$ref);
     if (key === undefined || !inlinable.has(key)) return walked;
     const { $ref: _ref, ...rest } = walked;
@@ -72,7 +78,7 @@ function inline(root: JsonSchema): JsonSchema {
   // Keep the definitions still referred to, from the document or (transitively) from kept definitions,
   // looking at their rewritten bodies: an inlined definition may have carried a reference along.
   const keptBodies = new Map<DefKey, unknown>();
-  const pending = collectRefs(out).flatMap((r) => keyOf(r) ?? []);
+  const pending = defs.size === 0 ? [] : collectRefs(out).flatMap((r) => keyOf(r) ?? []);
   while (pending.length > 0) {
     const key = pending.pop()!;
     if (keptBodies.has(key)) continue;
@@ -177,7 +183,26 @@ function countNodes(node: unknown): number {
   return count;
 }
 
-/** JSON Pointers of every node that still carries `$ref`. */
+/**
+ * JSON Pointers of every node that still carries `$ref`, in document order (as `walkSchemas` visits them:
+ * object sub-schemas only, a cycle in the object graph not followed). A pointer is spelled only for a hit.
+ */
 function refPointers(doc: JsonSchema): string[] {
-  return [...walkSchemas(doc)].filter((visit) => typeof visit.node.$ref === 'string').map((visit) => visit.pointer);
+  const out: string[] = [];
+  const path: Position[] = [];
+  const ancestors = new Set<object>();
+  const visit = (node: JsonSchema) => {
+    if (ancestors.has(node)) return;
+    if (typeof node.$ref === 'string') out.push(path.reduce(positionPointer, ''));
+    ancestors.add(node);
+    forEachSubschema(node, (child, at) => {
+      if (!isPlainObject(child)) return;
+      path.push(at);
+      visit(child);
+      path.pop();
+    });
+    ancestors.delete(node);
+  };
+  visit(doc);
+  return out;
 }
