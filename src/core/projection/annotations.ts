@@ -16,8 +16,6 @@ import { isPlainObject, type JsonSchema } from '../json-schema/types.js';
 export function joinAnnotations(schemas: readonly unknown[], labels: readonly string[], dropDefault: boolean): unknown {
   const first = schemas[0];
   if (!isPlainObject(first)) return first;
-  // Equal schemas (the same field in every variant) join to the first one's annotations: every text and
-  // value is the same in all of them. One walk instead of one per variant.
   if (schemas.every((s) => jsonEqual(s, first))) return ownAnnotations(first, dropDefault);
   const objects = schemas.filter(isPlainObject) as JsonSchema[];
   const out = mapSubschemas(first, (_child, at) =>
@@ -44,6 +42,15 @@ export function joinAnnotations(schemas: readonly unknown[], labels: readonly st
     }
   }
   return out;
+}
+
+/**
+ * `joinAnnotations` of schemas the caller knows are equal JSON (the same field in every variant): every
+ * text and value is the same in all of them, so the first one's own annotations are the join. One walk
+ * instead of one per variant.
+ */
+export function joinEqualAnnotations(schema: unknown, dropDefault: boolean): unknown {
+  return isPlainObject(schema) ? ownAnnotations(schema, dropDefault) : schema;
 }
 
 const OWN_ANNOTATIONS = Symbol('ownAnnotations');

@@ -20,9 +20,15 @@ export function flattenUnion(
   resolve: RefResolver,
 ): JsonSchema {
   const labels = values.map((v) => `${tag} = ${v.join(' | ')}`);
-  const when = (indices: readonly number[]) => `${tag} = ${indices.flatMap((i) => values[i]!).join(' | ')}`;
+  // Loops, not flatMap()/flat(): `when` runs for every key of every flattened union.
+  const valuesOf = (indices: readonly number[]) => {
+    const out: string[] = [];
+    for (const i of indices) for (const v of values[i]!) out.push(v);
+    return out;
+  };
+  const when = (indices: readonly number[]) => `${tag} = ${valuesOf(indices).join(' | ')}`;
   const props = members.map((m) => (isPlainObject(m.properties) ? (m.properties as JsonSchema) : {}));
-  const allValues = uniqueValues(values.flat());
+  const allValues = uniqueValues(valuesOf(values.map((_, i) => i)));
   const tagSchema = withDescription(
     { type: 'string', enum: allValues },
     composeDescription([

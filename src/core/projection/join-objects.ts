@@ -35,11 +35,13 @@ export interface KeyInputs {
 export function objectKeys(members: readonly ObjectMember[], skip: ReadonlySet<string> = new Set()): KeyInputs[] {
   const props = members.map((m) => (isPlainObject(m.schema.properties) ? (m.schema.properties as JsonSchema) : {}));
   const required = members.map((m) => new Set<string>(Array.isArray(m.schema.required) ? m.schema.required : []));
-  const keys: string[] = [];
-  for (const p of props) for (const k of Object.keys(p)) if (!skip.has(k) && !keys.includes(k)) keys.push(k);
-  return keys.map((key) => {
+  const keys = new Set<string>();
+  for (const p of props) for (const k of Object.keys(p)) if (!skip.has(k)) keys.add(k);
+  const out: KeyInputs[] = [];
+  for (const key of keys) {
     const entry: KeyInputs = { key, inputs: [], present: [], requiredIn: [] };
-    members.forEach((member, i) => {
+    for (let i = 0; i < members.length; i++) {
+      const member = members[i]!;
       if (Object.hasOwn(props[i]!, key)) {
         entry.present.push(i);
         if (required[i]!.has(key)) entry.requiredIn.push(i);
@@ -49,9 +51,10 @@ export function objectKeys(members: readonly ObjectMember[], skip: ReadonlySet<s
           entry.inputs.push({ label: `${member.label} (undeclared key)`, schema, expanding: member.expanding });
         }
       }
-    });
-    return entry;
-  });
+    }
+    out.push(entry);
+  }
+  return out;
 }
 
 /** What a member accepts at a key it does not declare: its pattern schemas and its catch-all. */

@@ -1,6 +1,6 @@
 import { jsonEqual, validationKey } from '../json-schema/compare.js';
 import { isPlainObject, type JsonSchema } from '../json-schema/types.js';
-import { composeDescription, joinAnnotations, labelledText, mergeLabels } from './annotations.js';
+import { composeDescription, joinAnnotations, joinEqualAnnotations, labelledText, mergeLabels } from './annotations.js';
 import { joinByType } from './join-by-type.js';
 import type { JoinInput } from './join-types.js';
 import { summarize } from './shape-summary.js';
@@ -35,14 +35,15 @@ export function joinSchemas(inputs: readonly JoinInput[], resolve: RefResolver, 
 }
 
 function sameMeaning(inputs: readonly JoinInput[]): boolean {
-  // Cheap cases first: one input, or the same field in every variant (equal JSON has equal keys).
-  if (inputs.length <= 1 || inputs.every((i) => jsonEqual(i.schema, inputs[0]!.schema))) return true;
   const first = validationKey(inputs[0]?.schema);
   return inputs.every((i) => validationKey(i.schema) === first);
 }
 
 /** `noted`: a position above already says what each variant expects. */
 function joinValue(inputs: readonly JoinInput[], resolve: RefResolver, dropDefault: boolean, noted: boolean): unknown {
+  // The common case first: one input, or the same field in every variant (equal JSON means equal keys).
+  const first = inputs[0]?.schema;
+  if (inputs.every((i) => jsonEqual(i.schema, first))) return joinEqualAnnotations(first, dropDefault);
   const labels = inputs.map((i) => i.label);
   if (sameMeaning(inputs)) {
     return joinAnnotations(
