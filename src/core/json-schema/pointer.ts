@@ -4,12 +4,17 @@ import type { Position } from './keywords.js';
 
 /** Escapes one JSON Pointer reference token (RFC 6901 section 4). */
 export function escapePointerToken(token: string | number): string {
-  return String(token).replace(/~/g, '~0').replace(/\//g, '~1');
+  const text = String(token);
+  // Most tokens need no escaping; the probe spells a pointer for every node it visits.
+  if (!text.includes('~') && !text.includes('/')) return text;
+  return text.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
 /** Joins a parent JSON Pointer and reference tokens: `pointer('', 'properties', 'a~b')` is `/properties/a~0b`. */
 export function pointer(parent: string, ...tokens: Array<string | number>): string {
-  return parent + tokens.map((t) => `/${escapePointerToken(t)}`).join('');
+  let out = parent;
+  for (const token of tokens) out += `/${escapePointerToken(token)}`;
+  return out;
 }
 
 /** The pointer of the sub-schema at position `at` below `parent`: `/items`, `/properties/a`, `/anyOf/0`. */

@@ -37,14 +37,17 @@ const DEFS: ReadonlySet<string> = new Set(['$defs', 'definitions']);
 /**
  * Every object sub-schema of `root`, root first, in document order. Boolean sub-schemas are not visited.
  * A cycle in the object graph (not JSON, reported by the value scan) stops the descent instead of looping.
+ * A list, not a generator: each nested `yield*` would pass every visit up through every level above it.
  */
-export function* walkSchemas(root: JsonSchema): Generator<SchemaVisit> {
-  yield* visit({ node: root, pointer: '', depth: 0 }, new Set());
+export function walkSchemas(root: JsonSchema): SchemaVisit[] {
+  const out: SchemaVisit[] = [];
+  visit({ node: root, pointer: '', depth: 0 }, new Set(), out);
+  return out;
 }
 
-function* visit(current: SchemaVisit, ancestors: Set<object>): Generator<SchemaVisit> {
+function visit(current: SchemaVisit, ancestors: Set<object>, out: SchemaVisit[]): void {
   if (ancestors.has(current.node)) return;
-  yield current;
+  out.push(current);
   ancestors.add(current.node);
   const children: SchemaVisit[] = [];
   forEachSubschema(current.node, (child, at) => {
@@ -59,6 +62,6 @@ function* visit(current: SchemaVisit, ancestors: Set<object>): Generator<SchemaV
       depth: DEFS.has(keyword) ? 0 : current.depth + (DEEPER.has(keyword) ? 1 : 0),
     });
   });
-  for (const child of children) yield* visit(child, ancestors);
+  for (const child of children) visit(child, ancestors, out);
   ancestors.delete(current.node);
 }

@@ -7,27 +7,38 @@ import { pointer } from '../json-schema/pointer.js';
  */
 export function findNonJsonValues(doc: unknown): Array<{ path: string; what: string }> {
   const found: Array<{ path: string; what: string }> = [];
-  const scan = (value: unknown, path: string, ancestors: Set<object>): void => {
+  // The path is kept as tokens and spelled as a pointer only for a finding: most documents have none.
+  const tokens: Array<string | number> = [];
+  const ancestors = new Set<object>();
+  const report = (what: string) => found.push({ path: pointer('', ...tokens), what });
+  const scan = (value: unknown): void => {
     const what = describeNonJson(value);
     if (what) {
-      found.push({ path, what });
+      report(what);
       return;
     }
     if (typeof value !== 'object' || value === null) return;
     if (ancestors.has(value)) {
-      found.push({ path, what: 'a circular reference (JSON.stringify throws)' });
+      report('a circular reference (JSON.stringify throws)');
       return;
     }
     ancestors.add(value);
     if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) scan(value[i], pointer(path, i), ancestors);
+      for (let i = 0; i < value.length; i++) {
+        tokens.push(i);
+        scan(value[i]);
+        tokens.pop();
+      }
     } else {
-      for (const key of Object.keys(value))
-        scan((value as Record<string, unknown>)[key], pointer(path, key), ancestors);
+      for (const key of Object.keys(value)) {
+        tokens.push(key);
+        scan((value as Record<string, unknown>)[key]);
+        tokens.pop();
+      }
     }
     ancestors.delete(value);
   };
-  scan(doc, '', new Set());
+  scan(doc);
   return found;
 }
 
