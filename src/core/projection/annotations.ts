@@ -63,8 +63,8 @@ const ANNOTATION_ORDER: readonly string[] = [...ANNOTATION_KEYWORDS];
  * each node is done once, so joining the same sub-tree again at every level of a nested union is cheap.
  */
 function ownAnnotations(schema: JsonSchema, dropDefault: boolean): JsonSchema {
-  const table = dropDefault ? undefined : memoTable<JsonSchema>(OWN_ANNOTATIONS);
-  const known = table?.get(schema);
+  const table = memoTable<JsonSchema>(OWN_ANNOTATIONS);
+  const known = dropDefault ? undefined : table?.get(schema);
   if (known !== undefined) return known;
   const walked = mapSubschemasShared(schema, (child) => (isPlainObject(child) ? ownAnnotations(child, false) : child));
   let out = walked;
@@ -79,8 +79,9 @@ function ownAnnotations(schema: JsonSchema, dropDefault: boolean): JsonSchema {
       }
     }
   }
-  table?.set(schema, out);
-  memoTable<JsonSchema>(OWN_ANNOTATIONS)?.set(out, out);
+  // The result is in that form, so it maps to itself; `schema` maps to it unless its default was dropped.
+  if (!dropDefault) table?.set(schema, out);
+  if (out !== schema || dropDefault) table?.set(out, out);
   return out;
 }
 
@@ -143,5 +144,6 @@ export function mergeLabels(labels: readonly string[]): string {
 export function composeDescription(parts: ReadonlyArray<string | undefined>): string | undefined {
   const present = parts.filter((p): p is string => typeof p === 'string' && p.trim().length > 0);
   if (present.length === 0) return undefined;
+  if (present.length === 1) return present[0];
   return present.map((p, i) => (i < present.length - 1 && !/[.!?:;]\s*$/.test(p) ? `${p}.` : p)).join(' ');
 }

@@ -70,9 +70,11 @@ export function flatObject(
 
 /** Descriptions the members carried themselves, labelled, so flattening loses none of the author's text. */
 function memberNotes(members: readonly JsonSchema[], labels: readonly string[]): string | undefined {
-  const parts = members.flatMap((m, i) =>
-    typeof m.description === 'string' && m.description.length > 0 ? [`${labels[i]}: ${m.description}`] : [],
-  );
+  const parts: string[] = [];
+  for (let i = 0; i < members.length; i++) {
+    const text = members[i]!.description;
+    if (typeof text === 'string' && text.length > 0) parts.push(`${labels[i]}: ${text}`);
+  }
   return parts.length > 0 ? parts.join('; ') : undefined;
 }
 

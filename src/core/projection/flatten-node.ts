@@ -24,12 +24,25 @@ import { unionPlan } from './union-plan.js';
  * it did not rewrite with it. `atRoot`: the node is the document root, which must end as one object (a
  * union mixing objects and scalars stays).
  */
-export function flattenNode(node: unknown, resolve: RefResolver, atRoot = false): unknown {
+export function flattenNode(
+  node: unknown,
+  resolve: RefResolver,
+  atRoot = false,
+  repeats: Repeats = new Map(),
+): unknown {
   if (!isPlainObject(node)) return node;
-  if (EVALUATION_DEPENDENT.some((k) => k in node)) return cloneJson(node);
+  if (isEvaluationDependent(node)) return cloneJson(node);
+  // Variants often share a sub-tree (the same nested union or object in every variant): a combinator
+  // node already rewritten in this document is not rewritten again. The rewrite depends only on the
+  // node's JSON (and the document's definitions), so an identical node gets the same result.
+  const text = atRoot || !isCombinator(node) ? undefined : jsonText(node);
+  if (text !== undefined) {
+    const seen = repeats.get(text)?.find((r) => identicalJson(r.node, node));
+    if (seen) return seen.result;
+  }
   // A sub-tree nothing rewrites is kept as it is (not copied): the caller copies the finished document once.
   const walked = mapSubschemasShared(node, (child, at) =>
-    NEGATIVE_POSITIONS.has(at.keyword) ? cloneJson(child) : flattenNode(child, resolve),
+    NEGATIVE_POSITIONS.has(at.keyword) ? cloneJson(child) : flattenNode(child, resolve, false, repeats),
   );
   let current = walked;
   // A step can expose another (a collapsed one-member union revealing an `allOf`); a few rounds settle it.
@@ -40,7 +53,55 @@ export function flattenNode(node: unknown, resolve: RefResolver, atRoot = false)
   }
   // An intersection that could not be merged into one object keeps its `allOf`; its closed members are
   // opened so that they do not refuse keys another member recognises (Zod reconciles those).
-  return openIntersection(current);
+  const result = openIntersection(current);
+  if (text !== undefined) repeats.set(text, [...(repeats.get(text) ?? []), { node, result }]);
+  return result;
+}
+
+/** Combinator nodes already rewritten in one document, by their JSON text (confirmed by `identicalJson`). */
+type Repeats = Map<string, Array<{ node: JsonSchema; result: unknown }>>;
+
+function isCombinator(node: JsonSchema): boolean {
+  return Array.isArray(node.anyOf) || Array.isArray(node.oneOf) || Array.isArray(node.allOf);
+}
+
+/** The node's JSON text, or undefined when it has none (a bigint, a cycle): such a node is never reused. */
+function jsonText(node: JsonSchema): string | undefined {
+  try {
+    return JSON.stringify(node);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether two values are the same JSON in the same spelling: plain objects with the same keys in the
+ * same order, arrays element by element, primitives by `Object.is`. Anything else (a Date, a class
+ * instance) only when it is the very same object, since JSON text would not tell two of them apart.
+ */
+function identicalJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return Object.is(a, b);
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!identicalJson(a[i], b[i])) return false;
+    return true;
+  }
+  const proto = Object.getPrototypeOf(a);
+  if ((proto !== Object.prototype && proto !== null) || Object.getPrototypeOf(b) !== proto) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (let i = 0; i < ka.length; i++) {
+    if (ka[i] !== kb[i] || !identicalJson((a as JsonSchema)[ka[i]!], (b as JsonSchema)[kb[i]!])) return false;
+  }
+  return true;
+}
+
+/** `EVALUATION_DEPENDENT.some((k) => k in node)`, without a closure per node of the document. */
+function isEvaluationDependent(node: JsonSchema): boolean {
+  for (const k of EVALUATION_DEPENDENT) if (k in node) return true;
+  return false;
 }
 
 function step(node: JsonSchema, resolve: RefResolver, atRoot: boolean): JsonSchema {

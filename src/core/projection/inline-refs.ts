@@ -73,7 +73,8 @@ function inline(root: JsonSchema): JsonSchema {
   };
 
   const { $defs: _d, definitions: _defs, ...body } = root;
-  const out = cloneJson(rewrite(body)) as JsonSchema;
+  // Without definitions no `$ref` can be inlined, and the rewrite would return `body` itself.
+  const out = cloneJson(defs.size === 0 ? body : rewrite(body)) as JsonSchema;
 
   // Keep the definitions still referred to, from the document or (transitively) from kept definitions,
   // looking at their rewritten bodies: an inlined definition may have carried a reference along.
