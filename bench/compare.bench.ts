@@ -12,7 +12,8 @@
  * - raw route: parses the body and sends the bytes mcp-mount sent for that request: the floor of any
  *   server in this runtime.
  *
- * BENCH_ROUNDS (default 5) and BENCH_BATCH_MS (default 250) trade time for steadier figures.
+ * BENCH_ROUNDS (default 5) and BENCH_BATCH_MS (default 250) trade time for steadier figures. BENCH_ONLY
+ * runs some parts only: a comma list of `requests`, `mount`, `cold`, `bundle` (default all of them).
  */
 import { execFileSync } from 'node:child_process';
 import { gzipSync } from 'node:zlib';
@@ -31,6 +32,7 @@ import {
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const BATCH_MS = Number(process.env.BENCH_BATCH_MS ?? 250);
+const PARTS = new Set((process.env.BENCH_ONLY ?? 'requests,mount,cold,bundle').split(',').map((p) => p.trim()));
 type Fetch = (request: Request) => Promise<Response>;
 
 const meta = {
@@ -86,107 +88,122 @@ async function batch(serve: Fetch, request: () => Request): Promise<number> {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const fmt = (x: number) => (x >= 100 ? x.toFixed(0) : x.toFixed(1)).padStart(8);
 
-console.log(`requests per second (median of ${ROUNDS} interleaved rounds of ${BATCH_MS} ms each)\n`);
-console.log(
-  `${'scenario'.padEnd(34)}${'mcp-mount'.padStart(10)}${'plain SDK'.padStart(10)}${'raw'.padStart(10)}   ours/SDK  ours/raw`,
-);
-const callRate: Record<number, number> = {};
-for (const n of [1, 50, 200]) {
-  const tools = unionTools(n);
-  const ours = mountOurs(tools);
-  const sdk = mountSdk(tools);
-  const name = `tool_${n - 1}`;
-  const scenarios = {
-    'tools/list': rpc('tools/list', {}),
-    'tools/call valid': rpc('tools/call', { name, arguments: validArguments }),
-    'tools/call repaired': rpc('tools/call', { name, arguments: repairedArguments }),
-    'tools/call invalid': rpc('tools/call', { name, arguments: invalidArguments }),
-  };
-  for (const [label, request] of Object.entries(scenarios)) {
-    const raw = rawRoute(await (await ours(request())).text());
-    const servers: Array<[string, Fetch]> = [
-      ['ours', ours],
-      ['sdk', sdk],
-      ['raw', raw],
-    ];
-    for (const [, serve] of servers) await batch(serve, request); // warm-up
-    const rates: Record<string, number[]> = { ours: [], sdk: [], raw: [] };
-    for (let round = 0; round < ROUNDS; round++) {
-      // Rotate the order so no server always runs first (or right after a collection-heavy one).
-      for (let i = 0; i < servers.length; i++) {
-        const [key, serve] = servers[(round + i) % servers.length]!;
-        rates[key]!.push(await batch(serve, request));
-      }
+if (PARTS.has('requests')) await requestRates();
+
+// Mount: preparation and probe, against converting the same schemas with z.toJSONSchema alone. Each figure
+// is the median of BENCH_ROUNDS interleaved rounds (fresh schemas every time): a single mount is at the
+// mercy of whatever else the machine does at that moment.
+if (PARTS.has('mount')) {
+  console.log(`\nmount (ms, fresh schemas each time, median of ${ROUNDS} rounds, after one warm-up mount)`);
+  mountOurs(unionTools(50));
+  const sizes = [1, 50, 200, 2000];
+  const ours = Object.fromEntries(sizes.map((n) => [n, [] as number[]]));
+  const conversion = Object.fromEntries(sizes.map((n) => [n, [] as number[]]));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const n of sizes) {
+      const forMount = unionTools(n);
+      let t = performance.now();
+      mountOurs(forMount);
+      ours[n]!.push(performance.now() - t);
+      const forConversion = unionTools(n);
+      t = performance.now();
+      for (const tool of forConversion) z.toJSONSchema(tool.input, { io: 'input' });
+      conversion[n]!.push(performance.now() - t);
     }
-    const [o, s, r] = [median(rates.ours!), median(rates.sdk!), median(rates.raw!)];
-    if (label === 'tools/call valid') callRate[n] = o;
+  }
+  for (const n of sizes) {
+    const [o, c] = [median(ours[n]!), median(conversion[n]!)];
     console.log(
-      `${`${label}, ${n} tool${n === 1 ? '' : 's'}`.padEnd(34)}${fmt(o)}  ${fmt(s)}  ${fmt(r)}   ${(o / s).toFixed(2).padStart(8)}  ${(o / r).toFixed(2).padStart(8)}`,
+      `${`${n} union tools`.padEnd(20)} mcp-mount ${o.toFixed(1).padStart(8)}   z.toJSONSchema alone ${c.toFixed(1).padStart(8)}   ratio ${(o / c).toFixed(2)}`,
     );
   }
+  console.log(`2000 tools / 200 tools: ${(median(ours[2000]!) / median(ours[200]!)).toFixed(2)} (linear is 10)`);
 }
-console.log(`\ntools/call rate at 200 tools / at 1 tool: ${(callRate[200]! / callRate[1]!).toFixed(2)}`);
 
-// Mount: preparation and probe, against converting the same schemas with z.toJSONSchema alone.
-console.log('\nmount (ms, fresh schemas each time, after one warm-up mount)');
-mountOurs(unionTools(50));
-const mountMs: Record<number, number> = {};
-for (const n of [1, 50, 200, 2000]) {
-  const forMount = unionTools(n);
-  let t = performance.now();
-  mountOurs(forMount);
-  const ours = performance.now() - t;
-  mountMs[n] = ours;
-  const forConversion = unionTools(n);
-  t = performance.now();
-  for (const tool of forConversion) z.toJSONSchema(tool.input, { io: 'input' });
-  const conversion = performance.now() - t;
+if (PARTS.has('cold')) {
+  const cold = JSON.parse(
+    execFileSync(process.execPath, ['--import', 'tsx', new URL('./fixtures/cold-mount.ts', import.meta.url).pathname], {
+      encoding: 'utf8',
+    }),
+  );
   console.log(
-    `${`${n} union tools`.padEnd(20)} mcp-mount ${ours.toFixed(1).padStart(8)}   z.toJSONSchema alone ${conversion.toFixed(1).padStart(8)}   ratio ${(ours / conversion).toFixed(2)}`,
+    `cold start in a fresh process, 50 union tools: module load ${cold.loadMs.toFixed(0)} ms, mount ${cold.mountMs.toFixed(0)} ms`,
   );
 }
-console.log(`2000 tools / 200 tools: ${(mountMs[2000]! / mountMs[200]!).toFixed(2)} (linear is 10)`);
 
-const cold = JSON.parse(
-  execFileSync(process.execPath, ['--import', 'tsx', new URL('./fixtures/cold-mount.ts', import.meta.url).pathname], {
-    encoding: 'utf8',
-  }),
-);
-console.log(
-  `cold start in a fresh process, 50 union tools: module load ${cold.loadMs.toFixed(0)} ms, mount ${cold.mountMs.toFixed(0)} ms`,
-);
-
-// Worker bundles: what `wrangler deploy` uploads, bundled the way wrangler does (esbuild, workerd conditions).
-// The third row bundles the mcp-mount Worker with Zod and the SDK left out: the bytes mcp-mount itself adds,
-// whatever the rest of the Worker weighs.
-console.log('\nWorker bundle, 50 union tools (esbuild, workerd conditions)');
-const sizes: Record<string, { raw: number; gzip: number }> = {};
-for (const [label, entry, external] of [
-  ['mcp-mount', './fixtures/mcp-mount-worker.ts', []],
-  ['plain SDK', './fixtures/plain-sdk-worker.ts', []],
-  ['mcp-mount own code', './fixtures/mcp-mount-worker.ts', ['zod', 'zod/*', '@modelcontextprotocol/*']],
-] as const) {
-  for (const minify of [false, true]) {
-    const out = await build({
-      entryPoints: [new URL(entry, import.meta.url).pathname],
-      bundle: true,
-      write: false,
-      format: 'esm',
-      platform: 'browser',
-      conditions: ['workerd', 'worker', 'browser'],
-      external: [...external],
-      minify,
-      logLevel: 'silent',
-    });
-    const bytes = out.outputFiles[0]!.contents;
-    sizes[`${label}${minify ? ' minified' : ''}`] = { raw: bytes.byteLength, gzip: gzipSync(bytes).byteLength };
+if (PARTS.has('bundle')) {
+  // Worker bundles: what `wrangler deploy` uploads, bundled the way wrangler does (esbuild, workerd conditions).
+  console.log('\nWorker bundle, 50 union tools (esbuild, workerd conditions)');
+  const sizes: Record<string, { raw: number; gzip: number }> = {};
+  for (const [label, entry] of [
+    ['mcp-mount', './fixtures/mcp-mount-worker.ts'],
+    ['plain SDK', './fixtures/plain-sdk-worker.ts'],
+  ] as const) {
+    for (const minify of [false, true]) {
+      const out = await build({
+        entryPoints: [new URL(entry, import.meta.url).pathname],
+        bundle: true,
+        write: false,
+        format: 'esm',
+        platform: 'browser',
+        conditions: ['workerd', 'worker', 'browser'],
+        minify,
+        logLevel: 'silent',
+      });
+      const bytes = out.outputFiles[0]!.contents;
+      sizes[`${label}${minify ? ' minified' : ''}`] = { raw: bytes.byteLength, gzip: gzipSync(bytes).byteLength };
+    }
   }
-}
-for (const [label, { raw, gzip }] of Object.entries(sizes)) {
+  for (const [label, { raw, gzip }] of Object.entries(sizes)) {
+    console.log(
+      `${label.padEnd(22)} ${(raw / 1024).toFixed(0).padStart(6)} KiB   gzip ${(gzip / 1024).toFixed(0).padStart(5)} KiB`,
+    );
+  }
   console.log(
-    `${label.padEnd(28)} ${(raw / 1024).toFixed(0).padStart(6)} KiB   gzip ${(gzip / 1024).toFixed(0).padStart(5)} KiB`,
+    `gzip ratio mcp-mount / plain SDK: ${(sizes['mcp-mount']!.gzip / sizes['plain SDK']!.gzip).toFixed(2)}, minified ${(sizes['mcp-mount minified']!.gzip / sizes['plain SDK minified']!.gzip).toFixed(2)}`,
   );
 }
-console.log(
-  `gzip ratio mcp-mount / plain SDK: ${(sizes['mcp-mount']!.gzip / sizes['plain SDK']!.gzip).toFixed(2)}, minified ${(sizes['mcp-mount minified']!.gzip / sizes['plain SDK minified']!.gzip).toFixed(2)}`,
-);
+
+/** Requests per second of every scenario, at 1, 50 and 200 tools. */
+async function requestRates() {
+  console.log(`requests per second (median of ${ROUNDS} interleaved rounds of ${BATCH_MS} ms each)\n`);
+  console.log(
+    `${'scenario'.padEnd(34)}${'mcp-mount'.padStart(10)}${'plain SDK'.padStart(10)}${'raw'.padStart(10)}   ours/SDK  ours/raw`,
+  );
+  const callRate: Record<number, number> = {};
+  for (const n of [1, 50, 200]) {
+    const tools = unionTools(n);
+    const ours = mountOurs(tools);
+    const sdk = mountSdk(tools);
+    const name = `tool_${n - 1}`;
+    const scenarios = {
+      'tools/list': rpc('tools/list', {}),
+      'tools/call valid': rpc('tools/call', { name, arguments: validArguments }),
+      'tools/call repaired': rpc('tools/call', { name, arguments: repairedArguments }),
+      'tools/call invalid': rpc('tools/call', { name, arguments: invalidArguments }),
+    };
+    for (const [label, request] of Object.entries(scenarios)) {
+      const raw = rawRoute(await (await ours(request())).text());
+      const servers: Array<[string, Fetch]> = [
+        ['ours', ours],
+        ['sdk', sdk],
+        ['raw', raw],
+      ];
+      for (const [, serve] of servers) await batch(serve, request); // warm-up
+      const rates: Record<string, number[]> = { ours: [], sdk: [], raw: [] };
+      for (let round = 0; round < ROUNDS; round++) {
+        // Rotate the order so no server always runs first (or right after a collection-heavy one).
+        for (let i = 0; i < servers.length; i++) {
+          const [key, serve] = servers[(round + i) % servers.length]!;
+          rates[key]!.push(await batch(serve, request));
+        }
+      }
+      const [o, s, r] = [median(rates.ours!), median(rates.sdk!), median(rates.raw!)];
+      if (label === 'tools/call valid') callRate[n] = o;
+      console.log(
+        `${`${label}, ${n} tool${n === 1 ? '' : 's'}`.padEnd(34)}${fmt(o)}  ${fmt(s)}  ${fmt(r)}   ${(o / s).toFixed(2).padStart(8)}  ${(o / r).toFixed(2).padStart(8)}`,
+      );
+    }
+  }
+  console.log(`\ntools/call rate at 200 tools / at 1 tool: ${(callRate[200]! / callRate[1]!).toFixed(2)}`);
+}
