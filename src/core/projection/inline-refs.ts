@@ -5,6 +5,7 @@ import {
   META_KEYWORDS,
   mapSubschemasShared,
   type Position,
+  subschemaShape,
 } from '../json-schema/keywords.js';
 import { setOwn } from '../json-schema/own-properties.js';
 import { parseLocalDefRef, positionPointer } from '../json-schema/pointer.js';
@@ -28,6 +29,12 @@ type DefKey = string; // `$defs/Name` or `definitions/Name`
 export function inlineRefs(schema: JsonSchema): { schema: JsonSchema; unresolved: string[] } {
   try {
     if (!isPlainObject(schema)) return { schema: cloneJson(schema), unresolved: [] };
+    if (!hasDefinitions(schema)) {
+      // Nothing to inline (most documents): the copy and the `$ref` scan are one walk.
+      const { $defs: _d, definitions: _defs, ...body } = schema;
+      const unresolved: string[] = [];
+      return { schema: copyFindingRefs(body, [], unresolved), unresolved };
+    }
     const result = inline(schema);
     return { schema: result, unresolved: refPointers(result) };
   } catch {
@@ -182,6 +189,41 @@ function countNodes(node: unknown): number {
   };
   visit(node);
   return count;
+}
+
+function hasDefinitions(root: JsonSchema): boolean {
+  return (['$defs', 'definitions'] as const).some((c) => isPlainObject(root[c]) && Object.keys(root[c]).length > 0);
+}
+
+/**
+ * `cloneJson(node)`, pushing onto `found` the JSON Pointer of every sub-schema that carries `$ref`, in the
+ * order `refPointers` lists them. `path`: the positions from the document root down to `node`.
+ */
+function copyFindingRefs(node: JsonSchema, path: Position[], found: string[]): JsonSchema {
+  if (typeof node.$ref === 'string') found.push(path.reduce(positionPointer, ''));
+  const child = (value: unknown, at: Position): unknown => {
+    if (!isPlainObject(value)) return cloneJson(value);
+    path.push(at);
+    const copy = copyFindingRefs(value, path, found);
+    path.pop();
+    return copy;
+  };
+  const out: JsonSchema = {};
+  for (const keyword of Object.keys(node)) {
+    const value = node[keyword];
+    const shape = subschemaShape(keyword);
+    let copy: unknown;
+    if (shape === 'single' && !Array.isArray(value)) copy = child(value, { keyword });
+    else if ((shape === 'single' || shape === 'list') && Array.isArray(value)) {
+      copy = value.map((v, i) => child(v, { keyword, key: i }));
+    } else if (shape === 'map' && isPlainObject(value)) {
+      const map: JsonSchema = {};
+      for (const name of Object.keys(value)) setOwn(map, name, child(value[name], { keyword, key: name }));
+      copy = map;
+    } else copy = cloneJson(value);
+    setOwn(out, keyword, copy);
+  }
+  return out;
 }
 
 /**
