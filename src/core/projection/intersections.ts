@@ -4,7 +4,7 @@ import {
   ANNOTATION_KEYWORDS,
   EVALUATION_DEPENDENT,
   META_KEYWORDS,
-  mapSubschemas,
+  mapSubschemasShared,
   NEGATIVE_POSITIONS,
 } from '../json-schema/keywords.js';
 import { setOwn } from '../json-schema/own-properties.js';
@@ -92,7 +92,8 @@ export function openRefMembers(doc: JsonSchema): JsonSchema {
   const resolve = localResolver(doc);
   const walk = (node: unknown): unknown => {
     if (!isPlainObject(node) || EVALUATION_DEPENDENT.some((k) => k in node)) return node;
-    const walked = mapSubschemas(node, (child, at) => (NEGATIVE_POSITIONS.has(at.keyword) ? child : walk(child)));
+    // Keeps what it does not open (both callers copy the result before serving it).
+    const walked = mapSubschemasShared(node, (child, at) => (NEGATIVE_POSITIONS.has(at.keyword) ? child : walk(child)));
     return isIntersection(walked) ? openSurface(walked, { resolve, seen: new Set() }) : walked;
   };
   return walk(doc) as JsonSchema;
@@ -117,7 +118,10 @@ export function relaxIntersections(schema: JsonSchema): JsonSchema {
 function relaxDeep(node: unknown): unknown {
   if (!isPlainObject(node)) return node;
   if (EVALUATION_DEPENDENT.some((k) => k in node)) return node;
-  const walked = mapSubschemas(node, (child, at) => (NEGATIVE_POSITIONS.has(at.keyword) ? child : relaxDeep(child)));
+  // Keeps what it does not open: `relaxIntersections` copies the finished document once.
+  const walked = mapSubschemasShared(node, (child, at) =>
+    NEGATIVE_POSITIONS.has(at.keyword) ? child : relaxDeep(child),
+  );
   return openIntersection(walked);
 }
 
