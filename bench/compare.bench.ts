@@ -85,6 +85,8 @@ async function batch(serve: Fetch, request: () => Request): Promise<number> {
   return (n * 1000) / (performance.now() - started);
 }
 
+/** A full collection when the process runs with --expose-gc; nothing otherwise. */
+const collect = () => (globalThis as { gc?: () => void }).gc?.();
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const fmt = (x: number) => (x >= 100 ? x.toFixed(0) : x.toFixed(1)).padStart(8);
 
@@ -92,7 +94,9 @@ if (PARTS.has('requests')) await requestRates();
 
 // Mount: preparation and probe, against converting the same schemas with z.toJSONSchema alone. Each figure
 // is the median of BENCH_ROUNDS interleaved rounds (fresh schemas every time): a single mount is at the
-// mercy of whatever else the machine does at that moment.
+// mercy of whatever else the machine does at that moment. With --expose-gc (as `npm run bench` runs it),
+// the heap is collected before each timed part, so that no part pays for the garbage of the one before
+// (a 2,000-tool round leaves hundreds of MB for whichever part runs next).
 if (PARTS.has('mount')) {
   console.log(`\nmount (ms, fresh schemas each time, median of ${ROUNDS} rounds, after one warm-up mount)`);
   mountOurs(unionTools(50));
@@ -102,10 +106,12 @@ if (PARTS.has('mount')) {
   for (let round = 0; round < ROUNDS; round++) {
     for (const n of sizes) {
       const forMount = unionTools(n);
+      collect();
       let t = performance.now();
       mountOurs(forMount);
       ours[n]!.push(performance.now() - t);
       const forConversion = unionTools(n);
+      collect();
       t = performance.now();
       for (const tool of forConversion) z.toJSONSchema(tool.input, { io: 'input' });
       conversion[n]!.push(performance.now() - t);
