@@ -80,8 +80,9 @@ function jsonText(node: JsonSchema): string | undefined {
  * instance) only when it is the very same object, since JSON text would not tell two of them apart.
  */
 function identicalJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
+  // Object.is before ===: `0 === -0`, and the two are different values in a document.
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return Object.is(a, b);
+  if (a === b) return true;
   if (Array.isArray(a) || Array.isArray(b)) {
     if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
     for (let i = 0; i < a.length; i++) if (!identicalJson(a[i], b[i])) return false;
