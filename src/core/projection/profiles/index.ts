@@ -1,6 +1,6 @@
 // Client-profile projections: the flat document, rewritten so that one client family accepts it.
 // Rules, kinds (superset or narrowing) and guarantees per profile: docs/design/projections.md.
-import { cloneJson, cloneJsonOrSelf, withKeyCache } from '../../json-schema/compare.js';
+import { cloneJson, cloneJsonOrSelf, withMemo } from '../../json-schema/compare.js';
 import { isPlainObject, type JsonSchema } from '../../json-schema/types.js';
 import { PROFILE_PROJECTION_NAMES, type ProfileProjection } from '../names.js';
 import { localResolver, type RefResolver } from '../type-atoms.js';
@@ -44,7 +44,7 @@ export function projectForProfile(
     const narrowed: Narrowing[] = [];
     // Gemini resolves no `$ref`; the recursive ones inlineRefs left are expanded to a fixed depth first.
     const input = name === 'gemini' ? unrollRefs(flat, rootOrLocal(flat), GEMINI_RECURSION_DEPTH) : flat;
-    const schema = withKeyCache(() => rewriteTree(input, rewrites, localResolver(input), narrowed));
+    const schema = withMemo(() => rewriteTree(input, rewrites, localResolver(input), narrowed));
     return { schema: cloneJson(schema), narrowed };
   } catch {
     // Defensive only: a projection bug must not take the mount down. The input is served as it is, and the
