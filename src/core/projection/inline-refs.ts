@@ -62,11 +62,13 @@ function inline(root: JsonSchema): JsonSchema {
       key,
       collectRefs(body).flatMap((r) => keyOf(r) ?? []),
     );
-  const inlinable = decideInlinable(defs, edges);
+  // A `$ref` by anchor (`#name`) needs the anchor where it is; without one, an anchor names nothing.
+  const anchorRefs = new Set(collectRefs(root).filter((r) => /^#[^/]/.test(r)));
+  const inlinable = decideInlinable(defs, edges, anchorRefs);
 
   const memo = new Map<DefKey, unknown>();
   const expand = (key: DefKey): unknown => {
-    if (!memo.has(key)) memo.set(key, rewrite(defs.get(key)));
+    if (!memo.has(key)) memo.set(key, withoutAnchors(rewrite(defs.get(key))));
     return cloneJson(memo.get(key));
   };
   // Shares what it leaves alone with `root`; every caller copies the result (`cloneJson`) before returning it.
@@ -106,8 +108,12 @@ function inline(root: JsonSchema): JsonSchema {
   return out;
 }
 
-/** Definitions that are on no reference cycle, carry no `$id`/anchor and are small enough to copy. */
-function decideInlinable(defs: Map<DefKey, unknown>, edges: Map<DefKey, DefKey[]>): Set<DefKey> {
+/** Definitions on no reference cycle, with no `$id` and no anchor a `$ref` names, small enough to copy. */
+function decideInlinable(
+  defs: Map<DefKey, unknown>,
+  edges: Map<DefKey, DefKey[]>,
+  anchorRefs: ReadonlySet<string>,
+): Set<DefKey> {
   const reaches = (from: DefKey, target: DefKey): boolean => {
     const seen = new Set<DefKey>();
     const stack = [...(edges.get(from) ?? [])];
@@ -122,7 +128,11 @@ function decideInlinable(defs: Map<DefKey, unknown>, edges: Map<DefKey, DefKey[]
   };
   const candidates = new Set<DefKey>();
   for (const [key, body] of defs) {
-    const anchored = isPlainObject(body) && ['$id', '$anchor', '$dynamicAnchor'].some((k) => k in body);
+    // `$id` changes the base of every reference inside; an anchor something refers to must stay one place.
+    const anchored =
+      isPlainObject(body) &&
+      ('$id' in body ||
+        [body.$anchor, body.$dynamicAnchor].some((a) => typeof a === 'string' && anchorRefs.has(`#${a}`)));
     if (!anchored && !reaches(key, key)) candidates.add(key);
   }
   // Expanded size, counting each use of an inlinable definition at its full size. No cycles among
@@ -248,4 +258,14 @@ function refPointers(doc: JsonSchema): string[] {
   };
   visit(doc);
   return out;
+}
+
+/**
+ * A definition's body as copied to each use: its own `$anchor`/`$dynamicAnchor` left out, since nothing refers
+ * to it by anchor (else it is not inlined) and one anchor declared at several places is invalid 2020-12.
+ */
+function withoutAnchors(body: unknown): unknown {
+  if (!isPlainObject(body) || !('$anchor' in body || '$dynamicAnchor' in body)) return body;
+  const { $anchor: _a, $dynamicAnchor: _d, ...rest } = body;
+  return rest;
 }

@@ -10,6 +10,29 @@ import { ParentRequest, QueryModel, Screen } from '../../support/models.js';
 import { pointersWith, toJson, zodAcceptedValuesPass } from './helpers.js';
 
 describe('inlineRefs', () => {
+  it('a definition with an $anchor nothing refers to is inlined, without the anchor; one a $ref names stays', () => {
+    const address = { type: 'object', properties: { city: { type: 'string' } }, $anchor: 'addr' };
+    const unnamed = inlineRefs({
+      type: 'object',
+      properties: { home: { $ref: '#/$defs/address' }, work: { $ref: '#/$defs/address' } },
+      $defs: { address },
+    });
+    expect(unnamed.schema).toEqual({
+      type: 'object',
+      properties: {
+        home: { type: 'object', properties: { city: { type: 'string' } } },
+        work: { type: 'object', properties: { city: { type: 'string' } } },
+      },
+    });
+    const named = inlineRefs({
+      type: 'object',
+      properties: { home: { $ref: '#/$defs/address' }, work: { $ref: '#addr' } },
+      $defs: { address },
+    });
+    expect(named.schema.$defs).toEqual({ address });
+    expect(named.unresolved).toEqual(['/properties/home', '/properties/work']);
+  });
+
   it('a reused non-recursive definition is inlined at every use and its entry dropped', () => {
     const schema = z.object({ screens: z.array(Screen), primary: Screen });
     const { schema: doc, unresolved } = inlineRefs(toJson(schema));
