@@ -1,4 +1,5 @@
 import { jsonEqual, sortKeys } from '../core/json-schema/compare.js';
+import { setOwn } from '../core/json-schema/own-properties.js';
 import { pointer } from '../core/json-schema/pointer.js';
 import { isPlainObject, type JsonValue } from '../core/json-schema/types.js';
 import type { PrepareOptions } from '../core/mount/options.js';
@@ -126,7 +127,8 @@ export function parseSchemaLock(text: string): SchemaLock {
         `not a schema lockfile: \`projections.${name}.tools\` must be an array of tool documents with a \`name\``,
       );
     }
-    read[name] = { tools: tools as unknown as ServedTool[] };
+    // As an own key: a file naming `__proto__` must not set the object's prototype.
+    setOwn(read, name, { tools: tools as unknown as ServedTool[] });
   }
   const options = isPlainObject(value.options) ? value.options : {};
   return {

@@ -385,3 +385,16 @@ describe('several projections', () => {
     expect(diffSchemaLock(writeSchemaLock(probe, { projection: 'auto' }), probe, { projection: 'auto' }).ok).toBe(true);
   });
 });
+
+describe('a lockfile naming __proto__', () => {
+  it('reads it as a projection key, never as the prototype, and the diff names it as removed', () => {
+    const text = JSON.stringify({
+      lockfileVersion: 2,
+      options: { projection: 'faithful', extendKeys: [] },
+      projections: JSON.parse('{"__proto__": {"tools": []}, "faithful": {"tools": []}}'),
+    });
+    const diff = diffSchemaLock(text, report());
+    expect(diff.changes).toContainEqual({ kind: 'projection-removed', projection: '__proto__' });
+    expect(({} as Record<string, unknown>).tools).toBeUndefined();
+  });
+});
