@@ -162,6 +162,26 @@ describe('Express: HTTP edge cases', () => {
     ]);
   });
 
+  it('a failure of the Node bridge itself is a JSON-RPC 500 that onError sees, and the app keeps serving', async () => {
+    const errors: unknown[] = [];
+    const broken = express();
+    // A middleware that leaves a URL no parser takes: the bridge fails before the core runs.
+    broken.use((req, _res, next) => {
+      if (req.headers['x-break'] === '1') req.originalUrl = 'http://[::1';
+      next();
+    });
+    broken.use('/mcp', mcp(tools, { ...options, onError: (error) => errors.push(error) }));
+    const res = await supertest(broken)
+      .post('/mcp')
+      .set({ ...jsonRpcHeaders, 'x-break': '1' })
+      .send(rpc('tools/list'));
+    expect(res.status).toBe(500);
+    expect(res.body).toMatchObject({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal server error' } });
+    expect(errors).toHaveLength(1);
+    const ok = await supertest(broken).post('/mcp').set(jsonRpcHeaders).send(rpc('tools/list'));
+    expect(ok.status).toBe(200);
+  });
+
   it('answers bad JSON with 400 and a JSON-RPC parse error', async () => {
     const res = await supertest(app).post('/mcp').set(jsonRpcHeaders).send('{"jsonrpc": "2.0", nope');
     expect(res.status).toBe(400);

@@ -72,7 +72,9 @@ export function mcp<S extends AnyZodObject = never, R = z.output<S>>(
       const host = { req, res: outgoing } as unknown as ExpressHost;
       return handler.fetch(fullRequest(request, req), { authInfo: req.auth, host });
     },
-    { overrideGlobalObjects: false },
+    // The core never rejects, so this sees only the bridge's own failures around it (e.g. a URL a middleware
+    // rewrote into one that cannot be parsed): a JSON-RPC answer, and `onError` is told.
+    { overrideGlobalObjects: false, errorHandler: (error) => internalError(options, error) },
   );
 
   const middleware = (incoming: IncomingMessage, res: ServerResponse, next: Next) => {
@@ -81,13 +83,30 @@ export function mcp<S extends AnyZodObject = never, R = z.output<S>>(
     if (!req.route && req.path !== undefined && req.path !== '/' && req.path !== '') return next();
     // The core never rejects; this only catches the bridge itself failing (e.g. a body stream it cannot
     // build), which still gets a JSON-RPC answer rather than Express's HTML error page.
-    listener(incoming, res).catch(() => {
+    listener(incoming, res).catch((error) => {
+      report(options, error);
       if (res.headersSent) return void res.destroy();
       res.writeHead(500, { 'content-type': 'application/json' });
       res.end(INTERNAL_ERROR);
     });
   };
   return Object.assign(middleware, { handler });
+}
+
+/** Tells `onError` (else the logger) of a failure outside the core; a throwing hook is logged, never passed on. */
+function report(options: McpMountOptions<any, any>, error: unknown): void {
+  const logger = options.logger ?? console;
+  try {
+    if (options.onError) options.onError(error, {});
+    else logger.error('mcp-mount: the Express bridge failed', error);
+  } catch (hookError) {
+    logger.error('mcp-mount: onError threw', hookError);
+  }
+}
+
+function internalError(options: McpMountOptions<any, any>, error: unknown): Response {
+  report(options, error);
+  return new Response(INTERNAL_ERROR, { status: 500, headers: { 'content-type': 'application/json' } });
 }
 
 /** The bridge's `Request` with the URL as the client sent it, and the body a parser may already have read. */
