@@ -65,6 +65,31 @@ async function listAndCall(url: string, who: Who): Promise<{ tools: any[]; call:
   }
 }
 
+/** A 2026-07-28 `tools/list` as a client named `name` sends it, without an SDK client. */
+function listRequest(url: string, name: string): Request {
+  return new Request(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/list',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/list',
+      params: {
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientInfo': { name, version: '1' },
+          'io.modelcontextprotocol/clientCapabilities': {},
+        },
+      },
+    }),
+  });
+}
+
 const CALL = { to: 'ada', media: { kind: 'gallery', urls: ['a.png'] } };
 
 // The default policy ('throw'): every projection of this tool is one its client accepts.
@@ -108,27 +133,7 @@ describe("projection: 'auto'", () => {
       { name: 'cursor-vscode', expected: 'cursor' as const },
       { name: 'unknown', expected: 'flat' as const },
     ]) {
-      const response = await fetch(running.url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': '2026-07-28',
-          'mcp-method': 'tools/list',
-        },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'tools/list',
-          params: {
-            _meta: {
-              'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-              'io.modelcontextprotocol/clientInfo': { name, version: '1' },
-              'io.modelcontextprotocol/clientCapabilities': {},
-            },
-          },
-        }),
-      });
+      const response = await fetch(listRequest(running.url, name));
       const text = await response.text();
       const doc = JSON.stringify(handler.report.projections[expected]!.tools[0]!.inputSchema);
       expect(response.status, text).toBe(200);
@@ -299,29 +304,7 @@ describe('projections', () => {
     expect(Object.keys(handler.report.projections)).toEqual(['flat', 'cursor']);
     expect(handler.report.projection).toBe('flat');
     const listAs = async (name: string) => {
-      const response = await handler.fetch(
-        new Request('http://localhost/mcp', {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            accept: 'application/json, text/event-stream',
-            'mcp-protocol-version': '2026-07-28',
-            'mcp-method': 'tools/list',
-          },
-          body: JSON.stringify({
-            jsonrpc: '2.0',
-            id: 1,
-            method: 'tools/list',
-            params: {
-              _meta: {
-                'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-                'io.modelcontextprotocol/clientInfo': { name, version: '1' },
-                'io.modelcontextprotocol/clientCapabilities': {},
-              },
-            },
-          }),
-        }),
-      );
+      const response = await handler.fetch(listRequest('http://localhost/mcp', name));
       return (await response.json()).result.tools[0].inputSchema;
     };
     expect(await listAs('cursor-vscode')).toEqual(handler.report.projections.cursor!.tools[0]!.inputSchema);

@@ -1,8 +1,7 @@
 /**
- * The `projection` function runs before the SDK has checked the request: a request the SDK refuses with 400
- * (an invalid 2026-07-28 `_meta` envelope) becomes a 500 when the function throws for an unknown client, and
- * `onError` reports a server bug for a client's malformed request. The function must run only once the SDK
- * has accepted the request.
+ * The projection is chosen per `tools/list` from the request (ADR 0014): a 2025-era JSON-RPC batch holding a
+ * `tools/list` is chosen for like a single one, and the choice runs only once the SDK has accepted the
+ * request, so a malformed one gets the SDK's 400 whatever the projection function would say.
  */
 import { createMcpFetchHandler, defineTool } from 'mcp-mount';
 import { describe, expect, it } from 'vitest';
@@ -23,7 +22,27 @@ function post(body: unknown, headers: Record<string, string>): Request {
   });
 }
 
+/** The inputSchema of the only tool in a `tools/list` answer (JSON or one SSE event). */
+async function listedSchema(response: Response): Promise<unknown> {
+  const text = await response.text();
+  const json = text.startsWith('event:') ? text.slice(text.indexOf('data: ') + 6).trim() : text;
+  const parsed = JSON.parse(json);
+  const message = Array.isArray(parsed) ? parsed[0] : parsed;
+  return message.result.tools[0].inputSchema;
+}
+
 describe('choosing the projection per request', () => {
+  it("a 2025-era batch's tools/list from a Cursor User-Agent is listed the cursor projection", async () => {
+    const handler = createMcpFetchHandler([tool], { projection: 'auto', logger: SILENT });
+    const headers = { 'user-agent': 'Cursor/1.0', 'mcp-protocol-version': '2025-06-18' };
+    const list = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
+    const single = await listedSchema(await handler.fetch(post(list, headers)));
+    const batched = await handler.fetch(post([list], headers));
+    expect(batched.status).toBe(200);
+    expect(await listedSchema(batched)).toEqual(single);
+    expect(single).toEqual(handler.report.projections.cursor!.tools[0]!.inputSchema);
+  });
+
   it('a request the SDK refuses is refused (400), not turned into a 500 by the projection function', async () => {
     const errors: unknown[] = [];
     const handler = createMcpFetchHandler([tool], {
