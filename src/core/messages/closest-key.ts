@@ -21,9 +21,9 @@ export function closestKey(key: string, candidates: readonly string[]): string |
   return best;
 }
 
-/** Longest common subsequence length; keys are short, so the quadratic table is cheap. */
+/** Longest common subsequence length; keys are short, so the quadratic table is cheap (at most 64 × 64). */
 function commonLength(a: string, b: string): number {
-  if (a.length > 128 || b.length > 128) return a === b ? a.length : 0;
+  if (a.length > 64 || b.length > 64) return a === b ? a.length : 0;
   let previous = new Array<number>(b.length + 1).fill(0);
   for (let i = 1; i <= a.length; i++) {
     const row = new Array<number>(b.length + 1).fill(0);

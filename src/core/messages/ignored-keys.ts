@@ -25,28 +25,47 @@ export interface IgnoredContext {
   injected: readonly string[];
 }
 
-/** Each ignored key with its line, in the order met, with the suggestion; injected root keys left out. */
+/** Keys the notice names one by one (with a suggestion each); past them it says how many more. */
+const NOTICE_KEYS = 10;
+
+/**
+ * The ignored keys (injected root keys left out), and the notice's lines: one per key for the first few, in
+ * the order met, each with its suggestion, then one line counting the rest (`more` keys were only counted
+ * upstream). The lines stay short however many keys were ignored; the suggestions are computed for the keys
+ * named only.
+ */
 export function ignoredKeys(
   stripped: readonly StrippedKey[],
+  more: number,
   ctx: IgnoredContext,
-): Array<{ key: IgnoredKey; line: string }> {
-  return stripped
-    .filter((k) => k.path.length > 0 || !ctx.injected.includes(k.key))
-    .map((k) => {
-      const candidates = k.path.length === 0 ? [...new Set([...k.declared, ...ctx.rootKeys])] : k.declared;
-      // A key another form of the union takes is not misspelt: the model mixed two forms.
-      const didYouMean = k.otherForm ? undefined : closestKey(k.key, candidates);
-      const path = formatPath([...k.path, k.key]);
-      const where = k.path.length === 0 ? `not an argument of ${ctx.tool}` : `not a key of \`${formatPath(k.path)}\``;
-      const form = k.within === undefined ? '' : ` when ${k.within}`;
-      const hint = k.otherForm
-        ? '; it belongs to another form, send one form only'
-        : didYouMean === undefined
-          ? ''
-          : `; did you mean \`${didYouMean}\`?`;
-      return {
-        key: { path, key: k.key, ...(didYouMean !== undefined && { didYouMean }) },
-        line: `ignored \`${path}\`: ${where}${form}${hint}`,
-      };
-    });
+): { ignored: IgnoredKey[]; lines: string[] } {
+  const injected = new Set(ctx.injected);
+  const ignored: IgnoredKey[] = [];
+  const lines: string[] = [];
+  let rootCandidates: readonly string[] | undefined;
+  for (const k of stripped) {
+    if (k.path.length === 0 && injected.has(k.key)) continue;
+    const path = formatPath([...k.path, k.key]);
+    if (lines.length >= NOTICE_KEYS) {
+      ignored.push({ path, key: k.key });
+      continue;
+    }
+    let candidates = k.declared;
+    if (k.path.length === 0) candidates = rootCandidates ??= [...new Set([...k.declared, ...ctx.rootKeys])];
+    // A key another form of the union takes is not misspelt: the model mixed two forms.
+    const didYouMean = k.otherForm ? undefined : closestKey(k.key, candidates);
+    const where = k.path.length === 0 ? `not an argument of ${ctx.tool}` : `not a key of \`${formatPath(k.path)}\``;
+    const form = k.within === undefined ? '' : ` when ${k.within}`;
+    const hint = k.otherForm
+      ? '; it belongs to another form, send one form only'
+      : didYouMean === undefined
+        ? ''
+        : `; did you mean \`${didYouMean}\`?`;
+    ignored.push({ path, key: k.key, ...(didYouMean !== undefined && { didYouMean }) });
+    lines.push(`ignored \`${path}\`: ${where}${form}${hint}`);
+  }
+  const rest = ignored.length - lines.length + more;
+  if (rest > 0)
+    lines.push(`ignored ${rest} more ${rest === 1 ? 'key' : 'keys'} not named here (${lines.length + rest} in all)`);
+  return { ignored, lines };
 }

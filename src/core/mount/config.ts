@@ -30,6 +30,19 @@ const AUTO_TARGETS = AUTO_PROJECTIONS.map((rule) => rule.projection);
 /** The SDK's own default body limit, 4 MiB. */
 export const DEFAULT_MAX_REQUEST_BODY_BYTES = 4 * 1024 * 1024;
 
+/** What one call's arguments may hold (docs/design/repair.md, Limits). */
+export interface ArgumentLimits {
+  /** Nesting levels of arrays and objects, sent or parsed from text; the arguments object is level 1. */
+  readonly maxDepth: number;
+  /** Values sent; text that repair parses may hold as many again. */
+  readonly maxValues: number;
+}
+
+/** 64 levels: far past real arguments, far from where Zod's recursive parse would exhaust the stack. */
+export const DEFAULT_MAX_ARGUMENT_DEPTH = 64;
+/** 1,000,000 values: every walk over them is linear, so this bounds a call's work, not its validity. */
+export const DEFAULT_MAX_ARGUMENT_VALUES = 1_000_000;
+
 const POLICIES = ['throw', 'warn', 'skip'] as const;
 const UNKNOWN_KEYS = ['notice', 'reject', 'strip'] as const;
 const RESPONSE_MODES: readonly PerRequestResponseMode[] = ['auto', 'sse', 'json'];
@@ -56,6 +69,8 @@ export interface MountConfig {
   readonly hygiene: boolean;
   /** Bytes; a body over this gets 413. */
   readonly maxRequestBodyBytes: number;
+  /** `maxArgumentDepth` and `maxArgumentValues`: what one call's arguments may hold. */
+  readonly argumentLimits: ArgumentLimits;
   /** `originCheck`, `allowedOrigins`, `allowedHosts`. */
   readonly origin: OriginPolicy;
   /** `cors`, settled; undefined when off. */
@@ -95,8 +110,8 @@ export interface ProjectionPolicy {
  * Turns the caller's options into the mount's configuration: defaults filled in, lists copied (a caller
  * mutating its options object later changes nothing), the whole deep-frozen.
  *
- * @throws TypeError naming the option when a value cannot mean anything (`maxRequestBodyBytes` not a
- *   positive integer, an unknown `schemaValidation.policy`, `unknownKeys` or `responseMode`, `injectedKeys`
+ * @throws TypeError naming the option when a value cannot mean anything (`maxRequestBodyBytes`,
+ *   `maxArgumentDepth` or `maxArgumentValues` not a positive integer, an unknown `schemaValidation.policy`, `unknownKeys` or `responseMode`, `injectedKeys`
  *   that are not names, an `argumentHygiene` or `logging` that is not a boolean, a hook that is not a
  *   function, an `allowedOrigins` or `allowedHosts` entry that is not an origin or a hostname, an `auth`
  *   field that cannot mean anything, a `requestState` without a `verify` function).
@@ -109,12 +124,15 @@ export function settleOptions(options: McpMountOptions<any> = {}): MountConfig {
       `mcp-mount: schemaValidation.policy must be one of ${POLICIES.join(', ')}, got ${String(policy)}`,
     );
   }
-  const maxRequestBodyBytes = options.maxRequestBodyBytes ?? DEFAULT_MAX_REQUEST_BODY_BYTES;
-  if (!Number.isSafeInteger(maxRequestBodyBytes) || maxRequestBodyBytes <= 0) {
-    throw new TypeError(
-      `mcp-mount: maxRequestBodyBytes must be a positive integer, got ${String(maxRequestBodyBytes)}`,
-    );
-  }
+  const maxRequestBodyBytes = positiveInteger(
+    'maxRequestBodyBytes',
+    options.maxRequestBodyBytes,
+    DEFAULT_MAX_REQUEST_BODY_BYTES,
+  );
+  const argumentLimits = Object.freeze({
+    maxDepth: positiveInteger('maxArgumentDepth', options.maxArgumentDepth, DEFAULT_MAX_ARGUMENT_DEPTH),
+    maxValues: positiveInteger('maxArgumentValues', options.maxArgumentValues, DEFAULT_MAX_ARGUMENT_VALUES),
+  });
   const unknownKeys = options.unknownKeys ?? 'notice';
   if (!UNKNOWN_KEYS.includes(unknownKeys)) {
     throw new TypeError(`mcp-mount: unknownKeys must be one of ${UNKNOWN_KEYS.join(', ')}, got ${String(unknownKeys)}`);
@@ -174,6 +192,7 @@ export function settleOptions(options: McpMountOptions<any> = {}): MountConfig {
     injectedKeys: Object.freeze([...injected]),
     hygiene: options.argumentHygiene !== false,
     maxRequestBodyBytes,
+    argumentLimits,
     origin: settleOriginPolicy(options),
     ...(options.cors !== undefined && options.cors !== false && { cors: settleCorsPolicy(options) }),
     ...(options.auth !== undefined && { auth: settleAuthPolicy(options) }),
@@ -195,6 +214,15 @@ export function settleOptions(options: McpMountOptions<any> = {}): MountConfig {
   Object.freeze(config.validation);
   Object.freeze(config.repair);
   return Object.freeze(config);
+}
+
+/** A limit given as a positive safe integer, else `fallback` when not given. @throws TypeError otherwise. */
+function positiveInteger(name: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) {
+    throw new TypeError(`mcp-mount: ${name} must be a positive integer, got ${String(value)}`);
+  }
+  return value;
 }
 
 /** `projection`, its shorthand `flattenUnionInput`, and `projections`. @throws TypeError for a value that names nothing. */

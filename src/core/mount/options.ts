@@ -193,8 +193,25 @@ export interface McpMountOptions<S extends AnyZodObject = AnyZodObject, R = unkn
    * The refusal names the field and the declared arguments that went missing. Default true.
    */
   argumentHygiene?: boolean;
-  /** Request bodies over this many bytes get 413. Default 4 MiB (the SDK's default). */
+  /**
+   * Request bodies over this many bytes get 413 before they are parsed. Default 4 MiB (4,194,304 bytes, the
+   * SDK's default). The two argument limits below bound what a body within it can cost.
+   */
   maxRequestBodyBytes?: number;
+  /**
+   * Most nesting levels of arrays and objects in a call's `arguments` (the arguments object is level 1),
+   * sent as values or written as JSON text inside a string. Checked first, in one linear pass, before any
+   * other step reads the arguments (Zod's parse included, which recurses per level): a call nested deeper
+   * gets `isError` naming the first path past the limit. Default 64; real arguments rarely pass 10.
+   * See docs/design/repair.md, Limits.
+   */
+  maxArgumentDepth?: number;
+  /**
+   * Most values (objects, arrays, scalars) in a call's `arguments`, counted in that same pass; a call with
+   * more gets `isError`. JSON text that repair parses may hold as many again. Default 1,000,000: a 4 MiB
+   * body holds at most about 2,000,000 (`[0,0,…]`).
+   */
+  maxArgumentValues?: number;
   /**
    * Origin and Host validation against DNS rebinding and cross-site requests (the MCP transport spec:
    * servers MUST validate `Origin`). Default true. A request whose `Origin` is present and not allowed gets
@@ -345,7 +362,10 @@ export interface CallEvent {
   /** The arguments as the client sent them, through `redact` when set. */
   args?: unknown;
   repairs: readonly { path: string; from: string }[];
-  /** Keys the schema would have dropped (see `unknownKeys`); empty under `'strip'`. */
+  /**
+   * Keys the schema would have dropped (see `unknownKeys`): the first 100 met, with a suggestion for the
+   * first 10; empty under `'strip'`.
+   */
   ignoredKeys: readonly IgnoredKey[];
   durationMs: number;
   /**

@@ -52,7 +52,11 @@ export interface ToolContext<Extend = unknown, Host = unknown> extends ToolSigna
   signal: AbortSignal;
   /** Paths the argument repair changed before the parse, e.g. `[{ path: 'media', from: 'json-string' }]`. */
   repairs: readonly Repair[];
-  /** Keys the arguments carried that the schema dropped, e.g. `[{ path: 'sort', key: 'sort', didYouMean: 'orderBy' }]`; empty under `unknownKeys: 'strip'`. */
+  /**
+   * Keys the arguments carried that the schema dropped, e.g. `[{ path: 'sort', key: 'sort', didYouMean: 'orderBy' }]`:
+   * the first 100 met, with a suggestion for the first 10 (the notice names those and counts the rest); empty
+   * under `unknownKeys: 'strip'`.
+   */
   ignoredKeys: readonly { path: string; key: string; didYouMean?: string }[];
   /** What `extend.resolve` returned for this call (`undefined` without `extend`). */
   extend: Extend;

@@ -30,7 +30,7 @@ import type { RepairOptions, RepairResult } from './types.js';
 export function repairArgs(value: unknown, schema: Schema, options?: RepairOptions): RepairResult {
   const opts = resolveOptions(options);
   if (!isSchema(schema) || (!opts.json && !opts.scalars && !opts.nullAsAbsent))
-    return { value, repairs: [], issues: [] };
+    return { value, repairs: [], issues: [], visited: 0 };
   try {
     return walk(value, schema, opts);
   } catch (e) {
@@ -41,6 +41,7 @@ export function repairArgs(value: unknown, schema: Schema, options?: RepairOptio
       value,
       repairs: [],
       issues: [{ path: [], message: `the arguments could not be checked for repair: ${reason}` }],
+      visited: 0,
     };
   }
 }

@@ -65,17 +65,20 @@ export interface WalkOutcome {
   value: unknown;
   repairs: Repair[];
   issues: RepairIssue[];
+  /** Values visited, sent and parsed out of text: the walk's work. */
+  visited: number;
 }
 
 export function walk(root: unknown, schema: Sel, opts: ResolvedRepairOptions): WalkOutcome {
   const w = new Walker(opts);
   try {
-    return { value: w.run(root, schema), repairs: w.repairs, issues: w.issues };
+    const value = w.run(root, schema);
+    return { value, repairs: w.repairs, issues: w.issues, visited: w.steps };
   } catch (e) {
     // A limit hit mid-walk leaves nothing half-repaired: the original value goes back, refused.
-    if (e instanceof Abort) return { value: root, repairs: [], issues: [e.issue] };
+    if (e instanceof Abort) return { value: root, repairs: [], issues: [e.issue], visited: w.steps };
     // Issues found before (a cycle, a list written as text) stand whatever repair would have done.
-    if (e instanceof GiveUp) return { value: root, repairs: [], issues: w.issues };
+    if (e instanceof GiveUp) return { value: root, repairs: [], issues: w.issues, visited: w.steps };
     throw e;
   }
 }
@@ -85,6 +88,8 @@ class Walker {
   readonly issues: RepairIssue[] = [];
   /** Sent values visited; over `maxNodes` the walk gives up (GiveUp). */
   private visited = 0;
+  /** Every value visited, sent or parsed. */
+  steps = 0;
   /** Values parsed out of text; over `maxNodes` the call is refused (Abort). */
   private parsed = 0;
   /** Sent containers on the current path: meeting one again means the value is cyclic. */
@@ -143,6 +148,7 @@ class Walker {
   /** One value: returns its replacement, or a Frame when it is a container to walk into. */
   private visit(parent: Frame | null, key: string | number, value: unknown, sel: Sel): unknown {
     // A value parsed out of text was counted when parsed; a sent one is counted as it is visited.
+    this.steps++;
     if (!(parent?.owned ?? false) && ++this.visited > this.opts.maxNodes) throw new GiveUp();
     if (typeof value === 'string') return this.repairString(parent, key, value, sel);
     const kind = containerKind(value);

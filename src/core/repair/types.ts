@@ -51,4 +51,6 @@ export interface RepairResult {
   repairs: Repair[];
   /** Non-empty means the call must be refused with these messages (the value is still returned). */
   issues: RepairIssue[];
+  /** Values the walk visited, sent and parsed out of text: its work, linear in the arguments' size. */
+  visited: number;
 }

@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+import { setOwn } from '../json-schema/own-properties.js';
 import { type IgnoredKey, ignoredKeys } from '../messages/ignored-keys.js';
 import { formatIssues } from '../messages/index.js';
 import type { MountConfig } from '../mount/config.js';
@@ -6,6 +8,7 @@ import { type Repair, repairArgs } from '../repair/index.js';
 import { type StrippedKey, strippedKeys } from '../zod/stripped-keys.js';
 import { argumentsNotAnObject } from './envelope.js';
 import { markupLines } from './hygiene.js';
+import { inspectSentValues } from './sent-values.js';
 
 /** What a successful `tools/call` argument check hands to the executor. */
 export interface ParsedCall {
@@ -19,61 +22,104 @@ export interface ParsedCall {
   notice?: string;
 }
 
-export type CallCheck =
+export type CallCheck = (
   | { ok: true; value: ParsedCall }
-  | { ok: false; messages: string[]; repairs: Repair[]; ignored: IgnoredKey[] };
-
-/** The parts of the mount's configuration the argument check reads. */
-export type CallPolicy = Pick<MountConfig, 'repair' | 'unknownKeys' | 'injectedKeys' | 'hygiene'>;
+  | { ok: false; messages: string[]; repairs: Repair[]; ignored: IgnoredKey[] }
+) & { work: CallWork };
 
 /**
- * Repair, split, then the one parse per slice. The original Zod schemas are the only parsers and each runs
- * exactly once (docs/decisions/0001-architecture-one-core-sdk-v2.md). Keys owned by `extend` and `params`
- * go to those slices; every other key, known or not, goes to `input`, whose own key policy decides
- * (docs/design/repair.md, Where repair runs).
- * Keys a slice's schema would drop are found from that schema beside the parse, and noticed, refused or
- * let go as `unknownKeys` says. With `argumentHygiene`, a string holding tool-call markup refuses the call
- * before anything runs. Never throws for client input; a failure lists every failing path.
+ * What each walk over the sent values did, counted in the units it visits: the measure its linearity is
+ * held to (a walk's count grows with the arguments' size, never faster).
+ */
+export interface CallWork {
+  /** Values the first pass visited (sent-values.ts). */
+  sent: number;
+  /** Values the repair walk visited, sent and parsed out of text. */
+  repair: number;
+  /** Steps of the key-policy walk (stripped-keys.ts). */
+  stripped: number;
+}
+
+/** The parts of the mount's configuration the argument check reads. */
+export type CallPolicy = Pick<MountConfig, 'repair' | 'unknownKeys' | 'injectedKeys' | 'hygiene' | 'argumentLimits'>;
+
+/**
+ * The first pass, repair, split, then the one parse per slice. The original Zod schemas are the only parsers
+ * and each runs exactly once (docs/decisions/0001-architecture-one-core-sdk-v2.md). Keys owned by `extend`
+ * and `params` go to those slices; every other key, known or not, goes to `input`, whose own key policy
+ * decides (docs/design/repair.md, Where repair runs).
+ * The first pass refuses arguments past `argumentLimits` before any recursive step (Zod's parse included)
+ * sees them and, with `hygiene`, a string holding tool-call markup. Keys a slice's schema would drop are
+ * found from that schema beside the parse, and noticed, refused or let go as `unknownKeys` says. Every walk
+ * is linear in the arguments' size (docs/design/repair.md, Limits). Never throws for client input; a
+ * failure lists the failing paths, the first few of many.
  */
 export async function checkCall(tool: PreparedTool, raw: unknown, policy: CallPolicy): Promise<CallCheck> {
   const repairs: Repair[] = [];
   const messages: string[] = [];
+  const work: CallWork = { sent: 0, repair: 0, stripped: 0 };
   const args: unknown = raw ?? {}; // no `arguments` is `{}`; `null` and text are fixed in envelope.ts
   if (typeof args !== 'object' || args === null || Array.isArray(args)) {
-    return { ok: false, messages: [argumentsNotAnObject(args)], repairs, ignored: [] };
+    return { ok: false, messages: [argumentsNotAnObject(args)], repairs, ignored: [], work };
   }
+  const sent = inspectSentValues(args as Record<string, unknown>, {
+    ...policy.argumentLimits,
+    markup: policy.hygiene,
+  });
+  work.sent = sent.values;
+  if (!sent.ok) return { ok: false, messages: [sent.message], repairs, ignored: [], work };
+  const polluted = markupLines(
+    sent.polluted,
+    sent.morePolluted,
+    args as Record<string, unknown>,
+    tool.argumentKeys,
+    tool.requiredKeys,
+  );
+  if (polluted.length > 0) return { ok: false, messages: polluted, repairs, ignored: [], work };
 
-  if (policy.hygiene) {
-    const polluted = markupLines(args as Record<string, unknown>, tool.argumentKeys, tool.requiredKeys);
-    if (polluted.length > 0) return { ok: false, messages: polluted, repairs, ignored: [] };
-  }
   const parts = split(args as Record<string, unknown>, tool);
   const slices = [
     { name: 'extend', schema: tool.extend?.schema, value: parts.extend },
     { name: 'params', schema: tool.params?.schema, value: parts.params },
     { name: 'input', schema: tool.input, value: parts.input },
   ] as const;
+  const repairOptions = {
+    ...policy.repair,
+    maxDepth: policy.argumentLimits.maxDepth,
+    maxNodes: policy.argumentLimits.maxValues,
+  };
   const parsed: Record<string, unknown> = { extend: undefined, params: {}, input: {} };
   const stripped: StrippedKey[] = [];
+  let moreStripped = 0;
   for (const slice of slices) {
     if (!slice.schema) continue;
-    const repaired = repairArgs(slice.value, slice.schema, policy.repair);
+    const repaired = repairArgs(slice.value, slice.schema, repairOptions);
+    work.repair += repaired.visited;
     repairs.push(...repaired.repairs);
     if (repaired.issues.length > 0) {
       messages.push(...formatIssues(repaired.issues));
       continue;
     }
-    if (policy.unknownKeys !== 'strip') stripped.push(...strippedKeys(slice.schema, repaired.value));
-    const result = await slice.schema.safeParseAsync(repaired.value);
-    if (result.success) parsed[slice.name] = result.data;
+    if (policy.unknownKeys !== 'strip') {
+      const dropped = strippedKeys(slice.schema, repaired.value, STRIPPED_RECORDED - stripped.length);
+      work.stripped += dropped.steps;
+      stripped.push(...dropped.keys);
+      moreStripped += dropped.more;
+    }
+    const result = await parseSlice(slice.schema, repaired.value);
+    if (result === TOO_DEEP) messages.push(TOO_DEEP_FOR_SCHEMA);
+    else if (result.success) parsed[slice.name] = result.data;
     else messages.push(...formatIssues(result.error, slice.schema, repaired.value));
   }
-  const found = ignoredKeys(stripped, { tool: tool.name, rootKeys: tool.argumentKeys, injected: policy.injectedKeys });
-  const ignored = found.map((f) => f.key);
-  const lines = found.map((f) => f.line);
+  const { ignored, lines } = ignoredKeys(stripped, moreStripped, {
+    tool: tool.name,
+    rootKeys: tool.argumentKeys,
+    injected: policy.injectedKeys,
+  });
   // A refused call says what was ignored too: the model resends once, with every fix.
-  if (messages.length > 0) return { ok: false, messages: [...messages, ...lines], repairs, ignored };
-  if (policy.unknownKeys === 'reject' && lines.length > 0) return { ok: false, messages: lines, repairs, ignored };
+  if (messages.length > 0) return { ok: false, messages: [...messages, ...lines], repairs, ignored, work };
+  if (policy.unknownKeys === 'reject' && lines.length > 0)
+    return { ok: false, messages: lines, repairs, ignored, work };
   const notice = lines.length > 0 ? lines.join('\n') : undefined;
   return {
     ok: true,
@@ -85,19 +131,47 @@ export async function checkCall(tool: PreparedTool, raw: unknown, policy: CallPo
       ignored,
       ...(notice && { notice }),
     },
+    work,
   };
 }
 
-function split(args: Record<string, unknown>, tool: PreparedTool) {
-  const extend: Array<[string, unknown]> = [];
-  const params: Array<[string, unknown]> = [];
-  const input: Array<[string, unknown]> = [];
-  for (const entry of Object.entries(args)) {
-    if (tool.extend?.keys.has(entry[0])) extend.push(entry);
-    else if (tool.params?.keys.has(entry[0])) params.push(entry);
-    else input.push(entry);
+const TOO_DEEP: unique symbol = Symbol('too-deep');
+const TOO_DEEP_FOR_SCHEMA =
+  '(root): the arguments nest too deep for this tool to check; send a flatter value (or lower maxArgumentDepth)';
+
+/**
+ * The one parse of a slice. Zod's parse recurses per level: within `maxArgumentDepth` (64 by default) it
+ * never nears the stack limit, but a mount that raised the limit far enough could hit it, and a stack
+ * overflow must reach the model as what it is, not as the engine's words.
+ */
+async function parseSlice(schema: z.ZodType, value: unknown) {
+  try {
+    return await schema.safeParseAsync(value);
+  } catch (error) {
+    if (error instanceof RangeError) return TOO_DEEP;
+    throw error;
   }
-  // fromEntries defines own properties: a `__proto__` key sent by a client stays a plain key (which the
-  // schema's key policy then judges) and never becomes the slice's prototype.
-  return { extend: Object.fromEntries(extend), params: Object.fromEntries(params), input: Object.fromEntries(input) };
+}
+
+/**
+ * Ignored keys kept with their paths for the notice, `ctx.ignoredKeys` and `onCall`; past it they are only
+ * counted, so a call with 100,000 unknown keys costs a count, not 100,000 entries.
+ */
+const STRIPPED_RECORDED = 100;
+
+function split(args: Record<string, unknown>, tool: PreparedTool) {
+  // Without other slices every key is the input's: the sent object itself (nothing below writes to it).
+  if (!tool.extend && !tool.params) return { extend: {}, params: {}, input: args };
+  const extend: Record<string, unknown> = {};
+  const params: Record<string, unknown> = {};
+  const input: Record<string, unknown> = {};
+  const keys = Object.keys(args);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    const slice = tool.extend?.keys.has(key) ? extend : tool.params?.keys.has(key) ? params : input;
+    // An own property even for `__proto__` sent by a client: a plain key (which the schema's key policy then
+    // judges), never the slice's prototype.
+    setOwn(slice, key, args[key]);
+  }
+  return { extend, params, input };
 }

@@ -173,7 +173,7 @@ function serveRequests(config: MountConfig, surface: ServerSurface, registration
         return exchange(request, plain, { authInfo }, body.text);
       }
     }
-    const envelope = normalizeEnvelope(parsed, config.repair.json);
+    const envelope = normalizeEnvelope(parsed, config.repair.json, config.argumentLimits);
     const method = methodOf(envelope.body);
     const state: RequestState = {
       ...plain,

@@ -32,58 +32,106 @@ interface Form {
   keys: ReadonlySet<string>;
 }
 
-/** Values nested deeper than this are not looked into (the parse still checks them). */
+/** Values nested deeper than this are not looked into (the parse still checks them); it bounds the recursion. */
 const MAX_DEPTH = 128;
 
-/** Every key of `value` that `schema` would strip, in the order met. Never throws. */
-export function strippedKeys(schema: Schema, value: unknown): StrippedKey[] {
-  const out: StrippedKey[] = [];
-  try {
-    walk(schema, value, [], undefined, out);
-  } catch {
-    // A throwing getter or lazy: nothing to say, the parse reports what it finds.
-    return [];
-  }
-  return out;
+/**
+ * Schema steps in one walk before it stops (what it found so far stands). Each sent value costs a step per
+ * schema that reads it, so only a schema that reads a value many times over (intersections of recursive
+ * objects) comes near it.
+ */
+const MAX_STEPS = 4_000_000;
+
+/** Where a value sits: its parent's place and its own key; spelled as a path only for a key that is kept. */
+interface At {
+  readonly parent: At | null;
+  readonly key: PropertyKey;
 }
 
-function walk(schema: Schema, value: unknown, path: PropertyKey[], form: Form | undefined, out: StrippedKey[]) {
-  if (path.length > MAX_DEPTH) return;
+/** A key found, with the object that held it (two sides of an intersection see the same objects). */
+interface Found {
+  holder: object;
+  at: At | null;
+  key: string;
+  declared: readonly string[];
+  form: Form | undefined;
+}
+
+interface State {
+  /** The keys found, up to `limit`; past it they are counted in `more`. */
+  found: Found[];
+  more: number;
+  limit: number;
+  steps: number;
+}
+
+/** What `strippedKeys` found: the first keys (at most the limit asked for), how many more, and its work. */
+export interface Stripped {
+  keys: StrippedKey[];
+  /** Keys found past the limit, counted only. */
+  more: number;
+  /** Schema steps taken: linear in the value's size for a given schema. */
+  steps: number;
+}
+
+/**
+ * Every key of `value` that `schema` would strip, in the order met: the first `limit` with their paths, the
+ * rest counted. Linear in the value's size; never throws.
+ */
+export function strippedKeys(schema: Schema, value: unknown, limit = Number.POSITIVE_INFINITY): Stripped {
+  const state: State = { found: [], more: 0, limit: Math.max(0, limit), steps: 0 };
+  try {
+    walk(schema, value, null, 0, undefined, state);
+  } catch {
+    // A throwing getter or lazy: nothing to say, the parse reports what it finds.
+    return { keys: [], more: 0, steps: state.steps };
+  }
+  return { keys: state.found.map(publicKey), more: state.more, steps: state.steps };
+}
+
+function walk(schema: Schema, value: unknown, at: At | null, depth: number, form: Form | undefined, state: State) {
+  if (depth > MAX_DEPTH || ++state.steps > MAX_STEPS) return;
   const s = unwrap(schema);
   if (!s) return;
   const def = defOf(s);
   switch (def.type) {
     case 'object': {
       if (!isPlainObject(value)) return;
-      const declared = Object.keys(def.shape ?? {});
-      for (const key of Object.keys(value)) {
+      const keys = Object.keys(value);
+      for (let i = 0; i < keys.length; i++) {
+        const key = keys[i]!;
         const field = shapeField(def, key);
-        if (field) walk(field, value[key], [...path, key], undefined, out);
+        if (field) walk(field, value[key], { parent: at, key }, depth + 1, undefined, state);
         // A key sent as null carries nothing to lose: a strict-mode client sends every key it was shown,
         // null for those it means to leave out (another variant's, for a flattened union).
         else if (def.catchall === undefined) {
-          if (value[key] !== null) out.push(stripped(path, key, declared, form));
-        }
-        else if (!isNever(def.catchall)) walk(def.catchall, value[key], [...path, key], undefined, out);
+          if (value[key] !== null) keep(state, { holder: value, at, key, declared: declaredOf(s), form });
+        } else if (!isNever(def.catchall))
+          walk(def.catchall, value[key], { parent: at, key }, depth + 1, undefined, state);
       }
       return;
     }
-    case 'record':
+    case 'record': {
       if (!isPlainObject(value) || !def.valueType) return;
-      for (const key of Object.keys(value)) {
-        if (recordTakesKey(def, key) !== false) walk(def.valueType, value[key], [...path, key], undefined, out);
+      const keys = Object.keys(value);
+      for (let i = 0; i < keys.length; i++) {
+        const key = keys[i]!;
+        if (recordTakesKey(def, key) !== false)
+          walk(def.valueType, value[key], { parent: at, key }, depth + 1, undefined, state);
       }
       return;
+    }
     case 'array':
       if (!Array.isArray(value) || !def.element) return;
-      for (const [i, item] of value.entries()) walk(def.element, item, [...path, i], undefined, out);
+      for (let i = 0; i < value.length; i++)
+        walk(def.element, value[i], { parent: at, key: i }, depth + 1, undefined, state);
       return;
     case 'tuple':
       if (!Array.isArray(value)) return;
-      value.forEach((item, i) => {
+      for (let i = 0; i < value.length; i++) {
         const slot = tupleItem(def, i);
-        if (slot) walk(slot, item, [...path, i], undefined, out);
-      });
+        if (slot) walk(slot, value[i], { parent: at, key: i }, depth + 1, undefined, state);
+      }
       return;
     case 'union': {
       if (!isPlainObject(value) && !Array.isArray(value)) return;
@@ -92,30 +140,81 @@ function walk(schema: Schema, value: unknown, path: PropertyKey[], form: Form | 
         const variant = selectVariant(s, value, { scalarText: false });
         const tag = value[def.discriminator];
         const label = `${def.discriminator} = ${typeof tag === 'string' ? tag : JSON.stringify(tag)}`;
-        if (variant) walk(variant, value, path, { label, keys: keysOf(def.options ?? []) }, out);
+        if (variant) walk(variant, value, at, depth, { label, keys: unionKeys(s) }, state);
         return;
       }
       // Zod takes the first member that parses; the first that fits by keys and literals stands for it.
       const member = (def.options ?? []).find((o) => fits(o, value));
-      if (member) walk(member, value, path, { label: formOf(member), keys: keysOf(def.options ?? []) }, out);
+      if (member) walk(member, value, at, depth, { label: formOf(member), keys: unionKeys(s) }, state);
       return;
     }
     case 'intersection': {
       // Each side strips on its own and the results are merged: a key is lost only when both sides drop it.
-      const left: StrippedKey[] = [];
-      const right: StrippedKey[] = [];
-      if (def.left) walk(def.left, value, path, form, left);
-      if (def.right) walk(def.right, value, path, form, right);
-      const id = (k: StrippedKey) => JSON.stringify([...k.path.map(String), k.key]);
-      const dropped = new Set(right.map(id));
-      const declared = (k: StrippedKey) => [...k.declared, ...(right.find((r) => id(r) === id(k))?.declared ?? [])];
-      for (const k of left) if (dropped.has(id(k))) out.push({ ...k, declared: [...new Set(declared(k))] });
+      // Each side keeps every key it finds, since which of them both sides drop is known only after.
+      const left: State = { found: [], more: 0, limit: Number.POSITIVE_INFINITY, steps: state.steps };
+      if (def.left) walk(def.left, value, at, depth, form, left);
+      const right: State = { found: [], more: 0, limit: Number.POSITIVE_INFINITY, steps: left.steps };
+      if (def.right) walk(def.right, value, at, depth, form, right);
+      state.steps = right.steps;
+      const byHolder = new Map<object, Map<string, Found>>();
+      for (const k of right.found) {
+        let keys = byHolder.get(k.holder);
+        if (!keys) {
+          keys = new Map();
+          byHolder.set(k.holder, keys);
+        }
+        keys.set(k.key, k);
+      }
+      for (const k of left.found) {
+        const other = byHolder.get(k.holder)?.get(k.key);
+        if (other) keep(state, { ...k, declared: [...new Set([...k.declared, ...other.declared])] });
+      }
       return;
     }
     default:
       // Anything else keeps the value as sent, or transforms it: no key of the sender is dropped silently.
       return;
   }
+}
+
+function keep(state: State, found: Found): void {
+  if (state.found.length < state.limit) state.found.push(found);
+  else state.more++;
+}
+
+/** The public record of a key found: its holder's path spelled out (done only for the keys kept). */
+function publicKey(k: Found): StrippedKey {
+  const path: PropertyKey[] = [];
+  for (let at = k.at; at !== null; at = at.parent) path.push(at.key);
+  path.reverse();
+  const out: StrippedKey = { path, key: k.key, declared: k.declared };
+  if (k.form?.label !== undefined) out.within = k.form.label;
+  if (k.form?.keys.has(k.key)) out.otherForm = true;
+  return out;
+}
+
+// Per schema, read once: schemas are immutable, and a wide value asks for the same object's keys many times.
+const declaredKeys = new WeakMap<object, readonly string[]>();
+const unionKeySets = new WeakMap<object, ReadonlySet<string>>();
+
+/** The keys an object schema declares. */
+function declaredOf(object: Schema): readonly string[] {
+  let keys = declaredKeys.get(object);
+  if (!keys) {
+    keys = Object.freeze(Object.keys(defOf(object).shape ?? {}));
+    declaredKeys.set(object, keys);
+  }
+  return keys;
+}
+
+/** Every top-level key any member of a union declares. */
+function unionKeys(union: Schema): ReadonlySet<string> {
+  let keys = unionKeySets.get(union);
+  if (!keys) {
+    keys = new Set(shapeKeys(union));
+    unionKeySets.set(union, keys);
+  }
+  return keys;
 }
 
 /**
@@ -140,18 +239,6 @@ function fits(option: Schema, value: unknown): boolean {
     if (pinned && !pinned.has(value[key])) return false;
   }
   return !(def.catchall && isNever(def.catchall) && Object.keys(value).some((k) => !Object.hasOwn(shape, k)));
-}
-
-function stripped(path: PropertyKey[], key: string, declared: readonly string[], form: Form | undefined): StrippedKey {
-  const out: StrippedKey = { path, key, declared };
-  if (form?.label !== undefined) out.within = form.label;
-  if (form?.keys.has(key)) out.otherForm = true;
-  return out;
-}
-
-/** Every top-level key any of the members declares. */
-function keysOf(options: readonly Schema[]): ReadonlySet<string> {
-  return new Set(options.flatMap((o) => shapeKeys(o)));
 }
 
 /** How a plain union member is named: by the keys it requires (`flowName`, `content + filename`). */

@@ -5,8 +5,11 @@ import { closestKey } from '../../../src/core/messages/closest-key.js';
 import { ignoredKeys } from '../../../src/core/messages/ignored-keys.js';
 import { strippedKeys } from '../../../src/core/zod/stripped-keys.js';
 
-const lines = (schema: z.ZodType, value: unknown, injected: string[] = []) =>
-  ignoredKeys(strippedKeys(schema, value), { tool: 'query_records', rootKeys: [], injected }).map((k) => k.line);
+const lines = (schema: z.ZodType, value: unknown, injected: string[] = []) => {
+  const found = strippedKeys(schema, value);
+  return ignoredKeys(found.keys, found.more, { tool: 'query_records', rootKeys: [], injected }).lines;
+};
+const keysOf = (schema: z.ZodType, value: unknown) => strippedKeys(schema, value).keys;
 
 const records = z.object({
   table: z.string(),
@@ -29,15 +32,15 @@ describe('keys a strip object would drop', () => {
       z.object({ kind: z.literal('b'), y: z.number() }),
     ]);
     // What a strict-mode client sends for the flattened union: every key, null where it means none.
-    expect(strippedKeys(variants, { kind: 'a', x: 's', y: null })).toEqual([]);
+    expect(keysOf(variants, { kind: 'a', x: 's', y: null })).toEqual([]);
     expect(lines(records, { table: 't', sort: null, filters: { stauts: null } })).toEqual([]);
     expect(lines(records, { table: 't', sort: 0 })).toHaveLength(1);
   });
 
   it('leaves strict objects to their own error, and loose objects and catch-alls keep the key', () => {
-    expect(strippedKeys(z.strictObject({ a: z.string() }), { a: '1', b: 2 })).toEqual([]);
-    expect(strippedKeys(z.looseObject({ a: z.string() }), { a: '1', b: 2 })).toEqual([]);
-    expect(strippedKeys(z.object({ a: z.string() }).catchall(z.number()), { a: '1', b: 2 })).toEqual([]);
+    expect(keysOf(z.strictObject({ a: z.string() }), { a: '1', b: 2 })).toEqual([]);
+    expect(keysOf(z.looseObject({ a: z.string() }), { a: '1', b: 2 })).toEqual([]);
+    expect(keysOf(z.object({ a: z.string() }).catchall(z.number()), { a: '1', b: 2 })).toEqual([]);
   });
 
   it('looks into array items, tuple items and record values', () => {
@@ -46,7 +49,7 @@ describe('keys a strip object would drop', () => {
       pair: z.tuple([z.object({ x: z.string() })]),
       byId: z.record(z.string(), z.object({ name: z.string() })),
     });
-    const found = strippedKeys(schema, {
+    const found = keysOf(schema, {
       rows: [{ id: '1' }, { id: '2', idd: 1 }],
       pair: [{ x: '1', y: 2 }],
       byId: { k: { name: 'n', nmae: 'm' } },
@@ -75,12 +78,12 @@ describe('keys a strip object would drop', () => {
 
   it('reports a key an intersection drops only when both sides drop it', () => {
     const both = z.object({ a: z.string() }).and(z.object({ b: z.string() }));
-    expect(strippedKeys(both, { a: '1', b: '2', c: 3 }).map((k) => k.key)).toEqual(['c']);
+    expect(keysOf(both, { a: '1', b: '2', c: 3 }).map((k) => k.key)).toEqual(['c']);
   });
 
   it('never reports through anything that keeps the value as sent, nor injected root keys', () => {
-    expect(strippedKeys(z.object({ a: z.unknown() }), { a: { b: 1 } })).toEqual([]);
-    expect(strippedKeys(z.object({ a: z.any().transform((v) => v) }), { a: { b: 1 } })).toEqual([]);
+    expect(keysOf(z.object({ a: z.unknown() }), { a: { b: 1 } })).toEqual([]);
+    expect(keysOf(z.object({ a: z.any().transform((v) => v) }), { a: { b: 1 } })).toEqual([]);
     expect(lines(z.object({ a: z.string() }), { a: '1', toolCallId: 'c' }, ['toolCallId'])).toEqual([]);
     expect(
       lines(z.object({ n: z.object({ a: z.string() }) }), { n: { a: '1', toolCallId: 'c' } }, ['toolCallId']),
