@@ -38,8 +38,9 @@ interface Entry {
 }
 
 /**
- * Formats Zod issues (and repair issues) as one line per failing path. `schema` and `value` are
- * optional: with the value, "received" names the type actually sent (and a missing key reads
+ * Formats Zod issues (and repair issues) as one line per failing path, for the first 20 paths; one more
+ * line counts the failures not shown, so the text stays short however many there are. `schema` and
+ * `value` are optional: with the value, "received" names the type actually sent (and a missing key reads
  * `required`); with both, a failure inside a discriminated union names the chosen variant's
  * required fields.
  */
@@ -53,7 +54,15 @@ export function formatIssues(
   const issues: ReadonlyArray<FormattableIssue> = isIssueList(error) ? error : (error.issues as FormattableIssue[]);
   const hasValue = context.length >= 2;
   const entries: Entry[] = [];
-  for (const issue of issues) {
+  const shownPaths = new Set<string>();
+  let unread = 0;
+  for (let i = 0; i < issues.length; i++) {
+    // Enough to act on: the rest are counted, never formatted (a call can fail at a million paths).
+    if (shownPaths.size >= MAX_LINES) {
+      unread = issues.length - i;
+      break;
+    }
+    const issue = issues[i]!;
     const before = entries.length;
     try {
       collect(issue, [], entries, hasValue ? { value, schema } : undefined);
@@ -62,6 +71,7 @@ export function formatIssues(
       entries.length = before;
     }
     if (entries.length === before) add(entries, [...(issue.path ?? [])], issue.message);
+    for (let e = before; e < entries.length; e++) shownPaths.add(entries[e]!.shown);
   }
 
   const order: string[] = [];
@@ -76,13 +86,23 @@ export function formatIssues(
     if (!group.texts.includes(e.text)) group.texts.push(e.text);
     if (e.hint === false) group.hint = false;
   }
-  return order.map((shown) => {
+  const lines = order.slice(0, MAX_LINES).map((shown) => {
     const group = byShown.get(shown)!;
     let line = `${shown === '' ? '(root)' : shown}: ${group.texts.join('; ')}`;
     if (schema && hasValue && group.hint) line += variantSuffix(schema, value, group.at);
     return line;
   });
+  const more = unread + Math.max(0, order.length - MAX_LINES);
+  if (more > 0)
+    lines.push(`…and ${more} more ${more === 1 ? 'failure' : 'failures'} not shown; fix these and send again`);
+  return lines;
 }
+
+/** Failing paths named, at most; the rest are counted in one last line. */
+const MAX_LINES = 20;
+
+/** Keys one "unrecognized keys" line names, at most. */
+const MAX_KEYS_NAMED = 10;
 
 function isIssueList(x: unknown): x is ReadonlyArray<FormattableIssue> {
   return Array.isArray(x);
@@ -153,7 +173,9 @@ function collect(issue: FormattableIssue, prefix: PropertyKey[], entries: Entry[
       return;
     case 'unrecognized_keys': {
       // No variant hint: the key is not the variant's, and "kind = a requires ..." would not say why.
-      const shown = issue.keys.map((k) => formatPath([...path, k])).join(', ');
+      const named = issue.keys.slice(0, MAX_KEYS_NAMED).map((k) => formatPath([...path, k]));
+      const rest = issue.keys.length - named.length;
+      const shown = rest > 0 ? `${named.join(', ')} and ${rest} more` : named.join(', ');
       const text = issue.keys.length === 1 ? 'unrecognized key' : 'unrecognized keys';
       entries.push({ at: path, shown, text, hint: false });
       return;
