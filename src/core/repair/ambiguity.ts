@@ -29,8 +29,8 @@ export function ambiguityMessage(kind: 'array' | 'object'): string {
 }
 
 /**
- * True when `parsed` (the JSON behind a string) fits one of the structured members of `sel`.
- * Recursion depth is bounded by the nesting of `parsed`, which the JSON limits already capped.
+ * True when `parsed` (the JSON behind a string) fits one of the structured members of `sel`; false past
+ * `budget` values looked at.
  */
 export function structuredMemberAccepts(
   sel: Sel,
@@ -42,22 +42,33 @@ export function structuredMemberAccepts(
   return fits(sel, parsed, sw, state);
 }
 
+/**
+ * Every value below `value` fits where `sel` puts it. An explicit stack: the parsed text may nest as deep as
+ * the mount's depth limit allows, and each value is looked at once.
+ */
 function fits(sel: Sel, value: unknown, sw: RepairSwitches, state: { left: number }): boolean {
-  if (--state.left < 0) return false;
-  const kind = containerKind(value);
-  if (!kind) return valueFits(acceptsSel(sel), value, sw);
-  const st = structural(sel, value, kind, sw);
-  if (st === null || !shallowFit(st, value, sw)) return false;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const c = childSel(st, i);
-      if (c !== null && c !== ANY && !fits(c, value[i], sw, state)) return false;
+  const stack: Array<{ sel: Sel; value: unknown }> = [{ sel, value }];
+  while (stack.length > 0) {
+    const top = stack.pop()!;
+    if (--state.left < 0) return false;
+    const kind = containerKind(top.value);
+    if (!kind) {
+      if (!valueFits(acceptsSel(top.sel), top.value, sw)) return false;
+      continue;
     }
-  } else {
-    const obj = value as Record<string, unknown>;
-    for (const key of Object.keys(obj)) {
-      const c = childSel(st, key);
-      if (c !== null && c !== ANY && !fits(c, obj[key], sw, state)) return false;
+    const st = structural(top.sel, top.value, kind, sw);
+    if (st === null || !shallowFit(st, top.value, sw)) return false;
+    if (Array.isArray(top.value)) {
+      for (let i = 0; i < top.value.length; i++) {
+        const c = childSel(st, i);
+        if (c !== null && c !== ANY) stack.push({ sel: c, value: top.value[i] });
+      }
+    } else {
+      const obj = top.value as Record<string, unknown>;
+      for (const key of Object.keys(obj)) {
+        const c = childSel(st, key);
+        if (c !== null && c !== ANY) stack.push({ sel: c, value: obj[key] });
+      }
     }
   }
   return true;
