@@ -126,6 +126,31 @@ describe.each(adapters)('%s', (_name, build) => {
     expect(onError).toHaveBeenCalledWith(expect.objectContaining({ message: 'connection reset' }), expect.anything());
   });
 
+  it('answers a request whose body the app already read with a JSON-RPC 500 saying so, and tells the owner how to fix it', async () => {
+    const read = async () => {
+      const request = post(rpc('tools/list'));
+      await request.json(); // a wrapper that logs the body before handing the request on
+      return request;
+    };
+    const logger = { warn: vi.fn(), error: vi.fn() };
+    const logged = await build(tools, { ...options, logger })(await read());
+    expect(logged.status).toBe(500);
+    expect(await logged.json()).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32603, message: 'Internal server error: the request body was already read' },
+    });
+    expect(logger.error).toHaveBeenCalledWith(expect.stringContaining('request.clone()'));
+    const onError = vi.fn();
+    const observed = await build(tools, { ...options, logger, onError })(await read());
+    expect(observed.status).toBe(500);
+    expect(onError).toHaveBeenCalledWith(
+      expect.objectContaining({ message: expect.stringContaining('extras.parsedBody') }),
+      {},
+    );
+    expect(logger.error).toHaveBeenCalledTimes(1);
+  });
+
   it('turns a throwing handler into a masked isError result; onError observes it and cannot change the response', async () => {
     const seen: unknown[] = [];
     const logger = { warn: vi.fn(), error: vi.fn() };

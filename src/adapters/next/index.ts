@@ -41,7 +41,9 @@ export interface McpRouteHandlers<Params = unknown> {
  * `export const { GET, POST, DELETE, OPTIONS } = mcp(tools, options)`.
  * Preparation and the startup probe run once per server process (or Edge isolate), when the route module
  * loads (`next build` loads it too, so a bad schema under `policy: 'throw'` fails the build). Works on the
- * Node.js and Edge runtimes: `NextRequest` is a web `Request`, handed to the core as is.
+ * Node.js and Edge runtimes: `NextRequest` is a web `Request`, handed to the core as is. A wrapper that reads
+ * the body first must hand on an unread request (read a `request.clone()`): a used body gets a JSON-RPC 500
+ * saying so.
  * The route's `context` (`{ params }`) reaches tools as `ctx.host.context`. `Params` is taken from tools
  * that declare a `NextHost<Params>`.
  *

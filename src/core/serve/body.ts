@@ -1,4 +1,6 @@
 /** Reading a request body under a byte limit that counts the bytes actually read. */
+import type { MountConfig } from '../mount/config.js';
+import { observeError } from './observe.js';
 
 export type BodyRead =
   | { ok: true; text: string }
@@ -49,4 +51,19 @@ export function jsonRpcError(status: number, code: number, message: string): Res
     status,
     headers: { 'content-type': 'application/json' },
   });
+}
+
+/**
+ * The answer to a request whose body was read before it reached the core: a JSON-RPC 500 (-32603) saying
+ * so. The fault is the app's, not the client's, so its owner is told how to fix it: `onError` when set,
+ * else `logger.error` (a misconfiguration must not pass unseen).
+ */
+export function bodyAlreadyRead(config: MountConfig): Response {
+  const error = new Error(
+    'mcp-mount: the request body was already read before the MCP handler got the request; hand on an ' +
+      'unread Request (read a `request.clone()` instead) or the parsed JSON as `extras.parsedBody`',
+  );
+  if (config.onError) observeError(config, error);
+  else config.logger.error(error.message);
+  return jsonRpcError(500, -32603, 'Internal server error: the request body was already read');
 }

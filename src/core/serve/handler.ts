@@ -20,7 +20,7 @@ import { reportOf, type ValidationReport } from '../mount/report.js';
 import type { ServerSurface } from '../mount/server-hook.js';
 import type { AnyZodObject, MountableTool } from '../mount/tool.js';
 import { authenticate } from './auth.js';
-import { jsonRpcError, readBodyLimited } from './body.js';
+import { bodyAlreadyRead, jsonRpcError, readBodyLimited } from './body.js';
 import { isPreflight, preflight, withCors } from './cors.js';
 import { normalizeEnvelope } from './envelope.js';
 import { openExchange, releaseWhenSent } from './exchange.js';
@@ -160,6 +160,8 @@ function serveRequests(config: MountConfig, surface: ServerSurface, registration
       return exchange(request, plain, { authInfo });
     }
     if (parsed === undefined) {
+      // Something before the core read it (a middleware's `await request.json()`): no bytes are left.
+      if (request.bodyUsed || request.body?.locked) return bodyAlreadyRead(config);
       const body = await readBodyLimited(request, config.maxRequestBodyBytes);
       if (!body.ok && body.status === 413) return tooLarge(config.maxRequestBodyBytes);
       if (!body.ok) {
