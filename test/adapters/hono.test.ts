@@ -2,15 +2,19 @@
  * The Hono adapter (`mcp-mount/hono`) in-process: the middleware mounted on a `Hono` app and driven with
  * `app.request(...)`, no socket. Calls, repair, refusals, HTTP errors, and what the app hands the tool:
  * `c.env` as `ctx.host.env`, `c` as `ctx.host.context`, and `c.get('authInfo')` from an upstream
- * middleware as `ctx.authInfo`, typed as a tool declares them.
- * The same adapter over real HTTP with both official clients is in test/integration/hono-end-to-end.test.ts.
+ * middleware as `ctx.authInfo`, typed as a tool declares them. Then, over real HTTP (@hono/node-server)
+ * with both official clients, a body a middleware before the mount already read.
+ * The Hono example over real HTTP with both official clients is in test/integration/hono-end-to-end.test.ts.
  */
-import { Hono } from 'hono';
-import { defineTool } from 'mcp-mount';
+import { type Context, Hono, type MiddlewareHandler } from 'hono';
+import { validator } from 'hono/validator';
+import { defineTool, type McpMountOptions } from 'mcp-mount';
 import { type HonoHost, mcp } from 'mcp-mount/hono';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { options, tools } from '../../examples/shared/tools.js';
-import { parseBody } from './support/session.js';
+import { listen } from '../support/server.js';
+import { eras } from './support/clients.js';
+import { checkTranscript, parseBody, runSession } from './support/session.js';
 import { contextTool, jsonRpcHeaders, rpc } from './support/tools.js';
 
 const AUTH = { token: 't', clientId: 'c', scopes: ['tools'] };
@@ -124,8 +128,111 @@ describe('Hono adapter in-process (app.request)', () => {
     expect(JSON.parse(result.content[0]!.text)).toEqual({ greeting: 'hi', user: 'ada', clientId: 'c' });
   });
 
+  it('serves a call after a middleware read the body with c.req.json() (a web Request, as on Workers and Bun)', async () => {
+    const hono = new Hono();
+    hono.use('/mcp', async (c, next) => {
+      await c.req.json();
+      await next();
+    });
+    hono.all('/mcp', mcp(tools, options));
+    const body = rpc('tools/call', { name: 'search_notes', arguments: { query: 'zod', limit: 1 } });
+    const response = await hono.request('/mcp', { method: 'POST', headers: jsonRpcHeaders, body });
+    expect(response.status).toBe(200);
+    expect(parseBody(await response.text()).result.structuredContent).toEqual({
+      query: 'zod',
+      results: [{ id: 'n-1', title: 'First note about zod' }],
+    });
+  });
+
   it("hands c.get('authInfo'), set by an upstream middleware, to the tool as ctx.authInfo", async () => {
     const result = await callTool('context', {});
     expect(JSON.parse(result.content[0]!.text)).toMatchObject({ authInfo: AUTH });
+  });
+});
+
+describe('Hono: a body a middleware before the mount already read', () => {
+  /** An app whose `before` middleware runs ahead of the mount at /mcp, served over real HTTP. */
+  async function served(before: MiddlewareHandler, mountOptions: McpMountOptions = options) {
+    const hono = new Hono();
+    hono.use('/mcp', before);
+    hono.all('/mcp', mcp(tools, mountOptions));
+    return listen(hono.fetch);
+  }
+
+  /** A logger that reads each POST body with `read` before handing the request on, as request loggers do. */
+  function logger(read: (c: Context) => Promise<unknown>) {
+    const seen: string[] = [];
+    const middleware: MiddlewareHandler = async (c, next) => {
+      if (c.req.method === 'POST') {
+        const body = await read(c);
+        seen.push((typeof body === 'string' ? JSON.parse(body) : body).method);
+      }
+      await next();
+    };
+    return { seen, middleware };
+  }
+
+  it.each([
+    ['c.req.json()', (c: Context) => c.req.json()],
+    ['c.req.text()', (c: Context) => c.req.text()],
+  ])(
+    'serves tools/list and tools/call to both official clients after a logger read the body with %s',
+    async (_name, read) => {
+      const { seen, middleware } = logger(read);
+      const server = await served(middleware);
+      try {
+        for (const era of eras) checkTranscript(await runSession(server.url, era));
+      } finally {
+        await server.close();
+      }
+      expect(seen).toEqual(expect.arrayContaining(['initialize', 'tools/list', 'tools/call']));
+    },
+  );
+
+  it("serves both official clients behind Hono's validator('json')", async () => {
+    const server = await served(validator('json', (value) => value));
+    try {
+      for (const era of eras) checkTranscript(await runSession(server.url, era));
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('still answers 413 for a body over maxRequestBodyBytes that a middleware already read', async () => {
+    const limit = 2048;
+    const server = await served(logger((c) => c.req.json()).middleware, { ...options, maxRequestBodyBytes: limit });
+    try {
+      const body = rpc('tools/list', { pad: 'x'.repeat(limit) });
+      const response = await fetch(server.url, { method: 'POST', headers: jsonRpcHeaders, body });
+      expect(response.status).toBe(413);
+      expect(await response.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 } });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('answers a body read around Hono (c.req.raw) with a JSON-RPC 500 saying so, and onError learns how to fix it', async () => {
+    const onError = vi.fn();
+    const server = await served(
+      async (c, next) => {
+        await c.req.raw.json();
+        await next();
+      },
+      { ...options, onError },
+    );
+    try {
+      const response = await fetch(server.url, { method: 'POST', headers: jsonRpcHeaders, body: rpc('tools/list') });
+      expect(response.status).toBe(500);
+      expect(await response.json()).toMatchObject({
+        jsonrpc: '2.0',
+        error: { code: -32603, message: 'Internal server error: the request body was already read' },
+      });
+      expect(onError).toHaveBeenCalledWith(
+        expect.objectContaining({ message: expect.stringContaining('request.clone()') }),
+        {},
+      );
+    } finally {
+      await server.close();
+    }
   });
 });

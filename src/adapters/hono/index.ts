@@ -22,8 +22,10 @@ export interface HonoHost<E extends Env = any> {
  * Hono middleware serving `tools` as an MCP endpoint: `app.use('/mcp', mcp(tools, options))` or
  * `app.all('/mcp', mcp(tools, options))`. The raw request goes to the core; `c.env` and `c` reach tools as
  * `ctx.host.env` and `ctx.host.context`, `c.get('authInfo')` as `ctx.authInfo`. Preparation and the
- * startup probe run here, once. `E` is taken from tools that declare a `HonoHost<E>` (the middleware is
- * then a `MiddlewareHandler<E>`).
+ * startup probe run here, once. A body a middleware before the mount already read through `c.req`
+ * (`await c.req.json()`, `text()`) is served from what Hono kept, counted under `maxRequestBodyBytes`; one
+ * read around Hono (`c.req.raw.json()`) gets a JSON-RPC 500 saying so. `E` is taken from tools that declare
+ * a `HonoHost<E>` (the middleware is then a `MiddlewareHandler<E>`).
  *
  * @throws McpMountSchemaError at construction, as `createMcpFetchHandler` does.
  *
@@ -41,9 +43,32 @@ export function mcp<E extends Env = any, S extends AnyZodObject = never, R = z.o
   options: McpMountOptions<S, R> = {},
 ): MiddlewareHandler<E> & { handler: McpFetchHandler<HonoHost<E>> } {
   const handler = createMcpFetchHandler(tools, options);
-  const middleware: MiddlewareHandler<E> = (c) =>
-    handler.fetch(c.req.raw, { host: { env: c.env, context: c }, authInfo: c.get('authInfo' as never) });
+  const middleware: MiddlewareHandler<E> = async (c) =>
+    handler.fetch(await unreadRequest(c), { host: { env: c.env, context: c }, authInfo: c.get('authInfo' as never) });
   return Object.assign(middleware, { handler });
+}
+
+/**
+ * `c.req.raw`, or, when a middleware before the mount already read its body through `c.req` (`json()`,
+ * `text()`, `arrayBuffer()`...), a copy carrying the bytes Hono kept, for the core to count and parse as
+ * it would the original.
+ */
+async function unreadRequest(c: Context): Promise<Request> {
+  const raw = c.req.raw;
+  if (!raw.bodyUsed) return raw;
+  let body: ArrayBuffer;
+  try {
+    // Hono caches what `c.req` read and answers any other form from that cache.
+    body = await c.req.arrayBuffer();
+  } catch {
+    // Read around Hono (`c.req.raw.json()`): nothing was kept, and the core answers that it was read.
+    return raw;
+  }
+  const headers = new Headers(raw.headers);
+  // They described the bytes on the wire, not this copy of them.
+  headers.delete('content-length');
+  headers.delete('transfer-encoding');
+  return new Request(raw.url, { method: raw.method, headers, body, signal: raw.signal });
 }
 
 export type { McpMountOptions } from '../../index.js';
