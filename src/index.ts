@@ -35,7 +35,7 @@ export {
   type ToolSignals,
 } from './core/mount/tool.js';
 export { ToolError } from './core/mount/tool-error.js';
-export type { SchemaIssue } from './core/probe/issue.js';
+export type { SchemaIssue, SchemaIssueCode } from './core/probe/issue.js';
 export { PROJECTION_NAMES, type ProjectionName } from './core/projection/names.js';
 export type { Repair } from './core/repair/index.js';
 export { createMcpFetchHandler, type FetchExtras, type McpFetchHandler } from './core/serve/handler.js';

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { JsonSchema } from '../json-schema/types.js';
 import { checkDocument, checkToolNames, rootProblem } from '../probe/index.js';
-import type { SchemaIssue } from '../probe/issue.js';
+import type { SchemaIssue, SchemaIssueCode } from '../probe/issue.js';
 import {
   collapseNullable,
   dropSafeIntegerBounds,
@@ -94,7 +94,7 @@ export function prepareTools(tools: readonly AnyTool[], config: MountConfig = se
       input,
       argumentKeys,
     };
-    const issue = (path: string, code: string, message: string, side: SchemaIssue['side'] = 'input') =>
+    const issue = (path: string, code: SchemaIssueCode, message: string, side: SchemaIssue['side'] = 'input') =>
       issues.push({ tool: name, path, code, message, severity: 'error', side });
 
     const sides: Array<{ slice: RootPart['slice']; side: ConvertedSide }> = [];

@@ -1,6 +1,6 @@
 import type { ToolAnnotations } from '@modelcontextprotocol/server';
 import type { JsonSchema } from '../json-schema/types.js';
-import type { SchemaIssue } from '../probe/issue.js';
+import type { SchemaIssue, SchemaIssueCode } from '../probe/issue.js';
 import type { ProjectionName } from '../projection/names.js';
 import { type MountConfig, settleOptions } from './config.js';
 import type { PrepareOptions } from './options.js';
@@ -79,7 +79,7 @@ export function validateMcpSchemas<S extends AnyZodObject = AnyZodObject>(
 }
 
 /** A report of one error that stopped the check before any tool was looked at. */
-function failedReport(code: string, error: unknown): ValidationReport {
+function failedReport(code: SchemaIssueCode, error: unknown): ValidationReport {
   const message = error instanceof Error ? error.message : String(error);
   const issues: SchemaIssue[] = [{ tool: '*', path: '', code, message, severity: 'error' }];
   return { ok: false, issues, tools: [], projection: 'faithful', projections: {} };

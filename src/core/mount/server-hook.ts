@@ -5,7 +5,7 @@
  * the hook registers. See docs/decisions/0013-the-rest-of-the-server.md.
  */
 import { type AuthInfo, McpServer } from '@modelcontextprotocol/server';
-import type { SchemaIssue } from '../probe/issue.js';
+import type { SchemaIssue, SchemaIssueCode } from '../probe/issue.js';
 import { type Accepts, acceptsOf, acceptsSomeString } from '../zod/accepted-kinds.js';
 import { shapeField } from '../zod/child-schemas.js';
 import { defOf, isSchema } from '../zod/def.js';
@@ -56,7 +56,10 @@ export interface ServerSurface {
 }
 
 /** Issue codes of the hook that fail the mount under every policy: serving could not go right at all. */
-export const FATAL_HOOK_CODES: ReadonlySet<string> = new Set(['server-hook-threw', 'server-hook-registers-tool']);
+export const FATAL_HOOK_CODES: ReadonlySet<SchemaIssueCode> = new Set<SchemaIssueCode>([
+  'server-hook-threw',
+  'server-hook-registers-tool',
+]);
 
 const NO_SURFACE: ServerSurface = Object.freeze({ prompts: Object.freeze([]), resources: Object.freeze([]) });
 
@@ -77,7 +80,7 @@ export function probeServerHook(
 ): { surface: ServerSurface; issues: SchemaIssue[] } {
   if (!hook) return { surface: NO_SURFACE, issues: [] };
   const issues: SchemaIssue[] = [];
-  const issue = (subject: string, side: SchemaIssue['side'], path: string, code: string, message: string) =>
+  const issue = (subject: string, side: SchemaIssue['side'], path: string, code: SchemaIssueCode, message: string) =>
     issues.push({ tool: subject, side, path, code, message, severity: 'error' });
   const prompts: string[] = [];
   const resources: string[] = [];
@@ -131,7 +134,7 @@ export function probeServerHook(
 
 interface Problem {
   path: string;
-  code: string;
+  code: SchemaIssueCode;
   message: string;
 }
 

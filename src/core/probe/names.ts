@@ -1,4 +1,4 @@
-import type { SchemaIssue } from './issue.js';
+import type { SchemaIssue, SchemaIssueCode } from './issue.js';
 
 /** MCP tool names (SEP-986): 1 to 64 characters from A-Z, a-z, 0-9, `_` and `-`. */
 export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
@@ -10,7 +10,7 @@ const MAX_LENGTH = 64;
  */
 export function checkToolNames(names: readonly string[]): SchemaIssue[] {
   const issues: SchemaIssue[] = [];
-  const issue = (tool: string, code: string, message: string): SchemaIssue => ({
+  const issue = (tool: string, code: SchemaIssueCode, message: string): SchemaIssue => ({
     tool,
     path: '',
     code,

@@ -1,5 +1,6 @@
 import type { JsonSchema } from '../json-schema/types.js';
 import type { SchemaVisit } from '../json-schema/visit.js';
+import type { SchemaIssueCode } from './issue.js';
 import type { RefIndex } from './refs.js';
 
 export type { SchemaVisit };
@@ -54,7 +55,7 @@ export interface Finding {
  * needs it, and the check itself. Rules only read; they never change the document.
  */
 export interface Rule {
-  id: string;
+  id: SchemaIssueCode;
   reason: string;
   severity: 'error' | 'warning';
   /** Sides it applies to; both when absent. */
