@@ -9,12 +9,13 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { validateMcpSchemas, writeSchemaLock } from 'mcp-mount';
+import { createMcpFetchHandler, McpMountSchemaError, validateMcpSchemas, writeSchemaLock } from 'mcp-mount';
 import { afterAll, describe, expect, it } from 'vitest';
 import { connectV2 } from '../../examples/shared/clients.js';
 import { options as exampleOptions, tools as exampleTools } from '../../examples/shared/tools.js';
 import { serveTools } from '../support/server.js';
 import { options as goodOptions, tools as goodTools } from './fixtures/good.js';
+import { options as scopeOptions, tools as scopeTools } from './fixtures/scopes.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const cli = join(root, 'src/cli/index.ts');
@@ -84,6 +85,27 @@ describe.concurrent('mcp-mount check', { timeout: 120_000 }, () => {
     expect(run.stdout).toMatch(
       /\nsave_link\n {2}error {3}\/properties\/url {2}unsupported-format {2}\[profile gemini\]\n/,
     );
+  });
+
+  it('invalid scopes: an invalid-scopes error at the tool, exit 1; the mount fails naming the same issue', async () => {
+    const run = await mcpMount(['check', fixture('scopes.ts')]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/archive_note\s+NO\s+1\s+0\s+-/);
+    expect(run.stdout).toMatch(/read_note\s+yes\s+0\s+0\s+1/);
+    expect(run.stdout).toMatch(
+      /\narchive_note\n {2}error {3}tool \/scopes\/0 {2}invalid-scopes\n {10}tool "archive_note": scope "notes:read notes:write" is outside the OAuth scope-token grammar/,
+    );
+    expect(run.stdout).toContain('FAILED: 2 tools, 1 served, 1 error, 0 warnings');
+    let thrown: unknown;
+    try {
+      createMcpFetchHandler(scopeTools, scopeOptions);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(McpMountSchemaError);
+    const reported = validateMcpSchemas(scopeTools, scopeOptions).issues.filter((i) => i.severity === 'error');
+    expect((thrown as McpMountSchemaError).issues).toEqual(reported);
   });
 
   it('--json prints the ValidationReport, equal to validateMcpSchemas in process; --profile is repeatable', async () => {

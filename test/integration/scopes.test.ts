@@ -5,9 +5,9 @@
  * `scopeChallenge`, a step-up); `visibleTools` hides tools, and a hidden tool answers as an unknown one.
  */
 import { Hono } from 'hono';
-import { defineTool, type McpMountOptions } from 'mcp-mount';
+import { defineTool, type McpMountOptions, McpMountSchemaError, validateMcpSchemas } from 'mcp-mount';
 import { mcp } from 'mcp-mount/hono';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { type DevIssuer, devIssuer, jwtVerifier } from '../../examples/shared/jwt.js';
 import { connect, eras } from '../adapters/support/clients.js';
@@ -143,10 +143,27 @@ describe('per-tool scopes', () => {
     expect(ran).toEqual([]);
   });
 
-  it('refuses at construction scopes that cannot mean anything', () => {
+  it('refuses at construction, under every policy, scopes that cannot mean anything: the same invalid-scopes issues validateMcpSchemas reports', () => {
     for (const scopes of [[], { anyOf: [] }, ['has space'], ['quote"'], { oneOf: ['a'] }, 'notes:write']) {
       const bad = defineTool({ name: 'bad', scopes: scopes as never, handler: () => 'x' });
-      expect(() => mcp([bad]), JSON.stringify(scopes)).toThrow(/tool "bad"/);
+      const label = JSON.stringify(scopes);
+      const probed = validateMcpSchemas([bad, readNote]).issues;
+      expect(
+        probed.map((i) => `${i.tool} ${i.code} ${i.severity}`),
+        label,
+      ).toEqual(['bad invalid-scopes error']);
+      expect(probed[0]!.message, label).toMatch(/^tool "bad": /);
+      for (const policy of ['throw', 'warn', 'skip'] as const) {
+        let thrown: unknown;
+        try {
+          mcp([bad, readNote], { schemaValidation: { policy }, logger: { warn: vi.fn(), error: vi.fn() } });
+        } catch (error) {
+          thrown = error;
+        }
+        expect(thrown, `${label} ${policy}`).toBeInstanceOf(McpMountSchemaError);
+        expect((thrown as McpMountSchemaError).issues, `${label} ${policy}`).toEqual(probed);
+        expect(String(thrown)).toContain('bad tool /scopes');
+      }
     }
   });
 });

@@ -56,6 +56,7 @@ function whatToDo(code: SchemaIssueCode): 'schema' | 'profile' | 'definition' | 
       return 'profile';
     case 'invalid-tool-name':
     case 'duplicate-tool-name':
+    case 'invalid-scopes':
       return 'definition';
     case 'unknown-profile':
     case 'invalid-option':

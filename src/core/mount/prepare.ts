@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { JsonSchema } from '../json-schema/types.js';
-import { checkDocument, checkToolNames, rootProblem } from '../probe/index.js';
+import { checkDocument, checkToolNames, checkToolScopes, rootProblem, type SettledScopes } from '../probe/index.js';
 import type { SchemaIssue, SchemaIssueCode } from '../probe/issue.js';
 import {
   collapseNullable,
@@ -39,9 +39,12 @@ export interface PreparedTool {
   outputSchema?: JsonSchema;
   /**
    * False when the tool cannot be served at all (conversion failed, key conflict, no projection with an
-   * object root). A tool whose root is an object in some projections only is listed in those.
+   * object root, `scopes` that cannot mean anything). A tool whose root is an object in some projections only
+   * is listed in those.
    */
   servable: boolean;
+  /** The tool's `scopes`, settled by the probe (`checkToolScopes`); undefined for a tool without any. */
+  scopes?: SettledScopes;
   params?: Slice;
   extend?: Slice & { resolve?: ExtendOption['resolve'] };
   /** The input slice gets every key that `params` and `extend` do not own. */
@@ -189,6 +192,12 @@ export function prepareTools(tools: readonly AnyTool[], config: MountConfig = se
       }
     }
 
+    // Access is part of what is served: a tool whose scope rule cannot be built is not served unscoped.
+    const access = checkToolScopes(name, tool.scopes);
+    issues.push(...access.issues);
+    if (access.issues.length > 0) servable = false;
+    if (access.scopes) result.scopes = access.scopes;
+
     if (tool.params) result.params = { keys: new Set(Object.keys(tool.params.shape)), schema: tool.params };
     if (useExtend && extend) {
       result.extend = {
@@ -207,11 +216,6 @@ export function prepareTools(tools: readonly AnyTool[], config: MountConfig = se
     surface: hook.surface,
     projections: { default: projection.default, served: projection.served },
   };
-}
-
-/** Tools whose names are invalid or duplicated can never be served: their registration would be ambiguous. */
-export function nameIssues(issues: readonly SchemaIssue[]): SchemaIssue[] {
-  return issues.filter((i) => i.side === 'name' && i.severity === 'error');
 }
 
 /** One slice converted once; each projection is computed from it. */

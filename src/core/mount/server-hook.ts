@@ -55,12 +55,6 @@ export interface ServerSurface {
   resources: readonly string[];
 }
 
-/** Issue codes of the hook that fail the mount under every policy: serving could not go right at all. */
-export const FATAL_HOOK_CODES: ReadonlySet<SchemaIssueCode> = new Set<SchemaIssueCode>([
-  'server-hook-threw',
-  'server-hook-registers-tool',
-]);
-
 const NO_SURFACE: ServerSurface = Object.freeze({ prompts: Object.freeze([]), resources: Object.freeze([]) });
 
 /**

@@ -131,8 +131,9 @@ export interface ToolDefinition<
    * them does not see the tool in `tools/list` (unless `listUnauthorizedTools`) and its call gets HTTP 403
    * `insufficient_scope` naming the scopes (the first of `anyOf`), before the handler runs: the SDK's
    * per-tool `scopeChallenge`, so a client can step up. A caller without a token gets 401.
-   * Default: none. At least one scope, each in the OAuth scope-token grammar (checked at mount: a
-   * `TypeError` naming the tool).
+   * Default: none. At least one scope, each in the OAuth scope-token grammar (RFC 6749 section 3.3); checked
+   * by the probe: anything else is an `invalid-scopes` error naming the tool, which fails the mount under
+   * every policy (`McpMountSchemaError`).
    */
   scopes?: ToolScopes;
   handler: (

@@ -10,4 +10,5 @@ export { checkDocument } from './check-document.js';
 export { checkToolNames, TOOL_NAME_PATTERN } from './names.js';
 export { PROFILES, resolveProfiles } from './profiles.js';
 export { rootProblem } from './root.js';
+export { checkToolScopes, type SettledScopes } from './scopes.js';
 export type { CheckContext, CheckOptions, Finding, Profile, Rule, RuleContext, SchemaVisit } from './types.js';

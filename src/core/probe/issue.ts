@@ -47,6 +47,7 @@ export const SCHEMA_ISSUE_CODES = [
   // Tool names and definitions.
   'invalid-tool-name',
   'duplicate-tool-name',
+  'invalid-scopes',
   // The preparation.
   'conversion-failed',
   'output-conversion-failed',
@@ -72,7 +73,7 @@ export type SchemaIssueCode = (typeof SCHEMA_ISSUE_CODES)[number];
 export interface SchemaIssue {
   /** Tool name as given to `defineTool`; for `side` `prompt` or `resource`, that prompt's or resource's name. */
   tool: string;
-  /** JSON Pointer (RFC 6901) into the served document; `""` is the root. */
+  /** JSON Pointer (RFC 6901) into the served document (for `side: 'tool'`, into the definition); `""` is the root. */
   path: string;
   /** Stable machine-readable code, e.g. `root-not-object`, `union-not-flattened`; see `SchemaIssueCode`. */
   code: SchemaIssueCode;
@@ -84,10 +85,10 @@ export interface SchemaIssue {
    */
   severity: 'error' | 'warning' | 'info';
   /**
-   * Which served document the pointer is into (default `input`); `prompt` and `resource` are what the
-   * `server` hook registers, `server` the hook itself.
+   * Which served document the pointer is into (default `input`); `tool` is the tool's definition itself
+   * (`/scopes`); `prompt` and `resource` are what the `server` hook registers, `server` the hook itself.
    */
-  side?: 'input' | 'output' | 'name' | 'prompt' | 'resource' | 'server';
+  side?: 'input' | 'output' | 'name' | 'tool' | 'prompt' | 'resource' | 'server';
   /** The client profile that raised it, when it came from a profile. */
   profile?: string;
   /** The projection whose document `path` points into, for an input-side issue (`faithful`, `flat`, `cursor`...). */

@@ -138,7 +138,7 @@ export function registration(prepared: PreparedTool, config: MountConfig): Regis
     }
   };
 
-  const scopes = scopeRule(prepared.name, tool.scopes);
+  const scopes = scopeRule(prepared.scopes);
   const fixed = {
     title: tool.title,
     description: tool.description,

@@ -4,8 +4,7 @@
  * once per tool. See docs/decisions/0012-access-control.md.
  */
 import { type AuthInfo, requireScopes, type ScopeChallengeHandler } from '@modelcontextprotocol/server';
-import { checkScopes } from '../mount/access.js';
-import type { ToolScopes } from '../mount/tool.js';
+import type { SettledScopes } from '../probe/index.js';
 
 export interface ScopeRule {
   /** The scopes a challenge names: all of an all-of rule, the first of an any-of rule. */
@@ -17,26 +16,14 @@ export interface ScopeRule {
 }
 
 /**
- * The rule for `tool`'s `scopes`, or undefined when it has none.
- *
- * @throws TypeError naming the tool when `scopes` is empty, not one of the three forms, or has a scope
- *   outside the OAuth scope-token grammar (the SDK's `requireScopes` check).
+ * The rule for a tool's scopes as the preparation settled them (`PreparedTool.scopes`), or undefined when it
+ * has none. Does not check them again: the probe did (`checkToolScopes`, issue `invalid-scopes`), and the
+ * mount fails before it registers anything when they cannot mean anything.
  */
-export function scopeRule(tool: string, scopes: ToolScopes | undefined): ScopeRule | undefined {
+export function scopeRule(scopes: SettledScopes | undefined): ScopeRule | undefined {
   if (scopes === undefined) return undefined;
-  const anyOf = !Array.isArray(scopes) && typeof scopes === 'object' && scopes !== null && 'anyOf' in scopes;
-  const list: unknown = Array.isArray(scopes)
-    ? scopes
-    : anyOf
-      ? (scopes as { anyOf: unknown }).anyOf
-      : (scopes as { allOf?: unknown })?.allOf;
-  if (!Array.isArray(list) || list.length === 0 || !list.every((s) => typeof s === 'string')) {
-    throw new TypeError(
-      `mcp-mount: tool "${tool}": scopes must be a non-empty list of scopes, { allOf: [...] } or { anyOf: [...] }`,
-    );
-  }
-  const names = [...list] as [string, ...string[]];
-  checkScopes(`tool "${tool}" scopes`, names);
+  const { anyOf } = scopes;
+  const names = [...scopes.names] as [string, ...string[]];
   if (anyOf) {
     const permits = (authInfo: AuthInfo | undefined) =>
       authInfo !== undefined && names.some((s) => authInfo.scopes.includes(s));
