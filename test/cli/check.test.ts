@@ -92,11 +92,14 @@ describe.concurrent('mcp-mount check', { timeout: 120_000 }, () => {
     expect(run.stderr).toBe('');
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/archive_note\s+NO\s+1\s+0\s+-/);
-    expect(run.stdout).toMatch(/read_note\s+yes\s+0\s+0\s+1/);
+    expect(run.stdout).toMatch(/read_note\s+yes\s+0\s+1\s+1/);
     expect(run.stdout).toMatch(
       /\narchive_note\n {2}error {3}tool \/scopes\/0 {2}invalid-scopes\n {10}tool "archive_note": scope "notes:read notes:write" is outside the OAuth scope-token grammar/,
     );
-    expect(run.stdout).toContain('FAILED: 2 tools, 1 served, 1 error, 0 warnings');
+    expect(run.stdout).toMatch(
+      /\nread_note\n {2}warning tool \/scopes {2}scopes-without-auth\n {10}tool "read_note" has scopes, but the mount has no auth option/,
+    );
+    expect(run.stdout).toContain('FAILED: 2 tools, 1 served, 1 error, 1 warning');
     let thrown: unknown;
     try {
       createMcpFetchHandler(scopeTools, scopeOptions);

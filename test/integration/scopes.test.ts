@@ -5,7 +5,13 @@
  * `scopeChallenge`, a step-up); `visibleTools` hides tools, and a hidden tool answers as an unknown one.
  */
 import { Hono } from 'hono';
-import { defineTool, type McpMountOptions, McpMountSchemaError, validateMcpSchemas } from 'mcp-mount';
+import {
+  createMcpFetchHandler,
+  defineTool,
+  type McpMountOptions,
+  McpMountSchemaError,
+  validateMcpSchemas,
+} from 'mcp-mount';
 import { mcp } from 'mcp-mount/hono';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
@@ -165,6 +171,38 @@ describe('per-tool scopes', () => {
         expect(String(thrown)).toContain('bad tool /scopes');
       }
     }
+  });
+});
+
+describe('a scoped tool on a mount without auth', () => {
+  it('is a scopes-without-auth warning of the mount; the mount starts, and logs it under policy warn', () => {
+    const warn = vi.fn();
+    const handler = createMcpFetchHandler(tools, {
+      schemaValidation: { policy: 'warn' },
+      logger: { warn, error: vi.fn() },
+    });
+    const warned = handler.report.issues.filter((i) => i.code === 'scopes-without-auth');
+    expect(warned.map((i) => `${i.tool} ${i.severity}`)).toEqual(['archive_note warning', 'usage_report warning']);
+    expect(warned[0]!.message).toContain("Express's req.auth");
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(String(warn.mock.calls[0]![0])).toMatch(/\[warning\] archive_note tool \/scopes scopes-without-auth: /);
+    expect(() => createMcpFetchHandler(tools, { logger: { warn: vi.fn(), error: vi.fn() } })).not.toThrow();
+  });
+
+  it('is what the warning says: hidden and 401 without an upstream authInfo, listed with one', async () => {
+    const handler = createMcpFetchHandler(tools, { logger: { warn: vi.fn(), error: vi.fn() } });
+    const request = (body: string) =>
+      new Request('http://127.0.0.1/mcp', { method: 'POST', headers: jsonRpcHeaders, body });
+    expect(listed(await (await handler.fetch(request(rpc('tools/list')))).text())).toEqual(['read_note']);
+    expect((await handler.fetch(request(callBody('archive_note', { id: 'n-1' })))).status).toBe(401);
+    const authInfo = { token: 'upstream', clientId: 'gateway', scopes: ['notes:write'] };
+    const upstream = await handler.fetch(request(rpc('tools/list')), { authInfo });
+    expect(listed(await upstream.text())).toEqual(['read_note', 'archive_note']);
+  });
+
+  it('is no issue on a mount with auth', () => {
+    const handler = createMcpFetchHandler(tools, { auth: { verify: () => undefined, required: false } });
+    expect(handler.report.issues).toEqual([]);
   });
 });
 

@@ -57,6 +57,7 @@ function whatToDo(code: SchemaIssueCode): 'schema' | 'profile' | 'definition' | 
     case 'invalid-tool-name':
     case 'duplicate-tool-name':
     case 'invalid-scopes':
+    case 'scopes-without-auth':
       return 'definition';
     case 'unknown-profile':
     case 'invalid-option':

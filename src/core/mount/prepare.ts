@@ -196,7 +196,10 @@ export function prepareTools(tools: readonly AnyTool[], config: MountConfig = se
     const access = checkToolScopes(name, tool.scopes);
     issues.push(...access.issues);
     if (access.issues.length > 0) servable = false;
-    if (access.scopes) result.scopes = access.scopes;
+    if (access.scopes) {
+      result.scopes = access.scopes;
+      if (!config.auth) issues.push(scopesWithoutAuth(name));
+    }
 
     if (tool.params) result.params = { keys: new Set(Object.keys(tool.params.shape)), schema: tool.params };
     if (useExtend && extend) {
@@ -215,6 +218,22 @@ export function prepareTools(tools: readonly AnyTool[], config: MountConfig = se
     issues: onceEach([...issues, ...hook.issues]),
     surface: hook.surface,
     projections: { default: projection.default, served: projection.served },
+  };
+}
+
+/**
+ * A scoped tool on a mount without `auth`: a request counts as authenticated only when the framework in front
+ * hands over `authInfo`, so without one the tool is hidden and its calls get 401. A warning, not an error: the
+ * upstream may well pass it.
+ */
+function scopesWithoutAuth(tool: string): SchemaIssue {
+  return {
+    tool,
+    path: '/scopes',
+    code: 'scopes-without-auth',
+    message: `tool "${tool}" has scopes, but the mount has no auth option: unless the framework in front passes authInfo (Express's req.auth, Hono's c.get('authInfo'), the fetch handler's extras.authInfo), every caller is unauthenticated, so the tool is left out of tools/list (unless listUnauthorizedTools) and its calls get 401; add auth: { verify } to check bearer tokens in the mount`,
+    severity: 'warning',
+    side: 'tool',
   };
 }
 

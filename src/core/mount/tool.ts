@@ -133,7 +133,8 @@ export interface ToolDefinition<
    * per-tool `scopeChallenge`, so a client can step up. A caller without a token gets 401.
    * Default: none. At least one scope, each in the OAuth scope-token grammar (RFC 6749 section 3.3); checked
    * by the probe: anything else is an `invalid-scopes` error naming the tool, which fails the mount under
-   * every policy (`McpMountSchemaError`).
+   * every policy (`McpMountSchemaError`). On a mount without `auth`, a `scopes-without-auth` warning: only an
+   * `authInfo` the framework passes in (Express's `req.auth`) can then carry the scopes.
    */
   scopes?: ToolScopes;
   handler: (

@@ -48,6 +48,7 @@ export const SCHEMA_ISSUE_CODES = [
   'invalid-tool-name',
   'duplicate-tool-name',
   'invalid-scopes',
+  'scopes-without-auth',
   // The preparation.
   'conversion-failed',
   'output-conversion-failed',

@@ -80,9 +80,35 @@ describe('validateMcpSchemas and scopes', () => {
     defineTool({ name, scopes: scopes as never, input: z.object({ id: z.string() }), handler: () => 'x' });
 
   it('reports invalid scopes as an error at the tool, and does not serve that tool', () => {
-    const report = validateMcpSchemas([tool('bad', ['has space']), tool('plain', undefined)]);
+    const report = validateMcpSchemas([tool('bad', ['has space']), tool('plain', undefined)], {
+      auth: { verify: () => undefined },
+    });
     expect(report.ok).toBe(false);
     expect(report.issues.map((i) => `${i.tool} ${i.code}@${i.path}`)).toEqual(['bad invalid-scopes@/scopes/0']);
     expect(report.tools.map((t) => t.name)).toEqual(['plain']);
+  });
+
+  it('warns about a scoped tool on a mount without auth, naming the tool and the upstream way in', () => {
+    const report = validateMcpSchemas([tool('archive_note', ['notes:write']), tool('plain', undefined)]);
+    expect(report.ok).toBe(true);
+    expect(report.issues).toEqual([
+      {
+        tool: 'archive_note',
+        path: '/scopes',
+        code: 'scopes-without-auth',
+        severity: 'warning',
+        side: 'tool',
+        message: expect.stringContaining('tool "archive_note" has scopes, but the mount has no auth option'),
+      },
+    ]);
+    expect(report.issues[0]!.message).toContain("Express's req.auth");
+    expect(report.tools.map((t) => t.name)).toEqual(['archive_note', 'plain']);
+  });
+
+  it('does not warn when the options carry auth', () => {
+    const report = validateMcpSchemas([tool('archive_note', { anyOf: ['a', 'b'] })], {
+      auth: { verify: () => undefined },
+    });
+    expect(report.issues).toEqual([]);
   });
 });
