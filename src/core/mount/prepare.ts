@@ -82,7 +82,7 @@ export function prepareTools(tools: readonly AnyTool[], config: MountConfig = se
     const useExtend = extend !== undefined && (extend.filter?.(tool) ?? true);
     const argumentKeys = [
       ...new Set([
-        ...(tool.params ? Object.keys(tool.params.shape) : []),
+        ...(tool.params ? shapeKeys(tool.params) : []),
         ...shapeKeys(input),
         ...(useExtend ? Object.keys(extend.schema.shape) : []),
       ]),
@@ -201,7 +201,7 @@ export function prepareTools(tools: readonly AnyTool[], config: MountConfig = se
       if (!config.auth) issues.push(scopesWithoutAuth(name));
     }
 
-    if (tool.params) result.params = { keys: new Set(Object.keys(tool.params.shape)), schema: tool.params };
+    if (tool.params) result.params = { keys: new Set(shapeKeys(tool.params)), schema: tool.params };
     if (useExtend && extend) {
       result.extend = {
         keys: new Set(Object.keys(extend.schema.shape)),
