@@ -4,7 +4,8 @@ import { ownValue } from '../json-schema/own-properties.js';
 import { pointer } from '../json-schema/pointer.js';
 import { isPlainObject } from '../json-schema/types.js';
 import { shortLiteral } from '../messages/describe.js';
-import { describeUntyped, isTyped, typedPositions } from './option-rules.js';
+import { describeUntyped, isTyped } from './option-rules.js';
+import { typedPositions } from './positions.js';
 import { isObjectLike, subject, unionOf } from './schema-facts.js';
 import type { Finding, Profile, Rule, SchemaVisit } from './types.js';
 
