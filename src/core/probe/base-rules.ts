@@ -5,6 +5,7 @@ import { declaredTypes } from '../json-schema/keywords.js';
 import { pointer } from '../json-schema/pointer.js';
 import { isPlainObject } from '../json-schema/types.js';
 import { shortLiteral } from '../messages/describe.js';
+import { positionRule, requiredProperties } from './positions.js';
 import { rootKeysServed, rootNotObject } from './root.js';
 import { unsatisfiableReason } from './satisfiable.js';
 import { admittedKinds, hasType, isNullable, isObjectLike, subject, unionOf } from './schema-facts.js';
@@ -158,27 +159,17 @@ const stringOrStructure: Rule = {
   },
 };
 
-const requiredNullable: Rule = {
+const requiredNullable = positionRule({
   id: 'required-nullable',
   reason: 'models omit or fill required nullable fields unpredictably, and several clients reject null type lists',
   severity: 'warning',
-  sides: ['input'],
-  check: ({ node, pointer: at }, ctx) => {
-    // The openai-strict projection makes every key required and nullable on purpose: nothing to change.
-    if (ctx.projection === 'openai-strict') return undefined;
-    if (!isPlainObject(node.properties) || !Array.isArray(node.required)) return undefined;
-    return node.required.flatMap((key: unknown): Finding[] =>
-      typeof key === 'string' && Object.hasOwn(node.properties, key) && isNullable(node.properties[key])
-        ? [
-            {
-              path: pointer(at, 'properties', key),
-              message: `\`${key}\` is required but nullable; prefer \`.optional()\` so the model can leave it out`,
-            },
-          ]
-        : [],
-    );
-  },
-};
+  // The openai-strict projection makes every key required and nullable on purpose: nothing to change.
+  positions: ({ node, pointer: at }, ctx) => (ctx.projection === 'openai-strict' ? [] : requiredProperties(node, at)),
+  message: ({ key, schema }) =>
+    isNullable(schema)
+      ? `\`${key}\` is required but nullable; prefer \`.optional()\` so the model can leave it out`
+      : undefined,
+});
 
 /** Per document check (one `RuleContext` each): each `$anchor` and the pointer that declared it first. */
 const anchorsOf = new WeakMap<object, Map<string, string>>();

@@ -2,9 +2,9 @@ import { PORTABLE_FORMATS } from '../json-schema/client-limits.js';
 import { ANNOTATION_KEYWORDS } from '../json-schema/keywords.js';
 import { isPlainObject } from '../json-schema/types.js';
 import { shortLiteral } from '../messages/describe.js';
-import { typedPositions } from './positions.js';
+import { positionRule, typedPositions } from './positions.js';
 import { unionOf } from './schema-facts.js';
-import type { CheckOptions, Finding, Rule } from './types.js';
+import type { CheckOptions, Rule } from './types.js';
 
 /**
  * A schema gives the model a type when it has `type`, `enum` or `const`, or when every union branch
@@ -32,24 +32,16 @@ export function untypedKey(tool: string, path: string): string {
   return `${tool}:${path}`;
 }
 
-const requireTypedProperties: Rule = {
+const requireTypedProperties = positionRule({
   id: 'untyped-property',
   reason: 'clients stringify arguments whose schema has no type; repair cannot undo that where a string is valid',
   severity: 'error',
-  sides: ['input'],
-  check: ({ node, pointer: at }, ctx) => {
-    const allowed = new Set(ctx.options.allowUntyped ?? []);
-    return typedPositions(node, at).flatMap(({ path, schema, name }): Finding[] => {
-      if (isTyped(schema) || allowed.has(untypedKey(ctx.tool, path))) return [];
-      return [
-        {
-          path,
-          message: `${name} ${describeUntyped(schema)}; give it a typed schema (z.string(), z.number(), z.object({...}), z.record(...)) so clients send a real value, or allow it with allowUntyped: ['${untypedKey(ctx.tool, path)}']`,
-        },
-      ];
-    });
-  },
-};
+  positions: ({ node, pointer: at }) => typedPositions(node, at),
+  message: ({ path, schema, name }, ctx) =>
+    isTyped(schema) || (ctx.options.allowUntyped ?? []).includes(untypedKey(ctx.tool, path))
+      ? undefined
+      : `${name} ${describeUntyped(schema)}; give it a typed schema (z.string(), z.number(), z.object({...}), z.record(...)) so clients send a real value, or allow it with allowUntyped: ['${untypedKey(ctx.tool, path)}']`,
+});
 
 const requirePortableFormats: Rule = {
   id: 'non-portable-format',

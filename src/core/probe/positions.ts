@@ -1,13 +1,41 @@
+// The places below a node where a value sits that a model writes (a property, an array or tuple item, a
+// record's values), and the one walker the rules about them share: a finding per position, at its pointer.
+
 import { pointer } from '../json-schema/pointer.js';
 import { isPlainObject, type JsonSchema } from '../json-schema/types.js';
+import type { Finding, Rule, RuleContext, SchemaVisit } from './types.js';
 
-/** A position below this node where a value the model writes sits, and how to name it. */
-export interface TypedPosition {
+/** A position below a node where a value the model writes sits, and how to name it. */
+export interface ValuePosition {
   path: string;
   schema: unknown;
   kind: 'property' | 'item' | 'record';
   /** `` `key` ``, `each array item`, `tuple item 0`, `each record value`. */
   name: string;
+  /** The property's key, for a property. */
+  key?: string;
+}
+
+/** A property's position: its key is known. */
+export type PropertyPosition = ValuePosition & { kind: 'property'; key: string };
+
+/** Each property `node` declares, in `properties` order. */
+export function declaredProperties(node: JsonSchema, at: string): PropertyPosition[] {
+  if (!isPlainObject(node.properties)) return [];
+  return Object.entries(node.properties).map(([key, schema]) => property(at, key, schema));
+}
+
+/** Each key `node` requires that it also declares, in `required` order (a key listed twice counts twice). */
+export function requiredProperties(node: JsonSchema, at: string): PropertyPosition[] {
+  const { properties, required } = node;
+  if (!isPlainObject(properties) || !Array.isArray(required)) return [];
+  return required.flatMap((key: unknown) =>
+    typeof key === 'string' && Object.hasOwn(properties, key) ? [property(at, key, properties[key])] : [],
+  );
+}
+
+function property(at: string, key: string, schema: unknown): PropertyPosition {
+  return { path: pointer(at, 'properties', key), schema, kind: 'property', name: `\`${key}\``, key };
 }
 
 /**
@@ -16,12 +44,8 @@ export interface TypedPosition {
  * properties, or with `propertyNames`). A loose object's `additionalProperties: {}` beside declared
  * properties only lets extra keys through, and is not one.
  */
-export function typedPositions(node: JsonSchema, at: string): TypedPosition[] {
-  const out: TypedPosition[] = [];
-  if (isPlainObject(node.properties)) {
-    for (const [key, schema] of Object.entries(node.properties))
-      out.push({ path: pointer(at, 'properties', key), schema, kind: 'property', name: `\`${key}\`` });
-  }
+export function typedPositions(node: JsonSchema, at: string): ValuePosition[] {
+  const out: ValuePosition[] = declaredProperties(node, at);
   if ('items' in node && node.items !== false && !Array.isArray(node.items))
     out.push({ path: pointer(at, 'items'), schema: node.items, kind: 'item', name: 'each array item' });
   if (Array.isArray(node.prefixItems)) {
@@ -47,4 +71,33 @@ export function typedPositions(node: JsonSchema, at: string): TypedPosition[] {
       });
   }
   return out;
+}
+
+/** The walker: one finding per position `message` has something to say about, at that position's pointer. */
+export function findingsAt<P extends ValuePosition>(
+  positions: readonly P[],
+  message: (position: P) => string | undefined,
+): Finding[] {
+  return positions.flatMap((position): Finding[] => {
+    const text = message(position);
+    return text === undefined ? [] : [{ path: position.path, message: text }];
+  });
+}
+
+/** What a rule over positions is: its data, which positions of a node it reads, and what it says of one. */
+export interface PositionRule extends Omit<Rule, 'sides' | 'check'> {
+  positions(visit: SchemaVisit, ctx: RuleContext): ValuePosition[];
+  message(position: ValuePosition, ctx: RuleContext): string | undefined;
+}
+
+/**
+ * A rule that walks positions (`findingsAt`). Input side only: these are the values a model writes, while on
+ * the output side the server does.
+ */
+export function positionRule({ positions, message, ...data }: PositionRule): Rule {
+  return {
+    ...data,
+    sides: ['input'],
+    check: (visit, ctx) => findingsAt(positions(visit, ctx), (position) => message(position, ctx)),
+  };
 }

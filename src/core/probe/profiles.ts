@@ -1,11 +1,10 @@
 import { GEMINI_FORMATS, LOCAL_GRAMMAR_LIMITS, OPENAI_STRICT_FORMATS } from '../json-schema/client-limits.js';
 import { declaredTypes, isNullableWrapper, isNullOnly, typeOfValue } from '../json-schema/keywords.js';
 import { ownValue } from '../json-schema/own-properties.js';
-import { pointer } from '../json-schema/pointer.js';
 import { isPlainObject } from '../json-schema/types.js';
 import { shortLiteral } from '../messages/describe.js';
 import { describeUntyped, isTyped } from './option-rules.js';
-import { typedPositions } from './positions.js';
+import { declaredProperties, findingsAt, positionRule, typedPositions } from './positions.js';
 import { isObjectLike, subject, unionOf } from './schema-facts.js';
 import type { Finding, Profile, Rule, SchemaVisit } from './types.js';
 
@@ -48,12 +47,7 @@ const formatAdvice =
 
 /** Object properties that fail `test`, one finding per property, at the property's pointer. */
 const perProperty = (visit: SchemaVisit, test: (key: string, schema: unknown) => string | undefined): Finding[] =>
-  isPlainObject(visit.node.properties)
-    ? Object.entries(visit.node.properties).flatMap(([key, schema]) => {
-        const message = test(key, schema);
-        return message ? [{ path: pointer(visit.pointer, 'properties', key), message }] : [];
-      })
-    : [];
+  findingsAt(declaredProperties(visit.node, visit.pointer), ({ key, schema }) => test(key, schema));
 
 /** `additionalProperties` that admits anything besides declared keys and no declared keys: a `z.record`. */
 const isOpenRecord = (node: Record<string, any>): boolean =>
@@ -320,24 +314,16 @@ const localGrammar: Profile = {
             }
           : undefined,
     },
-    {
+    positionRule({
       id: 'untyped-item',
       reason: 'an array item without a type compiles to a grammar for any JSON value, large and unguided',
       severity: 'warning',
-      check: ({ node, pointer: at }) =>
-        typedPositions(node, at)
-          .filter((p) => p.kind === 'item')
-          .flatMap(({ path, schema, name }): Finding[] =>
-            isTyped(schema)
-              ? []
-              : [
-                  {
-                    path,
-                    message: `${name} ${describeUntyped(schema)}; the grammar must allow any JSON value there, give it a type`,
-                  },
-                ],
-          ),
-    },
+      positions: ({ node, pointer: at }) => typedPositions(node, at).filter((p) => p.kind === 'item'),
+      message: ({ schema, name }) =>
+        isTyped(schema)
+          ? undefined
+          : `${name} ${describeUntyped(schema)}; the grammar must allow any JSON value there, give it a type`,
+    }),
     {
       id: 'deep-nesting',
       reason: `values nested more than ${depth} levels deep make large grammars`,
