@@ -9,18 +9,19 @@
  * counted.
  *
  * Fixed seed (HTTP_PROPERTY_SEED=<n> to try another). HTTP_PROPERTY_RUNS=<n> mounts more schemas (each with
- * VALUES_PER_SCHEMA values).
+ * VALUES_PER_SCHEMA values; otherwise 110, scaled by MCP_MOUNT_PROPERTY_RUNS: test/support/property-runs.ts).
  */
 import fc from 'fast-check';
 import { createMcpFetchHandler, type McpFetchHandler } from 'mcp-mount';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectors, type McpClient } from '../../examples/shared/clients.js';
 import { ajvCheck, call, caseTool, reveal } from '../support/cases.js';
+import { propertyRuns } from '../support/property-runs.js';
 import { listen, type Running } from '../support/server.js';
 import { zodCaseArb } from '../unit/projection/arbitraries.js';
 
 const SEED = Number(process.env.HTTP_PROPERTY_SEED ?? 20_260_729);
-const RUNS = Number(process.env.HTTP_PROPERTY_RUNS ?? 110);
+const RUNS = Number(process.env.HTTP_PROPERTY_RUNS ?? propertyRuns(110));
 const VALUES_PER_SCHEMA = 6;
 const MIN_PAIRS = Math.min(500, Math.floor((RUNS * VALUES_PER_SCHEMA) / 2));
 

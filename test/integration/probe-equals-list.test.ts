@@ -16,10 +16,11 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { connectors } from '../../examples/shared/clients.js';
+import { propertyRuns } from '../support/property-runs.js';
 import { listen, type Running } from '../support/server.js';
 import { rootArb } from '../unit/projection/arbitraries.js';
 
-const RUNS = Number(process.env.PROBE_LIST_RUNS ?? 40);
+const RUNS = Number(process.env.PROBE_LIST_RUNS ?? propertyRuns(40));
 const silent = { warn: () => {}, error: () => {} };
 let current: McpFetchHandler;
 let running: Running;

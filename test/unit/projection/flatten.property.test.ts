@@ -9,7 +9,8 @@
  *
  * Fixed seed. FLATTEN_PROPERTY_PAIRS=<n> tries about n schema x value pairs (100000 for the long run);
  * FLATTEN_PROPERTY_RUNS=<n> sets the number of schemas directly (each with 12 values);
- * FLATTEN_PROPERTY_SEED=<n> explores other schemas.
+ * FLATTEN_PROPERTY_SEED=<n> explores other schemas. Otherwise 200 schemas, scaled by MCP_MOUNT_PROPERTY_RUNS
+ * (test/support/property-runs.ts).
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
@@ -18,6 +19,7 @@ import { z } from 'zod';
 import { forEachSubschema } from '../../../src/core/json-schema/keywords.js';
 import { isPlainObject } from '../../../src/core/json-schema/types.js';
 import { flattenWithReport, inlineRefs, relaxIntersections } from '../../../src/core/projection/index.js';
+import { propertyRuns } from '../../support/property-runs.js';
 import { type Gen, rootArb } from './arbitraries.js';
 import { typedRootArb } from './deep-arbitraries.js';
 import { at, pointersWith, toJson, unionsIn } from './helpers.js';
@@ -29,7 +31,9 @@ const ajv = new Ajv2020({ strict: false, validateFormats: false, code: { optimiz
 
 const VALUES_PER_SCHEMA = 12;
 const PAIRS = process.env.FLATTEN_PROPERTY_PAIRS ? Number(process.env.FLATTEN_PROPERTY_PAIRS) : undefined;
-const RUNS = Number(process.env.FLATTEN_PROPERTY_RUNS ?? (PAIRS ? Math.ceil(PAIRS / VALUES_PER_SCHEMA) : 200));
+const RUNS = Number(
+  process.env.FLATTEN_PROPERTY_RUNS ?? (PAIRS ? Math.ceil(PAIRS / VALUES_PER_SCHEMA) : propertyRuns(200)),
+);
 const SEED = Number(process.env.FLATTEN_PROPERTY_SEED ?? 20261130);
 const MIN_PAIRS = 2000;
 

@@ -21,7 +21,8 @@
  *    `untyped` for `gemini` at a field of several JSON types or with no type in the flat document (a
  *    `z.union` of different types, `z.unknown()`). Schemas without such a field get zero errors.
  *
- * Fixed seed. PROFILE_PROPERTY_RUNS=<n> sets the number of schemas; PROFILE_PROPERTY_SEED=<n> explores others.
+ * Fixed seed. PROFILE_PROPERTY_RUNS=<n> sets the number of schemas (otherwise 120, scaled by
+ * MCP_MOUNT_PROPERTY_RUNS: test/support/property-runs.ts); PROFILE_PROPERTY_SEED=<n> explores others.
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
@@ -46,6 +47,7 @@ import {
   projectForProfile,
 } from '../../../src/core/projection/profiles/index.js';
 import { repairArgs } from '../../../src/core/repair/index.js';
+import { propertyRuns } from '../../support/property-runs.js';
 import { type Gen, rootArb } from './arbitraries.js';
 import { typedRootArb } from './deep-arbitraries.js';
 import { at, toJson } from './helpers.js';
@@ -54,7 +56,7 @@ z.config({ jitless: true });
 const ajv = new Ajv2020({ strict: false, validateFormats: false, code: { optimize: false } });
 
 const VALUES_PER_SCHEMA = 8;
-const RUNS = Number(process.env.PROFILE_PROPERTY_RUNS ?? 120);
+const RUNS = Number(process.env.PROFILE_PROPERTY_RUNS ?? propertyRuns(120));
 const SEED = Number(process.env.PROFILE_PROPERTY_SEED ?? 20261201);
 
 /** The served flat document, as prepareSide and mergeRootObjects compute it; undefined when it is not servable. */

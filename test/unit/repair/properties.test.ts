@@ -1,5 +1,6 @@
 /**
- * Property tests over random schemas (see arbitraries.ts), fixed seed, 1,000 values per property.
+ * Property tests over random schemas (see arbitraries.ts), fixed seed, 1,000 values per property (scaled by
+ * MCP_MOUNT_PROPERTY_RUNS: test/support/property-runs.ts).
  *
  * (a) Stringify any one array/object node of a valid value (compact or pretty-printed):
  *     repair + the one Zod parse gives exactly what the original value parses to.
@@ -10,11 +11,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { repairArgs } from '../../../src/core/repair/index.js';
+import { propertyRuns } from '../../support/property-runs.js';
 import { toZod } from '../../support/zod-specs.js';
 import { getAt, rootSpecArb, setAt, stringFields, stringifiablePaths, valueArb } from './arbitraries.js';
 
 const SEED = 20_260_728;
-const RUNS = 1000;
+const RUNS = propertyRuns(1000);
 
 const caseArb = rootSpecArb.chain((spec) => valueArb(spec).map((value) => ({ spec, value })));
 
