@@ -14,7 +14,8 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // `vitest run` runs every project; `vitest run --project <name>` (npm run test:<name>) runs one.
+    // `npm test` runs unit, cases, adapters and packaging; `npm run test:<name>` (`vitest run --project
+    // <name>`) runs one, soak included; a bare `vitest run` runs every project. CI (.ci/run) runs them all.
     // Each inherits the alias and timeouts above through `extends: true`.
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
@@ -29,7 +30,8 @@ export default defineConfig({
           exclude: [...configDefaults.exclude, 'test/adapters/runtimes/**'],
         },
       },
-      // 20,000 requests per Node adapter with a heap bound: about 45 s on its own.
+      // 20,000 requests per Node adapter with a heap bound: about 45 s on its own (75 s on a busy machine), so
+      // not in `npm test`: `npm run test:soak`, and CI.
       { extends: true, test: { name: 'soak', include: ['test/soak/**/*.test.ts'] } },
       // Reads the built entries: its global setup builds `dist/` first, and runs only when these tests do.
       {
