@@ -3,6 +3,20 @@ import { configDefaults, defineConfig } from 'vitest/config';
 
 const src = (p: string) => fileURLToPath(new URL(`./src/${p}`, import.meta.url));
 
+/**
+ * The property tests whose run counts come from test/support/property-runs.ts: in their own projects
+ * (`npm test`) they make a fifth of their runs; the `properties` project runs them again at their full
+ * counts (`npm run test:properties`, and CI).
+ */
+const propertyFiles = [
+  'test/unit/projection/flatten.property.test.ts',
+  'test/unit/projection/profile-projections.property.test.ts',
+  'test/unit/repair/properties.test.ts',
+  'test/unit/repair/union-outcome.test.ts',
+  'test/cases/http-property.test.ts',
+  'test/integration/probe-equals-list.test.ts',
+];
+
 export default defineConfig({
   resolve: {
     // Examples and tests import the package by its name, as users do; point it at the sources.
@@ -15,7 +29,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // `npm test` runs unit, cases, adapters and packaging; `npm run test:<name>` (`vitest run --project
-    // <name>`) runs one, soak included; a bare `vitest run` runs every project. CI (.ci/run) runs them all.
+    // <name>`) runs one, soak and properties included; a bare `vitest run` runs every project. CI (.ci/run)
+    // runs them all.
     // Each inherits the alias and timeouts above through `extends: true`.
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
@@ -33,6 +48,15 @@ export default defineConfig({
       // 20,000 requests per Node adapter with a heap bound: about 45 s on its own (75 s on a busy machine), so
       // not in `npm test`: `npm run test:soak`, and CI.
       { extends: true, test: { name: 'soak', include: ['test/soak/**/*.test.ts'] } },
+      // The property files above at their full run counts (MCP_MOUNT_PROPERTY_RUNS=<factor> scales them).
+      {
+        extends: true,
+        test: {
+          name: 'properties',
+          include: propertyFiles,
+          env: { MCP_MOUNT_PROPERTY_RUNS: process.env.MCP_MOUNT_PROPERTY_RUNS ?? 'full' },
+        },
+      },
       // Reads the built entries: its global setup builds `dist/` first, and runs only when these tests do.
       {
         extends: true,

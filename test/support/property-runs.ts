@@ -1,8 +1,9 @@
 /**
  * How many runs the long property tests make: one setting for all of them, MCP_MOUNT_PROPERTY_RUNS.
  *
- * - `full` (the default): every property runs the count its file names.
- * - `quick`: a fifth of that, at least `min`. The seeds are fixed and
+ * - `full`: every property runs the count its file names (`npm run test:properties`, the `properties`
+ *   project in vitest.config.ts; CI runs it).
+ * - `quick` (the default, `npm test`): a fifth of that, at least `min`. The seeds are fixed and
  *   fast-check draws run i from the seed the same way whatever the count, so the quick runs are the
  *   first fifth of the full ones.
  * - a positive number: that multiple of the full count (`MCP_MOUNT_PROPERTY_RUNS=5` for a long
@@ -14,7 +15,7 @@
 const QUICK = 0.2;
 
 function scale(): number {
-  const setting = process.env.MCP_MOUNT_PROPERTY_RUNS?.trim() || 'full';
+  const setting = process.env.MCP_MOUNT_PROPERTY_RUNS?.trim() || 'quick';
   if (setting === 'quick') return QUICK;
   if (setting === 'full') return 1;
   const factor = Number(setting);
