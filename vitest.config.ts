@@ -28,8 +28,8 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // `npm test` runs unit, cases, adapters and packaging; `npm run test:<name>` (`vitest run --project
-    // <name>`) runs one, soak and properties included; a bare `vitest run` runs every project. CI (.ci/run)
+    // `npm test` runs unit, cases and adapters; `npm run test:<name>` (`vitest run --project <name>`) runs
+    // one, soak, properties and packaging included; a bare `vitest run` runs every project. CI (.ci/run)
     // runs them all.
     // Each inherits the alias and timeouts above through `extends: true`.
     projects: [
@@ -57,7 +57,8 @@ export default defineConfig({
           env: { MCP_MOUNT_PROPERTY_RUNS: process.env.MCP_MOUNT_PROPERTY_RUNS ?? 'full' },
         },
       },
-      // Reads the built entries: its global setup builds `dist/` first, and runs only when these tests do.
+      // Reads the built entries: its global setup builds `dist/` first (tsc, about 10 s of CPU before any test
+      // starts), and runs only when these tests do. Not in `npm test`: `npm run test:packaging`, and CI.
       {
         extends: true,
         test: {
