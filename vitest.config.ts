@@ -28,6 +28,9 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // One test file per core. Vitest's default for `run` is one fewer than the cores, a single worker on a
+    // 2-core machine, which leaves a core idle while files wait on sockets and child processes.
+    maxWorkers: '100%',
     // `npm test` runs unit, cases and adapters; `npm run test:<name>` (`vitest run --project <name>`) runs
     // one, soak, properties and packaging included; a bare `vitest run` runs every project. CI (.ci/run)
     // runs them all.
