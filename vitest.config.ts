@@ -3,6 +3,8 @@ import { configDefaults, defineConfig } from 'vitest/config';
 
 const src = (p: string) => fileURLToPath(new URL(`./src/${p}`, import.meta.url));
 
+const cliProcessFiles = ['test/cli/check.test.ts'];
+
 /**
  * The property tests whose run counts come from test/support/property-runs.ts: in their own projects
  * (`npm test`) they make a fifth of their runs; the `properties` project runs them again at their full
@@ -37,8 +39,8 @@ export default defineConfig({
     // child processes (forks), below.
     pool: 'threads',
     // `npm test` runs unit, cases and adapters; `npm run test:<name>` (`vitest run --project <name>`) runs
-    // one, soak, properties and packaging included; a bare `vitest run` runs every project. CI (.ci/run)
-    // runs them all.
+    // one, cli-process, soak, properties and packaging included; a bare `vitest run` runs every project.
+    // CI (.ci/run) runs them all.
     // Each inherits the alias, timeouts and pool above through `extends: true`.
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
@@ -49,10 +51,14 @@ export default defineConfig({
           name: 'adapters',
           include: ['test/adapters/**/*.test.ts', 'test/integration/**/*.test.ts', 'test/cli/**/*.test.ts'],
           // Real Next.js and workerd runtimes (builds, child processes): `npm run test:runtimes`, see
-          // vitest.runtimes.config.ts.
-          exclude: [...configDefaults.exclude, 'test/adapters/runtimes/**'],
+          // vitest.runtimes.config.ts. The CLI in child processes: the `cli-process` project below.
+          exclude: [...configDefaults.exclude, 'test/adapters/runtimes/**', ...cliProcessFiles],
         },
       },
+      // `mcp-mount check` as users run it, a node process under tsx per run (about 2 s of CPU each, some 30 s
+      // for the file; its in-process paths stay in adapters). Not in `npm test`: `npm run test:cli-process`,
+      // and CI.
+      { extends: true, test: { name: 'cli-process', include: cliProcessFiles } },
       // 20,000 requests per Node adapter with a heap bound: about 45 s on its own (75 s on a busy machine), so
       // not in `npm test`: `npm run test:soak`, and CI.
       { extends: true, test: { name: 'soak', include: ['test/soak/**/*.test.ts'], pool: 'forks' } },
