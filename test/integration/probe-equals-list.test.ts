@@ -20,7 +20,7 @@ import { propertyRuns } from '../support/property-runs.js';
 import { listen, type Running } from '../support/server.js';
 import { rootArb } from '../unit/projection/arbitraries.js';
 
-const RUNS = Number(process.env.PROBE_LIST_RUNS ?? propertyRuns(40));
+const RUNS = Number(process.env.PROBE_LIST_RUNS ?? propertyRuns(40, 20));
 const silent = { warn: () => {}, error: () => {} };
 let current: McpFetchHandler;
 let running: Running;
