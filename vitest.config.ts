@@ -59,6 +59,19 @@ export default defineConfig({
       // for the file; its in-process paths stay in adapters). Not in `npm test`: `npm run test:cli-process`,
       // and CI.
       { extends: true, test: { name: 'cli-process', include: cliProcessFiles } },
+      // Time ratios (n against 2n): alone, one file at a time, so no other test shares the CPU.
+      // `--expose-gc`: each timed run starts on a collected heap, so a collection the previous run left does
+      // not land in the next one's time.
+      {
+        extends: true,
+        test: {
+          name: 'timing',
+          include: ['test/timing/**/*.test.ts'],
+          fileParallelism: false,
+          pool: 'forks',
+          execArgv: ['--expose-gc'],
+        },
+      },
       // 20,000 requests per Node adapter with a heap bound: about 45 s on its own (75 s on a busy machine), so
       // not in `npm test`: `npm run test:soak`, and CI.
       { extends: true, test: { name: 'soak', include: ['test/soak/**/*.test.ts'], pool: 'forks' } },
