@@ -189,6 +189,16 @@ describe('a scoped tool on a mount without auth', () => {
     expect(() => createMcpFetchHandler(tools, { logger: { warn: vi.fn(), error: vi.fn() } })).not.toThrow();
   });
 
+  it('is logged once at construction under the default policy too, since the mount starts', () => {
+    const warn = vi.fn();
+    createMcpFetchHandler(tools, { logger: { warn, error: vi.fn() } });
+    expect(warn).toHaveBeenCalledTimes(1);
+    const logged = String(warn.mock.calls[0]![0]);
+    expect(logged).toMatch(/^mcp-mount: the mount starts with these warnings/);
+    expect(logged).toMatch(/archive_note tool \/scopes scopes-without-auth: /);
+    expect(logged).toMatch(/usage_report tool \/scopes scopes-without-auth: /);
+  });
+
   it('is what the warning says: hidden and 401 without an upstream authInfo, listed with one', async () => {
     const handler = createMcpFetchHandler(tools, { logger: { warn: vi.fn(), error: vi.fn() } });
     const request = (body: string) =>

@@ -21,10 +21,18 @@ export const FATAL_UNDER_EVERY_POLICY: ReadonlySet<SchemaIssueCode> = new Set<Sc
 ]);
 
 /**
+ * Warnings about how the mount itself will behave, not about a client's document: logged once at
+ * construction under `'throw'` too, since the mount starts and would otherwise behave in silence (a scoped
+ * tool with no `auth` answers 401 to every caller without credentials).
+ */
+const LOGGED_AT_START: ReadonlySet<SchemaIssueCode> = new Set<SchemaIssueCode>(['scopes-without-auth']);
+
+/**
  * Applies the policy to a preparation and returns the tools to serve.
  * - An error-level issue whose code is in `FATAL_UNDER_EVERY_POLICY` fails the mount, whatever the policy.
  * - `'throw'`: any error-level issue fails the mount, with one error listing all of them.
  * - `'warn'`: issues are logged once; tools that cannot be served are left out.
+ * - Under `'throw'`, a mount that starts logs its `LOGGED_AT_START` warnings once.
  * - `'skip'`: nothing is reported; tools that cannot be served are still left out.
  *
  * @throws McpMountSchemaError as above: under `'throw'` listing every error, else the fatal ones.
@@ -35,6 +43,10 @@ export function servedTools(preparation: Preparation, report: ValidationReport, 
   const fatal = errors.filter((i) => FATAL_UNDER_EVERY_POLICY.has(i.code));
   if (fatal.length > 0) throw new McpMountSchemaError(policy === 'throw' ? errors : fatal);
   if (policy === 'throw' && errors.length > 0) throw new McpMountSchemaError(errors);
+  const atStart = report.issues.filter((i) => LOGGED_AT_START.has(i.code));
+  if (policy === 'throw' && atStart.length > 0) {
+    config.logger.warn(`mcp-mount: the mount starts with these warnings\n${formatSchemaIssues(atStart)}`);
+  }
   if (policy === 'warn' && report.issues.length > 0) {
     const left = preparation.tools.filter((t) => !t.servable).map((t) => t.name);
     config.logger.warn(
