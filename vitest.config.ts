@@ -23,6 +23,7 @@ export default defineConfig({
   resolve: {
     // Examples and tests import the package by its name, as users do; point it at the sources.
     alias: [
+      { find: /^mcp-mount\/testing$/, replacement: src('testing/index.ts') },
       { find: /^mcp-mount\/(.+)$/, replacement: src('adapters/$1/index.ts') },
       { find: /^mcp-mount$/, replacement: src('index.ts') },
     ],

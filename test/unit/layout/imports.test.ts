@@ -28,6 +28,7 @@ const LAYERS: ReadonlyArray<{ module: string; layer: number }> = [
   { module: 'adapters/fetch', layer: 5 },
   { module: 'adapters/hono', layer: 5 },
   { module: 'adapters/next', layer: 5 },
+  { module: 'testing', layer: 5 },
 ];
 
 /**
@@ -52,6 +53,9 @@ const ONLY: Readonly<Record<string, readonly string[]>> = {
 
 /** An adapter imports the package as users do: through a public entry. */
 const PUBLIC_ENTRIES: readonly string[] = ['index.ts'];
+
+/** Entries built on the public API alone, like an adapter: the testing helper. */
+const ON_PUBLIC_API: readonly string[] = ['testing'];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -107,9 +111,9 @@ function violation(from: string, to: string): string | undefined {
   if (!a) return `${from} is in no layer (add its folder to LAYERS)`;
   if (!b) return `${to} is in no layer (add its folder to LAYERS)`;
   if (a.module === b.module) return undefined;
-  if (a.module.startsWith('adapters/')) {
+  if (a.module.startsWith('adapters/') || ON_PUBLIC_API.includes(a.module)) {
     if (PUBLIC_ENTRIES.includes(to)) return undefined;
-    return `an adapter imports ${to}, which is not a public entry`;
+    return `${a.module.startsWith('adapters/') ? 'an adapter' : a.module} imports ${to}, which is not a public entry`;
   }
   const only = ONLY[a.module];
   if (only && !only.some((m) => within(to, m))) return `${a.module} may import only ${only.join(', ')}`;
@@ -213,6 +217,8 @@ describe('src import layout', () => {
     expect(violation('lockfile/lockfile.ts', 'core/serve/handler.ts')).toMatch(/may import only/);
     expect(violation('adapters/hono/index.ts', 'core/repair/index.ts')).toMatch(/not a public entry/);
     expect(violation('adapters/hono/index.ts', 'index.ts')).toBeUndefined();
+    expect(violation('testing/index.ts', 'core/serve/handler.ts')).toMatch(/not a public entry/);
+    expect(violation('testing/index.ts', 'index.ts')).toBeUndefined();
     const cyclic = new Map([
       ['a.ts', ['b.ts']],
       ['b.ts', ['c.ts']],
