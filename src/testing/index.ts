@@ -303,12 +303,15 @@ async function readAnswer(response: Response, id: number): Promise<TestResponse<
   const base = { status: response.status, headers: response.headers };
   const messages = parseMessages(text, response.headers.get('content-type'));
   if (messages === undefined) {
-    throw new TypeError(`mcp-mount/testing: HTTP ${response.status} with a body that is not JSON: ${text.slice(0, 200)}`);
+    throw new TypeError(
+      `mcp-mount/testing: HTTP ${response.status} with a body that is not JSON: ${text.slice(0, 200)}`,
+    );
   }
   const notifications = messages.filter(
     (m): m is { method: string; params?: unknown } => typeof m.method === 'string' && m.id === undefined,
   );
-  const answer = messages.find((m) => m.id === id && ('result' in m || 'error' in m)) ??
+  const answer =
+    messages.find((m) => m.id === id && ('result' in m || 'error' in m)) ??
     // A refusal before the SDK saw the request answers with id null (or none).
     messages.find((m) => 'error' in m);
   if (answer && 'result' in answer) return { ...base, result: answer.result, notifications };
