@@ -43,6 +43,11 @@ export interface TestRequestOptions<Host = unknown> {
   headers?: Record<string, string>;
   /** What the adapter would hand tools as `ctx.host` (a Worker's `{ env, ctx }`). Default none (`{}`). */
   host?: Host;
+  /**
+   * Added to the request's `params._meta`, over the 2026-07-28 keys: e.g. `{ progressToken: 1 }` to receive
+   * `ctx.progress` as `notifications`.
+   */
+  meta?: Record<string, unknown>;
 }
 
 /** The defaults of a test mount: request options, and the URL requests are sent to. */
@@ -107,7 +112,7 @@ export interface TestMount<Host = unknown> {
     params?: Record<string, unknown>,
     options?: TestRequestOptions<Host>,
   ): Promise<TestResponse<Result>>;
-  /** The same mount with other defaults (laid over these; `headers` merged): e.g. one per caller. */
+  /** The same mount with other defaults, laid over these (`client`, `headers` and `meta` merged): e.g. one per caller. */
   with(defaults: TestMountDefaults<Host>): TestMount<Host>;
   /** The probe's report (`report.projections.cursor.tools` is what a Cursor client is listed). */
   readonly report: ValidationReport;
@@ -202,6 +207,7 @@ function view<Host>(
     ...o,
     client: { ...defaults.client, ...o.client },
     headers: { ...defaults.headers, ...o.headers },
+    ...((defaults.meta || o.meta) && { meta: { ...defaults.meta, ...o.meta } }),
   });
   return {
     report: handler.report,
@@ -262,7 +268,7 @@ function mcpRequest(
     accept: 'application/json, text/event-stream',
     'mcp-protocol-version': MCP_VERSION[era],
   };
-  let sent = params;
+  let sent = o.meta ? { ...params, _meta: { ...metaOf(params), ...o.meta } } : params;
   if (era === '2026-07-28') {
     headers['mcp-method'] = method;
     const field = NAME_FIELD[method];
@@ -276,13 +282,16 @@ function mcpRequest(
       },
       'io.modelcontextprotocol/clientCapabilities': {},
     };
-    const own = params?._meta;
-    sent = { ...params, _meta: { ...meta, ...(typeof own === 'object' && own) } };
+    sent = { ...sent, _meta: { ...meta, ...metaOf(sent) } };
   }
   if (o.client?.userAgent !== undefined) headers['user-agent'] = o.client.userAgent;
   Object.assign(headers, o.headers);
   const body = JSON.stringify({ jsonrpc: '2.0', id, method, ...(sent !== undefined && { params: sent }) });
   return new Request(o.url ?? 'http://localhost/mcp', { method: 'POST', headers, body });
+}
+
+function metaOf(params: Record<string, unknown> | undefined): Record<string, unknown> {
+  return isRecord(params?._meta) ? params._meta : {};
 }
 
 /** A header value as the v2 client writes it: as is when plain printable ASCII, else the base64 form. */

@@ -242,3 +242,45 @@ describe('testMount in parallel', () => {
     });
   });
 });
+
+describe('testMount: the rest of an exchange', () => {
+  const paged = defineTool({
+    name: 'paged',
+    input: z.object({ pages: z.number().int() }),
+    handler: async ({ input }, ctx) => {
+      for (let page = 1; page <= input.pages; page++) await ctx.progress(page, { total: input.pages });
+      return 'done';
+    },
+  });
+  const progress = testMount([paged]);
+
+  it.each(ERAS.map(([, era]) => [era]))(
+    'era %s: progress sent on the call comes back as notifications',
+    async (era) => {
+      const r = await progress.callTool('paged', { pages: 2 }, { client: { era }, meta: { progressToken: 'p-1' } });
+      expect(r.text).toBe('done');
+      expect(r.notifications).toEqual([
+        { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'p-1', progress: 1, total: 2 } },
+        { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'p-1', progress: 2, total: 2 } },
+      ]);
+      const quiet = await progress.callTool('paged', { pages: 2 }, { client: { era } });
+      expect(quiet.notifications).toEqual([]);
+    },
+  );
+
+  it('holds the example of its docstring', async () => {
+    const searchNotes = defineTool({
+      name: 'search_notes',
+      description: 'Search notes by text.',
+      input: z.object({ query: z.string().min(1), limit: z.number().int().max(50).default(10) }),
+      handler: ({ input }) => ({ query: input.query, results: [] }),
+    });
+    const example = testMount([searchNotes], { projection: 'auto' });
+    const r = await example.callTool('search_notes', { query: 'cats', limit: '5' });
+    expect(r.isError).toBe(false);
+    expect(r.repairs).toEqual([{ path: 'limit', from: 'number-string' }]);
+    expect((await example.listTools({ client: { name: 'cursor' } })).tools).toEqual(
+      example.report.projections.cursor?.tools,
+    );
+  });
+});
