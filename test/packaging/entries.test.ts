@@ -1,8 +1,9 @@
 /**
- * The fetch and Next.js entries (and the root, the core for any fetch runtime) must load in a Worker or
- * an Edge isolate: nothing they import, through every package they pull in, may be a Node builtin or a
- * framework package (hono, express, @hono/node-server). The graph is walked from the BUILT files with
- * Node's own resolution (import-graph.mjs), under the conditions Worker and Edge bundlers resolve with.
+ * The fetch and Next.js entries (and the root, the core for any fetch runtime, and the testing helper, for
+ * tests that run in workerd) must load in a Worker or an Edge isolate: nothing they import, through every
+ * package they pull in, may be a Node builtin or a framework package (hono, express, @hono/node-server).
+ * The graph is walked from the BUILT files with Node's own resolution (import-graph.mjs), under the
+ * conditions Worker and Edge bundlers resolve with.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -12,7 +13,12 @@ import { describe, expect, it } from 'vitest';
 
 const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const walker = fileURLToPath(new URL('./import-graph.mjs', import.meta.url));
-const ENTRIES = ['dist/index.js', 'dist/adapters/fetch/index.js', 'dist/adapters/next/index.js'];
+const ENTRIES = [
+  'dist/index.js',
+  'dist/adapters/fetch/index.js',
+  'dist/adapters/next/index.js',
+  'dist/testing/index.js',
+];
 /** What wrangler (workerd, worker, browser) and Next's Edge runtime (edge-light) resolve packages with. */
 const WORKER_CONDITIONS = ['workerd', 'edge-light', 'worker', 'browser'];
 
