@@ -50,11 +50,11 @@ const searchNotes = defineTool({
 const tools = [archiveNote, searchNotes];
 
 /** The same options on both sides; each side's own `onCall` records what the mount reported. */
-const optionsFor = (events: CallEvent[]): McpMountOptions => ({
+const optionsFor = (events?: CallEvent[]): McpMountOptions => ({
   projection: 'auto',
   auth: { verify: (token) => [WRITER, READER].find((a) => a.token === token), required: false },
   logger: { warn: () => {}, error: () => {} },
-  onCall: (event) => events.push(event),
+  ...(events && { onCall: (event: CallEvent) => events.push(event) }),
 });
 
 /** The helper's era for each official client. */
@@ -67,11 +67,16 @@ const httpEvents: CallEvent[] = [];
 const helperEvents: CallEvent[] = [];
 const t = testMount(tools, optionsFor(helperEvents));
 let server: Running;
+// The helper always sets `onCall`; a mount without one takes another path to the argument check (one shared
+// carrier per projection), so the answers are compared with that mount too.
+let unobserved: Running;
 beforeAll(async () => {
   server = await serveTools(tools, optionsFor(httpEvents));
+  unobserved = await serveTools(tools, optionsFor());
 });
 afterAll(async () => {
   await server.close();
+  await unobserved.close();
   await t.close();
 });
 
@@ -87,8 +92,8 @@ const outcome = (r: { isError?: boolean; content: unknown; structuredContent?: u
 });
 
 /** One call through the official client over HTTP: its outcome (or refusal) and what `onCall` saw. */
-async function overHttp(era: Era, name: string, args: Record<string, unknown>, token?: string) {
-  const client = await connect(era, server.url, fetch, token === undefined ? {} : { token });
+async function overHttp(era: Era, name: string, args: Record<string, unknown>, token?: string, url = server.url) {
+  const client = await connect(era, url, fetch, token === undefined ? {} : { token });
   try {
     httpEvents.length = 0;
     try {
@@ -155,6 +160,7 @@ describe.each(ERAS)('testMount answers as HTTP does (official client %s, era %s)
     const r = await t.callTool('search_notes', args, { client });
     const http = await overHttp(clientEra, 'search_notes', args);
     expect(outcome(r)).toEqual(http.outcome);
+    expect(outcome(r)).toEqual((await overHttp(clientEra, 'search_notes', args, undefined, unobserved.url)).outcome);
     expect(r.isError).toBe(false);
     expect(r.repairs).toEqual([{ path: 'tags', from: 'json-string' }]);
     expect(r.repairs).toEqual(http.event?.repairs);
@@ -168,6 +174,7 @@ describe.each(ERAS)('testMount answers as HTTP does (official client %s, era %s)
     const r = await t.callTool('search_notes', args, { client });
     const http = await overHttp(clientEra, 'search_notes', args);
     expect(outcome(r)).toEqual(http.outcome);
+    expect(outcome(r)).toEqual((await overHttp(clientEra, 'search_notes', args, undefined, unobserved.url)).outcome);
     expect(r.ignoredKeys).toEqual([{ path: 'sortBy', key: 'sortBy', didYouMean: 'orderBy' }]);
     expect(r.ignoredKeys).toEqual(http.event?.ignoredKeys);
     expect(r.text).toContain('did you mean `orderBy`?');
@@ -178,6 +185,9 @@ describe.each(ERAS)('testMount answers as HTTP does (official client %s, era %s)
     const invalid = await t.callTool('search_notes', { tags: [1] }, { client });
     const http = await overHttp(clientEra, 'search_notes', { tags: [1] });
     expect(outcome(invalid)).toEqual(http.outcome);
+    expect(outcome(invalid)).toEqual(
+      (await overHttp(clientEra, 'search_notes', { tags: [1] }, undefined, unobserved.url)).outcome,
+    );
     expect(invalid).toMatchObject({ status: 200, isError: true, event: { ok: false } });
     expect(invalid.text).toContain('tags[0]');
     const unknown = await t.callTool('no_such_tool', {}, { client });
