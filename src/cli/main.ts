@@ -243,9 +243,10 @@ export function withFlags(options: McpMountOptions, flags: CheckFlags): McpMount
   if (flags.projection !== undefined || flags.flat) {
     delete out.projection;
     delete out.flattenUnionInput;
-    // The module's list was for its own choice; the flag's projection decides what is served now.
-    if (flags.projection !== 'auto') delete out.projections;
-    if (flags.projection !== undefined) out.projection = flags.projection;
+    // The module's `serve` list stays with 'auto'; a named projection decides alone what is served now.
+    const listed = typeof options.projection === 'object' ? options.projection.serve : undefined;
+    if (flags.projection === 'auto' && listed) out.projection = { choose: 'auto', serve: listed };
+    else if (flags.projection !== undefined) out.projection = flags.projection;
     else out.flattenUnionInput = true;
   }
   const validation = { ...options.schemaValidation };

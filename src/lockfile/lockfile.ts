@@ -350,10 +350,12 @@ function show(value: unknown): string {
 
 /**
  * The `projection` option as the lockfile and `mcp-mount check` name it: a projection name, `'auto'`, or
- * `'function'`; without it `'flat'` under `flattenUnionInput: true`, else `'faithful'` (the defaults).
+ * `'function'` (`{ choose, serve }` by its `choose`); without it `'flat'` under `flattenUnionInput: true`,
+ * else `'faithful'` (the defaults).
  */
 export function projectionOptionOf(options: PrepareOptions): string {
-  const { projection, flattenUnionInput } = options;
+  const { flattenUnionInput } = options;
+  const projection = typeof options.projection === 'object' ? options.projection.choose : options.projection;
   if (typeof projection === 'function') return 'function';
   return projection ?? (flattenUnionInput === true ? 'flat' : 'faithful');
 }

@@ -43,7 +43,7 @@ export interface ExpressHost {
  * Preparation and the startup probe run here, once. Each request goes through @hono/node-server's Node
  * bridge (web `Request` in, with the body streamed and the signal aborted when the client goes away;
  * `Response` written back with backpressure) to the core, which reads the body under
- * `maxRequestBodyBytes`, counting the bytes it reads. The `Request` keeps the full URL (`req.originalUrl`,
+ * `limits.maxRequestBodyBytes`, counting the bytes it reads. The `Request` keeps the full URL (`req.originalUrl`,
  * mount path included). A body that `express.json()` (or `raw`/`text`) already read is handed on as its
  * bytes and counted the same way. `req.auth` reaches tools as `ctx.authInfo`; `req` and `res` as
  * `ctx.host.req` and `ctx.host.res`. Under `app.use`, paths below the mount (`/mcp/other`) go to `next()`.
@@ -95,9 +95,9 @@ export function mcp<S extends AnyZodObject = never, R = z.output<S>>(
 
 /** Tells `onError` (else the logger) of a failure outside the core; a throwing hook is logged, never passed on. */
 function report(options: McpMountOptions<any, any>, error: unknown): void {
-  const logger = options.logger ?? console;
+  const logger = options.observe?.logger ?? console;
   try {
-    if (options.onError) options.onError(error, {});
+    if (options.observe?.onError) options.observe.onError(error, {});
     else logger.error('mcp-mount: the Express bridge failed', error);
   } catch (hookError) {
     logger.error('mcp-mount: onError threw', hookError);

@@ -23,7 +23,7 @@ export interface HonoHost<E extends Env = any> {
  * `app.all('/mcp', mcp(tools, options))`. The raw request goes to the core; `c.env` and `c` reach tools as
  * `ctx.host.env` and `ctx.host.context`, `c.get('authInfo')` as `ctx.authInfo`. Preparation and the
  * startup probe run here, once. A body a middleware before the mount already read through `c.req`
- * (`await c.req.json()`, `text()`) is served from what Hono kept, counted under `maxRequestBodyBytes`; one
+ * (`await c.req.json()`, `text()`) is served from what Hono kept, counted under `limits.maxRequestBodyBytes`; one
  * read around Hono (`c.req.raw.json()`) gets a JSON-RPC 500 saying so. `E` is taken from tools that declare
  * a `HonoHost<E>` (the middleware is then a `MiddlewareHandler<E>`).
  *

@@ -31,7 +31,7 @@ export interface McpRouteHandlers<Params = unknown> {
   GET: RouteHandler<Params>;
   POST: RouteHandler<Params>;
   DELETE: RouteHandler<Params>;
-  /** CORS preflights, answered by the core when `cors` is on (export it, or Next.js answers them itself). */
+  /** CORS preflights, answered by the core when `access.cors` is on (export it, or Next.js answers them itself). */
   OPTIONS: RouteHandler<Params>;
   handler: McpFetchHandler<NextHost<Params>>;
 }

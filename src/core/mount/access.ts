@@ -3,21 +3,21 @@
  * policies the per-request checks read. See docs/decisions/0012-access-control.md.
  */
 import { requireScopes } from '@modelcontextprotocol/server';
-import type { AuthOptions, CorsOptions, McpMountOptions } from './options.js';
+import type { AccessOptions, AuthOptions, CorsOptions } from './options.js';
 
 /** What the Origin and Host checks run with. */
 export interface OriginPolicy {
-  /** `originCheck`: false turns every check off. */
+  /** `access.checkOrigin`: false turns every check off. */
   readonly check: boolean;
-  /** Exact origins from `allowedOrigins`, serialized as `<scheme>://<host>[:<port>]`. */
+  /** Exact origins from `access.origins`, serialized as `<scheme>://<host>[:<port>]`. */
   readonly origins: ReadonlySet<string>;
-  /** `'<scheme>://*'` entries from `allowedOrigins`, as the SDK's `validateOriginHeader` takes them. */
+  /** `'<scheme>://*'` entries from `access.origins`, as the SDK's `validateOriginHeader` takes them. */
   readonly schemes: readonly string[];
-  /** `allowedHosts`, normalized hostnames; undefined when `Host` is not checked. */
+  /** `access.hosts`, normalized hostnames; undefined when `Host` is not checked. */
   readonly hosts?: readonly string[];
 }
 
-/** What the bearer-auth gate runs with: `auth`, defaulted. */
+/** What the bearer-auth gate runs with: `access.auth`, defaulted. */
 export interface AuthPolicy {
   readonly verify: AuthOptions['verify'];
   readonly required: boolean;
@@ -51,25 +51,25 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const WILDCARD = /^([a-z][a-z0-9+.-]*):\/\/\*$/;
 
 /**
- * Settles `originCheck`, `allowedOrigins` and `allowedHosts`.
+ * Settles `access.checkOrigin`, `access.origins` and `access.hosts`.
  *
- * @throws TypeError naming the option and the entry that cannot mean anything: an `allowedOrigins` entry
- *   that is neither an origin nor a non-web `<scheme>://*`, an `allowedHosts` entry with a scheme, a port
- *   or a path, an empty `allowedHosts`.
+ * @throws TypeError naming the option and the entry that cannot mean anything: an `origins` entry that is
+ *   neither an origin nor a non-web `<scheme>://*`, a `hosts` entry with a scheme, a port or a path, an
+ *   empty `hosts`.
  */
-export function settleOriginPolicy(options: McpMountOptions<any>): OriginPolicy {
-  if (options.originCheck !== undefined && typeof options.originCheck !== 'boolean') {
-    throw new TypeError('mcp-mount: originCheck must be a boolean');
+export function settleOriginPolicy(options: AccessOptions): OriginPolicy {
+  if (options.checkOrigin !== undefined && typeof options.checkOrigin !== 'boolean') {
+    throw new TypeError('mcp-mount: access.checkOrigin must be a boolean');
   }
   const origins = new Set<string>();
   const schemes: string[] = [];
-  for (const entry of list('allowedOrigins', options.allowedOrigins)) {
+  for (const entry of list('access.origins', options.origins)) {
     const wildcard = WILDCARD.exec(entry);
     if (wildcard) {
       // The SDK honours `<scheme>://*` for non-web schemes only: websites are listed one by one.
       if (wildcard[1] === 'http' || wildcard[1] === 'https') {
         throw new TypeError(
-          `mcp-mount: allowedOrigins: ${entry} would allow every website; list each origin (e.g. https://app.example.com)`,
+          `mcp-mount: access.origins: ${entry} would allow every website; list each origin (e.g. https://app.example.com)`,
         );
       }
       schemes.push(entry);
@@ -77,11 +77,10 @@ export function settleOriginPolicy(options: McpMountOptions<any>): OriginPolicy 
     }
     origins.add(serializedOrigin(entry));
   }
-  const hosts =
-    options.allowedHosts === undefined ? undefined : list('allowedHosts', options.allowedHosts).map(hostname);
-  if (hosts?.length === 0) throw new TypeError('mcp-mount: allowedHosts must name at least one hostname');
+  const hosts = options.hosts === undefined ? undefined : list('access.hosts', options.hosts).map(hostname);
+  if (hosts?.length === 0) throw new TypeError('mcp-mount: access.hosts must name at least one hostname');
   return Object.freeze({
-    check: options.originCheck !== false,
+    check: options.checkOrigin !== false,
     origins,
     schemes: Object.freeze(schemes),
     ...(hosts && { hosts: Object.freeze(hosts) }),
@@ -112,7 +111,7 @@ function serializedOrigin(entry: string): string {
     ['', '/'].includes(url.pathname);
   if (!url || !bare) {
     throw new TypeError(
-      `mcp-mount: allowedOrigins: ${entry} is not an origin; give scheme, host and port only (e.g. https://app.example.com) or <scheme>://* (e.g. chrome-extension://*); to allow every origin, set originCheck: false`,
+      `mcp-mount: access.origins: ${entry} is not an origin; give scheme, host and port only (e.g. https://app.example.com) or <scheme>://* (e.g. chrome-extension://*); to allow every origin, set access.checkOrigin: false`,
     );
   }
   return `${url.protocol}//${url.host}`;
@@ -126,41 +125,41 @@ function hostname(entry: string): string {
   } catch {}
   if (url?.port !== '' || url.host !== entry.toLowerCase() || entry.includes('/')) {
     throw new TypeError(
-      `mcp-mount: allowedHosts: ${entry} is not a hostname; give the name only, without scheme or port (IPv6 in brackets: [::1])`,
+      `mcp-mount: access.hosts: ${entry} is not a hostname; give the name only, without scheme or port (IPv6 in brackets: [::1])`,
     );
   }
   return url.hostname;
 }
 
 /**
- * Settles `auth`.
+ * Settles `access.auth`.
  *
  * @throws TypeError naming the field: `verify` not a function, `required` not a boolean, a scope outside
  *   the OAuth scope-token grammar (the SDK's rule), `requiredScopes` without `required`,
  *   `resourceMetadataUrl` not an absolute http(s) URL.
  */
-export function settleAuthPolicy(options: McpMountOptions<any>): AuthPolicy | undefined {
+export function settleAuthPolicy(options: AccessOptions): AuthPolicy | undefined {
   const auth = options.auth;
   if (auth === undefined) return undefined;
   if (typeof auth !== 'object' || auth === null || typeof auth.verify !== 'function') {
-    throw new TypeError('mcp-mount: auth.verify must be a function (token, request) => AuthInfo | undefined');
+    throw new TypeError('mcp-mount: access.auth.verify must be a function (token, request) => AuthInfo | undefined');
   }
   if (auth.required !== undefined && typeof auth.required !== 'boolean') {
-    throw new TypeError('mcp-mount: auth.required must be a boolean');
+    throw new TypeError('mcp-mount: access.auth.required must be a boolean');
   }
   const required = auth.required !== false;
-  const requiredScopes = list('auth.requiredScopes', auth.requiredScopes);
+  const requiredScopes = list('access.auth.requiredScopes', auth.requiredScopes);
   if (requiredScopes.length > 0) {
-    checkScopes('auth.requiredScopes', requiredScopes);
+    checkScopes('access.auth.requiredScopes', requiredScopes);
     if (!required)
       throw new TypeError(
-        'mcp-mount: auth.requiredScopes needs auth.required: a request without a token has no scopes',
+        'mcp-mount: access.auth.requiredScopes needs access.auth.required: a request without a token has no scopes',
       );
   }
   const { resourceMetadataUrl } = auth;
   if (resourceMetadataUrl !== undefined && !/^https?:$/.test(parseUrl(resourceMetadataUrl)?.protocol ?? '')) {
     throw new TypeError(
-      `mcp-mount: auth.resourceMetadataUrl must be an absolute http(s) URL, got ${String(resourceMetadataUrl)}`,
+      `mcp-mount: access.auth.resourceMetadataUrl must be an absolute http(s) URL, got ${String(resourceMetadataUrl)}`,
     );
   }
   return Object.freeze({
@@ -189,27 +188,27 @@ function parseUrl(value: unknown): URL | undefined {
 }
 
 /**
- * Settles `cors`.
+ * Settles `access.cors`.
  *
  * @throws TypeError for a header that is not a header name, or `maxAgeSeconds` not a non-negative integer.
  */
-export function settleCorsPolicy(options: McpMountOptions<any>): CorsPolicy | undefined {
+export function settleCorsPolicy(options: AccessOptions): CorsPolicy | undefined {
   const cors = options.cors;
   if (cors === undefined || cors === false) return undefined;
   if (cors !== true && (typeof cors !== 'object' || cors === null)) {
-    throw new TypeError('mcp-mount: cors must be true, false or an options object');
+    throw new TypeError('mcp-mount: access.cors must be true, false or an options object');
   }
   const given: CorsOptions = cors === true ? {} : cors;
   const headers = (option: string, value: readonly string[] | undefined) => {
-    const names = list(`cors.${option}`, value);
+    const names = list(`access.cors.${option}`, value);
     const bad = names.find((n) => !HEADER_NAME.test(n));
     if (bad !== undefined)
-      throw new TypeError(`mcp-mount: cors.${option}: ${JSON.stringify(bad)} is not a header name`);
+      throw new TypeError(`mcp-mount: access.cors.${option}: ${JSON.stringify(bad)} is not a header name`);
     return names;
   };
   const maxAge = given.maxAgeSeconds ?? 600;
   if (!Number.isSafeInteger(maxAge) || maxAge < 0) {
-    throw new TypeError(`mcp-mount: cors.maxAgeSeconds must be a non-negative integer, got ${String(maxAge)}`);
+    throw new TypeError(`mcp-mount: access.cors.maxAgeSeconds must be a non-negative integer, got ${String(maxAge)}`);
   }
   return Object.freeze({
     allowHeaders: new Set([

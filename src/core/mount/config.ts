@@ -14,10 +14,15 @@ import {
 } from './access.js';
 import { AUTO_PROJECTIONS, autoProjection, type ClientIdentity } from './client-identity.js';
 import type {
+  AccessOptions,
   CallEvent,
   ErrorInfo,
   ExtendOption,
+  LimitsOptions,
   McpMountOptions,
+  ObserveOptions,
+  ProtocolOptions,
+  RepairOptions,
   SchemaValidationOptions,
   VisibilityContext,
   VisibleTools,
@@ -28,7 +33,7 @@ import type { ServerHook } from './server-hook.js';
 const AUTO_TARGETS = AUTO_PROJECTIONS.map((rule) => rule.projection);
 
 /** The SDK's own default body limit, 4 MiB. */
-export const DEFAULT_MAX_REQUEST_BODY_BYTES = 4 * 1024 * 1024;
+const DEFAULT_MAX_REQUEST_BODY_BYTES = 4 * 1024 * 1024;
 
 /** What one call's arguments may hold (docs/design/repair.md, Limits). */
 export interface ArgumentLimits {
@@ -48,7 +53,50 @@ const UNKNOWN_KEYS = ['notice', 'reject', 'strip'] as const;
 const RESPONSE_MODES: readonly PerRequestResponseMode[] = ['auto', 'sse', 'json'];
 
 /** Keys clients are known to add to every call's arguments on their own: n8n's `toolCallId`. */
-export const DEFAULT_INJECTED_KEYS: readonly string[] = Object.freeze(['toolCallId']);
+const DEFAULT_INJECTED_KEYS: readonly string[] = Object.freeze(['toolCallId']);
+
+/** The keys each group takes, to refuse a misspelt or misplaced one rather than ignore it. */
+const GROUP_KEYS = {
+  repair: ['json', 'scalars', 'nullAsAbsent', 'unknownKeys', 'injectedKeys', 'hygiene'],
+  access: ['checkOrigin', 'origins', 'hosts', 'cors', 'auth', 'visibleTools', 'listUnauthorizedTools'],
+  observe: ['onCall', 'onError', 'logger', 'redact', 'exposeErrors'],
+  limits: ['maxRequestBodyBytes', 'maxArgumentDepth', 'maxArgumentValues'],
+  protocol: ['logging', 'responseMode', 'requestState'],
+} as const satisfies Record<string, readonly string[]>;
+type Group = keyof typeof GROUP_KEYS;
+
+/**
+ * The 0.0 flat options and where each went in 0.1 (docs/decisions/0016-options-grouped-by-concern.md).
+ * Refused, not ignored: a security option silently dropped (`allowedOrigins`) would be worse than a throw.
+ */
+export const REPLACED_OPTIONS: Readonly<Record<string, string>> = Object.freeze({
+  coerceJsonArgs: 'repair.json',
+  coerceScalarArgs: 'repair.scalars',
+  nullAsAbsent: 'repair.nullAsAbsent',
+  unknownKeys: 'repair.unknownKeys',
+  injectedKeys: 'repair.injectedKeys',
+  argumentHygiene: 'repair.hygiene',
+  originCheck: 'access.checkOrigin',
+  allowedOrigins: 'access.origins',
+  allowedHosts: 'access.hosts',
+  cors: 'access.cors',
+  auth: 'access.auth',
+  visibleTools: 'access.visibleTools',
+  listUnauthorizedTools: 'access.listUnauthorizedTools',
+  onCall: 'observe.onCall',
+  onError: 'observe.onError',
+  logger: 'observe.logger',
+  redact: 'observe.redact',
+  exposeErrors: 'observe.exposeErrors',
+  maxRequestBodyBytes: 'limits.maxRequestBodyBytes',
+  maxArgumentDepth: 'limits.maxArgumentDepth',
+  maxArgumentValues: 'limits.maxArgumentValues',
+  logging: 'protocol.logging',
+  responseMode: 'protocol.responseMode',
+  requestState: 'protocol.requestState',
+  projections: 'projection: { choose, serve }',
+  server: 'features',
+});
 
 /** What a mount runs with. Deep-frozen; built only by `settleOptions`. */
 export interface MountConfig {
@@ -59,40 +107,40 @@ export interface MountConfig {
   readonly extend?: ExtendOption;
   /** The probe's options, with `policy` defaulted to `'throw'` and every list copied and frozen. */
   readonly validation: Readonly<SchemaValidationOptions> & { readonly policy: (typeof POLICIES)[number] };
-  /** Which argument repairs run (`coerceJsonArgs`, `coerceScalarArgs`, `nullAsAbsent`). */
+  /** Which argument repairs run (`repair.json`, `repair.scalars`, `repair.nullAsAbsent`). */
   readonly repair: { readonly json: boolean; readonly scalars: boolean; readonly nullAsAbsent: boolean };
-  /** `unknownKeys`, defaulted to `'notice'`. */
+  /** `repair.unknownKeys`, defaulted to `'notice'`. */
   readonly unknownKeys: (typeof UNKNOWN_KEYS)[number];
-  /** `injectedKeys`, defaulted to `['toolCallId']`. */
+  /** `repair.injectedKeys`, defaulted to `['toolCallId']`. */
   readonly injectedKeys: readonly string[];
-  /** `argumentHygiene`, defaulted to true. */
+  /** `repair.hygiene`, defaulted to true. */
   readonly hygiene: boolean;
-  /** Bytes; a body over this gets 413. */
+  /** `limits.maxRequestBodyBytes`, in bytes; a body over this gets 413. */
   readonly maxRequestBodyBytes: number;
-  /** `maxArgumentDepth` and `maxArgumentValues`: what one call's arguments may hold. */
+  /** `limits.maxArgumentDepth` and `limits.maxArgumentValues`: what one call's arguments may hold. */
   readonly argumentLimits: ArgumentLimits;
-  /** `originCheck`, `allowedOrigins`, `allowedHosts`. */
+  /** `access.checkOrigin`, `access.origins`, `access.hosts`. */
   readonly origin: OriginPolicy;
-  /** `cors`, settled; undefined when off. */
+  /** `access.cors`, settled; undefined when off. */
   readonly cors?: CorsPolicy;
-  /** `auth`, defaulted; undefined without it. */
+  /** `access.auth`, defaulted; undefined without it. */
   readonly auth?: AuthPolicy;
-  /** `listUnauthorizedTools`. */
+  /** `access.listUnauthorizedTools`. */
   readonly listUnauthorizedTools: boolean;
   readonly visibleTools?: (context: VisibilityContext) => VisibleTools | Promise<VisibleTools>;
   readonly logger: Pick<Console, 'warn' | 'error'>;
   readonly onCall?: (event: CallEvent) => void;
   readonly onError?: (error: unknown, info: ErrorInfo) => void;
   readonly redact?: (args: Record<string, unknown>, tool: string) => unknown;
-  /** `exposeErrors`: unexpected handler errors show their message to the client. */
+  /** `observe.exposeErrors`: unexpected handler errors show their message to the client. */
   readonly exposeErrors: boolean;
-  /** The `server` option: registers resources, prompts and the like on each per-request server. */
-  readonly serverHook?: ServerHook;
-  /** `logging`: declare the logging capability on every per-request server. */
+  /** The `features` option: registers resources, prompts and the like on each per-request server. */
+  readonly features?: ServerHook;
+  /** `protocol.logging`: declare the logging capability on every per-request server. */
   readonly logging: boolean;
-  /** `responseMode`, default `'auto'`. */
+  /** `protocol.responseMode`, default `'auto'`. */
   readonly responseMode: PerRequestResponseMode;
-  /** `requestState`, handed to every per-request server. */
+  /** `protocol.requestState`, handed to every per-request server. */
   readonly requestState?: ServerOptions['requestState'];
 }
 
@@ -108,112 +156,203 @@ export interface ProjectionPolicy {
 
 /**
  * Turns the caller's options into the mount's configuration: defaults filled in, lists copied (a caller
- * mutating its options object later changes nothing), the whole deep-frozen.
+ * mutating its options object later changes nothing), the whole deep-frozen. One step per group.
  *
- * @throws TypeError naming the option when a value cannot mean anything (`maxRequestBodyBytes`,
- *   `maxArgumentDepth` or `maxArgumentValues` not a positive integer, an unknown `schemaValidation.policy`, `unknownKeys` or `responseMode`, `injectedKeys`
- *   that are not names, an `argumentHygiene` or `logging` that is not a boolean, a hook that is not a
- *   function, an `allowedOrigins` or `allowedHosts` entry that is not an origin or a hostname, an `auth`
- *   field that cannot mean anything, a `requestState` without a `verify` function).
+ * @throws TypeError naming the option when a value cannot mean anything: a 0.0 flat name (naming its
+ *   replacement), a key a group does not take, a group that is not an object, `limits` not positive
+ *   integers, an unknown `schemaValidation.policy`, `repair.unknownKeys` or `protocol.responseMode`,
+ *   `repair.injectedKeys` that are not names, a switch that is not a boolean, a hook that is not a
+ *   function, an `access.origins` or `access.hosts` entry that is not an origin or a hostname, an
+ *   `access.auth` field that cannot mean anything, a `protocol.requestState` without a `verify` function.
  */
 export function settleOptions(options: McpMountOptions<any> = {}): MountConfig {
-  const validation = options.schemaValidation ?? {};
+  refuseReplaced(options as Record<string, unknown>);
+  const repair = group(options, 'repair');
+  const access = group(options, 'access');
+  const observe = group(options, 'observe');
+  const limits = group(options, 'limits');
+  const protocol = group(options, 'protocol');
+  const config: MountConfig = {
+    server: settleIdentity(options),
+    projection: settleProjection(options),
+    ...(options.extend && { extend: Object.freeze({ ...options.extend }) }),
+    validation: settleValidation(options.schemaValidation),
+    ...settleRepair(repair),
+    ...settleLimits(limits),
+    ...settleAccess(access),
+    ...settleObserve(observe),
+    ...settleFeatures(options),
+    ...settleProtocol(protocol),
+  };
+  return Object.freeze(config);
+}
+
+/** Refuses a 0.0 flat name with its replacement: `mcp-mount: coerceJsonArgs is repair.json since 0.1`. */
+function refuseReplaced(options: Record<string, unknown>): void {
+  for (const [name, replacement] of Object.entries(REPLACED_OPTIONS)) {
+    if (options[name] !== undefined) throw new TypeError(`mcp-mount: ${name} is ${replacement} since 0.1`);
+  }
+}
+
+/** The group object `name` (`{}` when not given). @throws TypeError for a non-object or a key it does not take. */
+function group<G extends Group>(options: McpMountOptions<any>, name: G): NonNullable<McpMountOptions<any>[G]> {
+  const value: unknown = options[name];
+  if (value === undefined) return {};
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new TypeError(`mcp-mount: ${name} must be an object of options (${GROUP_KEYS[name].join(', ')})`);
+  }
+  const known: readonly string[] = GROUP_KEYS[name];
+  for (const key of Object.keys(value)) {
+    if (known.includes(key)) continue;
+    const moved = REPLACED_OPTIONS[key];
+    throw new TypeError(
+      moved
+        ? `mcp-mount: ${name}.${key} is ${moved} since 0.1`
+        : `mcp-mount: ${name}.${key} is not an option; ${name} takes ${known.join(', ')}`,
+    );
+  }
+  return value as NonNullable<McpMountOptions<any>[G]>;
+}
+
+function settleIdentity(options: McpMountOptions<any>): MountConfig['server'] {
+  return Object.freeze({
+    name: options.name ?? 'mcp-mount',
+    version: options.version ?? '0.0.0',
+    ...(options.instructions !== undefined && { instructions: options.instructions }),
+  });
+}
+
+/** `schemaValidation`, with `policy` defaulted to `'throw'` and every list copied and frozen. */
+function settleValidation(validation: SchemaValidationOptions = {}): MountConfig['validation'] {
   const policy = validation.policy ?? 'throw';
   if (!POLICIES.includes(policy)) {
     throw new TypeError(
       `mcp-mount: schemaValidation.policy must be one of ${POLICIES.join(', ')}, got ${String(policy)}`,
     );
   }
-  const maxRequestBodyBytes = positiveInteger(
-    'maxRequestBodyBytes',
-    options.maxRequestBodyBytes,
-    DEFAULT_MAX_REQUEST_BODY_BYTES,
-  );
-  const argumentLimits = Object.freeze({
-    maxDepth: positiveInteger('maxArgumentDepth', options.maxArgumentDepth, DEFAULT_MAX_ARGUMENT_DEPTH),
-    maxValues: positiveInteger('maxArgumentValues', options.maxArgumentValues, DEFAULT_MAX_ARGUMENT_VALUES),
+  const list = (values: readonly string[]) => Object.freeze([...values]) as string[];
+  return Object.freeze({
+    policy,
+    ...(validation.profiles && { profiles: list(validation.profiles) }),
+    ...(validation.requireTypedProperties !== undefined && {
+      requireTypedProperties: validation.requireTypedProperties,
+    }),
+    ...(validation.allowUntyped && { allowUntyped: list(validation.allowUntyped) }),
+    ...(validation.requirePortableFormats !== undefined && {
+      requirePortableFormats: validation.requirePortableFormats,
+    }),
+    ...(validation.allowFormats && { allowFormats: list(validation.allowFormats) }),
   });
-  const unknownKeys = options.unknownKeys ?? 'notice';
+}
+
+/** `repair`: every switch on by default, `unknownKeys` `'notice'`, `injectedKeys` `['toolCallId']`. */
+function settleRepair(repair: RepairOptions): Pick<MountConfig, 'repair' | 'unknownKeys' | 'injectedKeys' | 'hygiene'> {
+  for (const key of ['json', 'scalars', 'nullAsAbsent', 'hygiene'] as const) boolean(`repair.${key}`, repair[key]);
+  const unknownKeys = repair.unknownKeys ?? 'notice';
   if (!UNKNOWN_KEYS.includes(unknownKeys)) {
-    throw new TypeError(`mcp-mount: unknownKeys must be one of ${UNKNOWN_KEYS.join(', ')}, got ${String(unknownKeys)}`);
-  }
-  const injected = options.injectedKeys ?? DEFAULT_INJECTED_KEYS;
-  if (!Array.isArray(injected) || !injected.every((k) => typeof k === 'string')) {
-    throw new TypeError('mcp-mount: injectedKeys must be an array of key names');
-  }
-  if (options.argumentHygiene !== undefined && typeof options.argumentHygiene !== 'boolean') {
-    throw new TypeError(`mcp-mount: argumentHygiene must be a boolean, got ${String(options.argumentHygiene)}`);
-  }
-  for (const hook of ['onCall', 'onError', 'visibleTools', 'redact', 'server'] as const) {
-    if (options[hook] !== undefined && typeof options[hook] !== 'function') {
-      throw new TypeError(`mcp-mount: ${hook} must be a function`);
-    }
-  }
-  if (options.logging !== undefined && typeof options.logging !== 'boolean') {
-    throw new TypeError(`mcp-mount: logging must be a boolean, got ${String(options.logging)}`);
-  }
-  const responseMode = options.responseMode ?? 'auto';
-  if (!RESPONSE_MODES.includes(responseMode)) {
     throw new TypeError(
-      `mcp-mount: responseMode must be one of ${RESPONSE_MODES.join(', ')}, got ${String(options.responseMode)}`,
+      `mcp-mount: repair.unknownKeys must be one of ${UNKNOWN_KEYS.join(', ')}, got ${String(unknownKeys)}`,
     );
   }
-  const { requestState } = options;
-  if (requestState !== undefined && typeof requestState?.verify !== 'function') {
-    throw new TypeError('mcp-mount: requestState must be { verify(state, ctx) }, e.g. createRequestStateCodec(...)');
+  const injected = repair.injectedKeys ?? DEFAULT_INJECTED_KEYS;
+  if (!Array.isArray(injected) || !injected.every((k) => typeof k === 'string')) {
+    throw new TypeError('mcp-mount: repair.injectedKeys must be an array of key names');
   }
-  const list = (values: readonly string[] | undefined) => (values ? Object.freeze([...values]) : undefined);
-  const config: MountConfig = {
-    server: {
-      name: options.name ?? 'mcp-mount',
-      version: options.version ?? '0.0.0',
-      ...(options.instructions !== undefined && { instructions: options.instructions }),
-    },
-    projection: settleProjection(options),
-    ...(options.extend && { extend: Object.freeze({ ...options.extend }) }),
-    validation: {
-      policy,
-      ...(validation.profiles && { profiles: list(validation.profiles) as string[] }),
-      ...(validation.requireTypedProperties !== undefined && {
-        requireTypedProperties: validation.requireTypedProperties,
-      }),
-      ...(validation.allowUntyped && { allowUntyped: list(validation.allowUntyped) as string[] }),
-      ...(validation.requirePortableFormats !== undefined && {
-        requirePortableFormats: validation.requirePortableFormats,
-      }),
-      ...(validation.allowFormats && { allowFormats: list(validation.allowFormats) as string[] }),
-    },
-    repair: {
-      json: options.coerceJsonArgs !== false,
-      scalars: options.coerceScalarArgs !== false,
-      nullAsAbsent: options.nullAsAbsent !== false,
-    },
+  return {
+    repair: Object.freeze({
+      json: repair.json !== false,
+      scalars: repair.scalars !== false,
+      nullAsAbsent: repair.nullAsAbsent !== false,
+    }),
     unknownKeys,
     injectedKeys: Object.freeze([...injected]),
-    hygiene: options.argumentHygiene !== false,
-    maxRequestBodyBytes,
-    argumentLimits,
-    origin: settleOriginPolicy(options),
-    ...(options.cors !== undefined && options.cors !== false && { cors: settleCorsPolicy(options) }),
-    ...(options.auth !== undefined && { auth: settleAuthPolicy(options) }),
-    listUnauthorizedTools: options.listUnauthorizedTools === true,
-    ...(options.visibleTools && { visibleTools: options.visibleTools }),
-    exposeErrors: options.exposeErrors === true,
-    logger: options.logger ?? console,
-    ...(options.onCall && { onCall: options.onCall }),
-    ...(options.onError && { onError: options.onError }),
-    ...(options.redact && { redact: options.redact }),
-    ...(options.server && { serverHook: options.server }),
-    logging: options.logging === true,
+    hygiene: repair.hygiene !== false,
+  };
+}
+
+/** `limits`, each a positive integer or its default. */
+function settleLimits(limits: LimitsOptions): Pick<MountConfig, 'maxRequestBodyBytes' | 'argumentLimits'> {
+  return {
+    maxRequestBodyBytes: positiveInteger(
+      'limits.maxRequestBodyBytes',
+      limits.maxRequestBodyBytes,
+      DEFAULT_MAX_REQUEST_BODY_BYTES,
+    ),
+    argumentLimits: Object.freeze({
+      maxDepth: positiveInteger('limits.maxArgumentDepth', limits.maxArgumentDepth, DEFAULT_MAX_ARGUMENT_DEPTH),
+      maxValues: positiveInteger('limits.maxArgumentValues', limits.maxArgumentValues, DEFAULT_MAX_ARGUMENT_VALUES),
+    }),
+  };
+}
+
+/** `access`: the Origin and Host checks, CORS, auth, and which tools a request sees. */
+function settleAccess(
+  access: AccessOptions,
+): Pick<MountConfig, 'origin' | 'cors' | 'auth' | 'listUnauthorizedTools' | 'visibleTools'> {
+  hook('access.visibleTools', access.visibleTools);
+  const cors = settleCorsPolicy(access);
+  const auth = settleAuthPolicy(access);
+  return {
+    origin: settleOriginPolicy(access),
+    ...(cors && { cors }),
+    ...(auth && { auth }),
+    listUnauthorizedTools: access.listUnauthorizedTools === true,
+    ...(access.visibleTools && { visibleTools: access.visibleTools }),
+  };
+}
+
+/** `observe`: hooks checked to be functions, `logger` defaulted to `console`. */
+function settleObserve(
+  observe: ObserveOptions,
+): Pick<MountConfig, 'logger' | 'onCall' | 'onError' | 'redact' | 'exposeErrors'> {
+  for (const key of ['onCall', 'onError', 'redact'] as const) hook(`observe.${key}`, observe[key]);
+  return {
+    exposeErrors: observe.exposeErrors === true,
+    logger: observe.logger ?? console,
+    ...(observe.onCall && { onCall: observe.onCall }),
+    ...(observe.onError && { onError: observe.onError }),
+    ...(observe.redact && { redact: observe.redact }),
+  };
+}
+
+/** `features`: the hook that registers resources, prompts and the like. */
+function settleFeatures(options: McpMountOptions<any>): Pick<MountConfig, 'features'> {
+  hook('features', options.features);
+  return options.features ? { features: options.features } : {};
+}
+
+/** `protocol`: `logging` off, `responseMode` `'auto'`, `requestState` as given (its `verify` only). */
+function settleProtocol(protocol: ProtocolOptions): Pick<MountConfig, 'logging' | 'responseMode' | 'requestState'> {
+  boolean('protocol.logging', protocol.logging);
+  const responseMode = protocol.responseMode ?? 'auto';
+  if (!RESPONSE_MODES.includes(responseMode)) {
+    throw new TypeError(
+      `mcp-mount: protocol.responseMode must be one of ${RESPONSE_MODES.join(', ')}, got ${String(responseMode)}`,
+    );
+  }
+  const { requestState } = protocol;
+  if (requestState !== undefined && typeof requestState?.verify !== 'function') {
+    throw new TypeError(
+      'mcp-mount: protocol.requestState must be { verify(state, ctx) }, e.g. createRequestStateCodec(...)',
+    );
+  }
+  return {
+    logging: protocol.logging === true,
     responseMode,
     ...(requestState && { requestState: Object.freeze({ verify: requestState.verify }) }),
   };
-  Object.freeze(config.server);
-  Object.freeze(config.projection.served);
-  Object.freeze(config.projection);
-  Object.freeze(config.validation);
-  Object.freeze(config.repair);
-  return Object.freeze(config);
+}
+
+/** @throws TypeError when `value` is given and not a boolean. */
+function boolean(name: string, value: unknown): void {
+  if (value !== undefined && typeof value !== 'boolean') {
+    throw new TypeError(`mcp-mount: ${name} must be a boolean, got ${String(value)}`);
+  }
+}
+
+/** @throws TypeError when `value` is given and not a function. */
+function hook(name: string, value: unknown): void {
+  if (value !== undefined && typeof value !== 'function') throw new TypeError(`mcp-mount: ${name} must be a function`);
 }
 
 /** A limit given as a positive safe integer, else `fallback` when not given. @throws TypeError otherwise. */
@@ -225,53 +364,63 @@ function positiveInteger(name: string, value: unknown, fallback: number): number
   return value;
 }
 
-/** `projection`, its shorthand `flattenUnionInput`, and `projections`. @throws TypeError for a value that names nothing. */
+/** `projection` and its shorthand `flattenUnionInput`. @throws TypeError for a value that names nothing. */
 function settleProjection(options: McpMountOptions<any>): ProjectionPolicy {
   const { projection, flattenUnionInput } = options;
-  if (flattenUnionInput !== undefined && typeof flattenUnionInput !== 'boolean') {
-    throw new TypeError(`mcp-mount: flattenUnionInput must be a boolean, got ${String(flattenUnionInput)}`);
-  }
-  const listed = listedProjections(options.projections);
-  const chooses = projection === 'auto' || typeof projection === 'function';
-  if (listed && !chooses) {
-    throw new TypeError("mcp-mount: projections goes with projection: 'auto' or a function, which choose among them");
-  }
+  boolean('flattenUnionInput', flattenUnionInput);
   if (projection === undefined) {
     const only: ProjectionName = flattenUnionInput ? 'flat' : 'faithful';
-    return { default: only, served: [only] };
+    return frozenPolicy({ default: only, served: [only] });
   }
   if (flattenUnionInput === true && projection !== 'flat') {
     throw new TypeError(
       "mcp-mount: flattenUnionInput: true is shorthand for projection: 'flat'; give projection alone",
     );
   }
-  if (typeof projection === 'function') {
-    const served = listed ?? ['flat', ...PROJECTION_NAMES.filter((n) => n !== 'flat')];
-    return { default: served.includes('flat') ? 'flat' : served[0]!, served, choose: projection };
+  if (typeof projection === 'object' && projection !== null) {
+    return frozenPolicy(choosing(projection.choose, servedProjections(projection.serve)));
   }
-  if (projection === 'auto') {
-    const served = [...new Set<ProjectionName>(['flat', ...(listed ?? AUTO_TARGETS)])];
-    // A row naming a projection left out falls back to flat, the superset every client takes.
-    const choose = (client: ClientIdentity): ProjectionName => {
-      const chosen = autoProjection(client);
-      return served.includes(chosen) ? chosen : 'flat';
-    };
-    return { default: 'flat', served, choose };
-  }
+  if (projection === 'auto' || typeof projection === 'function') return frozenPolicy(choosing(projection));
   if (!isProjectionName(projection)) {
     throw new TypeError(
-      `mcp-mount: projection must be 'auto', a function, or one of ${PROJECTION_NAMES.join(', ')}; got ${String(projection)}`,
+      `mcp-mount: projection must be 'auto', a function, { choose, serve }, or one of ${PROJECTION_NAMES.join(', ')}; got ${String(projection)}`,
     );
   }
-  return { default: projection, served: [projection] };
+  return frozenPolicy({ default: projection, served: [projection] });
 }
 
-/** `projections`, checked and without repeats; undefined when not given. */
-function listedProjections(value: unknown): ProjectionName[] | undefined {
-  if (value === undefined) return undefined;
+/**
+ * A choosing policy: `'auto'` among `flat` and its targets, a function among every projection, or either
+ * among `listed` (`projection.serve`).
+ */
+function choosing(choose: unknown, listed?: ProjectionName[]): ProjectionPolicy {
+  if (typeof choose === 'function') {
+    const served = listed ?? ['flat', ...PROJECTION_NAMES.filter((n) => n !== 'flat')];
+    const pick = choose as (client: ClientIdentity) => ProjectionName;
+    return { default: served.includes('flat') ? 'flat' : served[0]!, served, choose: pick };
+  }
+  if (choose !== 'auto') {
+    throw new TypeError(`mcp-mount: projection.choose must be 'auto' or a function, got ${String(choose)}`);
+  }
+  const served = [...new Set<ProjectionName>(['flat', ...(listed ?? AUTO_TARGETS)])];
+  // A row naming a projection left out falls back to flat, the superset every client takes.
+  const pick = (client: ClientIdentity): ProjectionName => {
+    const chosen = autoProjection(client);
+    return served.includes(chosen) ? chosen : 'flat';
+  };
+  return { default: 'flat', served, choose: pick };
+}
+
+function frozenPolicy(policy: ProjectionPolicy): ProjectionPolicy {
+  Object.freeze(policy.served);
+  return Object.freeze(policy);
+}
+
+/** `projection.serve`, checked and without repeats. */
+function servedProjections(value: unknown): ProjectionName[] {
   if (!Array.isArray(value) || value.length === 0 || !value.every(isProjectionName)) {
     throw new TypeError(
-      `mcp-mount: projections must be a non-empty array of ${PROJECTION_NAMES.join(', ')}; got ${JSON.stringify(value)}`,
+      `mcp-mount: projection.serve must be a non-empty array of ${PROJECTION_NAMES.join(', ')}; got ${JSON.stringify(value)}`,
     );
   }
   return [...new Set(value)];

@@ -77,10 +77,12 @@ export interface CorsOptions {
  * @example
  * const jwks = createRemoteJWKSet(new URL('https://auth.example.com/.well-known/jwks.json'));
  * mcp(tools, {
- *   auth: {
- *     async verify(token) {
- *       const { payload } = await jwtVerify(token, jwks, { issuer: 'https://auth.example.com', audience: 'https://api.example.com/mcp' });
- *       return { token, clientId: String(payload.client_id), scopes: String(payload.scope ?? '').split(' '), expiresAt: payload.exp, extra: { sub: payload.sub } };
+ *   access: {
+ *     auth: {
+ *       async verify(token) {
+ *         const { payload } = await jwtVerify(token, jwks, { issuer: 'https://auth.example.com', audience: 'https://api.example.com/mcp' });
+ *         return { token, clientId: String(payload.client_id), scopes: String(payload.scope ?? '').split(' '), expiresAt: payload.exp, extra: { sub: payload.sub } };
+ *       },
  *     },
  *   },
  * });
@@ -110,6 +112,32 @@ export interface AuthOptions {
   resourceMetadataUrl?: string;
 }
 
+/**
+ * Which projections a choosing mount computes, probes and serves: `projection: { choose, serve }`
+ * (docs/decisions/0016-options-grouped-by-concern.md).
+ *
+ * @example `{ projection: { choose: 'auto', serve: ['flat', 'cursor', 'anthropic'] } }`
+ */
+export interface ProjectionOptions {
+  /** How a `tools/list` picks: `'auto'` (by `autoProjection`), or a function of the client's identity. */
+  choose: 'auto' | ((client: ClientIdentity) => ProjectionName);
+  /**
+   * The projections the mount computes, probes and serves, in order (repeats dropped). Under `'auto'`, a
+   * client whose table row names a projection left out here gets `flat` (always served); a function must
+   * return one of these. List only the clients you serve: a projection whose documents a tool cannot be
+   * served in is a probe error for that projection.
+   * @throws TypeError at construction when empty or naming anything but a projection.
+   */
+  serve: readonly ProjectionName[];
+}
+
+/** The `projection` option: one projection, `'auto'`, a function, or `{ choose, serve }`. */
+export type ProjectionOption =
+  | ProjectionName
+  | 'auto'
+  | ((client: ClientIdentity) => ProjectionName)
+  | ProjectionOptions;
+
 /** Options shared by the probe and every mount: the same options give the same served documents. */
 export interface PrepareOptions<S extends AnyZodObject = AnyZodObject, R = unknown> {
   /**
@@ -121,54 +149,44 @@ export interface PrepareOptions<S extends AnyZodObject = AnyZodObject, R = unkno
    * Which `inputSchema` document each client is served (docs/decisions/0014-per-client-projections.md):
    * - a projection name: every client gets that one (`'faithful'`, `'flat'`, or a client profile's:
    *   `'anthropic'`, `'openai-strict'`, `'gemini'`, `'cursor'`, `'local-grammar'`);
-   * - `'auto'`: chosen per `tools/list` by `autoProjection` (client name or User-Agent; unknown clients get `'flat'`);
-   * - a function of the client's identity, run per `tools/list`; it must return a projection name (anything
-   *   else, or a throw, answers that request with a JSON-RPC 500 that `onError` sees).
+   * - `'auto'`: chosen per `tools/list` by `autoProjection` (client name or User-Agent; unknown clients get
+   *   `'flat'`), among `flat` and every `AUTO_PROJECTIONS` target;
+   * - a function of the client's identity, run per `tools/list`, among every projection; it must return a
+   *   projection name (anything else, or a throw, answers that request with a JSON-RPC 500 that `onError` sees);
+   * - `{ choose: 'auto' | fn, serve: [...] }`: the same choice, among the projections `serve` lists only.
    *
    * Every projection the option can choose is computed and probed once, at construction. Calls are
    * unaffected: the original Zod schema parses every call, whatever document the client was shown.
    * Default: `'faithful'`, or `'flat'` with `flattenUnionInput: true`.
+   * @throws TypeError at construction for a value that names nothing.
    */
-  projection?: ProjectionName | 'auto' | ((client: ClientIdentity) => ProjectionName);
-  /**
-   * With `projection: 'auto'` or a function: the projections the mount computes, probes and serves, in order.
-   * Default: for `'auto'`, `flat` and every `AUTO_PROJECTIONS` target; for a function, all of them. Under
-   * `'auto'`, a client whose table row names a projection left out here gets `flat` (always served); a
-   * function must return one of these. List only the clients you serve: a projection whose documents a
-   * tool cannot be served in is a probe error for that projection.
-   *
-   * @example `{ projection: 'auto', projections: ['flat', 'cursor', 'anthropic'] }`
-   */
-  projections?: readonly ProjectionName[];
+  projection?: ProjectionOption;
   /** Generic over the extend schema and `resolve`'s result, so that `resolve` and tools see them typed. */
   extend?: ExtendOption<S, R>;
   schemaValidation?: SchemaValidationOptions;
   /**
-   * Registers the rest of the server beside the tools: resources, resource templates, prompts, completions
-   * (and any capability they need), with the SDK's own `McpServer` API, on each per-request server.
-   * Not run for `tools/call` and `tools/list`, which only tools answer; run once at construction on a
-   * throwaway server so the probe sees what it registers (`ctx.request` is then undefined).
-   * Tools are not registered here: give them to the mount (a `registerTool` in the hook fails the mount).
-   * See docs/decisions/0013-the-rest-of-the-server.md.
+   * Registers the rest of the server beside the tools (what MCP calls the server's features): resources,
+   * resource templates, prompts, completions (and any capability they need), with the SDK's own `McpServer`
+   * API, on each per-request server. Not run for `tools/call` and `tools/list`, which only tools answer;
+   * run once at construction on a throwaway server so the probe sees what it registers (`ctx.request` is
+   * then undefined). Tools are not registered here: give them to the mount (a `registerTool` in the hook
+   * fails the mount). See docs/decisions/0013-the-rest-of-the-server.md.
    */
-  server?: ServerHook;
+  features?: ServerHook;
 }
 
-/** Options of `createMcpFetchHandler` and every adapter. */
-export interface McpMountOptions<S extends AnyZodObject = AnyZodObject, R = unknown> extends PrepareOptions<S, R> {
-  /** Server name in `initialize`/`server/discover`. Default `'mcp-mount'`. */
-  name?: string;
-  /** Server version. Default `'0.0.0'`. */
-  version?: string;
-  /** Server instructions sent to clients. */
-  instructions?: string;
+/**
+ * How a call's arguments are repaired and checked before the tool's parse (docs/design/repair.md).
+ * Every repair is reported (`ctx.repairs`, `onCall`).
+ */
+export interface RepairOptions {
   /** Parse object/array arguments sent as JSON text (see docs/design/repair.md). Default true. */
-  coerceJsonArgs?: boolean;
+  json?: boolean;
   /**
    * Turn canonical `"42"`, `"true"`, `"null"` into the scalar the schema expects (see docs/design/repair.md).
    * Default true.
    */
-  coerceScalarArgs?: boolean;
+  scalars?: boolean;
   /**
    * Read `null` for a key whose schema refuses null, where leaving the key out is valid, as the key left out
    * (docs/design/repair.md, ADR 0003): what a client that must send every key means (OpenAI strict mode, the
@@ -183,16 +201,115 @@ export interface McpMountOptions<S extends AnyZodObject = AnyZodObject, R = unkn
    * - `'reject'`: the call is refused (`isError`) with the same text;
    * - `'strip'`: the key is dropped without a word.
    * Strict objects keep their own "unrecognized key" error; keys of `params` and `extend` count as declared.
+   * @throws TypeError at construction for any other value.
    */
   unknownKeys?: 'notice' | 'reject' | 'strip';
-  /** Top-level keys clients add on their own, never reported as ignored. Default `['toolCallId']` (n8n). */
+  /**
+   * Top-level keys clients add on their own, never reported as ignored. Default `['toolCallId']` (n8n).
+   * @throws TypeError at construction when not an array of strings.
+   */
   injectedKeys?: string[];
   /**
    * Refuse a string argument that holds tool-call markup (`</parameter>`, `<parameter name=`, `</invoke>`,
    * `<invoke name=`, `</function_calls>`): a client that folded later arguments into an earlier string.
    * The refusal names the field and the declared arguments that went missing. Default true.
    */
-  argumentHygiene?: boolean;
+  hygiene?: boolean;
+}
+
+/** Who may call, from where, and which tools they see (docs/decisions/0012-access-control.md). */
+export interface AccessOptions {
+  /**
+   * Origin and Host validation against DNS rebinding and cross-site requests (the MCP transport spec:
+   * servers MUST validate `Origin`). Default true. A request whose `Origin` is present and not allowed gets
+   * 403 with a JSON-RPC error before its body is read; a request without `Origin` (non-browser clients)
+   * passes. Allowed, besides `origins`: localhost origins (any port) when the server is addressed as
+   * localhost (`Host` is `localhost`, `127.0.0.1` or `[::1]`), and the server's own origin when a rebinding
+   * cannot fake it (over HTTPS, at an IP address, or with `hosts` set). `false` turns every check
+   * off: right only behind a proxy or gateway that already checks `Origin` and `Host`.
+   * See docs/decisions/0012-access-control.md.
+   */
+  checkOrigin?: boolean;
+  /**
+   * Origins allowed to call from a browser: exact origins (`'https://app.example.com'`, scheme, host and
+   * port compared; no path) and `'<scheme>://*'` for every origin of a non-web scheme, as the SDK allows
+   * (`'chrome-extension://*'`, `'moz-extension://*'`; not `http://*` or `https://*`). Default none.
+   * @throws TypeError at construction for any other entry.
+   */
+  origins?: readonly string[];
+  /**
+   * Hostnames (no scheme, no port; IPv6 in brackets) the `Host` header must name, e.g.
+   * `['localhost', '127.0.0.1', '[::1]']` for a server bound to localhost, or your public name. Default:
+   * `Host` is not checked. With it set, a request naming another host gets 403 (the SDK's
+   * `validateHostHeader` rule), and same-origin browser requests pass over plain HTTP too.
+   * @throws TypeError at construction for an entry with a scheme, a port or a path, or an empty list.
+   */
+  hosts?: readonly string[];
+  /**
+   * CORS for browser clients, answered by the core on every adapter: `true`, or options. A preflight
+   * (`OPTIONS` with `Access-Control-Request-Method`) from an origin the Origin check allows gets 204 with
+   * the MCP request headers allowed; every response to such an origin says `Access-Control-Allow-Origin`
+   * and exposes `Mcp-Session-Id`, `Mcp-Protocol-Version` and `WWW-Authenticate`. The origins are exactly
+   * those the Origin check lets in (`origins` and its defaults), so CORS never lets in more; an
+   * origin it refuses gets 403, preflight included. Default off. With `checkOrigin: false` every origin
+   * is answered (the proxy in front decided).
+   */
+  cors?: boolean | CorsOptions;
+  /**
+   * Bearer authentication for every MCP request. Default none: `ctx.authInfo` is what the host passed
+   * (Express's `req.auth`, Hono's `c.get('authInfo')`), unchecked. With it, that upstream value, when
+   * present, counts as authenticated (still held to `requiredScopes`); otherwise the request's bearer token
+   * is verified.
+   */
+  auth?: AuthOptions;
+  /**
+   * Which tools this request may see and call, decided per request (roles, tenants, plans): tool names
+   * (an array or a `Set`) or a predicate over the tool definitions. A hidden tool is left out of
+   * `tools/list`, and a call to it gets the same answer as an unknown tool. Runs once per request, after
+   * authentication; on `tools/call` only the called tool is looked up. Default: every tool. A throw is a
+   * 500 that `onError` sees.
+   * @example access: { visibleTools: ({ authInfo }) => (authInfo?.extra?.role === 'admin' ? adminTools : userTools) }
+   */
+  visibleTools?: (context: VisibilityContext) => VisibleTools | Promise<VisibleTools>;
+  /**
+   * List tools whose `scopes` the caller lacks in `tools/list` anyway (their calls still get 403). Default
+   * false: a client sees what it may call.
+   */
+  listUnauthorizedTools?: boolean;
+}
+
+/** What the mount tells its owner: hooks and logs that never change a response, and error exposure. */
+export interface ObserveOptions {
+  /** Observes every finished `tools/call`, successful or not (who called, which request). Never changes a response. */
+  onCall?: (event: CallEvent) => void;
+  /**
+   * Observes errors (a handler's unexpected throw, with the `errorId` its client was shown; an output that
+   * breaks its schema; transport errors). Never changes a response.
+   */
+  onError?: (error: unknown, info: ErrorInfo) => void;
+  /** Where `'warn'` issues and out-of-band errors are logged. Default `console`. */
+  logger?: Pick<Console, 'warn' | 'error'>;
+  /**
+   * What `onCall` reports as `args`: the call's arguments as the client sent them, through this hook, so
+   * an owner can keep secrets (tokens, personal data) out of logs. Return what may be logged. Default:
+   * the arguments as they are. A throw is logged and `args` is left out.
+   * @example redact: (args, tool) => ({ ...args, ...('password' in args && { password: '[redacted]' }) })
+   */
+  redact?: (args: Record<string, unknown>, tool: string) => unknown;
+  /**
+   * Send a handler's unexpected error text to the client (`Tool <name> failed (error id <id>): <message>`)
+   * instead of the generic `Tool <name> failed (error id <id>)`. Default false; for development only: the
+   * text of an unexpected error (a database error, a stack of internal names) is not meant for a model.
+   * A `ToolError`'s message is sent in either case; argument validation errors always are.
+   */
+  exposeErrors?: boolean;
+}
+
+/**
+ * What one request may cost (docs/design/repair.md, Limits).
+ * @throws TypeError at construction for a limit that is not a positive integer.
+ */
+export interface LimitsOptions {
   /**
    * Request bodies over this many bytes get 413 before they are parsed. Default 4 MiB (4,194,304 bytes, the
    * SDK's default). The two argument limits below bound what a body within it can cost.
@@ -212,31 +329,10 @@ export interface McpMountOptions<S extends AnyZodObject = AnyZodObject, R = unkn
    * body holds at most about 2,000,000 (`[0,0,…]`).
    */
   maxArgumentValues?: number;
-  /**
-   * Origin and Host validation against DNS rebinding and cross-site requests (the MCP transport spec:
-   * servers MUST validate `Origin`). Default true. A request whose `Origin` is present and not allowed gets
-   * 403 with a JSON-RPC error before its body is read; a request without `Origin` (non-browser clients)
-   * passes. Allowed, besides `allowedOrigins`: localhost origins (any port) when the server is addressed as
-   * localhost (`Host` is `localhost`, `127.0.0.1` or `[::1]`), and the server's own origin when a rebinding
-   * cannot fake it (over HTTPS, at an IP address, or with `allowedHosts` set). `false` turns every check
-   * off: right only behind a proxy or gateway that already checks `Origin` and `Host`.
-   * See docs/decisions/0012-access-control.md.
-   */
-  originCheck?: boolean;
-  /**
-   * Origins allowed to call from a browser: exact origins (`'https://app.example.com'`, scheme, host and
-   * port compared; no path) and `'<scheme>://*'` for every origin of a non-web scheme, as the SDK allows
-   * (`'chrome-extension://*'`, `'moz-extension://*'`; not `http://*` or `https://*`). Default none.
-   * @throws TypeError at construction for any other entry.
-   */
-  allowedOrigins?: readonly string[];
-  /**
-   * Hostnames (no scheme, no port; IPv6 in brackets) the `Host` header must name, e.g.
-   * `['localhost', '127.0.0.1', '[::1]']` for a server bound to localhost, or your public name. Default:
-   * `Host` is not checked. With it set, a request naming another host gets 403 (the SDK's
-   * `validateHostHeader` rule), and same-origin browser requests pass over plain HTTP too.
-   */
-  allowedHosts?: readonly string[];
+}
+
+/** MCP protocol features the per-request servers declare or pass to the SDK. */
+export interface ProtocolOptions {
   /**
    * Declare the `logging` capability: `logging/setLevel` is answered and `ctx.log` sends
    * `notifications/message` (MCP 2025-11-25 server/utilities/logging; in 2026-07-28 only at or above the
@@ -248,6 +344,7 @@ export interface McpMountOptions<S extends AnyZodObject = AnyZodObject, R = unkn
    * the handler sends a notification (progress, a log message) before its result, then an event stream;
    * `'sse'` always a stream; `'json'` never a stream, and every notification sent before the result is
    * dropped. 2025-era requests are always answered on a stream.
+   * @throws TypeError at construction for any other value.
    */
   responseMode?: PerRequestResponseMode;
   /**
@@ -256,67 +353,38 @@ export interface McpMountOptions<S extends AnyZodObject = AnyZodObject, R = unkn
    * requestState". What it resolves with is what `ctx.mcp.mcpReq.requestState()` returns. The SDK's
    * `createRequestStateCodec({ key }).verify` fits here (MCP 2026-07-28 basic/patterns/mrtr: state that
    * steers anything must be integrity-protected). Default: none, the raw string reaches the handler.
+   * @throws TypeError at construction without a `verify` function.
    */
   requestState?: ServerOptions['requestState'];
-  /** Where `'warn'` issues and out-of-band errors are logged. Default `console`. */
-  logger?: Pick<Console, 'warn' | 'error'>;
-  /**
-   * CORS for browser clients, answered by the core on every adapter: `true`, or options. A preflight
-   * (`OPTIONS` with `Access-Control-Request-Method`) from an origin the Origin check allows gets 204 with
-   * the MCP request headers allowed; every response to such an origin says `Access-Control-Allow-Origin`
-   * and exposes `Mcp-Session-Id`, `Mcp-Protocol-Version` and `WWW-Authenticate`. The origins are exactly
-   * those the Origin check lets in (`allowedOrigins` and its defaults), so CORS never lets in more; an
-   * origin it refuses gets 403, preflight included. Default off. With `originCheck: false` every origin
-   * is answered (the proxy in front decided).
-   */
-  cors?: boolean | CorsOptions;
-  /**
-   * Bearer authentication for every MCP request. Default none: `ctx.authInfo` is what the host passed
-   * (Express's `req.auth`, Hono's `c.get('authInfo')`), unchecked. With it, that upstream value, when
-   * present, counts as authenticated (still held to `requiredScopes`); otherwise the request's bearer token
-   * is verified.
-   */
-  auth?: AuthOptions;
-  /**
-   * List tools whose `scopes` the caller lacks in `tools/list` anyway (their calls still get 403). Default
-   * false: a client sees what it may call.
-   */
-  listUnauthorizedTools?: boolean;
-  /**
-   * Which tools this request may see and call, decided per request (roles, tenants, plans): tool names
-   * (an array or a `Set`) or a predicate over the tool definitions. A hidden tool is left out of
-   * `tools/list`, and a call to it gets the same answer as an unknown tool. Runs once per request, after
-   * authentication; on `tools/call` only the called tool is looked up. Default: every tool. A throw is a
-   * 500 that `onError` sees.
-   * @example visibleTools: ({ authInfo }) => (authInfo?.extra?.role === 'admin' ? adminTools : userTools)
-   */
-  visibleTools?: (context: VisibilityContext) => VisibleTools | Promise<VisibleTools>;
-  /**
-   * Send a handler's unexpected error text to the client (`Tool <name> failed (error id <id>): <message>`)
-   * instead of the generic `Tool <name> failed (error id <id>)`. Default false; for development only: the
-   * text of an unexpected error (a database error, a stack of internal names) is not meant for a model.
-   * A `ToolError`'s message is sent in either case; argument validation errors always are.
-   */
-  exposeErrors?: boolean;
-  /**
-   * Observes errors (a handler's unexpected throw, with the `errorId` its client was shown; an output that
-   * breaks its schema; transport errors). Never changes a response.
-   */
-  onError?: (error: unknown, info: ErrorInfo) => void;
-  /** Observes every finished `tools/call`, successful or not (who called, which request). Never changes a response. */
-  onCall?: (event: CallEvent) => void;
-  /**
-   * What `onCall` reports as `args`: the call's arguments as the client sent them, through this hook, so
-   * an owner can keep secrets (tokens, personal data) out of logs. Return what may be logged. Default:
-   * the arguments as they are. A throw is logged and `args` is left out.
-   * @example redact: (args, tool) => ({ ...args, ...('password' in args && { password: '[redacted]' }) })
-   */
-  redact?: (args: Record<string, unknown>, tool: string) => unknown;
+}
+
+/**
+ * Options of `createMcpFetchHandler`, every adapter and `validateMcpSchemas`: the server's identity, the
+ * projection, and one object per concern (docs/decisions/0016-options-grouped-by-concern.md). The 0.0 flat
+ * names (`coerceJsonArgs`, `allowedOrigins`, ...) are refused with a TypeError naming their replacement.
+ */
+export interface McpMountOptions<S extends AnyZodObject = AnyZodObject, R = unknown> extends PrepareOptions<S, R> {
+  /** Server name in `initialize`/`server/discover`. Default `'mcp-mount'`. */
+  name?: string;
+  /** Server version. Default `'0.0.0'`. */
+  version?: string;
+  /** Server instructions sent to clients. */
+  instructions?: string;
+  /** Argument repair and checks: `json`, `scalars`, `nullAsAbsent`, `unknownKeys`, `injectedKeys`, `hygiene`. */
+  repair?: RepairOptions;
+  /** Origin, Host, CORS, auth and tool visibility: `checkOrigin`, `origins`, `hosts`, `cors`, `auth`, `visibleTools`, `listUnauthorizedTools`. */
+  access?: AccessOptions;
+  /** Hooks and logs: `onCall`, `onError`, `logger`, `redact`, `exposeErrors`. */
+  observe?: ObserveOptions;
+  /** What a request may cost: `maxRequestBodyBytes`, `maxArgumentDepth`, `maxArgumentValues`. */
+  limits?: LimitsOptions;
+  /** MCP protocol features: `logging`, `responseMode`, `requestState`. */
+  protocol?: ProtocolOptions;
 }
 
 /** What `visibleTools` decides from. */
 export interface VisibilityContext {
-  /** The caller, when authenticated (`auth`, or what the host passed). */
+  /** The caller, when authenticated (`access.auth`, or what the host passed). */
   authInfo?: AuthInfo;
   /** The HTTP request. */
   request: Request;
@@ -357,13 +425,13 @@ export interface CallEvent {
   errorId?: string;
   /** The JSON-RPC id of the `tools/call` request. */
   requestId?: string | number;
-  /** Who called, when authenticated (`auth`, or an `authInfo` the host passed). */
+  /** Who called, when authenticated (`access.auth`, or an `authInfo` the host passed). */
   caller?: Caller;
-  /** The arguments as the client sent them, through `redact` when set. */
+  /** The arguments as the client sent them, through `observe.redact` when set. */
   args?: unknown;
   repairs: readonly { path: string; from: string }[];
   /**
-   * Keys the schema would have dropped (see `unknownKeys`): the first 100 met, with a suggestion for the
+   * Keys the schema would have dropped (see `repair.unknownKeys`): the first 100 met, with a suggestion for the
    * first 10; empty under `'strip'`.
    */
   ignoredKeys: readonly IgnoredKey[];

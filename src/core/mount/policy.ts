@@ -8,7 +8,7 @@ import { McpMountSchemaError } from './schema-error.js';
 /**
  * Issue codes that fail the mount under every policy, because no way of serving the rest is what the author
  * meant: a bad or duplicate name makes registration ambiguous; a key two slices claim cannot be split; a tool
- * whose `scopes` cannot mean anything would be served either unguarded or not at all; a `server` hook that
+ * whose `scopes` cannot mean anything would be served either unguarded or not at all; a `features` hook that
  * throws or registers a tool breaks the requests it runs for. The table: docs/design/probe.md, Issue codes.
  */
 export const FATAL_UNDER_EVERY_POLICY: ReadonlySet<SchemaIssueCode> = new Set<SchemaIssueCode>([

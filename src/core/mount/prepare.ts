@@ -56,7 +56,7 @@ export interface PreparedTool {
 export interface Preparation {
   tools: PreparedTool[];
   issues: SchemaIssue[];
-  /** What the `server` hook registered in its run at construction (nothing without the option). */
+  /** What the `features` hook registered in its run at construction (nothing without the option). */
   surface: ServerSurface;
   /** The projections prepared, in the mount's order, and the default one (`config.projection`). */
   projections: { default: ProjectionName; served: readonly ProjectionName[] };
@@ -212,7 +212,7 @@ export function prepareTools(tools: readonly AnyTool[], config: MountConfig = se
     result.servable = servable;
     return result;
   });
-  const hook = probeServerHook(config.serverHook, config.server);
+  const hook = probeServerHook(config.features, config.server);
   return {
     tools: prepared,
     issues: onceEach([...issues, ...hook.issues]),
@@ -231,7 +231,7 @@ function scopesWithoutAuth(tool: string): SchemaIssue {
     tool,
     path: '/scopes',
     code: 'scopes-without-auth',
-    message: `tool "${tool}" has scopes, but the mount has no auth option: unless the framework in front passes authInfo (Express's req.auth, Hono's c.get('authInfo'), the fetch handler's extras.authInfo), every caller is unauthenticated, so the tool is left out of tools/list (unless listUnauthorizedTools) and its calls get 401; add auth: { verify } to check bearer tokens in the mount`,
+    message: `tool "${tool}" has scopes, but the mount has no auth option: unless the framework in front passes authInfo (Express's req.auth, Hono's c.get('authInfo'), the fetch handler's extras.authInfo), every caller is unauthenticated, so the tool is left out of tools/list (unless access.listUnauthorizedTools) and its calls get 401; add access: { auth: { verify } } to check bearer tokens in the mount`,
     severity: 'warning',
     side: 'tool',
   };

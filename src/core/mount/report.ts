@@ -3,7 +3,7 @@ import type { JsonSchema } from '../json-schema/types.js';
 import type { SchemaIssue, SchemaIssueCode } from '../probe/issue.js';
 import type { ProjectionName } from '../projection/names.js';
 import { type MountConfig, settleOptions } from './config.js';
-import type { AuthOptions, PrepareOptions } from './options.js';
+import type { McpMountOptions } from './options.js';
 import { type Preparation, prepareTools } from './prepare.js';
 import type { AnyTool, AnyZodObject } from './tool.js';
 
@@ -46,9 +46,9 @@ export interface ValidationReport {
  * (`prepareTools`), with the same options. Never throws. See docs/design/probe.md.
  *
  * @param tools the tools, as given to `createMcpFetchHandler`
- * @param options `projection` (or `flattenUnionInput`), `extend` and `schemaValidation`, as given to the mount;
- *   `auth` too, whose absence makes each tool with `scopes` a `scopes-without-auth` warning. The mount's own
- *   options object may be passed whole.
+ * @param options the mount's options, whole: it reads `projection` (or `flattenUnionInput`), `extend`,
+ *   `schemaValidation` and `features`, and `access.auth`, whose absence makes each tool with `scopes` a
+ *   `scopes-without-auth` warning. An option the mount would refuse is an `invalid-option` issue.
  * @returns `{ ok, issues, tools, projection, projections }`; `projections[p].tools[i].inputSchema` deep-equals
  *   what `tools/list` serves a client of projection `p`, and `tools` is the default projection's
  *
@@ -62,7 +62,7 @@ export interface ValidationReport {
  */
 export function validateMcpSchemas<S extends AnyZodObject = AnyZodObject>(
   tools: readonly AnyTool[],
-  options: PrepareOptions<S> & { auth?: AuthOptions } = {},
+  options: McpMountOptions<S> = {},
 ): ValidationReport {
   let config: MountConfig;
   try {

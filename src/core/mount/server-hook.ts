@@ -1,5 +1,5 @@
 /**
- * The `server` option: the rest of the MCP server (resources, resource templates, prompts, completions),
+ * The `features` option: the rest of the MCP server (resources, resource templates, prompts, completions),
  * registered by the user with the SDK's own `McpServer` API on each per-request server. Here: its types,
  * and the run at construction on a throwaway server that tells the probe, and the per-request path, what
  * the hook registers. See docs/decisions/0013-the-rest-of-the-server.md.
@@ -11,7 +11,7 @@ import { shapeField } from '../zod/child-schemas.js';
 import { defOf, isSchema } from '../zod/def.js';
 import { shapeKeys } from '../zod/shape-keys.js';
 
-/** What the `server` hook is told about the request whose server it fills. */
+/** What the `features` hook is told about the request whose server it fills. */
 export interface ServerHookContext {
   /** `'modern'` for a 2026-07-28 request, `'legacy'` for a 2025-era one (the SDK's `McpRequestContext.era`). */
   era: 'legacy' | 'modern';
@@ -36,7 +36,7 @@ export interface ServerHookContext {
  * @example
  * ```ts
  * mcp(tools, {
- *   server(server) {
+ *   features(server) {
  *     server.registerResource('readme', 'docs://readme', { mimeType: 'text/markdown' }, (uri) => ({
  *       contents: [{ uri: uri.href, text: '# Notes' }],
  *     }));

@@ -5,7 +5,7 @@ const BRAND = Symbol.for('mcp-mount.ToolError');
 /**
  * An error meant for the model: thrown by a handler (or by `extend.resolve`), its message is sent
  * verbatim as the call's `isError` text, and it is not reported to `onError` (it is an answer, not a
- * fault). Any other throw is masked as `Tool <name> failed (error id <id>)` unless `exposeErrors` is set
+ * fault). Any other throw is masked as `Tool <name> failed (error id <id>)` unless `observe.exposeErrors` is set
  * (docs/decisions/0012-access-control.md).
  *
  * @example

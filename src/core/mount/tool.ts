@@ -128,12 +128,12 @@ export interface ToolDefinition<
   /**
    * OAuth scopes a caller's token must carry to see and call this tool: every scope of a list
    * (`['orders:write']`, or `{ allOf: [...] }`), or at least one of `{ anyOf: [...] }`. A caller without
-   * them does not see the tool in `tools/list` (unless `listUnauthorizedTools`) and its call gets HTTP 403
+   * them does not see the tool in `tools/list` (unless `access.listUnauthorizedTools`) and its call gets HTTP 403
    * `insufficient_scope` naming the scopes (the first of `anyOf`), before the handler runs: the SDK's
    * per-tool `scopeChallenge`, so a client can step up. A caller without a token gets 401.
    * Default: none. At least one scope, each in the OAuth scope-token grammar (RFC 6749 section 3.3); checked
    * by the probe: anything else is an `invalid-scopes` error naming the tool, which fails the mount under
-   * every policy (`McpMountSchemaError`). On a mount without `auth`, a `scopes-without-auth` warning: only an
+   * every policy (`McpMountSchemaError`). On a mount without `access.auth`, a `scopes-without-auth` warning: only an
    * `authInfo` the framework passes in (Express's `req.auth`) can then carry the scopes.
    */
   scopes?: ToolScopes;

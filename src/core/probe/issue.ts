@@ -56,7 +56,7 @@ export const SCHEMA_ISSUE_CODES = [
   'narrowed',
   'invalid-option',
   'internal-error',
-  // The `server` hook.
+  // The `features` hook.
   'server-hook-threw',
   'server-hook-registers-tool',
   'prompt-argument-not-string',
@@ -87,7 +87,7 @@ export interface SchemaIssue {
   severity: 'error' | 'warning' | 'info';
   /**
    * Which served document the pointer is into (default `input`); `tool` is the tool's definition itself
-   * (`/scopes`); `prompt` and `resource` are what the `server` hook registers, `server` the hook itself.
+   * (`/scopes`); `prompt` and `resource` are what the `features` hook registers, `server` the hook itself.
    */
   side?: 'input' | 'output' | 'name' | 'tool' | 'prompt' | 'resource' | 'server';
   /** The client profile that raised it, when it came from a profile. */

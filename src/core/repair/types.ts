@@ -1,9 +1,9 @@
 /** Public shapes of argument repair. See `repairArgs` and docs/design/repair.md. */
 
 export interface RepairOptions {
-  /** Parse JSON text where the schema expects an array or object and accepts no string. Default true (`coerceJsonArgs`). */
+  /** Parse JSON text where the schema expects an array or object and accepts no string. Default true (`repair.json`). */
   json?: boolean;
-  /** Convert `"42"`, `"true"`/`"false"` and `"null"` where the schema expects that kind and accepts no string. Default true (`coerceScalarArgs`). */
+  /** Convert `"42"`, `"true"`/`"false"` and `"null"` where the schema expects that kind and accepts no string. Default true (`repair.scalars`). */
   scalars?: boolean;
   /**
    * Read `null` sent for an optional object key whose schema refuses null as the key left out: the key is

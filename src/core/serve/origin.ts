@@ -23,7 +23,7 @@ const LOCALHOST_ORIGINS = localhostAllowedOrigins();
 const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;
 
 /**
- * Checks `Host` (when `allowedHosts` is set) and `Origin`. A request without `Origin` passes the Origin
+ * Checks `Host` (when `access.hosts` is set) and `Origin`. A request without `Origin` passes the Origin
  * check: browsers send one on every request that is not a plain GET or HEAD, and only browsers are the
  * threat. Costs a header read or two; a URL parse only for a request that carries `Origin`.
  */
@@ -58,7 +58,7 @@ function originAllowed(policy: OriginPolicy, origin: string, host: string, reque
   if (validateHostHeader(host, LOCALHOST_HOSTS).ok && validateOriginHeader(origin, LOCALHOST_ORIGINS).ok) return true;
   // Same origin. A rebinding page has the same origin as the server it rebinds to, so this holds only
   // where the name cannot be rebound: over HTTPS (the certificate binds the name), at an IP address (a
-  // rebinding needs a DNS name), or when `allowedHosts` already vouched for the name.
+  // rebinding needs a DNS name), or when `access.hosts` already vouched for the name.
   const self = new URL(requestUrl);
   if (serialized !== `${self.protocol}//${self.host}`) return false;
   return (

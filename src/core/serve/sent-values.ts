@@ -17,7 +17,7 @@ export interface SentValueLimits {
   readonly maxDepth: number;
   /** Most values in all (containers, scalars and the arguments object itself). */
   readonly maxValues: number;
-  /** Look for tool-call markup in strings (`argumentHygiene`). */
+  /** Look for tool-call markup in strings (`repair.hygiene`). */
   readonly markup: boolean;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The per-request `McpServer`: capabilities declared from the mount's configuration, the `server` hook run
+ * The per-request `McpServer`: capabilities declared from the mount's configuration, the `features` hook run
  * where a request may need what it registers, and the tools the request needs.
  */
 import { type McpRequestContext, McpServer, type ServerCapabilities } from '@modelcontextprotocol/server';
@@ -22,7 +22,7 @@ export function perRequestServer(
   populate: (server: McpServer) => void,
 ): McpServer {
   const { name, version, instructions } = config.server;
-  const hook = config.serverHook && !(state.method !== undefined && TOOL_METHODS.has(state.method));
+  const hook = config.features && !(state.method !== undefined && TOOL_METHODS.has(state.method));
   // Stateless serving never sends a list-changed notification, so none is promised. Resource and prompt
   // capabilities are declared where the hook runs, from what it registered at construction; the SDK
   // would otherwise declare `listChanged: true` when the hook registers the first one.
@@ -35,7 +35,7 @@ export function perRequestServer(
     { capabilities, instructions, ...(config.requestState && { requestState: config.requestState }) },
   );
   if (hook) {
-    config.serverHook?.(server, {
+    config.features?.(server, {
       era: rc.era,
       method: state.method,
       authInfo: state.authInfo ?? rc.authInfo,
