@@ -48,7 +48,7 @@ export function createApp(auth: ExampleAuth) {
     '/mcp',
     mcp([...tools, archiveNote], {
       ...options,
-      auth: { verify: auth.verify, required: false, resourceMetadataUrl: metadata.url },
+      access: { auth: { verify: auth.verify, required: false, resourceMetadataUrl: metadata.url } },
     }),
   );
   return app;

@@ -6,7 +6,7 @@
  *   - `publish_post`: an array of a discriminated union nested inside an object (flattened at depth);
  *   - `search_notes`: a plain tool.
  * Beside the tools, the same mount serves a resource (`notes://index`) and a prompt (`summarize_notes`),
- * registered with the MCP SDK's own API in the `server` option.
+ * registered with the MCP SDK's own API in the `features` option.
  */
 import { defineTool, type ServerHook } from 'mcp-mount';
 import * as z from 'zod';
@@ -74,7 +74,7 @@ export const searchNotes = defineTool({
 export const tools = [sendMessage, publishPost, searchNotes];
 
 /** A resource and a prompt, through the SDK's `McpServer` API, on each request's server. */
-export const server: ServerHook = (s) => {
+export const features: ServerHook = (s) => {
   s.registerResource(
     'notes-index',
     'notes://index',
@@ -94,26 +94,25 @@ export const server: ServerHook = (s) => {
   );
 };
 
-const base = { name: 'mcp-mount-example', version: '0.1.0', cors: true, server } as const;
+const base = { name: 'mcp-mount-example', version: '0.1.0', access: { cors: true }, features } as const;
 
 /**
  * The options every example mounts with: every client is served the `flat` document (`flattenUnionInput`).
- * `cors: true` lets browser clients on localhost (the MCP Inspector, a local web app) call the examples;
+ * `access: { cors: true }` lets browser clients on localhost (the MCP Inspector, a local web app) call the examples;
  * other origins stay refused by the Origin check.
  */
 export const options = { ...base, flattenUnionInput: true } as const;
 
 /**
  * The same mount, serving each client the document its family accepts (`npm run demo` uses it):
- * `projection: 'auto'` picks per `tools/list`, from the client's name (2026-07-28 `_meta` clientInfo) or,
+ * `projection: { choose: 'auto' }` picks per `tools/list`, from the client's name (2026-07-28 `_meta` clientInfo) or,
  * for a 2025-era client, its User-Agent. Cursor gets the `cursor` projection, Claude `anthropic`, and so
  * on (`AUTO_PROJECTIONS`); a client it does not know gets `flat`, a superset, safe for any client.
- * `projections` lists the families this server supports. Gemini is not one: the probe refuses the gemini
+ * `serve` lists the families this server supports. Gemini is not one: the probe refuses the gemini
  * projection of `send_message`, whose `media` is an object in one variant and an array in the other, which
- * Gemini's schema dialect cannot say (`mcp-mount check examples/shared/tools.ts --projection-option auto`).
+ * Gemini's schema dialect cannot say (`mcp-mount check examples/shared/tools.ts --projection auto`).
  */
 export const perClientOptions = {
   ...base,
-  projection: 'auto',
-  projections: ['flat', 'cursor', 'anthropic', 'openai-strict', 'local-grammar'],
+  projection: { choose: 'auto', serve: ['flat', 'cursor', 'anthropic', 'openai-strict', 'local-grammar'] },
 } as const;

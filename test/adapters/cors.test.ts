@@ -10,6 +10,7 @@ import { defineTool, type McpMountOptions } from 'mcp-mount';
 import { mcp as expressMcp } from 'mcp-mount/express';
 import { mcp as honoMcp } from 'mcp-mount/hono';
 import { mcp as nextMcp } from 'mcp-mount/next';
+import { mergedOptions } from '../support/options.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { listen } from '../support/server.js';
@@ -20,7 +21,7 @@ import { jsonRpcHeaders, rpc } from './support/tools.js';
 const echo = defineTool({ name: 'echo', input: z.object({ text: z.string() }), handler: ({ input }) => input.text });
 const APP = 'https://app.example.com';
 const LOCAL = 'http://localhost:5173';
-const options: McpMountOptions = { cors: true, allowedOrigins: [APP] };
+const options: McpMountOptions = { access: { cors: true, origins: [APP] } };
 
 /** What a browser's preflight for an MCP POST from `origin` sends. */
 const preflightHeaders = (origin: string) => ({
@@ -33,12 +34,12 @@ const preflightHeaders = (origin: string) => ({
 const servers = {
   hono: async (more: McpMountOptions = {}) => {
     const app = new Hono();
-    app.all('/mcp', honoMcp([echo], { ...options, ...more }));
+    app.all('/mcp', honoMcp([echo], mergedOptions(options, more)));
     return listen(app.fetch);
   },
   express: async (more: McpMountOptions = {}) => {
     const app = express();
-    app.use('/mcp', expressMcp([echo], { ...options, ...more }));
+    app.use('/mcp', expressMcp([echo], mergedOptions(options, more)));
     return listenApp(app);
   },
 };
@@ -92,7 +93,7 @@ describe.each(Object.entries(servers))('cors on %s', (_name, start) => {
   });
 
   it('lets a browser read a 401 challenge: WWW-Authenticate is exposed to allowed origins', async () => {
-    const authed = await start({ auth: { verify: () => undefined } });
+    const authed = await start({ access: { auth: { verify: () => undefined } } });
     try {
       const response = await fetch(authed.url, {
         method: 'POST',
@@ -110,7 +111,7 @@ describe.each(Object.entries(servers))('cors on %s', (_name, start) => {
   });
 
   it('without cors, sends no CORS headers and leaves OPTIONS to the SDK (405)', async () => {
-    const plain = await start({ cors: false });
+    const plain = await start({ access: { cors: false } });
     try {
       const response = await fetch(plain.url, { method: 'OPTIONS', headers: preflightHeaders(APP) });
       expect([response.status, response.headers.get('access-control-allow-origin')]).toEqual([405, null]);
@@ -144,7 +145,7 @@ describe('a CORS middleware in front (hono/cors allowing every origin)', () => {
   it('answers preflights, but a request from an origin the Origin check refuses still gets 403', async () => {
     const app = new Hono();
     app.use('/mcp', honoCors({ origin: '*', allowHeaders: ['content-type', 'mcp-protocol-version'] }));
-    app.all('/mcp', honoMcp([echo], { allowedOrigins: [APP] }));
+    app.all('/mcp', honoMcp([echo], { access: { origins: [APP] } }));
     const server = await listen(app.fetch);
     try {
       const preflight = await fetch(server.url, {
@@ -173,8 +174,10 @@ describe('a CORS middleware in front (hono/cors allowing every origin)', () => {
 describe('cors options', () => {
   it('takes extra headers, a max age and credentials, and refuses what cannot mean anything', async () => {
     const { OPTIONS } = nextMcp([echo], {
-      allowedOrigins: [APP],
-      cors: { allowHeaders: ['X-Tenant'], exposeHeaders: ['X-Request-Id'], maxAgeSeconds: 60, credentials: true },
+      access: {
+        origins: [APP],
+        cors: { allowHeaders: ['X-Tenant'], exposeHeaders: ['X-Request-Id'], maxAgeSeconds: 60, credentials: true },
+      },
     });
     const headers = { ...preflightHeaders(APP), 'access-control-request-headers': 'content-type, x-tenant' };
     const response = await OPTIONS(new Request('https://mcp.example.com/mcp', { method: 'OPTIONS', headers }), {
@@ -184,7 +187,7 @@ describe('cors options', () => {
     expect(response.headers.get('access-control-max-age')).toBe('60');
     expect(response.headers.get('access-control-allow-credentials')).toBe('true');
     for (const cors of [{ allowHeaders: ['bad header'] }, { maxAgeSeconds: -1 }, 'yes']) {
-      expect(() => nextMcp([echo], { cors: cors as never }), JSON.stringify(cors)).toThrow(TypeError);
+      expect(() => nextMcp([echo], { access: { cors: cors as never } }), JSON.stringify(cors)).toThrow(TypeError);
     }
   });
 });

@@ -21,13 +21,20 @@ import { type Listening, listenApp } from './support/listen.js';
 import { freePort, type RunningProcess, repoRoot, startProcess } from './support/processes.js';
 import { checkTranscript, parseBody, runSession } from './support/session.js';
 import { boomTool, contextTool, datedTool, jsonRpcHeaders, rpc, slowTool } from './support/tools.js';
+import { mergedOptions } from '../support/options.js';
 
 const LIMIT = 2048;
 
 /** An app with the MCP endpoint, a small body limit, and a JSON 404 that shows what fell through. */
 function edgeApp(extra: AnyTool[] = [], more: McpMountOptions = {}) {
   const app = express();
-  app.use('/mcp', mcp([...tools, ...extra], { ...options, maxRequestBodyBytes: LIMIT, ...more }));
+  app.use(
+    '/mcp',
+    mcp(
+      [...tools, ...extra],
+      mergedOptions<McpMountOptions>(options, { limits: { maxRequestBodyBytes: LIMIT } }, more),
+    ),
+  );
   app.use((req, res) => {
     res.status(404).json({ fellThrough: req.originalUrl });
   });
@@ -170,7 +177,7 @@ describe('Express: HTTP edge cases', () => {
       if (req.headers['x-break'] === '1') req.originalUrl = 'http://[::1';
       next();
     });
-    broken.use('/mcp', mcp(tools, { ...options, onError: (error) => errors.push(error) }));
+    broken.use('/mcp', mcp(tools, { ...options, observe: { onError: (error) => errors.push(error) } }));
     const res = await supertest(broken)
       .post('/mcp')
       .set({ ...jsonRpcHeaders, 'x-break': '1' })
@@ -304,7 +311,7 @@ describe('Express: a body a parser already read', () => {
   it('still answers 413 when express.json() accepted a body over maxRequestBodyBytes', async () => {
     const app = express();
     app.use(express.json({ limit: '10mb' }));
-    app.use('/mcp', mcp(tools, { ...options, maxRequestBodyBytes: LIMIT }));
+    app.use('/mcp', mcp(tools, { ...options, limits: { maxRequestBodyBytes: LIMIT } }));
     const res = await supertest(app)
       .post('/mcp')
       .set(jsonRpcHeaders)
@@ -366,15 +373,17 @@ describe('Express: what reaches the tool', () => {
     const seen: Array<[unknown, ErrorInfo]> = [];
     const body = rpc('tools/call', { name: 'boom', arguments: {} });
     const logger = { warn: vi.fn(), error: vi.fn() };
-    const quiet = await supertest(edgeApp([boomTool], { onError: (e, info) => seen.push([e, info]) }))
+    const quiet = await supertest(edgeApp([boomTool], { observe: { onError: (e, info) => seen.push([e, info]) } }))
       .post('/mcp')
       .set(jsonRpcHeaders)
       .send(body);
     const throwing = await supertest(
       edgeApp([boomTool], {
-        logger,
-        onError: () => {
-          throw new Error('hook failure');
+        observe: {
+          logger,
+          onError: () => {
+            throw new Error('hook failure');
+          },
         },
       }),
     )
@@ -407,7 +416,10 @@ describe('Express: the startup probe at construction', () => {
   it("serves the good tools under policy 'warn', and logs the rest", async () => {
     const logger = { warn: vi.fn(), error: vi.fn() };
     const app = express();
-    app.use('/mcp', mcp([...tools, datedTool], { ...options, logger, schemaValidation: { policy: 'warn' } }));
+    app.use(
+      '/mcp',
+      mcp([...tools, datedTool], { ...options, observe: { logger }, schemaValidation: { policy: 'warn' } }),
+    );
     expect(logger.warn).toHaveBeenCalledWith(expect.stringContaining('dated'));
     const res = await supertest(app).post('/mcp').set(jsonRpcHeaders).send(rpc('tools/list'));
     expect(parseBody(res.text).result.tools.map((t: { name: string }) => t.name)).toEqual([

@@ -73,7 +73,7 @@ describe.each(adapters)('%s', (_name, build) => {
   });
 
   it('answers a body over the limit with 413 whatever Content-Length claims', async () => {
-    const serve = build(tools, { ...options, maxRequestBodyBytes: LIMIT });
+    const serve = build(tools, { ...options, limits: { maxRequestBodyBytes: LIMIT } });
     const big = rpc('tools/list', { pad: 'x'.repeat(LIMIT) });
     const lying = await serve(post(big, { 'content-length': '10' }));
     expect(lying.status).toBe(413);
@@ -89,7 +89,7 @@ describe.each(adapters)('%s', (_name, build) => {
   });
 
   it('answers 413 even when the body stream never settles cancel() (as in the Next.js Edge sandbox)', async () => {
-    const serve = build(tools, { ...options, maxRequestBodyBytes: LIMIT });
+    const serve = build(tools, { ...options, limits: { maxRequestBodyBytes: LIMIT } });
     const endless = new ReadableStream<Uint8Array>({
       pull: (controller) => controller.enqueue(new Uint8Array(500).fill(0x78)),
       cancel: () => new Promise<void>(() => {}),
@@ -113,7 +113,7 @@ describe.each(adapters)('%s', (_name, build) => {
 
   it('answers a body stream that fails mid-read with a JSON-RPC error, and onError sees why', async () => {
     const onError = vi.fn();
-    const serve = build(tools, { ...options, onError });
+    const serve = build(tools, { ...options, observe: { onError } });
     const broken = new ReadableStream({
       start(controller) {
         controller.enqueue(new TextEncoder().encode('{"jsonrpc":'));
@@ -133,7 +133,7 @@ describe.each(adapters)('%s', (_name, build) => {
       return request;
     };
     const logger = { warn: vi.fn(), error: vi.fn() };
-    const logged = await build(tools, { ...options, logger })(await read());
+    const logged = await build(tools, { ...options, observe: { logger } })(await read());
     expect(logged.status).toBe(500);
     expect(await logged.json()).toEqual({
       jsonrpc: '2.0',
@@ -142,7 +142,7 @@ describe.each(adapters)('%s', (_name, build) => {
     });
     expect(logger.error).toHaveBeenCalledWith(expect.stringContaining('request.clone()'));
     const onError = vi.fn();
-    const observed = await build(tools, { ...options, logger, onError })(await read());
+    const observed = await build(tools, { ...options, observe: { logger, onError } })(await read());
     expect(observed.status).toBe(500);
     expect(onError).toHaveBeenCalledWith(
       expect.objectContaining({ message: expect.stringContaining('extras.parsedBody') }),
@@ -155,11 +155,13 @@ describe.each(adapters)('%s', (_name, build) => {
     const seen: unknown[] = [];
     const logger = { warn: vi.fn(), error: vi.fn() };
     const body = rpc('tools/call', { name: 'boom', arguments: {} });
-    const quiet = await build([boomTool], { onError: (e) => seen.push(e) })(post(body));
+    const quiet = await build([boomTool], { observe: { onError: (e) => seen.push(e) } })(post(body));
     const loud = await build([boomTool], {
-      logger,
-      onError: () => {
-        throw new Error('hook failure');
+      observe: {
+        logger,
+        onError: () => {
+          throw new Error('hook failure');
+        },
       },
     })(post(body));
     const [a, b] = [await quiet.text(), await loud.text()];
@@ -177,7 +179,11 @@ describe.each(adapters)('%s', (_name, build) => {
   it("throws McpMountSchemaError at construction under 'throw', and serves the good tools under 'warn'", async () => {
     expect(() => build([...tools, datedTool], options)).toThrow(McpMountSchemaError);
     const logger = { warn: vi.fn(), error: vi.fn() };
-    const serve = build([...tools, datedTool], { ...options, logger, schemaValidation: { policy: 'warn' } });
+    const serve = build([...tools, datedTool], {
+      ...options,
+      observe: { logger },
+      schemaValidation: { policy: 'warn' },
+    });
     expect(logger.warn).toHaveBeenCalledWith(expect.stringContaining('dated'));
     const listed = parseBody(await (await serve(post(rpc('tools/list')))).text()).result.tools;
     expect(listed.map((t: { name: string }) => t.name)).toEqual(['send_message', 'publish_post', 'search_notes']);

@@ -200,7 +200,10 @@ describe('Hono: a body a middleware before the mount already read', () => {
 
   it('still answers 413 for a body over maxRequestBodyBytes that a middleware already read', async () => {
     const limit = 2048;
-    const server = await served(logger((c) => c.req.json()).middleware, { ...options, maxRequestBodyBytes: limit });
+    const server = await served(logger((c) => c.req.json()).middleware, {
+      ...options,
+      limits: { maxRequestBodyBytes: limit },
+    });
     try {
       const body = rpc('tools/list', { pad: 'x'.repeat(limit) });
       const response = await fetch(server.url, { method: 'POST', headers: jsonRpcHeaders, body });
@@ -218,7 +221,7 @@ describe('Hono: a body a middleware before the mount already read', () => {
         await c.req.raw.json();
         await next();
       },
-      { ...options, onError },
+      { ...options, observe: { onError } },
     );
     try {
       const response = await fetch(server.url, { method: 'POST', headers: jsonRpcHeaders, body: rpc('tools/list') });

@@ -21,7 +21,7 @@ const add = defineTool({
   input: z.object({ a: z.number(), b: z.number() }),
   handler: ({ input }) => ({ sum: input.a + input.b }),
 });
-const options: McpMountOptions = { maxRequestBodyBytes: LIMIT };
+const options: McpMountOptions = { limits: { maxRequestBodyBytes: LIMIT } };
 
 const servers: Record<string, () => http.Server> = {
   hono: () => {

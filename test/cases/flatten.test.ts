@@ -568,7 +568,7 @@ describe('non-object members, params, extend', () => {
       const logger = { warn: vi.fn(), error: vi.fn() };
       let thrown: unknown;
       try {
-        createMcpFetchHandler([tool], { schemaValidation: { policy }, logger });
+        createMcpFetchHandler([tool], { schemaValidation: { policy }, observe: { logger } });
       } catch (e) {
         thrown = e;
       }
@@ -592,7 +592,7 @@ describe('non-object members, params, extend', () => {
         createMcpFetchHandler([tool], {
           extend,
           schemaValidation: { policy },
-          logger: { warn: vi.fn(), error: vi.fn() },
+          observe: { logger: { warn: vi.fn(), error: vi.fn() } },
         });
       } catch (e) {
         thrown = e;

@@ -33,7 +33,7 @@ let running: Running;
 const clients: McpClient[] = [];
 
 beforeAll(async () => {
-  current = createMcpFetchHandler([], { logger: silent });
+  current = createMcpFetchHandler([], { observe: { logger: silent } });
   running = await listen((request) => current.fetch(request));
   for (const connect of connectors) clients.push(await connect(running.url));
 });
@@ -53,7 +53,7 @@ describe('flatten + repair + parse over HTTP, by property', () => {
         const mount = createMcpFetchHandler([caseTool('prop', gen.schema)], {
           flattenUnionInput: true,
           schemaValidation: { policy: 'warn' },
-          logger: silent,
+          observe: { logger: silent },
         });
         stats.mountMs += performance.now() - t0;
         const served = mount.report.tools.find((t) => t.name === 'prop');

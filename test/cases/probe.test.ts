@@ -422,7 +422,7 @@ describe('common to every case', () => {
       if (errors.length > 0) expectThrowListingAll(g.tools, options, [...new Set(errors.map((i) => i.tool))]);
       else
         expect(
-          () => createMcpFetchHandler(g.tools, { ...options, logger: { warn: vi.fn(), error: vi.fn() } }),
+          () => createMcpFetchHandler(g.tools, { ...options, observe: { logger: { warn: vi.fn(), error: vi.fn() } } }),
           label,
         ).not.toThrow();
       if (g.options.schemaValidation?.policy === 'warn' && g.report.issues.length > 0) {
@@ -931,7 +931,10 @@ describe('tool names', () => {
     for (const policy of ['throw', 'warn', 'skip'] as const) {
       let thrown: unknown;
       try {
-        createMcpFetchHandler(tools, { schemaValidation: { policy }, logger: { warn: vi.fn(), error: vi.fn() } });
+        createMcpFetchHandler(tools, {
+          schemaValidation: { policy },
+          observe: { logger: { warn: vi.fn(), error: vi.fn() } },
+        });
       } catch (e) {
         thrown = e;
       }

@@ -133,8 +133,8 @@ const flat = mountGroup(
   ],
   { flattenUnionInput: true, schemaValidation: { policy: 'warn' } },
 );
-const jsonOff = mountGroup([caseTool('json_repair_off', tags)], { coerceJsonArgs: false });
-const scalarsOff = mountGroup([caseTool('number_as_text', S.number_as_text)], { coerceScalarArgs: false });
+const jsonOff = mountGroup([caseTool('json_repair_off', tags)], { repair: { json: false } });
+const scalarsOff = mountGroup([caseTool('number_as_text', S.number_as_text)], { repair: { scalars: false } });
 
 const servable = (name: string) => expect(errorsOf(g.report, name), `${name} error issues`).toEqual([]);
 /** Shorthand: the handler gets `input` for `args`. */
@@ -235,7 +235,7 @@ describe('structures', () => {
       );
     }));
 
-  it('with coerceJsonArgs:false an array sent as text is refused naming tags', () =>
+  it('with repair.json: false an array sent as text is refused naming tags', () =>
     jsonOff.each(async (c) => {
       expect(errorsOf(jsonOff.report, 'json_repair_off')).toEqual([]);
       await expectRefused(jsonOff, c, 'json_repair_off', { tags: '["a"]' }, ['tags']);
@@ -366,7 +366,7 @@ describe('structures', () => {
 });
 
 describe('scalars', () => {
-  it('a number sent as text is repaired; with coerceScalarArgs:false it is refused', async () => {
+  it('a number sent as text is repaired; with repair.scalars: false it is refused', async () => {
     await g.each(async (c) => {
       await gets(c, 'number_as_text', { n: '1' }, { n: 1 });
     });

@@ -12,7 +12,7 @@ const tool = defineTool({ name: 'echo', input: z.object({ text: z.string() }), h
 
 describe('--projection-option on a module with projections', () => {
   it('checks the mount under the projection given', () => {
-    const options = withFlags({ projection: 'auto', projections: ['cursor'] }, { projection: 'flat' });
+    const options = withFlags({ projection: { choose: 'auto', serve: ['cursor'] } }, { projection: 'flat' });
     const report = validateMcpSchemas([tool], options);
     expect(report.issues.filter((i) => i.code === 'invalid-option')).toEqual([]);
     expect(report.ok).toBe(true);
@@ -20,7 +20,7 @@ describe('--projection-option on a module with projections', () => {
   });
 
   it('--flat likewise', () => {
-    const options = withFlags({ projection: 'auto', projections: ['cursor'] }, { flat: true });
+    const options = withFlags({ projection: { choose: 'auto', serve: ['cursor'] } }, { flat: true });
     expect(validateMcpSchemas([tool], options).ok).toBe(true);
   });
 });

@@ -196,7 +196,7 @@ describe('the server hook', () => {
   it("is probed too: a prompt argument that accepts no string is an error under the prompt's name, exit 1", async () => {
     const path = module(
       'hook.mjs',
-      "import { z } from 'zod';\nexport const tools = [];\nexport const options = { server(s) { s.registerPrompt('count', { argsSchema: z.object({ n: z.number() }) }, () => ({ messages: [] })); } };\n",
+      "import { z } from 'zod';\nexport const tools = [];\nexport const options = { features(s) { s.registerPrompt('count', { argsSchema: z.object({ n: z.number() }) }, () => ({ messages: [] })); } };\n",
     );
     const r = await run('check', path);
     expect(r.code).toBe(1);
@@ -281,7 +281,7 @@ describe('projections', () => {
   it('--all-projections lists an issue that concerns every projection once, before the sections', async () => {
     const path = module(
       'hook-auto.mjs',
-      "import { z } from 'zod';\nexport const tools = [{ name: 't', input: z.object({ a: z.string() }), handler: () => 1 }];\nexport const options = { projection: 'auto', server(s) { s.registerPrompt('count', { argsSchema: z.object({ n: z.number() }) }, () => ({ messages: [] })); } };\n",
+      "import { z } from 'zod';\nexport const tools = [{ name: 't', input: z.object({ a: z.string() }), handler: () => 1 }];\nexport const options = { projection: 'auto', features(s) { s.registerPrompt('count', { argsSchema: z.object({ n: z.number() }) }, () => ({ messages: [] })); } };\n",
     );
     const r = await run('check', path, '--all-projections');
     expect(r.code).toBe(1);

@@ -462,7 +462,6 @@ export const server: ServerHook = (s) => {
 export const options: McpMountOptions = {
   name: 'mcp-mount-conformance-fixture',
   version: '1.0.0',
-  logging: true,
-  requestState: { verify: codec.verify },
-  server,
+  protocol: { logging: true, requestState: { verify: codec.verify } },
+  features: server,
 };

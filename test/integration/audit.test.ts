@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { type DevIssuer, devIssuer, jwtVerifier } from '../../examples/shared/jwt.js';
 import { connect, eras } from '../adapters/support/clients.js';
 import { listen } from '../support/server.js';
+import { mergedOptions } from '../support/options.js';
 
 const ISSUER = 'https://auth.example.com';
 const AUDIENCE = 'https://mcp.example.com/mcp';
@@ -44,12 +45,16 @@ async function observed(
   const verify = jwtVerifier({ jwks: issuer.jwks, issuer: ISSUER, audience: AUDIENCE });
   app.all(
     '/mcp',
-    mcp([login, broken], {
-      auth: { verify },
-      onCall: (e) => calls.push(e),
-      onError: (_e, info) => errors.push(info),
-      ...options,
-    }),
+    mcp(
+      [login, broken],
+      mergedOptions(
+        {
+          access: { auth: { verify } },
+          observe: { onCall: (e) => calls.push(e), onError: (_e, info) => errors.push(info) },
+        },
+        options,
+      ),
+    ),
   );
   const server = await listen(app.fetch);
   try {
@@ -71,7 +76,7 @@ async function observed(
 describe('audit', () => {
   it('onCall reports the caller, the request id, the tool and the arguments, through redact', async () => {
     const { calls } = await observed(
-      { redact: (args, tool) => ({ ...args, password: '[redacted]', tool }) },
+      { observe: { redact: (args, tool) => ({ ...args, password: '[redacted]', tool }) } },
       async (call) => {
         await call('connect_bank', { account: 'acc-1', password: 'hunter2' });
         await call('connect_bank', { account: 7, password: 'hunter2' }); // refused by the parse
@@ -100,9 +105,11 @@ describe('audit', () => {
     const logger = { warn: vi.fn(), error: vi.fn() };
     const failing = await observed(
       {
-        logger,
-        redact: () => {
-          throw new Error('redactor bug');
+        observe: {
+          logger,
+          redact: () => {
+            throw new Error('redactor bug');
+          },
         },
       },
       async (call) => {

@@ -42,7 +42,10 @@ beforeAll(async () => {
 async function serve(auth: Partial<AuthOptions> = {}): Promise<Running> {
   const app = new Hono();
   const verify = jwtVerifier({ jwks: issuer.jwks, issuer: ISSUER, audience: AUDIENCE });
-  app.all('/mcp', honoMcp([whoami], { auth: { verify, ...auth }, onError: (e) => errors.push(e) }));
+  app.all(
+    '/mcp',
+    honoMcp([whoami], { access: { auth: { verify, ...auth } }, observe: { onError: (e) => errors.push(e) } }),
+  );
   const running = await listen(app.fetch);
   const metadata = protectedResourceMetadata({ resource: running.url, authorizationServers: [ISSUER] });
   app.get(metadata.path, (c) => metadata.fetch(c.req.raw));
@@ -181,7 +184,7 @@ describe('auth: required false', () => {
 describe('auth on other mounts', () => {
   it('takes auth on the Next.js route with the same one-line mount', async () => {
     const verify = jwtVerifier({ jwks: issuer.jwks, issuer: ISSUER, audience: AUDIENCE });
-    const { POST } = nextMcp([whoami], { auth: { verify } });
+    const { POST } = nextMcp([whoami], { access: { auth: { verify } } });
     const context = { params: Promise.resolve({}) };
     const request = (headers: Record<string, string>) =>
       new Request('http://localhost:3000/mcp', {
@@ -202,7 +205,7 @@ describe('auth on other mounts', () => {
         c.set('authInfo' as never, { token: 'upstream', clientId: 'gateway', scopes } as never);
         await next();
       });
-      hono.all('/mcp', honoMcp([whoami], { auth: { verify, requiredScopes: ['mcp'] } }));
+      hono.all('/mcp', honoMcp([whoami], { access: { auth: { verify, requiredScopes: ['mcp'] } } }));
       return hono;
     };
     const send = (hono: Hono) =>
@@ -229,7 +232,9 @@ describe('auth options', () => {
       { verify, resourceMetadataUrl: '/relative' },
     ];
     for (const auth of bad) {
-      expect(() => honoMcp([whoami], { auth: auth as AuthOptions }), JSON.stringify(auth)).toThrow(TypeError);
+      expect(() => honoMcp([whoami], { access: { auth: auth as AuthOptions } }), JSON.stringify(auth)).toThrow(
+        TypeError,
+      );
     }
   });
 

@@ -30,7 +30,7 @@ describe('tools/call envelope', () => {
   it('answers non-object arguments with isError naming the root, and keeps serving', async () => {
     const calls: CallEvent[] = [];
     const running = await serveTools([echoTool('t', z.object({ a: z.array(z.number()) }))], {
-      onCall: (e) => calls.push(e),
+      observe: { onCall: (e) => calls.push(e) },
     });
     try {
       for (const bad of [[1, 2], 5, true, '[1]', 'not json']) {

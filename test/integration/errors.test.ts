@@ -36,7 +36,7 @@ describe('masked errors', () => {
     const events: Array<{ error?: string; errorId?: string }> = [];
     await withClients(
       tools,
-      { onError: (e, info) => seen.push([e, info]), onCall: (e) => events.push(e) },
+      { observe: { onError: (e, info) => seen.push([e, info]), onCall: (e) => events.push(e) } },
       async (client) => {
         const result = await client.callTool('orders', { id: 'o-1' });
         expect(result.isError).toBe(true);
@@ -55,7 +55,7 @@ describe('masked errors', () => {
 
   it("sends a ToolError's message intact, and does not report it as an error", async () => {
     const seen: unknown[] = [];
-    await withClients(tools, { onError: (e) => seen.push(e) }, async (client) => {
+    await withClients(tools, { observe: { onError: (e) => seen.push(e) } }, async (client) => {
       const result = await client.callTool('ship', { id: 'o-9' });
       expect(result.isError).toBe(true);
       expect(textOf(result)).toBe('Order o-9 has already shipped; use track_order instead');
@@ -65,7 +65,7 @@ describe('masked errors', () => {
 
   it('masks an output that breaks its schema, whose issues may quote the value', async () => {
     const seen: unknown[] = [];
-    await withClients(tools, { onError: (e) => seen.push(e) }, async (client) => {
+    await withClients(tools, { observe: { onError: (e) => seen.push(e) } }, async (client) => {
       const text = textOf(await client.callTool('total', {}));
       expect(text).toMatch(/^Tool total failed \(error id [0-9a-f-]{36}\)$/);
     });
@@ -98,7 +98,7 @@ describe('masked errors', () => {
   });
 
   it('shows the message with the id under exposeErrors', async () => {
-    await withClients(tools, { exposeErrors: true }, async (client) => {
+    await withClients(tools, { observe: { exposeErrors: true } }, async (client) => {
       const text = textOf(await client.callTool('orders', { id: 'o-1' }));
       expect(text).toMatch(/^Tool orders failed \(error id [0-9a-f-]{36}\): connect ECONNREFUSED .*hunter2/);
     });

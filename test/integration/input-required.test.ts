@@ -43,7 +43,7 @@ async function serve(...args: Parameters<typeof serveTools>): Promise<Running> {
 describe('a tool returning an InputRequiredResult', () => {
   it('round-trips with a 2026-07-28 client, repairing and parsing the retried round once, the same each time', async () => {
     const calls: CallEvent[] = [];
-    const { url } = await serve([greet], { onCall: (e) => calls.push(e) });
+    const { url } = await serve([greet], { observe: { onCall: (e) => calls.push(e) } });
     const client = await connectSdk('modern', url, () => ({ action: 'accept', content: { name: 'Ada' } }));
     try {
       expect(client.protocolVersion).toBe('2026-07-28');
@@ -114,7 +114,7 @@ describe('a tool returning an InputRequiredResult', () => {
         return `resumed at step ${state.step}`;
       },
     });
-    const { url } = await serve([stateful], { requestState: { verify: codec.verify } });
+    const { url } = await serve([stateful], { protocol: { requestState: { verify: codec.verify } } });
     const honest = await connectSdk('modern', url);
     try {
       expect(textOf(await honest.callTool('stateful', {}))).toBe('resumed at step 1');

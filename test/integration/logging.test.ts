@@ -64,13 +64,13 @@ describe('log messages under logging: true', () => {
   const finished = { level: 'warning', data: { done: 2 }, logger: 'worker' };
 
   it('reach a 2026-07-28 client at or above the level its request names, and none without one', async () => {
-    expect((await call('modern', { logging: true }, 'info')).logs).toEqual([finished]);
-    expect((await call('modern', { logging: true })).logs).toEqual([]);
+    expect((await call('modern', { protocol: { logging: true } }, 'info')).logs).toEqual([finished]);
+    expect((await call('modern', { protocol: { logging: true } })).logs).toEqual([]);
   });
 
   it('reach a 2025-era client at every level: its logging/setLevel is answered, but ends with its own request', async () => {
     // Stateless serving: the level set lives on that request's server and is gone for the next call.
-    expect((await call('legacy', { logging: true }, 'error')).logs).toEqual([starting, finished]);
+    expect((await call('legacy', { protocol: { logging: true } }, 'error')).logs).toEqual([starting, finished]);
   });
 
   it('are not offered without logging: true (logging/setLevel is method-not-found)', async () => {
@@ -80,10 +80,10 @@ describe('log messages under logging: true', () => {
 
 describe("responseMode 'json'", () => {
   it('drops progress and log messages for a 2026-07-28 client and still answers; 2025-era clients still get them', async () => {
-    const modern = await call('modern', { responseMode: 'json', logging: true }, 'debug');
-    expect((await call('modern', { logging: true }, 'debug')).logs).toHaveLength(2);
+    const modern = await call('modern', { protocol: { responseMode: 'json', logging: true } }, 'debug');
+    expect((await call('modern', { protocol: { logging: true } }, 'debug')).logs).toHaveLength(2);
     expect(modern).toEqual({ text: 'done', progress: [], logs: [] });
-    const legacy = await call('legacy', { responseMode: 'json', logging: true }, 'debug');
+    const legacy = await call('legacy', { protocol: { responseMode: 'json', logging: true } }, 'debug');
     expect(legacy.progress).toHaveLength(2);
     expect(legacy.logs).toHaveLength(2);
   });

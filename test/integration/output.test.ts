@@ -18,19 +18,23 @@ describe('output', () => {
     });
     const calls: CallEvent[] = [];
     const errors: unknown[] = [];
-    await withClients([good, bad], { onCall: (e) => calls.push(e), onError: (e) => errors.push(e) }, async (client) => {
-      parses = 0;
-      const ok = await client.callTool('good', {});
-      expect(ok.isError ?? false).toBe(false);
-      expect(ok.structuredContent).toEqual({ sum: 3, note: 'none' });
-      expect(JSON.parse(textOf(ok))).toEqual({ sum: 3, note: 'none' });
-      expect(parses).toBe(1);
-      const no = await client.callTool('bad', {});
-      expect(no.isError).toBe(true);
-      // A server bug: masked for the client, in full for onError.
-      expect(textOf(no)).toMatch(/^Tool bad failed \(error id [0-9a-f-]{36}\)$/);
-      expect(calls.at(-1)).toMatchObject({ tool: 'bad', ok: false, errorId: expect.any(String) });
-    });
+    await withClients(
+      [good, bad],
+      { observe: { onCall: (e) => calls.push(e), onError: (e) => errors.push(e) } },
+      async (client) => {
+        parses = 0;
+        const ok = await client.callTool('good', {});
+        expect(ok.isError ?? false).toBe(false);
+        expect(ok.structuredContent).toEqual({ sum: 3, note: 'none' });
+        expect(JSON.parse(textOf(ok))).toEqual({ sum: 3, note: 'none' });
+        expect(parses).toBe(1);
+        const no = await client.callTool('bad', {});
+        expect(no.isError).toBe(true);
+        // A server bug: masked for the client, in full for onError.
+        expect(textOf(no)).toMatch(/^Tool bad failed \(error id [0-9a-f-]{36}\)$/);
+        expect(calls.at(-1)).toMatchObject({ tool: 'bad', ok: false, errorId: expect.any(String) });
+      },
+    );
     expect(errors.length).toBe(2);
     expect((errors[0] as Error).message).toContain('sum: expected number, received string');
   });

@@ -26,7 +26,7 @@ let current: McpFetchHandler;
 let running: Running;
 
 beforeAll(async () => {
-  current = createMcpFetchHandler([], { logger: silent });
+  current = createMcpFetchHandler([], { observe: { logger: silent } });
   running = await listen((request) => current.fetch(request));
 });
 afterAll(() => running.close());
@@ -58,7 +58,7 @@ describe('validateMcpSchemas agrees with tools/list', () => {
             ...(o.projection ? { projection: o.projection } : { flattenUnionInput: o.flatten }),
             extend: o.extend ? { schema: z.object({ tenantId: z.string() }) } : undefined,
             schemaValidation: { policy: 'warn' },
-            logger: silent,
+            observe: { logger: silent },
           };
           const report = validateMcpSchemas(tools, options);
           current = createMcpFetchHandler(tools, options);

@@ -20,6 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { MODERN } from '../../examples/shared/clients.js';
 import { listen, type Running } from '../support/server.js';
+import { mergedOptions } from '../support/options.js';
 
 const received: unknown[] = [];
 const media = z.discriminatedUnion('kind', [
@@ -93,7 +94,8 @@ function listRequest(url: string, name: string): Request {
 const CALL = { to: 'ada', media: { kind: 'gallery', urls: ['a.png'] } };
 
 // The default policy ('throw'): every projection of this tool is one its client accepts.
-const served = (options: McpMountOptions) => createMcpFetchHandler([sendMessage], { logger: SILENT, ...options });
+const served = (options: McpMountOptions) =>
+  createMcpFetchHandler([sendMessage], mergedOptions({ observe: { logger: SILENT } }, options));
 const SILENT = { warn: () => {}, error: () => {} };
 
 describe("projection: 'auto'", () => {
@@ -206,7 +208,10 @@ describe('a projection function', () => {
 
   it('returning a projection the mount does not serve is a JSON-RPC 500 that onError sees, and the mount keeps serving', async () => {
     const errors: unknown[] = [];
-    const broken = served({ projection: () => 'nonsense' as ProjectionName, onError: (error) => errors.push(error) });
+    const broken = served({
+      projection: () => 'nonsense' as ProjectionName,
+      observe: { onError: (error) => errors.push(error) },
+    });
     const list = () =>
       broken.fetch(
         new Request('http://localhost/mcp', {
@@ -264,8 +269,7 @@ describe('a tool one projection cannot serve', () => {
 
   it('is an error for that projection (a union root is no object in faithful), and listed in the others', async () => {
     const report = validateMcpSchemas([rootUnion, sendMessage], {
-      projection: choose,
-      projections: ['flat', 'faithful'],
+      projection: { choose, serve: ['flat', 'faithful'] },
     });
     expect(report.projections.faithful!.issues).toContainEqual(
       expect.objectContaining({ tool: 'create_or_delete', code: 'root-not-object', projection: 'faithful' }),
@@ -275,10 +279,9 @@ describe('a tool one projection cannot serve', () => {
     expect(report.projections.faithful!.tools.map((t) => t.name)).toEqual(['send_message']);
     // Under 'warn' it is served where it can be: its flat clients list and call it.
     const handler = createMcpFetchHandler([rootUnion, sendMessage], {
-      projection: choose,
-      projections: ['flat', 'faithful'],
+      projection: { choose, serve: ['flat', 'faithful'] },
       schemaValidation: { policy: 'warn' },
-      logger: SILENT,
+      observe: { logger: SILENT },
     });
     const running = await listen((request) => handler.fetch(request));
     try {
@@ -298,9 +301,9 @@ describe('a tool one projection cannot serve', () => {
   });
 });
 
-describe('projections', () => {
+describe('projection: { choose, serve }', () => {
   it("limits what 'auto' computes; a table row left out gets flat", async () => {
-    const handler = served({ projection: 'auto', projections: ['cursor'] });
+    const handler = served({ projection: { choose: 'auto', serve: ['cursor'] } });
     expect(Object.keys(handler.report.projections)).toEqual(['flat', 'cursor']);
     expect(handler.report.projection).toBe('flat');
     const listAs = async (name: string) => {
@@ -311,10 +314,19 @@ describe('projections', () => {
     expect(await listAs('claude-code')).toEqual(handler.report.projections.flat!.tools[0]!.inputSchema);
   });
 
-  it("goes only with 'auto' or a function, and names only projections", () => {
-    expect(() => served({ projection: 'flat', projections: ['cursor'] })).toThrow(/projections goes with/);
-    expect(() => served({ projection: 'auto', projections: ['cursr' as ProjectionName] })).toThrow(
-      /projections must be/,
+  it("chooses with 'auto' or a function, and serves only projections", () => {
+    expect(() => served({ projection: { choose: 'flat' as never, serve: ['cursor'] } })).toThrow(
+      /projection.choose must be 'auto' or a function/,
+    );
+    expect(() => served({ projection: { choose: 'auto', serve: ['cursr' as ProjectionName] } })).toThrow(
+      /projection.serve must be/,
+    );
+    expect(() => served({ projection: { choose: 'auto', serve: [] } })).toThrow(/projection.serve must be/);
+  });
+
+  it('replaces projections, which is refused naming it', () => {
+    expect(() => served({ projection: 'auto', projections: ['cursor'] } as never)).toThrow(
+      'mcp-mount: projections is projection: { choose, serve } since 0.1',
     );
   });
 });
@@ -349,7 +361,7 @@ describe('openai-strict and null for a key left out', () => {
   });
 
   it('with nullAsAbsent: false, the null is refused with its path', async () => {
-    const handler = createMcpFetchHandler([tool], { projection: 'openai-strict', nullAsAbsent: false });
+    const handler = createMcpFetchHandler([tool], { projection: 'openai-strict', repair: { nullAsAbsent: false } });
     const running = await listen((request) => handler.fetch(request));
     try {
       const client = new ClientV2({ name: 'openai-mcp', version: '1' }, MODERN);

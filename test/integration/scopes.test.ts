@@ -20,6 +20,7 @@ import { connect, eras } from '../adapters/support/clients.js';
 import { parseBody } from '../adapters/support/session.js';
 import { jsonRpcHeaders, rpc } from '../adapters/support/tools.js';
 import { listen, type Running } from '../support/server.js';
+import { mergedOptions } from '../support/options.js';
 
 const ISSUER = 'https://auth.example.com';
 const AUDIENCE = 'https://mcp.example.com/mcp';
@@ -62,7 +63,7 @@ const token = (scope: string, sub = 'ada') => issuer.sign({ sub, scope });
 async function serve(options: McpMountOptions = {}): Promise<Running> {
   const app = new Hono();
   const verify = jwtVerifier({ jwks: issuer.jwks, issuer: ISSUER, audience: AUDIENCE });
-  app.all('/mcp', mcp(tools, { auth: { verify, required: false }, ...options }));
+  app.all('/mcp', mcp(tools, mergedOptions({ access: { auth: { verify, required: false } } }, options)));
   return listen(app.fetch);
 }
 
@@ -162,7 +163,10 @@ describe('per-tool scopes', () => {
       for (const policy of ['throw', 'warn', 'skip'] as const) {
         let thrown: unknown;
         try {
-          mcp([bad, readNote], { schemaValidation: { policy }, logger: { warn: vi.fn(), error: vi.fn() } });
+          mcp([bad, readNote], {
+            schemaValidation: { policy },
+            observe: { logger: { warn: vi.fn(), error: vi.fn() } },
+          });
         } catch (error) {
           thrown = error;
         }
@@ -179,14 +183,16 @@ describe('a scoped tool on a mount without auth', () => {
     const warn = vi.fn();
     const handler = createMcpFetchHandler(tools, {
       schemaValidation: { policy: 'warn' },
-      logger: { warn, error: vi.fn() },
+      observe: { logger: { warn, error: vi.fn() } },
     });
     const warned = handler.report.issues.filter((i) => i.code === 'scopes-without-auth');
     expect(warned.map((i) => `${i.tool} ${i.severity}`)).toEqual(['archive_note warning', 'usage_report warning']);
     expect(warned[0]!.message).toContain("Express's req.auth");
     expect(warn).toHaveBeenCalledTimes(1);
     expect(String(warn.mock.calls[0]![0])).toMatch(/\[warning\] archive_note tool \/scopes scopes-without-auth: /);
-    expect(() => createMcpFetchHandler(tools, { logger: { warn: vi.fn(), error: vi.fn() } })).not.toThrow();
+    expect(() =>
+      createMcpFetchHandler(tools, { observe: { logger: { warn: vi.fn(), error: vi.fn() } } }),
+    ).not.toThrow();
   });
 
   it('is logged once at construction under the default policy too, since the mount starts', () => {
@@ -200,7 +206,7 @@ describe('a scoped tool on a mount without auth', () => {
   });
 
   it('is what the warning says: hidden and 401 without an upstream authInfo, listed with one', async () => {
-    const handler = createMcpFetchHandler(tools, { logger: { warn: vi.fn(), error: vi.fn() } });
+    const handler = createMcpFetchHandler(tools, { observe: { logger: { warn: vi.fn(), error: vi.fn() } } });
     const request = (body: string) =>
       new Request('http://127.0.0.1/mcp', { method: 'POST', headers: jsonRpcHeaders, body });
     expect(listed(await (await handler.fetch(request(rpc('tools/list')))).text())).toEqual(['read_note']);
@@ -211,14 +217,14 @@ describe('a scoped tool on a mount without auth', () => {
   });
 
   it('is no issue on a mount with auth', () => {
-    const handler = createMcpFetchHandler(tools, { auth: { verify: () => undefined, required: false } });
+    const handler = createMcpFetchHandler(tools, { access: { auth: { verify: () => undefined, required: false } } });
     expect(handler.report.issues).toEqual([]);
   });
 });
 
 describe('listUnauthorizedTools', () => {
   it('lists every tool, and the call without the scope still gets 403', async () => {
-    const server = await serve({ listUnauthorizedTools: true });
+    const server = await serve({ access: { listUnauthorizedTools: true } });
     try {
       const bearer = await token('notes:read');
       expect(listed((await post(server.url, rpc('tools/list'), bearer)).text)).toEqual([
@@ -239,9 +245,11 @@ describe('visibleTools: role-based tool sets from one mount', () => {
   beforeAll(async () => {
     // Support staff (subject `support`) see the reading tool only; everyone else sees what scopes allow.
     server = await serve({
-      visibleTools: ({ authInfo }) => {
-        asked++;
-        return authInfo?.extra?.sub === 'support' ? ['read_note'] : () => true;
+      access: {
+        visibleTools: ({ authInfo }) => {
+          asked++;
+          return authInfo?.extra?.sub === 'support' ? ['read_note'] : () => true;
+        },
       },
     });
   });
@@ -281,7 +289,7 @@ describe('visibleTools: role-based tool sets from one mount', () => {
   });
 
   it('answers a list of nothing with an empty list', async () => {
-    const none = await serve({ visibleTools: () => [] });
+    const none = await serve({ access: { visibleTools: () => [] } });
     try {
       expect(listed((await post(none.url, rpc('tools/list'))).text)).toEqual([]);
     } finally {

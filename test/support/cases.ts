@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import { connectors, type McpClient } from '../../examples/shared/clients.js';
 import { ajv, type Doc, isObject, pointersWith, unionsIn } from './documents.js';
 import { type Running, serveTools, textOf } from './server.js';
+import { mergedOptions } from './options.js';
 
 // The document helpers live in documents.ts (shared with the unit suites); the case suites import them from here.
 export { ajv, at, type Doc, pointersWith, typeSet, unionsIn } from './documents.js';
@@ -104,7 +105,7 @@ export function mountGroup(tools: readonly AnyTool[], options: McpMountOptions =
   const warn = vi.fn();
   const error = vi.fn();
   const onCall = vi.fn();
-  const full: McpMountOptions = { logger: { warn, error }, onCall, ...options };
+  const full: McpMountOptions = mergedOptions({ observe: { logger: { warn, error }, onCall } }, options);
   let running: Running | undefined;
   let report: ValidationReport | undefined;
   const clients: McpClient[] = [];

@@ -135,14 +135,16 @@ describe('scopes and visibleTools', () => {
 
   it('answers visibleTools with names, a Set, or a predicate over tools, given a typed context', () => {
     createMcpFetchHandler([], {
-      visibleTools: (context) => {
-        expectTypeOf(context.authInfo).toEqualTypeOf<AuthInfo | undefined>();
-        expectTypeOf(context.request).toEqualTypeOf<Request>();
-        return context.authInfo ? new Set(['a']) : ['b'];
+      access: {
+        visibleTools: (context) => {
+          expectTypeOf(context.authInfo).toEqualTypeOf<AuthInfo | undefined>();
+          expectTypeOf(context.request).toEqualTypeOf<Request>();
+          return context.authInfo ? new Set(['a']) : ['b'];
+        },
       },
     });
-    createMcpFetchHandler([], { visibleTools: async () => (tool) => tool.scopes === undefined });
+    createMcpFetchHandler([], { access: { visibleTools: async () => (tool) => tool.scopes === undefined } });
     // @ts-expect-error a name alone is not an answer
-    createMcpFetchHandler([], { visibleTools: () => 'a' });
+    createMcpFetchHandler([], { access: { visibleTools: () => 'a' } });
   });
 });

@@ -41,8 +41,8 @@ describe('the server option', () => {
       expectTypeOf(ctx).toEqualTypeOf<ServerHookContext>();
       expectTypeOf(ctx.era).toEqualTypeOf<'legacy' | 'modern'>();
     };
-    createMcpFetchHandler([], { server: hook, logging: true, responseMode: 'json' });
+    createMcpFetchHandler([], { features: hook, protocol: { logging: true, responseMode: 'json' } });
     // @ts-expect-error not a response mode
-    createMcpFetchHandler([], { responseMode: 'stream' });
+    createMcpFetchHandler([], { protocol: { responseMode: 'stream' } });
   });
 });

@@ -205,11 +205,8 @@ function group<G extends Group>(options: McpMountOptions<any>, name: G): NonNull
   for (const key of Object.keys(value)) {
     if (known.includes(key)) continue;
     const moved = REPLACED_OPTIONS[key];
-    throw new TypeError(
-      moved
-        ? `mcp-mount: ${name}.${key} is ${moved} since 0.1`
-        : `mcp-mount: ${name}.${key} is not an option; ${name} takes ${known.join(', ')}`,
-    );
+    const hint = moved ? `it is ${moved}` : `${name} takes ${known.join(', ')}`;
+    throw new TypeError(`mcp-mount: ${name}.${key} is not an option; ${hint}`);
   }
   return value as NonNullable<McpMountOptions<any>[G]>;
 }

@@ -5,7 +5,7 @@ import { z } from 'zod';
 /** The mount's error, or what else it threw. */
 function mountError(tools: Parameters<typeof createMcpFetchHandler>[0]): unknown {
   try {
-    createMcpFetchHandler(tools, { logger: { warn: vi.fn(), error: vi.fn() } });
+    createMcpFetchHandler(tools, { observe: { logger: { warn: vi.fn(), error: vi.fn() } } });
   } catch (error) {
     return error;
   }

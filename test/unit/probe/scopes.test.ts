@@ -81,7 +81,7 @@ describe('validateMcpSchemas and scopes', () => {
 
   it('reports invalid scopes as an error at the tool, and does not serve that tool', () => {
     const report = validateMcpSchemas([tool('bad', ['has space']), tool('plain', undefined)], {
-      auth: { verify: () => undefined },
+      access: { auth: { verify: () => undefined } },
     });
     expect(report.ok).toBe(false);
     expect(report.issues.map((i) => `${i.tool} ${i.code}@${i.path}`)).toEqual(['bad invalid-scopes@/scopes/0']);
@@ -107,7 +107,7 @@ describe('validateMcpSchemas and scopes', () => {
 
   it('does not warn when the options carry auth', () => {
     const report = validateMcpSchemas([tool('archive_note', { anyOf: ['a', 'b'] })], {
-      auth: { verify: () => undefined },
+      access: { auth: { verify: () => undefined } },
     });
     expect(report.issues).toEqual([]);
   });

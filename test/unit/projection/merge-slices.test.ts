@@ -36,7 +36,7 @@ describe('merged root object', () => {
     expect(() =>
       createMcpFetchHandler([t('constructor'), t('ok')], {
         schemaValidation: { policy: 'warn' },
-        logger: { warn() {}, error() {} },
+        observe: { logger: { warn() {}, error() {} } },
       }),
     ).toThrow(/constructor/);
   });

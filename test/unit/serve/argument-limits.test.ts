@@ -69,15 +69,17 @@ describe('checkCall under the argument limits', () => {
 
   it('still checks such a value within the limit, and a raised limit is the owner’s to choose', async () => {
     expect((await checkCall(tool, { root: deepTree(20) }, settleOptions())).ok).toBe(true);
-    const raised = settleOptions({ maxArgumentDepth: 1_000_000 });
+    const raised = settleOptions({ limits: { maxArgumentDepth: 1_000_000 } });
     const check = await checkCall(tool, { root: deepTree(100_000) }, raised);
     // Zod's own parse recurses: past what the stack holds, the model is told so in words of its own.
     expect(check).toMatchObject({ ok: false, messages: [expect.stringMatching(/too deep for this tool to check/)] });
   });
 
   it('refuses with TypeError a limit that is not a positive integer', () => {
-    expect(() => settleOptions({ maxArgumentDepth: 0 })).toThrow(TypeError);
-    expect(() => settleOptions({ maxArgumentValues: 1.5 })).toThrow(/maxArgumentValues must be a positive integer/);
+    expect(() => settleOptions({ limits: { maxArgumentDepth: 0 } })).toThrow(TypeError);
+    expect(() => settleOptions({ limits: { maxArgumentValues: 1.5 } })).toThrow(
+      /maxArgumentValues must be a positive integer/,
+    );
   });
 
   it('refuses JSON text that nests past the same depth limit, counted from the arguments', async () => {

@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { echoTool } from '../../support/echo.js';
 
-const handler = createMcpFetchHandler([echoTool('t', z.object({ a: z.string() }))], { maxRequestBodyBytes: 64 });
+const handler = createMcpFetchHandler([echoTool('t', z.object({ a: z.string() }))], {
+  limits: { maxRequestBodyBytes: 64 },
+});
 const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
 function streamed(chunks: Array<Uint8Array | Error>, extra: Record<string, string> = {}): Request {

@@ -59,7 +59,7 @@ describe('checkCall with argument hygiene', () => {
       ok: false,
       messages: [expect.stringMatching(/^content: /), expect.stringMatching(/^reason: /)],
     });
-    const off = await checkCall(tool, { content: swallowed }, settleOptions({ argumentHygiene: false }));
+    const off = await checkCall(tool, { content: swallowed }, settleOptions({ repair: { hygiene: false } }));
     expect(off).toMatchObject({ ok: true, value: { input: { content: swallowed } } });
   });
 });

@@ -1,8 +1,8 @@
 /** The core's `fetch` always resolves to a `Response`, and keeps serving after an internal failure. */
-import { createMcpFetchHandler, defineTool } from 'mcp-mount';
+import { createMcpFetchHandler, defineTool, validateMcpSchemas } from 'mcp-mount';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { settleOptions } from '../../../src/core/mount/config.js';
+import { REPLACED_OPTIONS, settleOptions } from '../../../src/core/mount/config.js';
 
 const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 const add = defineTool({
@@ -21,7 +21,7 @@ const call = () => callAdd({ a: 1, b: 2 });
 describe('a failure inside the core', () => {
   it('becomes a JSON-RPC 500 that hides the cause, onError sees the cause, and the next request is served', async () => {
     const seen: unknown[] = [];
-    const handler = createMcpFetchHandler([add], { onError: (error) => seen.push(error) });
+    const handler = createMcpFetchHandler([add], { observe: { onError: (error) => seen.push(error) } });
     const broken = {
       get parsedBody(): unknown {
         throw new Error('secret internal detail');
@@ -45,7 +45,7 @@ describe('a failure inside the core', () => {
   });
 
   it('answers 413 with Connection: close, since the rest of the body was never read', async () => {
-    const handler = createMcpFetchHandler([add], { maxRequestBodyBytes: 16 });
+    const handler = createMcpFetchHandler([add], { limits: { maxRequestBodyBytes: 16 } });
     const response = await handler.fetch(call());
     expect(response.status).toBe(413);
     expect(response.headers.get('connection')).toBe('close');
@@ -54,11 +54,43 @@ describe('a failure inside the core', () => {
 
 describe('options settled once', () => {
   it('refuses a value that cannot mean anything, naming the option', () => {
-    expect(() => createMcpFetchHandler([add], { maxRequestBodyBytes: -1 })).toThrow(/maxRequestBodyBytes/);
+    expect(() => createMcpFetchHandler([add], { limits: { maxRequestBodyBytes: -1 } })).toThrow(/maxRequestBodyBytes/);
     expect(() => createMcpFetchHandler([add], { schemaValidation: { policy: 'loud' as never } })).toThrow(/policy/);
-    expect(() => createMcpFetchHandler([add], { unknownKeys: 'drop' as never })).toThrow(/unknownKeys/);
-    expect(() => createMcpFetchHandler([add], { injectedKeys: 'toolCallId' as never })).toThrow(/injectedKeys/);
-    expect(() => createMcpFetchHandler([add], { argumentHygiene: 'on' as never })).toThrow(/argumentHygiene/);
+    expect(() => createMcpFetchHandler([add], { repair: { unknownKeys: 'drop' as never } })).toThrow(/unknownKeys/);
+    expect(() => createMcpFetchHandler([add], { repair: { injectedKeys: 'toolCallId' as never } })).toThrow(
+      /injectedKeys/,
+    );
+    expect(() => createMcpFetchHandler([add], { repair: { hygiene: 'on' as never } })).toThrow(/repair.hygiene/);
+  });
+
+  it('refuses every 0.0 flat name, naming its replacement (a silent ignore would drop a security option)', () => {
+    expect(() => settleOptions({ coerceJsonArgs: false } as never)).toThrow(
+      new TypeError('mcp-mount: coerceJsonArgs is repair.json since 0.1'),
+    );
+    expect(() => createMcpFetchHandler([add], { allowedOrigins: ['https://app.example.com'] } as never)).toThrow(
+      'mcp-mount: allowedOrigins is access.origins since 0.1',
+    );
+    expect(() => settleOptions({ server: () => {} } as never)).toThrow('mcp-mount: server is features since 0.1');
+    for (const [name, replacement] of Object.entries(REPLACED_OPTIONS)) {
+      expect(() => settleOptions({ [name]: false } as never), name).toThrow(`${name} is ${replacement} since 0.1`);
+    }
+    // `validateMcpSchemas` takes the same options: the refusal is its invalid-option issue.
+    expect(validateMcpSchemas([add], { auth: { verify: () => undefined } } as never).issues).toEqual([
+      expect.objectContaining({ code: 'invalid-option', message: 'mcp-mount: auth is access.auth since 0.1' }),
+    ]);
+  });
+
+  it('refuses a key a group does not take, and a group that is not an object', () => {
+    expect(() => settleOptions({ repair: { jsn: true } } as never)).toThrow(
+      'mcp-mount: repair.jsn is not an option; repair takes json, scalars, nullAsAbsent, unknownKeys, injectedKeys, hygiene',
+    );
+    expect(() => settleOptions({ access: { allowedOrigins: [] } } as never)).toThrow(
+      'mcp-mount: access.allowedOrigins is not an option; it is access.origins',
+    );
+    expect(() => settleOptions({ repair: { onCall: () => {} } } as never)).toThrow(
+      'mcp-mount: repair.onCall is not an option; it is observe.onCall',
+    );
+    expect(() => settleOptions({ observe: true } as never)).toThrow(/observe must be an object of options/);
   });
 
   it('defaults to noticing unknown keys, ignoring n8n toolCallId, and refusing tool-call markup', () => {
@@ -70,10 +102,10 @@ describe('options settled once', () => {
   });
 
   it('is not changed by the caller mutating its options after the mount', async () => {
-    const options = { maxRequestBodyBytes: 4096, coerceScalarArgs: true };
+    const options = { limits: { maxRequestBodyBytes: 4096 }, repair: { scalars: true } };
     const handler = createMcpFetchHandler([add], options);
-    options.maxRequestBodyBytes = 8;
-    options.coerceScalarArgs = false;
+    options.limits.maxRequestBodyBytes = 8;
+    options.repair.scalars = false;
     const response = await handler.fetch(callAdd({ a: '1', b: 2 }));
     expect(response.status).toBe(200);
     expect(await response.text()).toContain('"text":"3"');

@@ -44,9 +44,11 @@ describe('the per-request server', () => {
     let asked = 0;
     const scoped = tools.map((t, i) => (i % 2 ? { ...t, scopes: ['s'] } : t));
     const gated = createMcpFetchHandler(scoped, {
-      visibleTools: () => () => {
-        asked++;
-        return true;
+      access: {
+        visibleTools: () => () => {
+          asked++;
+          return true;
+        },
       },
     });
     const registered = vi.spyOn(McpServer.prototype, 'registerTool');

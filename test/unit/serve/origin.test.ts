@@ -113,8 +113,8 @@ describe('the Origin check, by default', () => {
   });
 });
 
-describe('allowedOrigins', () => {
-  const options = { allowedOrigins: ['https://app.example.com', 'chrome-extension://*'] };
+describe('access.origins', () => {
+  const options = { access: { origins: ['https://app.example.com', 'chrome-extension://*'] } };
   const api = 'https://api.example.com/mcp';
   const host = 'api.example.com';
 
@@ -135,13 +135,13 @@ describe('allowedOrigins', () => {
 
   it('refuses at construction what is not an origin, and `*` for websites', () => {
     for (const entry of ['https://*', 'http://*', '*', 'https://app.example.com/mcp', 'app.example.com', '']) {
-      expect(() => createMcpFetchHandler([ping], { allowedOrigins: [entry] }), entry).toThrow(TypeError);
+      expect(() => createMcpFetchHandler([ping], { access: { origins: [entry] } }), entry).toThrow(TypeError);
     }
   });
 });
 
-describe('allowedHosts', () => {
-  const options = { allowedHosts: ['localhost', '127.0.0.1', '[::1]'] };
+describe('access.hosts', () => {
+  const options = { access: { hosts: ['localhost', '127.0.0.1', '[::1]'] } };
 
   it('refuses a request naming another host, with or without Origin', async () => {
     expect(await call(options, 'http://evil.example.com/mcp', { host: 'evil.example.com' })).toMatchObject({
@@ -160,7 +160,7 @@ describe('allowedHosts', () => {
   it('lets same-origin browser requests through over plain HTTP for a listed name', async () => {
     const headers = { host: 'mcp.internal:8080', origin: 'http://mcp.internal:8080' };
     expect(await call({}, 'http://mcp.internal:8080/mcp', headers)).toMatchObject({ status: 403 });
-    expect(await call({ allowedHosts: ['mcp.internal'] }, 'http://mcp.internal:8080/mcp', headers)).toMatchObject({
+    expect(await call({ access: { hosts: ['mcp.internal'] } }, 'http://mcp.internal:8080/mcp', headers)).toMatchObject({
       status: 200,
       ran: true,
     });
@@ -168,16 +168,16 @@ describe('allowedHosts', () => {
 
   it('refuses at construction a scheme, a port, a path or an empty list', () => {
     for (const entry of ['http://localhost', 'localhost:3000', 'example.com/mcp', '::1']) {
-      expect(() => createMcpFetchHandler([ping], { allowedHosts: [entry] }), entry).toThrow(TypeError);
+      expect(() => createMcpFetchHandler([ping], { access: { hosts: [entry] } }), entry).toThrow(TypeError);
     }
-    expect(() => createMcpFetchHandler([ping], { allowedHosts: [] })).toThrow(TypeError);
+    expect(() => createMcpFetchHandler([ping], { access: { hosts: [] } })).toThrow(TypeError);
   });
 });
 
-describe('originCheck: false', () => {
+describe('access.checkOrigin: false', () => {
   it('turns every check off (for a proxy that already checks)', async () => {
     const headers = { host: 'evil.example.com', origin: 'http://evil.example.com' };
-    expect(await call({ originCheck: false }, 'http://evil.example.com/mcp', headers)).toMatchObject({
+    expect(await call({ access: { checkOrigin: false } }, 'http://evil.example.com/mcp', headers)).toMatchObject({
       status: 200,
       ran: true,
     });

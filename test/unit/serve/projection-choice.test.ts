@@ -33,7 +33,7 @@ async function listedSchema(response: Response): Promise<unknown> {
 
 describe('choosing the projection per request', () => {
   it("a 2025-era batch's tools/list from a Cursor User-Agent is listed the cursor projection", async () => {
-    const handler = createMcpFetchHandler([tool], { projection: 'auto', logger: SILENT });
+    const handler = createMcpFetchHandler([tool], { projection: 'auto', observe: { logger: SILENT } });
     const headers = { 'user-agent': 'Cursor/1.0', 'mcp-protocol-version': '2025-06-18' };
     const list = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
     const single = await listedSchema(await handler.fetch(post(list, headers)));
@@ -46,8 +46,7 @@ describe('choosing the projection per request', () => {
   it('a request the SDK refuses is refused (400), not turned into a 500 by the projection function', async () => {
     const errors: unknown[] = [];
     const handler = createMcpFetchHandler([tool], {
-      logger: SILENT,
-      onError: (error) => errors.push(error),
+      observe: { logger: SILENT, onError: (error) => errors.push(error) },
       projection: (client) => {
         if (client.name !== 'known-agent') throw new Error('unknown client');
         return 'flat';
