@@ -24,6 +24,8 @@ export default defineConfig({
     // Examples and tests import the package by its name, as users do; point it at the sources.
     alias: [
       { find: /^mcp-mount\/testing$/, replacement: src('testing/index.ts') },
+      { find: /^mcp-mount\/adapter$/, replacement: src('adapter.ts') },
+      { find: /^mcp-mount\/lockfile$/, replacement: src('lockfile/index.ts') },
       { find: /^mcp-mount\/(.+)$/, replacement: src('adapters/$1/index.ts') },
       { find: /^mcp-mount$/, replacement: src('index.ts') },
     ],

@@ -1,6 +1,13 @@
+/**
+ * @module
+ * The root entry (`mcp-mount`): what an app author calls beside their framework's mount (tool definitions,
+ * the startup probe, protected-resource metadata, projections) and the types of options, context, reports
+ * and issues. The fetch-shaped core is `mcp-mount/adapter`; the schema lockfile `mcp-mount/lockfile`.
+ */
 export type { JsonSchema } from './core/json-schema/types.js';
 export { AUTO_PROJECTIONS, type AutoRule, autoProjection, type ClientIdentity } from './core/mount/client-identity.js';
 export type {
+  AccessOptions,
   AuthOptions,
   CallEvent,
   Caller,
@@ -8,9 +15,15 @@ export type {
   ErrorInfo,
   ExtendOption,
   IgnoredKey,
+  LimitsOptions,
   McpMountOptions,
   MountExtend,
+  ObserveOptions,
   PrepareOptions,
+  ProjectionOption,
+  ProjectionOptions,
+  ProtocolOptions,
+  RepairOptions,
   SchemaValidationOptions,
   VisibilityContext,
   VisibleTools,
@@ -38,10 +51,8 @@ export { ToolError } from './core/mount/tool-error.js';
 export type { SchemaIssue, SchemaIssueCode } from './core/probe/issue.js';
 export { PROJECTION_NAMES, type ProjectionName } from './core/projection/names.js';
 export type { Repair } from './core/repair/index.js';
-export { createMcpFetchHandler, type FetchExtras, type McpFetchHandler } from './core/serve/handler.js';
 export {
   type ProtectedResourceMetadata,
   type ProtectedResourceMetadataOptions,
   protectedResourceMetadata,
 } from './core/serve/resource-metadata.js';
-export { diffSchemaLock, type SchemaLockChange, type SchemaLockDiff, writeSchemaLock } from './lockfile/lockfile.js';

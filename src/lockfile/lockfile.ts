@@ -15,7 +15,7 @@ import type { ServedTool, ValidationReport } from '../core/mount/report.js';
  * Bumped when the file's shape changes; a lockfile of another version is refused, never misread.
  * 1: one document per tool (`tools`). 2: one `tools/list` per served projection (`projections`).
  */
-export const SCHEMA_LOCKFILE_VERSION = 2;
+const SCHEMA_LOCKFILE_VERSION = 2;
 
 /** The options that change the served documents, as recorded in the lockfile header. */
 export interface SchemaLockOptions {
@@ -29,7 +29,7 @@ export interface SchemaLockOptions {
 }
 
 /** One projection's `tools/list`, in the lockfile. */
-export interface SchemaLockProjection {
+interface SchemaLockProjection {
   tools: ServedTool[];
 }
 
@@ -37,7 +37,7 @@ export interface SchemaLockProjection {
  * What a lockfile holds: per served projection (in the mount's order, the default first), the tools a
  * client of that projection is listed, in `tools/list` order; keys inside every document are sorted.
  */
-export interface SchemaLock {
+interface SchemaLock {
   lockfileVersion: typeof SCHEMA_LOCKFILE_VERSION;
   options: SchemaLockOptions;
   projections: Record<string, SchemaLockProjection>;
@@ -66,7 +66,7 @@ export interface SchemaLockDiff {
 }
 
 /** The lockfile object for a report: every served projection's tools and the document-shaping options. */
-export function schemaLockOf(report: ValidationReport, options: PrepareOptions = {}): SchemaLock {
+function schemaLockOf(report: ValidationReport, options: PrepareOptions = {}): SchemaLock {
   const projections: Record<string, SchemaLockProjection> = {};
   for (const [name, served] of servedProjections(report)) projections[name] = { tools: served.map(lockedTool) };
   return { lockfileVersion: SCHEMA_LOCKFILE_VERSION, options: lockOptions(options), projections };
@@ -97,7 +97,7 @@ export function writeSchemaLock(report: ValidationReport, options: PrepareOption
  * or of another `lockfileVersion` (a version-1 file says to regenerate it: it holds one document per
  * tool, and comparing it with per-projection documents would report drift that is only the new format).
  */
-export function parseSchemaLock(text: string): SchemaLock {
+function parseSchemaLock(text: string): SchemaLock {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -199,7 +199,7 @@ export function diffSchemaLock(
 }
 
 /** Structural diff of two JSON values of one tool in one projection; appends one change per differing pointer. */
-export function diffValues(
+function diffValues(
   projection: string,
   tool: string,
   at: string,
@@ -243,7 +243,7 @@ type ToolChange = Extract<SchemaLockChange, { tool: string }>;
  *
  * @param projections every projection of either side, in order (the lockfile's header order is kept)
  */
-export function renderChanges(
+function renderChanges(
   changes: readonly SchemaLockChange[],
   toolCount: number,
   projections: readonly string[] = [],

@@ -1,20 +1,22 @@
 /**
- * The fetch and Next.js entries (and the root, the core for any fetch runtime, and the testing helper, for
+ * The fetch and Next.js entries (and the root, the adapter core, the lockfile and the testing helper, for
  * tests that run in workerd) must load in a Worker or an Edge isolate: nothing they import, through every
  * package they pull in, may be a Node builtin or a framework package (hono, express, @hono/node-server).
  * The graph is walked from the BUILT files with Node's own resolution (import-graph.mjs), under the
  * conditions Worker and Edge bundlers resolve with.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const walker = fileURLToPath(new URL('./import-graph.mjs', import.meta.url));
 const ENTRIES = [
   'dist/index.js',
+  'dist/adapter.js',
+  'dist/lockfile/index.js',
   'dist/adapters/fetch/index.js',
   'dist/adapters/next/index.js',
   'dist/testing/index.js',
@@ -61,6 +63,36 @@ describe('built entries', () => {
   it('leave @hono/node-server to the Express entry', () => {
     const graph = walk(['dist/adapters/express/index.js']);
     expect(graph.refused).toContainEqual(expect.objectContaining({ specifier: '@hono/node-server' }));
+  });
+});
+
+describe('package.json exports', () => {
+  it('name built files only', () => {
+    const { exports } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+      exports: Record<string, string | Record<string, string>>;
+    };
+    for (const [entry, targets] of Object.entries(exports)) {
+      for (const file of typeof targets === 'string' ? [targets] : Object.values(targets)) {
+        expect(existsSync(join(root, file)), `${entry}: ${file}`).toBe(true);
+      }
+    }
+  });
+
+  it('carry what their users call: the root for app authors, adapter and lockfile their plumbing', async () => {
+    const names = async (file: string) => Object.keys(await import(pathToFileURL(join(root, file)).href)).sort();
+    expect(await names('dist/index.js')).toEqual([
+      'AUTO_PROJECTIONS',
+      'McpMountSchemaError',
+      'PROJECTION_NAMES',
+      'ToolError',
+      'autoProjection',
+      'defineTool',
+      'formatSchemaIssues',
+      'protectedResourceMetadata',
+      'validateMcpSchemas',
+    ]);
+    expect(await names('dist/adapter.js')).toEqual(['createMcpFetchHandler']);
+    expect(await names('dist/lockfile/index.js')).toEqual(['diffSchemaLock', 'writeSchemaLock']);
   });
 });
 

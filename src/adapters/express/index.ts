@@ -9,8 +9,8 @@ import type { AuthInfo } from '@modelcontextprotocol/server';
 // Types only: nothing of `express` is loaded at run time, so it stays an optional peer.
 import type { Request as ExpressRequestType, Response as ExpressResponseType } from 'express';
 import type { z } from 'zod';
-import type { AnyZodObject, McpFetchHandler, McpMountOptions, MountableTool, MountExtend } from '../../index.js';
-import { createMcpFetchHandler } from '../../index.js';
+import { createMcpFetchHandler, type McpFetchHandler } from '../../adapter.js';
+import type { AnyZodObject, McpMountOptions, MountableTool, MountExtend } from '../../index.js';
 
 /** The parts of an Express (4 or 5) request the middleware reads; typed structurally so `express` stays optional. */
 type ExpressRequest = IncomingMessage & {

@@ -4,8 +4,8 @@
  * It loads nothing Node-only. A Worker's `env` and `ctx` reach tools as `ctx.host`.
  */
 import type { z } from 'zod';
-import type { AnyZodObject, McpFetchHandler, McpMountOptions, MountableTool, MountExtend } from '../../index.js';
-import { createMcpFetchHandler } from '../../index.js';
+import { createMcpFetchHandler, type McpFetchHandler } from '../../adapter.js';
+import type { AnyZodObject, McpMountOptions, MountableTool, MountExtend } from '../../index.js';
 
 /** Options of the fetch adapter: the core's, plus the path to serve. */
 export interface FetchAdapterOptions<S extends AnyZodObject = AnyZodObject, R = unknown> extends McpMountOptions<S, R> {

@@ -5,8 +5,8 @@
  */
 import type { Context, Env, MiddlewareHandler } from 'hono';
 import type { z } from 'zod';
-import type { AnyZodObject, McpFetchHandler, McpMountOptions, MountableTool, MountExtend } from '../../index.js';
-import { createMcpFetchHandler } from '../../index.js';
+import { createMcpFetchHandler, type McpFetchHandler } from '../../adapter.js';
+import type { AnyZodObject, McpMountOptions, MountableTool, MountExtend } from '../../index.js';
 
 /**
  * What a tool sees as `ctx.host` under Hono: the app's bindings (`c.env`: Worker bindings, Node's incoming

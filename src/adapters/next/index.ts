@@ -4,8 +4,8 @@
  * imported; the route's `context` reaches tools as `ctx.host.context`.
  */
 import type { z } from 'zod';
-import type { AnyZodObject, McpFetchHandler, McpMountOptions, MountableTool, MountExtend } from '../../index.js';
-import { createMcpFetchHandler } from '../../index.js';
+import { createMcpFetchHandler, type McpFetchHandler } from '../../adapter.js';
+import type { AnyZodObject, McpMountOptions, MountableTool, MountExtend } from '../../index.js';
 
 /**
  * The second argument Next.js passes a route handler, typed here so that nothing of `next` is imported:

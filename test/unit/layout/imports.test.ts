@@ -22,6 +22,7 @@ const LAYERS: ReadonlyArray<{ module: string; layer: number }> = [
   { module: 'core/mount', layer: 2 },
   { module: 'core/serve', layer: 3 },
   { module: 'index.ts', layer: 4 },
+  { module: 'adapter.ts', layer: 4 },
   { module: 'lockfile', layer: 4 },
   { module: 'cli', layer: 5 },
   { module: 'adapters/express', layer: 5 },
@@ -42,8 +43,6 @@ const ALLOWED_PEER_EDGES: ReadonlyArray<readonly [string, string]> = [
   ['core/probe', 'core/messages/describe.ts'],
   // Repair reports the path of what it changed in the spelling every message uses.
   ['core/repair', 'core/messages/path.ts'],
-  // The public root entry re-exports the lockfile API.
-  ['index.ts', 'lockfile'],
 ];
 
 /** Modules that may import only these modules, whatever lies below them. */
@@ -52,7 +51,7 @@ const ONLY: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** An adapter imports the package as users do: through a public entry. */
-const PUBLIC_ENTRIES: readonly string[] = ['index.ts'];
+const PUBLIC_ENTRIES: readonly string[] = ['index.ts', 'adapter.ts'];
 
 /** Entries built on the public API alone, like an adapter: the testing helper. */
 const ON_PUBLIC_API: readonly string[] = ['testing'];

@@ -1,0 +1,7 @@
+/**
+ * @module
+ * The entry for adapters (`mcp-mount/adapter`): the fetch-shaped core every framework adapter wraps.
+ * An app mounts through its framework's entry (`mcp-mount/hono`, `/express`, `/next`, `/fetch`); this is
+ * for writing an adapter for another framework, or for serving web `Request`s directly.
+ */
+export { createMcpFetchHandler, type FetchExtras, type McpFetchHandler } from './core/serve/handler.js';
