@@ -19,7 +19,8 @@ import { execFileSync } from 'node:child_process';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { z } from 'zod';
-import { createMcpFetchHandler, defineTool } from '../src/index.js';
+import { createMcpFetchHandler } from '../src/adapter.js';
+import { defineTool } from '../src/index.js';
 import { plainSdkHandler } from './fixtures/plain-sdk.js';
 import {
   type BenchTool,

@@ -8,7 +8,7 @@
 import { createMcpHandler as createSdkHandler, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { options, sendMessage, tools } from '../examples/shared/tools.js';
-import { createMcpFetchHandler } from '../src/index.js';
+import { createMcpFetchHandler } from '../src/adapter.js';
 
 const ITER = Number(process.env.BENCH_ITER ?? 2000);
 

@@ -13,7 +13,8 @@
  */
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import * as z from 'zod';
-import { createMcpFetchHandler, defineTool } from '../src/index.js';
+import { createMcpFetchHandler } from '../src/adapter.js';
+import { defineTool } from '../src/index.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const MAX_MS = Number(process.env.BENCH_MAX_MS ?? 4000);

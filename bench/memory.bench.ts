@@ -9,7 +9,8 @@
 import { createMcpHandler as createSdkHandler, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { sendMessage } from '../examples/shared/tools.js';
-import { type AnyTool, createMcpFetchHandler, defineTool } from '../src/index.js';
+import { createMcpFetchHandler } from '../src/adapter.js';
+import { type AnyTool, defineTool } from '../src/index.js';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with node --expose-gc');

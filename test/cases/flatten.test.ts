@@ -4,7 +4,8 @@
  * "accepted" means Ajv 2020 accepts the value on the served schema and the call is not isError, and
  * handler values are compared deep-equal (with `undefined` made visible).
  */
-import { createMcpFetchHandler, McpMountSchemaError, validateMcpSchemas } from 'mcp-mount';
+import { McpMountSchemaError, validateMcpSchemas } from 'mcp-mount';
+import { createMcpFetchHandler } from 'mcp-mount/adapter';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import {

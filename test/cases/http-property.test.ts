@@ -12,7 +12,7 @@
  * VALUES_PER_SCHEMA values; otherwise 110, scaled by MCP_MOUNT_PROPERTY_RUNS: test/support/property-runs.ts).
  */
 import fc from 'fast-check';
-import { createMcpFetchHandler, type McpFetchHandler } from 'mcp-mount';
+import { createMcpFetchHandler, type McpFetchHandler } from 'mcp-mount/adapter';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectors, type McpClient } from '../../examples/shared/clients.js';
 import { ajvCheck, call, caseTool, reveal } from '../support/cases.js';

@@ -7,12 +7,12 @@
  */
 import {
   type AnyTool,
-  createMcpFetchHandler,
   type McpMountOptions,
   McpMountSchemaError,
   type SchemaIssue,
   validateMcpSchemas,
 } from 'mcp-mount';
+import { createMcpFetchHandler } from 'mcp-mount/adapter';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { z as z3 } from 'zod/v3';

@@ -2,7 +2,8 @@
  * The schema lockfile: `writeSchemaLock` gives stable bytes for the served documents, and `diffSchemaLock`
  * names every drift by tool and JSON Pointer with old → new values.
  */
-import { defineTool, diffSchemaLock, type ServedTool, type ValidationReport, writeSchemaLock } from 'mcp-mount';
+import { defineTool, type ServedTool, type ValidationReport } from 'mcp-mount';
+import { diffSchemaLock, writeSchemaLock } from 'mcp-mount/lockfile';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 

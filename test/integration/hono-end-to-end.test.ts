@@ -3,7 +3,8 @@
  * official MCP clients.
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { createMcpFetchHandler, validateMcpSchemas } from 'mcp-mount';
+import { validateMcpSchemas } from 'mcp-mount';
+import { createMcpFetchHandler } from 'mcp-mount/adapter';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../examples/hono/app.js';
 import { connectors, type McpClient } from '../../examples/shared/clients.js';

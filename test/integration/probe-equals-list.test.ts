@@ -5,14 +5,8 @@
  * serving path (SDK, transport, either era's codec) changes the documents.
  */
 import fc from 'fast-check';
-import {
-  createMcpFetchHandler,
-  defineTool,
-  type McpFetchHandler,
-  type McpMountOptions,
-  PROJECTION_NAMES,
-  validateMcpSchemas,
-} from 'mcp-mount';
+import { defineTool, type McpMountOptions, PROJECTION_NAMES, validateMcpSchemas } from 'mcp-mount';
+import { createMcpFetchHandler, type McpFetchHandler } from 'mcp-mount/adapter';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { connectors } from '../../examples/shared/clients.js';

@@ -10,17 +10,17 @@ import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextproto
 import {
   autoProjection,
   type ClientIdentity,
-  createMcpFetchHandler,
   defineTool,
   type McpMountOptions,
   type ProjectionName,
   validateMcpSchemas,
 } from 'mcp-mount';
+import { createMcpFetchHandler } from 'mcp-mount/adapter';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { MODERN } from '../../examples/shared/clients.js';
-import { listen, type Running } from '../support/server.js';
 import { mergedOptions } from '../support/options.js';
+import { listen, type Running } from '../support/server.js';
 
 const received: unknown[] = [];
 const media = z.discriminatedUnion('kind', [

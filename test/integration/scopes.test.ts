@@ -5,13 +5,8 @@
  * `scopeChallenge`, a step-up); `visibleTools` hides tools, and a hidden tool answers as an unknown one.
  */
 import { Hono } from 'hono';
-import {
-  createMcpFetchHandler,
-  defineTool,
-  type McpMountOptions,
-  McpMountSchemaError,
-  validateMcpSchemas,
-} from 'mcp-mount';
+import { defineTool, type McpMountOptions, McpMountSchemaError, validateMcpSchemas } from 'mcp-mount';
+import { createMcpFetchHandler } from 'mcp-mount/adapter';
 import { mcp } from 'mcp-mount/hono';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
@@ -19,8 +14,8 @@ import { type DevIssuer, devIssuer, jwtVerifier } from '../../examples/shared/jw
 import { connect, eras } from '../adapters/support/clients.js';
 import { parseBody } from '../adapters/support/session.js';
 import { jsonRpcHeaders, rpc } from '../adapters/support/tools.js';
-import { listen, type Running } from '../support/server.js';
 import { mergedOptions } from '../support/options.js';
+import { listen, type Running } from '../support/server.js';
 
 const ISSUER = 'https://auth.example.com';
 const AUDIENCE = 'https://mcp.example.com/mcp';

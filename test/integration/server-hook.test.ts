@@ -4,7 +4,8 @@
  * and what the startup probe finds in it.
  */
 import { completable, McpServer, ResourceTemplate } from '@modelcontextprotocol/server';
-import { createMcpFetchHandler, defineTool, McpMountSchemaError, type ServerHook, validateMcpSchemas } from 'mcp-mount';
+import { defineTool, McpMountSchemaError, type ServerHook, validateMcpSchemas } from 'mcp-mount';
+import { createMcpFetchHandler } from 'mcp-mount/adapter';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { connectSdk, sdkEras } from '../support/sdk-clients.js';

@@ -4,7 +4,8 @@
  * them (`*.test-d.ts`), as there is nothing to run.
  */
 import type { AuthInfo, CallToolResult } from '@modelcontextprotocol/server';
-import { createMcpFetchHandler, defineTool, type FetchExtras, type ToolContext } from 'mcp-mount';
+import { defineTool, type ToolContext } from 'mcp-mount';
+import { createMcpFetchHandler, type FetchExtras } from 'mcp-mount/adapter';
 import { mcp as expressMcp } from 'mcp-mount/express';
 import { mcp as fetchMcp } from 'mcp-mount/fetch';
 import { mcp as honoMcp } from 'mcp-mount/hono';

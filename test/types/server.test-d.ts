@@ -4,7 +4,8 @@
  * SDK's own `McpServer`. Checked by `npm run typecheck`.
  */
 import { inputRequired, type LoggingLevel, type McpServer } from '@modelcontextprotocol/server';
-import { createMcpFetchHandler, defineTool, type ServerHook, type ServerHookContext } from 'mcp-mount';
+import { defineTool, type ServerHook, type ServerHookContext } from 'mcp-mount';
+import { createMcpFetchHandler } from 'mcp-mount/adapter';
 import { describe, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 

@@ -1,4 +1,5 @@
-import { createMcpFetchHandler, defineTool, McpMountSchemaError, validateMcpSchemas } from 'mcp-mount';
+import { defineTool, McpMountSchemaError, validateMcpSchemas } from 'mcp-mount';
+import { createMcpFetchHandler } from 'mcp-mount/adapter';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 

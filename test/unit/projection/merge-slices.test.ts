@@ -1,6 +1,7 @@
 /** Merging the params, input and extend root objects into the one served object. */
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { createMcpFetchHandler, defineTool, validateMcpSchemas } from 'mcp-mount';
+import { defineTool, validateMcpSchemas } from 'mcp-mount';
+import { createMcpFetchHandler } from 'mcp-mount/adapter';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 

@@ -1,5 +1,5 @@
 /** The core's own body handling, before the SDK: byte limit, broken streams, content type. */
-import { createMcpFetchHandler } from 'mcp-mount';
+import { createMcpFetchHandler } from 'mcp-mount/adapter';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { echoTool } from '../../support/echo.js';

@@ -3,7 +3,8 @@
  * which follows the incoming one only until the response has been sent.
  */
 import { getEventListeners } from 'node:events';
-import { createMcpFetchHandler, defineTool } from 'mcp-mount';
+import { defineTool } from 'mcp-mount';
+import { createMcpFetchHandler } from 'mcp-mount/adapter';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 

@@ -1,5 +1,6 @@
 /** The core's `fetch` always resolves to a `Response`, and keeps serving after an internal failure. */
-import { createMcpFetchHandler, defineTool, validateMcpSchemas } from 'mcp-mount';
+import { defineTool, validateMcpSchemas } from 'mcp-mount';
+import { createMcpFetchHandler } from 'mcp-mount/adapter';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { REPLACED_OPTIONS, settleOptions } from '../../../src/core/mount/config.js';

@@ -3,7 +3,8 @@
  * alone; `tools/list` sees them all; an unknown name still gets the SDK's own unknown-tool answer.
  */
 import { McpServer } from '@modelcontextprotocol/server';
-import { createMcpFetchHandler, defineTool } from 'mcp-mount';
+import { defineTool } from 'mcp-mount';
+import { createMcpFetchHandler } from 'mcp-mount/adapter';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 

@@ -2,7 +2,8 @@
  * The Origin and Host checks at the core, on by default: which browser origins reach the tools, which get
  * 403 with a JSON-RPC error before anything is read, and the options that change that.
  */
-import { createMcpFetchHandler, defineTool, type McpMountOptions } from 'mcp-mount';
+import { defineTool, type McpMountOptions } from 'mcp-mount';
+import { createMcpFetchHandler } from 'mcp-mount/adapter';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { parseBody } from '../../adapters/support/session.js';

@@ -3,7 +3,8 @@
  * `tools/list` is chosen for like a single one, and the choice runs only once the SDK has accepted the
  * request, so a malformed one gets the SDK's 400 whatever the projection function would say.
  */
-import { createMcpFetchHandler, defineTool } from 'mcp-mount';
+import { defineTool } from 'mcp-mount';
+import { createMcpFetchHandler } from 'mcp-mount/adapter';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
