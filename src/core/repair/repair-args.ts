@@ -45,11 +45,3 @@ export function repairArgs(value: unknown, schema: Schema, options?: RepairOptio
     };
   }
 }
-
-/**
- * Parses JSON text where `schema` expects an array or object (no scalar conversion), exported
- * under a name of its own. Equivalent to `repairArgs(args, schema, { scalars: false, nullAsAbsent: false }).value`.
- */
-export function coerceJsonArgs(args: unknown, schema: Schema): unknown {
-  return repairArgs(args, schema, { scalars: false, nullAsAbsent: false }).value;
-}

@@ -40,12 +40,8 @@ import {
   inlineRefs,
 } from '../../../src/core/projection/index.js';
 import { mergeRootObjects } from '../../../src/core/projection/merge-slices.js';
-import {
-  type Narrowing,
-  PROFILE_PROJECTIONS,
-  type ProfileProjectionName,
-  projectForProfile,
-} from '../../../src/core/projection/profiles/index.js';
+import { PROFILE_PROJECTION_NAMES, type ProfileProjection } from '../../../src/core/projection/names.js';
+import { type Narrowing, projectForProfile } from '../../../src/core/projection/profiles/index.js';
 import { repairArgs } from '../../../src/core/repair/index.js';
 import { propertyRuns } from '../../support/property-runs.js';
 import { type Gen, rootArb } from './arbitraries.js';
@@ -70,7 +66,7 @@ function flatDocument(schema: z.ZodType): JsonSchema | undefined {
   return merged.ok ? merged.schema : undefined;
 }
 
-const errorsOf = (doc: JsonSchema, profile?: ProfileProjectionName): SchemaIssue[] =>
+const errorsOf = (doc: JsonSchema, profile?: ProfileProjection): SchemaIssue[] =>
   checkDocument(doc, {
     tool: 't',
     side: 'input',
@@ -213,13 +209,13 @@ function geminiUnsatisfiable(issue: SchemaIssue, projected: JsonSchema): boolean
   return isPlainObject(node) && !('type' in node);
 }
 
-const UNSATISFIABLE: Partial<Record<ProfileProjectionName, (issue: SchemaIssue, projected: JsonSchema) => boolean>> = {
+const UNSATISFIABLE: Partial<Record<ProfileProjection, (issue: SchemaIssue, projected: JsonSchema) => boolean>> = {
   'openai-strict': (issue) => issue.code === 'open-record',
   gemini: geminiUnsatisfiable,
 };
 
 const table = Object.fromEntries(
-  PROFILE_PROJECTIONS.map((p) => [
+  PROFILE_PROJECTION_NAMES.map((p) => [
     p,
     {
       before: 0,
@@ -267,7 +263,7 @@ describe('profile projections: property', () => {
         const accepted = values.filter((v) => gen.schema.safeParse(v).success);
         stats.zodAccepted += accepted.length;
         const flatBase = errorsOf(flat).map((i) => `${i.code} ${i.path}`);
-        for (const name of PROFILE_PROJECTIONS) {
+        for (const name of PROFILE_PROJECTION_NAMES) {
           const row = table[name]!;
           const frozen = JSON.stringify(flat);
           const { schema: projected, narrowed } = projectForProfile(name, flat);
@@ -372,7 +368,7 @@ describe('profile projections: property', () => {
       { seed: SEED, numRuns: RUNS, endOnFailure: false },
     );
     expect(stats.schemas).toBeGreaterThanOrEqual(RUNS / 2);
-    for (const name of PROFILE_PROJECTIONS) {
+    for (const name of PROFILE_PROJECTION_NAMES) {
       expect(table[name]!.pairs, name).toBeGreaterThanOrEqual(stats.schemas);
       // Gemini takes neither a field of several types nor an untyped one, and the generators make many.
       expect(table[name]!.expressible, name).toBeGreaterThanOrEqual(stats.schemas / (name === 'gemini' ? 8 : 3));

@@ -9,11 +9,8 @@ import { z } from 'zod';
 import type { JsonSchema } from '../../../src/core/json-schema/types.js';
 import { checkDocument } from '../../../src/core/probe/index.js';
 import { collapseNullable } from '../../../src/core/projection/index.js';
-import {
-  PROFILE_PROJECTIONS,
-  type ProfileProjectionName,
-  projectForProfile,
-} from '../../../src/core/projection/profiles/index.js';
+import { PROFILE_PROJECTION_NAMES, type ProfileProjection } from '../../../src/core/projection/names.js';
+import { projectForProfile } from '../../../src/core/projection/profiles/index.js';
 import { accepts, project } from './helpers.js';
 
 const obj = (properties: JsonSchema, required?: string[], extra: JsonSchema = {}): JsonSchema => ({
@@ -23,7 +20,7 @@ const obj = (properties: JsonSchema, required?: string[], extra: JsonSchema = {}
   ...extra,
 });
 
-const profileErrors = (doc: JsonSchema, name: ProfileProjectionName) =>
+const profileErrors = (doc: JsonSchema, name: ProfileProjection) =>
   checkDocument(doc, { tool: 't', side: 'input', flattenRequested: true, options: { profiles: [name] } }).filter(
     (i) => i.profile === name && i.severity === 'error',
   );
@@ -54,7 +51,7 @@ describe('profile projections: the contract', () => {
       return v;
     };
     deepFreeze(frozen);
-    for (const name of PROFILE_PROJECTIONS) {
+    for (const name of PROFILE_PROJECTION_NAMES) {
       const { schema } = projectForProfile(name, frozen);
       expect(frozen).toEqual(flat);
       expect(Object.isFrozen(schema)).toBe(false);
@@ -64,21 +61,21 @@ describe('profile projections: the contract', () => {
   });
 
   it('gives the same output for the same input', () => {
-    for (const name of PROFILE_PROJECTIONS) {
+    for (const name of PROFILE_PROJECTION_NAMES) {
       expect(JSON.stringify(projectForProfile(name, flat))).toBe(JSON.stringify(projectForProfile(name, flat)));
     }
   });
 
   it('never throws: malformed documents and unknown names come back as copies', () => {
     const odd: unknown[] = [{ type: 'object', properties: 5 }, { anyOf: 'x' }, { allOf: [] }, { $ref: '#/nowhere' }];
-    for (const name of PROFILE_PROJECTIONS) {
+    for (const name of PROFILE_PROJECTION_NAMES) {
       for (const doc of odd) expect(() => projectForProfile(name, doc as JsonSchema)).not.toThrow();
     }
-    expect(projectForProfile('nope' as ProfileProjectionName, flat)).toEqual({ schema: flat, narrowed: [] });
+    expect(projectForProfile('nope' as ProfileProjection, flat)).toEqual({ schema: flat, narrowed: [] });
   });
 
   it("clears its profile's errors on a schema each client can take (errors on flat -> projection)", () => {
-    const counts = PROFILE_PROJECTIONS.map((name) => [
+    const counts = PROFILE_PROJECTION_NAMES.map((name) => [
       name,
       profileErrors(flat, name).length,
       profileErrors(projectForProfile(name, flat).schema, name).map((i) => i.code),

@@ -2,7 +2,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
-  coerceJsonArgs,
   DEFAULT_MAX_DEPTH,
   DEFAULT_MAX_NODES,
   DEFAULT_MAX_STRING_BYTES,
@@ -394,9 +393,10 @@ describe('schema kinds that accept strings or anything are left alone', () => {
   });
 });
 
-describe('coerceJsonArgs', () => {
+describe('JSON text repair alone (repair: { scalars: false, nullAsAbsent: false })', () => {
   it('parses JSON text but converts no scalars', () => {
     const schema = z.object({ tags: z.array(z.string()), n: z.number() });
-    expect(coerceJsonArgs({ tags: '["a"]', n: '1' }, schema)).toEqual({ tags: ['a'], n: '1' });
+    const only = repairArgs({ tags: '["a"]', n: '1' }, schema, { scalars: false, nullAsAbsent: false });
+    expect(only.value).toEqual({ tags: ['a'], n: '1' });
   });
 });

@@ -2,7 +2,7 @@
 // Rules, kinds (superset or narrowing) and guarantees per profile: docs/design/projections.md.
 import { cloneJson, cloneJsonOrSelf, withMemo } from '../../json-schema/compare.js';
 import { isPlainObject, type JsonSchema } from '../../json-schema/types.js';
-import { PROFILE_PROJECTION_NAMES, type ProfileProjection } from '../names.js';
+import type { ProfileProjection } from '../names.js';
 import { localResolver, type RefResolver } from '../type-atoms.js';
 import { ANTHROPIC } from './anthropic.js';
 import { CURSOR } from './cursor.js';
@@ -14,11 +14,7 @@ import { type Narrowing, type Rewrites, rewriteTree } from './walk.js';
 
 export type { Narrowing } from './walk.js';
 
-/** The client profiles that have a projection of their own: the same names as the probe's profiles. */
-export type ProfileProjectionName = ProfileProjection;
-export const PROFILE_PROJECTIONS: readonly ProfileProjectionName[] = PROFILE_PROJECTION_NAMES;
-
-const REWRITES: Readonly<Record<ProfileProjectionName, Rewrites>> = {
+const REWRITES: Readonly<Record<ProfileProjection, Rewrites>> = {
   anthropic: ANTHROPIC,
   'openai-strict': OPENAI_STRICT,
   gemini: GEMINI,
@@ -35,7 +31,7 @@ const REWRITES: Readonly<Record<ProfileProjectionName, Rewrites>> = {
  * result shares nothing with `flat`. An unknown `name` returns a copy of `flat`.
  */
 export function projectForProfile(
-  name: ProfileProjectionName,
+  name: ProfileProjection,
   flat: JsonSchema,
 ): { schema: JsonSchema; narrowed: Narrowing[] } {
   try {

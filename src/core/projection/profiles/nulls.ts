@@ -38,11 +38,6 @@ export function withoutNull(node: JsonSchema): JsonSchema | undefined {
   return out;
 }
 
-/** True when `node` admits `null` beside other values, in any of the spellings `withoutNull` takes away. */
-export function admitsNullBesides(node: JsonSchema): boolean {
-  return withoutNull(node) !== undefined;
-}
-
 const TYPING = ['type', 'const', 'enum', 'anyOf', 'oneOf', 'allOf', '$ref', '$dynamicRef', 'not', 'if'];
 
 /**
