@@ -30,7 +30,7 @@ for (const [name, p] of Object.entries(probe.projections)) {
   console.log(`  ${name.padEnd(14)} ${count('error')} errors, ${count('warning')} warnings, ${count('info')} narrowed`);
 }
 console.log(
-  '  details: npx tsx src/cli/index.ts check examples/shared/tools.ts --projection-option auto --all-projections',
+  '  details: npx tsx src/cli/index.ts check examples/shared/tools.ts --projection auto --all-projections',
 );
 
 const server = serve({ fetch: createApp(demoOptions).fetch, port: 0, hostname: '127.0.0.1' });

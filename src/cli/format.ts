@@ -59,28 +59,41 @@ export function formatCheckReport(
     }
   }
 
+  lines.push('', ...summary(toolNames, report, served, shown));
+  return lines.join('\n');
+}
+
+/**
+ * The verdict line (the whole report's), counting what is shown, naming the projections not shown that
+ * have errors; then, when projections are left out, the line naming them and how to see them.
+ */
+function summary(
+  toolNames: readonly string[],
+  report: ValidationReport,
+  served: readonly ProjectionName[],
+  shown: readonly ProjectionName[],
+): string[] {
   const shownIssues = shown.length === 1 ? report.projections[shown[0]!]!.issues : report.issues;
-  const errors = shownIssues.filter((i) => i.severity === 'error').length;
-  const warnings = shownIssues.filter((i) => i.severity === 'warning').length;
-  const infos = shownIssues.filter((i) => i.severity === 'info').length;
+  const count = (severity: SchemaIssue['severity']) => shownIssues.filter((i) => i.severity === severity).length;
+  const [errors, warnings, infos] = [count('error'), count('warning'), count('info')];
   const servedCount = shown.length === 0 ? report.tools.length : report.projections[shown[0]!]!.tools.length;
   const hidden = served.filter((n) => !shown.includes(n));
   const hiddenErrors = hidden
     .map((n) => [n, report.projections[n]!.issues.filter((i) => i.severity === 'error' && i.projection === n).length])
-    .filter(([, count]) => count !== 0) as Array<[ProjectionName, number]>;
-  const where = !several ? '' : shown.length === 1 ? ` (projection ${shown[0]})` : ` (${served.length} projections)`;
-  lines.push('');
-  lines.push(
+    .filter(([, c]) => c !== 0) as Array<[ProjectionName, number]>;
+  const where =
+    served.length <= 1 ? '' : shown.length === 1 ? ` (projection ${shown[0]})` : ` (${served.length} projections)`;
+  const lines = [
     `${report.ok ? 'OK' : 'FAILED'}: ${plural(toolNames.length, 'tool')}, ${servedCount} served, ` +
       `${plural(errors, 'error')}, ${plural(warnings, 'warning')}${infos > 0 ? `, ${infos} info` : ''}${where}` +
       (hiddenErrors.length > 0
         ? `; errors in projections not shown: ${hiddenErrors.map(([n, c]) => `${n} (${c})`).join(', ')}`
         : ''),
-  );
+  ];
   if (hidden.length > 0) {
-    lines.push(`Also served: ${hidden.join(', ')}. Show one with --projection NAME, every one with --all-projections.`);
+    lines.push(`Also served: ${hidden.join(', ')}. Show one with --show NAME, every one with --all-projections.`);
   }
-  return lines.join('\n');
+  return lines;
 }
 
 /** One projection's table, then `listed` grouped by tool; the table counts `counted`. */

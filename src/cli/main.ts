@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { McpMountOptions } from '../core/mount/options.js';
-import { validateMcpSchemas } from '../core/mount/report.js';
+import { type ValidationReport, validateMcpSchemas } from '../core/mount/report.js';
 import { PROFILES } from '../core/probe/index.js';
 import { isProjectionName, PROJECTION_NAMES, type ProjectionName } from '../core/projection/names.js';
 import { diffSchemaLock, projectionOptionOf, type SchemaLockDiff, writeSchemaLock } from '../lockfile/lockfile.js';
@@ -26,14 +26,14 @@ tools array or { tools, options }), runs validateMcpSchemas on exactly what a mo
 options serves, and prints every issue by tool, with JSON Pointers. .ts modules are loaded with tsx.
 
 Options:
-  --projection NAME    show the issues of one projection the mount serves (its \`projection\` option decides
+  --projection auto|NAME
+                       check the mount as if its \`projection\` option were auto or NAME (what it serves;
+                       replaces the module's projection and flattenUnionInput; auto keeps its serve list)
+  --flat               set flattenUnionInput: true (shorthand for --projection flat)
+  --show NAME          show the issues of one projection the mount serves (its \`projection\` option decides
                        which): ${PROJECTION_NAMES.join(', ')}; --json prints its documents too
   --all-projections    show every projection the mount serves, one section each
                        (without either: the default projection, and a line naming the others)
-  --projection-option VALUE
-                       check the mount as if its \`projection\` option were VALUE: auto or a projection name
-                       (replaces the module's projection, projections and flattenUnionInput)
-  --flat               set flattenUnionInput: true (shorthand for --projection-option flat)
   --profile NAME       also check against a client profile (repeatable): ${Object.keys(PROFILES).join(', ')}
   --require-typed-properties
                        every property must carry type, enum or const (requireTypedProperties)
@@ -50,9 +50,59 @@ Options:
 Errors in any served projection fail the check, shown or not, as they fail the mount.
 Exit codes: 0 ok; 1 schema errors or lockfile drift; 2 usage, module or lockfile error.`;
 
+type Parsed = ReturnType<typeof parse>;
+type Values = Parsed['values'];
+
+/** A `check` the command line asked for. */
+interface CheckCommand {
+  modulePath: string;
+  values: Values;
+}
+
 /** Runs the CLI with `argv` (without `node` and the script) and returns the exit code. Never throws. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
-  let parsed: ReturnType<typeof parse>;
+  const command = readCommand(argv, io);
+  if (typeof command === 'number') return command;
+  const { modulePath, values } = command;
+  let loaded: Awaited<ReturnType<typeof loadToolModule>>;
+  try {
+    loaded = await loadToolModule(modulePath, io.cwd);
+  } catch (error) {
+    const why = error instanceof ModuleLoadError ? error.message : `cannot load ${modulePath}: ${messageOf(error)}`;
+    io.stderr(`mcp-mount: ${why}\n`);
+    return EXIT.usage;
+  }
+  const options = withFlags(loaded.options, flagsOf(values));
+  const report = validateMcpSchemas(loaded.tools, options);
+  const view = viewOf(values);
+  const unserved = unservedView(view, report, options);
+  if (unserved) {
+    io.stderr(unserved);
+    return EXIT.usage;
+  }
+  const notes: string[] = [];
+  const lock = await checkLock(values['check-lock'], report, options, io, notes);
+  if (lock === 'unreadable') return EXIT.usage;
+  await writeLock(values.write, report, options, io, notes);
+  print(
+    {
+      modulePath,
+      names: loaded.tools.map((t) => t.name),
+      report,
+      options,
+      view,
+      lock,
+      notes,
+      json: values.json === true,
+    },
+    io,
+  );
+  return report.ok && lock?.ok !== false ? EXIT.ok : EXIT.failed;
+}
+
+/** The command, or the exit code when there is none to run (help, a usage error, already reported). */
+function readCommand(argv: readonly string[], io: CliIo): CheckCommand | number {
+  let parsed: Parsed;
   try {
     parsed = parse(argv);
   } catch (error) {
@@ -65,15 +115,17 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return EXIT.ok;
   }
   const [command, modulePath, ...extra] = positionals;
-  if (command !== 'check' || modulePath === undefined || extra.length > 0) {
-    const problem =
-      command === undefined
-        ? 'no command'
-        : command !== 'check'
-          ? `unknown command "${command}"`
-          : modulePath === undefined
-            ? 'check needs a module path'
-            : `unexpected argument "${extra[0]}"`;
+  const problem =
+    command === undefined
+      ? 'no command'
+      : command !== 'check'
+        ? `unknown command "${command}"`
+        : modulePath === undefined
+          ? 'check needs a module path'
+          : extra.length > 0
+            ? `unexpected argument "${extra[0]}"`
+            : undefined;
+  if (problem !== undefined || modulePath === undefined) {
     io.stderr(`mcp-mount: ${problem}\n\n${USAGE}\n`);
     return EXIT.usage;
   }
@@ -81,84 +133,110 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     io.stderr('mcp-mount: use either --write or --check-lock, not both\n');
     return EXIT.usage;
   }
+  return { modulePath, values };
+}
 
-  let loaded: Awaited<ReturnType<typeof loadToolModule>>;
-  try {
-    loaded = await loadToolModule(modulePath, io.cwd);
-  } catch (error) {
-    io.stderr(
-      `mcp-mount: ${error instanceof ModuleLoadError ? error.message : `cannot load ${modulePath}: ${messageOf(error)}`}\n`,
-    );
-    return EXIT.usage;
-  }
-
-  const options = withFlags(loaded.options, {
+function flagsOf(values: Values): CheckFlags {
+  return {
     flat: values.flat === true,
-    projection: values['projection-option'] as ProjectionName | 'auto' | undefined,
+    projection: values.projection as ProjectionName | 'auto' | undefined,
     profiles: values.profile ?? [],
     requireTypedProperties: values['require-typed-properties'] === true,
     allowUntyped: values['allow-untyped'] ?? [],
     requirePortableFormats: values['require-portable-formats'] === true,
     allowFormats: values['allow-format'] ?? [],
-  });
-  const report = validateMcpSchemas(loaded.tools, options);
-  const view: ProjectionView = values['all-projections']
-    ? { kind: 'all' }
-    : values.projection !== undefined
-      ? { kind: 'one', projection: values.projection as ProjectionName }
-      : { kind: 'default' };
+  };
+}
+
+function viewOf(values: Values): ProjectionView {
+  if (values['all-projections']) return { kind: 'all' };
+  if (values.show !== undefined) return { kind: 'one', projection: values.show as ProjectionName };
+  return { kind: 'default' };
+}
+
+/** The usage error for `--show` of a projection the mount does not serve, else undefined. */
+function unservedView(view: ProjectionView, report: ValidationReport, options: McpMountOptions): string | undefined {
   const served = Object.keys(report.projections);
   // An empty `projections` means the check stopped before any tool (an invalid option): that report is shown.
-  if (view.kind === 'one' && served.length > 0 && !served.includes(view.projection)) {
-    io.stderr(
-      `mcp-mount: --projection ${view.projection}: the mount does not serve it; it serves ${served.join(', ')} ` +
-        `(its projection option is ${projectionOptionOf(options)}). To check a mount that serves ${view.projection}, ` +
-        `add --projection-option ${view.projection}${view.projection !== 'faithful' ? ' or --projection-option auto' : ''}.\n`,
-    );
-    return EXIT.usage;
-  }
-  let exit: number = report.ok ? EXIT.ok : EXIT.failed;
-  const notes: string[] = [];
-
-  let lock: SchemaLockDiff | undefined;
-  const lockPath = values['check-lock'];
-  if (lockPath !== undefined) {
-    try {
-      lock = diffSchemaLock(await readFile(resolve(io.cwd, lockPath), 'utf8'), report, options);
-    } catch (error) {
-      io.stderr(`mcp-mount: cannot check ${lockPath}: ${messageOf(error)}\n`);
-      return EXIT.usage;
-    }
-    if (!lock.ok) exit = EXIT.failed;
-    notes.push(`${lockPath}: ${lock.text}`);
-  }
-
-  const writePath = values.write;
-  if (writePath !== undefined) {
-    if (report.ok) {
-      await writeFile(resolve(io.cwd, writePath), writeSchemaLock(report, options));
-      const count = Math.max(1, served.length);
-      notes.push(
-        `wrote ${writePath}: ${report.tools.length} tool document${report.tools.length === 1 ? '' : 's'}` +
-          (count > 1 ? ` in each of ${count} projections (${served.join(', ')})` : ''),
-      );
-    } else {
-      notes.push(`did not write ${writePath}: fix the errors first (a mount with these schemas serves nothing)`);
-    }
-  }
-
-  if (values.json) {
-    io.stdout(
-      `${JSON.stringify(lock ? { ...report, lock: { ok: lock.ok, changes: lock.changes } } : report, null, 2)}\n`,
-    );
-    if (notes.length > 0) io.stderr(`${notes.join('\n')}\n`);
-  } else {
-    const names = loaded.tools.map((t) => t.name);
-    io.stdout(`${formatCheckReport(modulePath, names, report, options, view)}\n`);
-    if (notes.length > 0) io.stdout(`\n${notes.join('\n')}\n`);
-  }
-  return exit;
+  if (view.kind !== 'one' || served.length === 0 || served.includes(view.projection)) return undefined;
+  const name = view.projection;
+  return (
+    `mcp-mount: --show ${name}: the mount does not serve it; it serves ${served.join(', ')} ` +
+    `(its projection option is ${projectionOptionOf(options)}). To check a mount that serves ${name}, ` +
+    `add --projection ${name}${name !== 'faithful' ? ' or --projection auto' : ''}.\n`
+  );
 }
+
+/** `--check-lock`: the diff (its line added to `notes`), or `'unreadable'` once reported. */
+async function checkLock(
+  lockPath: string | undefined,
+  report: ValidationReport,
+  options: McpMountOptions,
+  io: CliIo,
+  notes: string[],
+): Promise<SchemaLockDiff | 'unreadable' | undefined> {
+  if (lockPath === undefined) return undefined;
+  let lock: SchemaLockDiff;
+  try {
+    lock = diffSchemaLock(await readFile(resolve(io.cwd, lockPath), 'utf8'), report, options);
+  } catch (error) {
+    io.stderr(`mcp-mount: cannot check ${lockPath}: ${messageOf(error)}\n`);
+    return 'unreadable';
+  }
+  notes.push(`${lockPath}: ${lock.text}`);
+  return lock;
+}
+
+/** `--write`: the lockfile, only for a report without errors; either way a line in `notes`. */
+async function writeLock(
+  writePath: string | undefined,
+  report: ValidationReport,
+  options: McpMountOptions,
+  io: CliIo,
+  notes: string[],
+): Promise<void> {
+  if (writePath === undefined) return;
+  if (!report.ok) {
+    notes.push(`did not write ${writePath}: fix the errors first (a mount with these schemas serves nothing)`);
+    return;
+  }
+  await writeFile(resolve(io.cwd, writePath), writeSchemaLock(report, options));
+  const served = Object.keys(report.projections);
+  const count = Math.max(1, served.length);
+  const documents = `${report.tools.length} tool document${report.tools.length === 1 ? '' : 's'}`;
+  notes.push(
+    `wrote ${writePath}: ${documents}${count > 1 ? ` in each of ${count} projections (${served.join(', ')})` : ''}`,
+  );
+}
+
+/** What a check prints. */
+interface Printed {
+  modulePath: string;
+  names: string[];
+  report: ValidationReport;
+  options: McpMountOptions;
+  view: ProjectionView;
+  lock: SchemaLockDiff | undefined;
+  notes: string[];
+  json: boolean;
+}
+
+/** The report (JSON, notes on stderr; or the human report, notes after it). */
+function print(p: Printed, io: CliIo): void {
+  if (p.json) {
+    const lock = p.lock && { ok: p.lock.ok, changes: p.lock.changes };
+    io.stdout(`${JSON.stringify(lock ? { ...p.report, lock } : p.report, null, 2)}\n`);
+    if (p.notes.length > 0) io.stderr(`${p.notes.join('\n')}\n`);
+    return;
+  }
+  io.stdout(`${formatCheckReport(p.modulePath, p.names, p.report, p.options, p.view)}\n`);
+  if (p.notes.length > 0) io.stdout(`\n${p.notes.join('\n')}\n`);
+}
+
+/** The flags 0.0 spelt otherwise: refused with their new spelling rather than "unknown option". */
+const RENAMED_FLAGS: Readonly<Record<string, string>> = {
+  '--projection-option': '--projection-option is --projection since 0.1 (what the mount serves)',
+};
 
 /**
  * Parses the arguments. A value no option can take is a usage error (exit 2), like an unknown flag: an
@@ -167,15 +245,19 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
  * @throws TypeError for any usage error.
  */
 function parse(argv: readonly string[]) {
+  for (const arg of argv) {
+    const renamed = RENAMED_FLAGS[arg.split('=')[0]!];
+    if (renamed) throw new TypeError(renamed);
+  }
   const parsed = parseArgs({
     args: [...argv],
     allowPositionals: true,
     strict: true,
     options: {
       projection: { type: 'string' },
-      'all-projections': { type: 'boolean' },
-      'projection-option': { type: 'string' },
       flat: { type: 'boolean' },
+      show: { type: 'string' },
+      'all-projections': { type: 'boolean' },
       profile: { type: 'string', multiple: true },
       'require-typed-properties': { type: 'boolean' },
       'allow-untyped': { type: 'string', multiple: true },
@@ -187,38 +269,53 @@ function parse(argv: readonly string[]) {
       help: { type: 'boolean', short: 'h' },
     },
   });
-  const { projection, 'projection-option': option, 'all-projections': all, flat } = parsed.values;
-  if (projection !== undefined && !isProjectionName(projection)) {
-    throw new TypeError(`unknown projection "${projection}" (known: ${PROJECTION_NAMES.join(', ')})`);
+  checkProjectionFlags(parsed.values);
+  checkValidationFlags(parsed.values);
+  return parsed;
+}
+
+/** `--projection`, `--flat`, `--show`, `--all-projections`. @throws TypeError for a usage error. */
+function checkProjectionFlags(values: {
+  projection?: string;
+  flat?: boolean;
+  show?: string;
+  'all-projections'?: boolean;
+}) {
+  const { projection, flat, show, 'all-projections': all } = values;
+  if (show !== undefined && !isProjectionName(show)) {
+    throw new TypeError(`--show: unknown projection "${show}" (known: ${PROJECTION_NAMES.join(', ')})`);
   }
-  if (projection !== undefined && all) throw new TypeError('use either --projection or --all-projections, not both');
-  if (option !== undefined && option !== 'auto' && !isProjectionName(option)) {
+  if (show !== undefined && all) throw new TypeError('use either --show or --all-projections, not both');
+  if (projection !== undefined && projection !== 'auto' && !isProjectionName(projection)) {
     throw new TypeError(
-      `--projection-option takes auto or a projection name (${PROJECTION_NAMES.join(', ')}), got "${option}"`,
+      `--projection takes auto or a projection name (${PROJECTION_NAMES.join(', ')}), got "${projection}"`,
     );
   }
-  if (flat && option !== undefined && option !== 'flat') {
-    throw new TypeError(`--flat is --projection-option flat; it cannot be combined with --projection-option ${option}`);
+  if (flat && projection !== undefined && projection !== 'flat') {
+    throw new TypeError(`--flat is --projection flat; it cannot be combined with --projection ${projection}`);
   }
-  for (const profile of parsed.values.profile ?? []) {
+}
+
+/** `--profile`, `--allow-untyped`. @throws TypeError for a value no option can take. */
+function checkValidationFlags(values: { profile?: string[]; 'allow-untyped'?: string[] }) {
+  for (const profile of values.profile ?? []) {
     if (!Object.hasOwn(PROFILES, profile)) {
       throw new TypeError(`unknown profile "${profile}" (known: ${Object.keys(PROFILES).join(', ')})`);
     }
   }
-  for (const entry of parsed.values['allow-untyped'] ?? []) {
+  for (const entry of values['allow-untyped'] ?? []) {
     // `<tool>:<JSON pointer>`, the pointer `""` or starting with `/` (docs/design/probe.md).
     if (!/^[^:]+:(\/.*)?$/.test(entry)) {
       throw new TypeError(`--allow-untyped takes TOOL:POINTER, e.g. search:/properties/payload, got "${entry}"`);
     }
   }
-  return parsed;
 }
 
 /** What the command line adds to the module's options. */
 export interface CheckFlags {
   /** `--flat`: `flattenUnionInput: true`, in place of the module's `projection` and `flattenUnionInput`. */
   flat?: boolean;
-  /** `--projection-option`: the `projection` option, in place of the module's `projection` and `flattenUnionInput`. */
+  /** `--projection`: the `projection` option, in place of the module's `projection` and `flattenUnionInput`. */
   projection?: ProjectionName | 'auto';
   /** `--profile` (repeatable): added to `schemaValidation.profiles`. */
   profiles?: readonly string[];
@@ -234,7 +331,7 @@ export interface CheckFlags {
 
 /**
  * The module's options with the flags on top. A check flag only ever adds: a boolean flag turns its check
- * on, a list flag adds to the module's list (each value once). The projection flags (`--projection-option`,
+ * on, a list flag adds to the module's list (each value once). The projection flags (`--projection`,
  * `--flat`) replace the module's choice of documents, as a command line overrides a config file: the
  * options cannot hold both a `projection` and `flattenUnionInput: true`. The rest is kept as it is.
  */

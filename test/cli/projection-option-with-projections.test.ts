@@ -1,7 +1,6 @@
 /**
- * `mcp-mount check --projection-option NAME` replaces the module's `projection` option but keeps its
- * `projections` list, which only goes with 'auto' or a function: a module that narrows its projections
- * cannot be checked under one fixed projection at all (the report is an invalid-option failure).
+ * `mcp-mount check --projection NAME` replaces the module's `projection` option, `{ choose, serve }`
+ * included: a module that narrows what it serves is checked under the one projection given.
  */
 import { defineTool, validateMcpSchemas } from 'mcp-mount';
 import { describe, expect, it } from 'vitest';
@@ -10,7 +9,7 @@ import { withFlags } from '../../src/cli/main.js';
 
 const tool = defineTool({ name: 'echo', input: z.object({ text: z.string() }), handler: () => 'ok' });
 
-describe('--projection-option on a module with projections', () => {
+describe('--projection on a module with projection: { choose, serve }', () => {
   it('checks the mount under the projection given', () => {
     const options = withFlags({ projection: { choose: 'auto', serve: ['cursor'] } }, { projection: 'flat' });
     const report = validateMcpSchemas([tool], options);

@@ -58,10 +58,11 @@ describe('usage', () => {
     [['check', 'a.ts', '--write', 'l.json', '--check-lock', 'l.json'], 'use either --write or --check-lock'],
     [['check', 'a.ts', '--profile', 'nonsense'], 'unknown profile "nonsense" (known: anthropic, openai-strict'],
     [['check', 'a.ts', '--allow-untyped', 'payload'], '--allow-untyped takes TOOL:POINTER'],
-    [['check', 'a.ts', '--projection', 'vscode'], 'unknown projection "vscode" (known: faithful, flat, anthropic'],
-    [['check', 'a.ts', '--projection', 'flat', '--all-projections'], 'either --projection or --all-projections'],
-    [['check', 'a.ts', '--projection-option', 'cursors'], '--projection-option takes auto or a projection name'],
-    [['check', 'a.ts', '--flat', '--projection-option', 'auto'], 'cannot be combined with --projection-option auto'],
+    [['check', 'a.ts', '--show', 'vscode'], '--show: unknown projection "vscode" (known: faithful, flat, anthropic'],
+    [['check', 'a.ts', '--show', 'flat', '--all-projections'], 'either --show or --all-projections'],
+    [['check', 'a.ts', '--projection', 'cursors'], '--projection takes auto or a projection name'],
+    [['check', 'a.ts', '--flat', '--projection', 'auto'], 'cannot be combined with --projection auto'],
+    [['check', 'a.ts', '--projection-option', 'auto'], '--projection-option is --projection since 0.1'],
   ])('%j: exit 2, says why on stderr', async (argv, why) => {
     const r = await run(...argv);
     expect(r).toMatchObject({ code: 2, stdout: '' });
@@ -232,12 +233,12 @@ describe('projections', () => {
       /\nFAILED: 1 tool, .*\(projection flat\); errors in projections not shown: .*faithful \(1\)/,
     );
     expect(r.stdout).toContain(
-      `\nAlso served: ${others.join(', ')}. Show one with --projection NAME, every one with --all-projections.\n`,
+      `\nAlso served: ${others.join(', ')}. Show one with --show NAME, every one with --all-projections.\n`,
     );
   });
 
-  it('--projection NAME shows that projection: its table and issues, with the default projection left out', async () => {
-    const r = await run('check', byClient(), '--projection', 'faithful');
+  it('--show NAME shows that projection: its table and issues, with the default projection left out', async () => {
+    const r = await run('check', byClient(), '--show', 'faithful');
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('\nprojection faithful\n');
     expect(r.stdout).toMatch(/\nnotify\n {2}error {3}\(root\) {2}root-not-object\n/);
@@ -245,19 +246,12 @@ describe('projections', () => {
     expect(r.stdout).toMatch(/\nAlso served: flat, /);
   });
 
-  it('--projection NAME that the mount does not serve: exit 2 naming the served ones and the option flag', async () => {
-    const r = await run('check', 'test/cli/fixtures/plain.mjs', '--projection', 'cursor');
+  it('--show NAME that the mount does not serve: exit 2 naming the served ones and the option flag', async () => {
+    const r = await run('check', 'test/cli/fixtures/plain.mjs', '--show', 'cursor');
     expect(r).toMatchObject({ code: 2, stdout: '' });
-    expect(r.stderr).toContain('--projection cursor: the mount does not serve it; it serves faithful');
-    expect(r.stderr).toContain('add --projection-option cursor or --projection-option auto');
-    const served = await run(
-      'check',
-      'test/cli/fixtures/plain.mjs',
-      '--projection-option',
-      'auto',
-      '--projection',
-      'cursor',
-    );
+    expect(r.stderr).toContain('--show cursor: the mount does not serve it; it serves faithful');
+    expect(r.stderr).toContain('add --projection cursor or --projection auto');
+    const served = await run('check', 'test/cli/fixtures/plain.mjs', '--projection', 'auto', '--show', 'cursor');
     expect(served.stdout).toContain('\nprojection cursor\n');
   });
 
@@ -290,8 +284,8 @@ describe('projections', () => {
     expect(r.stdout.indexOf('\nevery projection\n')).toBeLessThan(r.stdout.indexOf('\nprojection flat (default)\n'));
   });
 
-  it('--projection-option sets the projection option: --json reports what a mount with it serves', async () => {
-    const r = await run('check', 'test/cli/fixtures/plain.mjs', '--projection-option', 'auto', '--json');
+  it('--projection sets the projection option: --json reports what a mount with it serves', async () => {
+    const r = await run('check', 'test/cli/fixtures/plain.mjs', '--projection', 'auto', '--json');
     const { tools } = await load(join(root, 'test/cli/fixtures/plain.mjs'));
     const expected = validateMcpSchemas(tools, { projection: 'auto' });
     expect(r.code).toBe(expected.ok ? 0 : 1);
@@ -304,19 +298,12 @@ describe('projections', () => {
     const options = { projection: 'auto' } as const;
     const lock = JSON.parse(writeSchemaLock(validateMcpSchemas(tools, options), options));
     const matching = module('auto.lock.json', JSON.stringify(lock));
-    const same = await run(
-      'check',
-      'test/cli/fixtures/plain.mjs',
-      '--projection-option',
-      'auto',
-      '--check-lock',
-      matching,
-    );
+    const same = await run('check', 'test/cli/fixtures/plain.mjs', '--projection', 'auto', '--check-lock', matching);
     expect(same.stdout).toContain(`${matching}: schema lock matches: 1 tool, no changes`);
 
     lock.projections.cursor.tools[0].description = 'Reply.';
     const drifted = module('auto-drifted.lock.json', JSON.stringify(lock));
-    const r = await run('check', 'test/cli/fixtures/plain.mjs', '--projection-option', 'auto', '--check-lock', drifted);
+    const r = await run('check', 'test/cli/fixtures/plain.mjs', '--projection', 'auto', '--check-lock', drifted);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain(
       `${drifted}: schema lock drift: 1 change\n  ping (cursor)\n    ~ /description: "Reply." → "Reply with pong."\n`,
@@ -349,7 +336,7 @@ describe('projections', () => {
 });
 
 describe('withFlags', () => {
-  it('--projection-option and --flat replace the module projection choice, and nothing else', () => {
+  it('--projection and --flat replace the module projection choice, and nothing else', () => {
     expect(withFlags({ name: 'n', projection: 'auto' }, { projection: 'cursor' })).toEqual({
       name: 'n',
       projection: 'cursor',
@@ -357,6 +344,12 @@ describe('withFlags', () => {
     expect(withFlags({ flattenUnionInput: true }, { projection: 'auto' })).toEqual({ projection: 'auto' });
     expect(withFlags({ projection: 'gemini' }, { flat: true })).toEqual({ flattenUnionInput: true });
     expect(withFlags({ projection: 'gemini' }, {})).toEqual({ projection: 'gemini' });
+    // --projection auto keeps the module's serve list; a name serves that one alone.
+    const listed = { projection: { choose: () => 'cursor' as const, serve: ['flat', 'cursor'] as const } };
+    expect(withFlags(listed, { projection: 'auto' })).toEqual({
+      projection: { choose: 'auto', serve: ['flat', 'cursor'] },
+    });
+    expect(withFlags(listed, { projection: 'cursor' })).toEqual({ projection: 'cursor' });
   });
 
   it('--flat sets flattenUnionInput; list flags add to the module lists once each; the rest is kept', () => {
