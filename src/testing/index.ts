@@ -8,18 +8,17 @@
  */
 import type { AuthInfo, CallToolResult } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
+import { createMcpFetchHandler, type McpFetchHandler } from '../adapter.js';
 import type {
   AnyZodObject,
   CallEvent,
   ClientIdentity,
-  McpFetchHandler,
   McpMountOptions,
   MountableTool,
   MountExtend,
   ServedTool,
   ValidationReport,
 } from '../index.js';
-import { createMcpFetchHandler } from '../index.js';
 
 /** How one test request presents itself; per-call options are laid over the mount's defaults. */
 export interface TestRequestOptions<Host = unknown> {
@@ -237,20 +236,20 @@ function view<Host>(
   };
 }
 
-/**
- * The mount's options with `record` chained before the user's `onCall`. The one place this module reads
- * an option (ADR 0016 moves `onCall` to `observe.onCall`).
- */
+/** The mount's options with `record` chained before the user's `observe.onCall`: the one option read here. */
 function observed<S extends AnyZodObject, R>(
   options: McpMountOptions<S, R>,
   record: (event: CallEvent) => void,
 ): McpMountOptions<S, R> {
-  const own = options.onCall;
+  const own = options.observe?.onCall;
   return {
     ...options,
-    onCall(event) {
-      record(event);
-      own?.(event);
+    observe: {
+      ...options.observe,
+      onCall(event) {
+        record(event);
+        own?.(event);
+      },
     },
   };
 }

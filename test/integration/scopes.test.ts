@@ -192,7 +192,7 @@ describe('a scoped tool on a mount without auth', () => {
 
   it('is logged once at construction under the default policy too, since the mount starts', () => {
     const warn = vi.fn();
-    createMcpFetchHandler(tools, { logger: { warn, error: vi.fn() } });
+    createMcpFetchHandler(tools, { observe: { logger: { warn, error: vi.fn() } } });
     expect(warn).toHaveBeenCalledTimes(1);
     const logged = String(warn.mock.calls[0]![0]);
     expect(logged).toMatch(/^mcp-mount: the mount starts with these warnings/);

@@ -52,9 +52,11 @@ const tools = [archiveNote, searchNotes];
 /** The same options on both sides; each side's own `onCall` records what the mount reported. */
 const optionsFor = (events?: CallEvent[]): McpMountOptions => ({
   projection: 'auto',
-  auth: { verify: (token) => [WRITER, READER].find((a) => a.token === token), required: false },
-  logger: { warn: () => {}, error: () => {} },
-  ...(events && { onCall: (event: CallEvent) => events.push(event) }),
+  access: { auth: { verify: (token) => [WRITER, READER].find((a) => a.token === token), required: false } },
+  observe: {
+    logger: { warn: () => {}, error: () => {} },
+    ...(events && { onCall: (event: CallEvent) => events.push(event) }),
+  },
 });
 
 /** The helper's era for each official client. */

@@ -19,7 +19,7 @@ const TIME_SIZE: Record<string, number> = {
   'deep JSON text': 10_000,
 };
 
-const UNCAPPED = { maxArgumentDepth: 10_000_000, maxArgumentValues: 100_000_000 };
+const UNCAPPED = { limits: { maxArgumentDepth: 10_000_000, maxArgumentValues: 100_000_000 } };
 
 describe.each(Object.keys(POSITIONS))('arguments at %s', (where) => {
   const position = POSITIONS[where]!;
