@@ -4,7 +4,7 @@
  * Each shape (deep, wide and long values, long strings, JSON text nested deep, a recursive schema, many
  * repairs, many failures) is sent as one `tools/call` at doubling sizes, up to the largest body the 4 MiB
  * limit admits, through `fetch(Request)` (no sockets; 2026-07-28, JSON responses). A row gives the median
- * milliseconds of one whole request for each server and their ratio; the last column is the growth from
+ * milliseconds of one whole request for each server, measured in turn, and their ratio; the last column is the growth from
  * the previous size (about 2 for a linear cost). The plain SDK registers the same Zod schemas directly.
  *
  * BENCH_ROUNDS (default 3) requests per figure; BENCH_MAX_MS (default 4000) stops a shape once one request
@@ -103,16 +103,24 @@ const plain = createMcpHandler(() => {
   return server;
 });
 
-async function time(fetch: (r: Request) => Promise<Response>, make: () => Request): Promise<number> {
-  const runs: number[] = [];
-  for (let i = 0; i < ROUNDS; i++) {
+/** Median ms of one whole request for each server, measured in turn (A B A B …) so drift hits both alike. */
+async function timePair(
+  a: (r: Request) => Promise<Response>,
+  b: (r: Request) => Promise<Response>,
+  make: () => Request,
+): Promise<[number, number]> {
+  const runs: [number[], number[]] = [[], []];
+  const once = async (fetch: (r: Request) => Promise<Response>) => {
     const started = performance.now();
-    const response = await fetch(make());
-    await response.text();
-    runs.push(performance.now() - started);
+    await (await fetch(make())).text();
+    return performance.now() - started;
+  };
+  for (let i = 0; i < ROUNDS; i++) {
+    runs[0].push(await once(a));
+    runs[1].push(await once(b));
   }
-  runs.sort((a, b) => a - b);
-  return runs[Math.floor(runs.length / 2)]!;
+  const median = (xs: number[]) => xs.sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
+  return [median(runs[0]), median(runs[1])];
 }
 
 const fmt = (ms: number) => (ms < 10 ? ms.toFixed(2) : ms.toFixed(0)).padStart(8);
@@ -125,8 +133,11 @@ for (const [label, shape] of Object.entries(shapes)) {
   for (let n = shape.from; ; n *= 2) {
     const { request, bytes } = callRequest(shape.tool, shape.args(n));
     if (bytes > BODY_LIMIT) break;
-    const mine = await time((r) => ours.fetch(r), request);
-    const theirs = await time((r) => plain.fetch(r), request);
+    const [mine, theirs] = await timePair(
+      (r) => ours.fetch(r),
+      (r) => plain.fetch(r),
+      request,
+    );
     const growth = previous === undefined ? '' : (mine / previous).toFixed(2);
     console.log(
       `${label.padEnd(28)}${String(n).padStart(9)}${String(Math.round(bytes / 1024)).padStart(9)}${fmt(mine)}${fmt(theirs)}${(mine / theirs).toFixed(2).padStart(9)}${growth.padStart(8)}`,

@@ -51,7 +51,7 @@ export interface TestRequestOptions<Host = unknown> {
 
 /** The defaults of a test mount: request options, and the URL requests are sent to. */
 export interface TestMountDefaults<Host = unknown> extends TestRequestOptions<Host> {
-  /** Default `'http://localhost/mcp'`; set it when the mount's `allowedHosts` or `auth` depends on it. */
+  /** Default `'http://localhost/mcp'`; set it when the mount's `access.hosts` or `access.auth` depends on it. */
   url?: string;
 }
 
