@@ -6,7 +6,7 @@ import type { MountConfig } from '../mount/config.js';
 import type { PreparedTool } from '../mount/prepare.js';
 import { type Repair, repairArgs } from '../repair/index.js';
 import { type StrippedKey, strippedKeys } from '../zod/stripped-keys.js';
-import { argumentsNotAnObject } from './envelope.js';
+import type { CallEnvelope } from './envelope.js';
 import { markupLines } from './hygiene.js';
 import { inspectSentValues } from './sent-values.js';
 
@@ -54,11 +54,18 @@ export type CallPolicy = Pick<MountConfig, 'repair' | 'unknownKeys' | 'injectedK
  * is linear in the arguments' size (docs/design/repair.md, Limits). Never throws for client input; a
  * failure lists the failing paths, the first few of many.
  */
-export async function checkCall(tool: PreparedTool, raw: unknown, policy: CallPolicy): Promise<CallCheck> {
-  const repairs: Repair[] = [];
+export async function checkCall(
+  tool: PreparedTool,
+  raw: unknown,
+  policy: CallPolicy,
+  envelope: Pick<CallEnvelope, 'repairs' | 'unfit'> = NO_ENVELOPE,
+): Promise<CallCheck> {
+  // The envelope's repairs come first: they were made first.
+  const repairs: Repair[] = [...envelope.repairs];
   const messages: string[] = [];
   const work: CallWork = { sent: 0, repair: 0, stripped: 0 };
-  const args: unknown = raw ?? {}; // no `arguments` is `{}`; `null` and text are fixed in envelope.ts
+  // No `arguments` is `{}`. What the SDK could not take was replaced by `{}` for it; this judges what was sent.
+  const args: unknown = envelope.unfit ? envelope.unfit.value : (raw ?? {});
   if (typeof args !== 'object' || args === null || Array.isArray(args)) {
     return { ok: false, messages: [argumentsNotAnObject(args)], repairs, ignored: [], work };
   }
@@ -133,6 +140,21 @@ export async function checkCall(tool: PreparedTool, raw: unknown, policy: CallPo
     },
     work,
   };
+}
+
+const NO_ENVELOPE: Pick<CallEnvelope, 'repairs'> = Object.freeze({ repairs: Object.freeze([]) });
+
+/** The failure text for `arguments` that are not an object: the one place that refuses them. */
+function argumentsNotAnObject(value: unknown): string {
+  const received =
+    value === null
+      ? 'null'
+      : Array.isArray(value)
+        ? 'array'
+        : typeof value === 'string'
+          ? 'text that is not a JSON object'
+          : typeof value;
+  return `(root): expected an object of arguments, received ${received}`;
 }
 
 const TOO_DEEP: unique symbol = Symbol('too-deep');

@@ -1,62 +1,142 @@
+/**
+ * The envelope step: the one reading of a request's JSON-RPC message. Everything later in the request (the
+ * tool set, the per-request server, the argument check) reads what it built, never the message again; only
+ * the SDK reads the body itself, from the copy handed to it here.
+ */
 import * as z from 'zod';
 import { isPlainObject } from '../json-schema/types.js';
-import { type ArgumentLimits, DEFAULT_MAX_ARGUMENT_DEPTH, DEFAULT_MAX_ARGUMENT_VALUES } from '../mount/config.js';
+import type { ClientIdentity } from '../mount/client-identity.js';
+import type { MountConfig } from '../mount/config.js';
+import type { ProjectionName } from '../projection/names.js';
 import { type Repair, repairArgs } from '../repair/index.js';
+import { chooseProjection, clientIdentity } from './projection-choice.js';
+
+/** What the message says, as every later step of the request reads it. */
+export interface MessageState {
+  /** The method of a single JSON-RPC message (not a batch): `tools/call` and `tools/list` skip the `server` hook. */
+  method?: string;
+  /** A single `tools/call` naming a tool: the per-request server then holds that tool alone. */
+  call?: CallEnvelope;
+  /**
+   * The projection this request's `tools/list` is served in. Chosen on first use, which comes only once the
+   * SDK has accepted the request (so a malformed request gets the SDK's 400, never the mount's function),
+   * then kept; the mount's default when it does not choose per client or nothing lists tools.
+   */
+  projection(): ProjectionName;
+}
+
+/** One `tools/call` as the envelope step left it for the argument check. */
+export interface CallEnvelope {
+  /** The tool it names. */
+  tool: string;
+  /** Its JSON-RPC id, for audit. */
+  requestId?: string | number;
+  /** Repairs made before the SDK saw the call (the whole `arguments` sent as JSON text). */
+  repairs: readonly Repair[];
+  /**
+   * `arguments` the SDK's request schema would refuse (not an object, nor text holding one): the SDK is handed
+   * `{}` in their place, and the check judges this value (call.ts refuses it, naming the root).
+   */
+  unfit?: { value: unknown };
+}
+
+/** The state of a request that carries no JSON-RPC message of its own (GET, DELETE, a body the SDK reads). */
+export function noMessage(config: MountConfig): MessageState {
+  return { projection: () => config.projection.default };
+}
 
 // Stands for "the arguments object" when the whole `arguments` arrives as one JSON string.
 const ARGUMENTS_OBJECT = z.looseObject({});
 
 /**
- * Fixes two client faults in a `tools/call` envelope that the SDK's request schema would refuse with
- * `-32602` before any tool sees the call:
+ * Reads the parsed message once: its method, the call it makes, who lists tools. Returns that, and the message
+ * to hand to the SDK: the same one, or a copy whose `tools/call` envelope was fixed where the SDK's request
+ * schema would refuse it with `-32602` before any tool saw the call:
  * - `arguments: null` is treated as no arguments, i.e. `{}`;
- * - the whole `arguments` sent as one JSON string holding an object is parsed, within
- *   `limits` (the mount's `maxArgumentDepth` and `maxArgumentValues`) and without prototype keys, when
- *   `coerceJsonArgs` is on;
- * - any other non-object `arguments` is set aside, and the call fails with `isError` naming the root.
- * Returns the message to hand to the SDK (a copy where changed) and the repairs made.
+ * - the whole `arguments` sent as one JSON string holding an object is parsed (`repair.json`), within the
+ *   mount's argument limits and without prototype keys;
+ * - any other `arguments` becomes `{}` for the SDK and is kept as `unfit`, for the check to refuse.
+ * JSON-RPC batches (gone since MCP 2025-06-18) pass through untouched.
  */
-export function normalizeEnvelope(
+export function readEnvelope(
   message: unknown,
-  json: boolean,
-  limits: ArgumentLimits = { maxDepth: DEFAULT_MAX_ARGUMENT_DEPTH, maxValues: DEFAULT_MAX_ARGUMENT_VALUES },
-): { body: unknown; repairs: Repair[]; rejected?: string } {
-  // JSON-RPC batches (gone since MCP 2025-06-18) pass through untouched.
-  if (!isPlainObject(message) || message.method !== 'tools/call' || !isPlainObject(message.params)) {
-    return { body: message, repairs: [] };
-  }
-  const params = message.params;
-  if (!('arguments' in params) || isPlainObject(params.arguments)) return { body: message, repairs: [] };
-  const withArguments = (args: Record<string, unknown>) => ({ ...message, params: { ...params, arguments: args } });
-  if (params.arguments === null) return { body: withArguments({}), repairs: [] };
-  if (typeof params.arguments === 'string' && json) {
-    // The text is parsed within the mount's argument limits, as JSON text anywhere inside the arguments is.
-    const repaired = repairArgs(params.arguments, ARGUMENTS_OBJECT, {
-      json: true,
-      scalars: false,
-      maxDepth: limits.maxDepth,
-      maxNodes: limits.maxValues,
-    });
-    if (isPlainObject(repaired.value)) return { body: withArguments(repaired.value), repairs: repaired.repairs };
-  }
-  // Any other shape (an array, a number, text that is not a JSON object): a client mistake the tool answers
-  // with `isError` naming the root, like any invalid call, rather than the SDK's -32602 request dump.
+  request: Request,
+  config: MountConfig,
+): { body: unknown; state: MessageState } {
+  const single = isPlainObject(message) ? message : undefined;
+  const method = typeof single?.method === 'string' ? single.method : undefined;
+  const fixed = method === 'tools/call' && single ? fixArguments(single, config) : undefined;
+  const call = single && fixed ? calledTool(single, fixed) : undefined;
+  const client = listingClient(config, request, message, method);
+  let chosen: ProjectionName | undefined;
+  const projection = () => {
+    chosen ??= client ? chooseProjection(config, client) : config.projection.default;
+    return chosen;
+  };
   return {
-    body: withArguments({}),
-    repairs: [],
-    rejected: argumentsNotAnObject(params.arguments),
+    body: fixed?.body ?? message,
+    state: { ...(method !== undefined && { method }), ...(call && { call }), projection },
   };
 }
 
-/** The failure text for `arguments` that are not an object (shared with `checkCall` for direct callers). */
-export function argumentsNotAnObject(value: unknown): string {
-  const received =
-    value === null
-      ? 'null'
-      : Array.isArray(value)
-        ? 'array'
-        : typeof value === 'string'
-          ? 'text that is not a JSON object'
-          : typeof value;
-  return `(root): expected an object of arguments, received ${received}`;
+interface FixedArguments {
+  /** The message with `arguments` replaced, when they had to be. */
+  body?: unknown;
+  repairs: readonly Repair[];
+  unfit?: { value: unknown };
+}
+
+/** A `tools/call` message's `arguments`, fixed where the SDK would refuse them. */
+function fixArguments(message: Record<string, unknown>, config: MountConfig): FixedArguments {
+  const params = message.params;
+  if (!isPlainObject(params) || !('arguments' in params) || isPlainObject(params.arguments)) return { repairs: [] };
+  const sent = params.arguments;
+  const withArguments = (args: Record<string, unknown>) => ({ ...message, params: { ...params, arguments: args } });
+  if (sent === null) return { body: withArguments({}), repairs: [] };
+  if (typeof sent === 'string' && config.repair.json) {
+    // The text is parsed within the mount's argument limits, as JSON text anywhere inside the arguments is.
+    const repaired = repairArgs(sent, ARGUMENTS_OBJECT, {
+      json: true,
+      scalars: false,
+      maxDepth: config.argumentLimits.maxDepth,
+      maxNodes: config.argumentLimits.maxValues,
+    });
+    if (isPlainObject(repaired.value)) return { body: withArguments(repaired.value), repairs: repaired.repairs };
+  }
+  // A client mistake the tool answers with `isError` naming the root, like any invalid call, rather than the
+  // SDK's -32602 request dump.
+  return { body: withArguments({}), repairs: [], unfit: { value: sent } };
+}
+
+/** The call a `tools/call` message makes, when it names a tool (else the SDK refuses the request). */
+function calledTool(message: Record<string, unknown>, fixed: FixedArguments): CallEnvelope | undefined {
+  const params = message.params;
+  if (!isPlainObject(params) || typeof params.name !== 'string') return undefined;
+  const { id } = message;
+  return {
+    tool: params.name,
+    ...((typeof id === 'string' || typeof id === 'number') && { requestId: id }),
+    repairs: fixed.repairs,
+    ...(fixed.unfit && { unfit: fixed.unfit }),
+  };
+}
+
+/**
+ * Who asks for `tools/list`, when the mount chooses a projection per client: a single `tools/list`, or the
+ * first one in a 2025-era batch. Only a list shows documents; a call parses with the Zod schema whatever the
+ * client was shown.
+ */
+function listingClient(
+  config: MountConfig,
+  request: Request,
+  message: unknown,
+  method: string | undefined,
+): ClientIdentity | undefined {
+  if (!config.projection.choose) return undefined;
+  const listing = Array.isArray(message)
+    ? message.find((m) => isPlainObject(m) && m.method === 'tools/list')
+    : method === 'tools/list'
+      ? message
+      : undefined;
+  return listing === undefined ? undefined : clientIdentity(request, listing);
 }

@@ -11,7 +11,6 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
-import type { ClientIdentity } from '../mount/client-identity.js';
 import { type MountConfig, settleOptions } from '../mount/config.js';
 import type { McpMountOptions, MountExtend } from '../mount/options.js';
 import { servedTools } from '../mount/policy.js';
@@ -22,11 +21,10 @@ import type { AnyZodObject, MountableTool } from '../mount/tool.js';
 import { authenticate } from './auth.js';
 import { bodyAlreadyRead, jsonRpcError, readBodyLimited } from './body.js';
 import { isPreflight, preflight, withCors } from './cors.js';
-import { normalizeEnvelope } from './envelope.js';
+import { noMessage, readEnvelope } from './envelope.js';
 import { openExchange, releaseWhenSent } from './exchange.js';
 import { observeError } from './observe.js';
 import { checkOrigin } from './origin.js';
-import { clientIdentity } from './projection-choice.js';
 import { type Registration, registration } from './registration.js';
 import type { FetchExtras, RequestState } from './request-state.js';
 import { perRequestServer } from './server-hook.js';
@@ -102,9 +100,12 @@ export function createMcpFetchHandler<Host = unknown, S extends AnyZodObject = n
 function serveRequests(config: MountConfig, surface: ServerSurface, registrations: readonly Registration[]) {
   const states = new Map<Request, RequestState>();
   const tools = toolSet(registrations, config);
+  // A request the SDK's factory finds no state for, and one
+  // without a JSON-RPC message of its own: no method, no call, the default projection.
+  const outside: RequestState = noMessage(config);
   const sdk = createSdkHandler(
     (rc: McpRequestContext) => {
-      const state = (rc.requestInfo && states.get(rc.requestInfo)) || { envelopeRepairs: [] };
+      const state = (rc.requestInfo && states.get(rc.requestInfo)) || outside;
       return perRequestServer(config, surface, state, rc, (server) =>
         // A call holds only the tool it names; a list, what this caller may see (tool-set.ts).
         tools.populate(state, (r) =>
@@ -149,8 +150,8 @@ function serveRequests(config: MountConfig, surface: ServerSurface, registration
     const auth = await authenticate(config, request, extras?.authInfo);
     if (!auth.ok) return auth.response;
     const authInfo = auth.authInfo;
-    const visible = await tools.visibility(request, { extras, authInfo, envelopeRepairs: [] });
-    const plain: RequestState = { extras, authInfo, visible, envelopeRepairs: [] };
+    const visible = await tools.visibility(request, authInfo, extras?.host);
+    const plain: RequestState = { ...outside, extras, authInfo, visible };
     if (request.method !== 'POST') return exchange(request, plain, { authInfo });
     // The body is read here (once, counting real bytes) so that the envelope can be normalized
     // before the SDK's request schema sees it; the SDK then gets it as `parsedBody`.
@@ -175,50 +176,14 @@ function serveRequests(config: MountConfig, surface: ServerSurface, registration
         return exchange(request, plain, { authInfo }, body.text);
       }
     }
-    const envelope = normalizeEnvelope(parsed, config.repair.json, config.argumentLimits);
-    const method = methodOf(envelope.body);
-    const state: RequestState = {
-      ...plain,
-      envelopeRepairs: envelope.repairs,
-      rejectedArguments: envelope.rejected,
-      ...calledTool(envelope.body),
-      method,
-      // Only a list shows documents; a call parses with the Zod schema whatever the client was shown. The
-      // choice itself runs once the SDK has accepted the request (tool-set.ts).
-      ...listingClient(config, request, envelope.body),
-    };
+    const envelope = readEnvelope(parsed, request, config);
+    const state: RequestState = { ...plain, ...envelope.state };
     const refused = tools.refuseCall(request, state);
     if (refused) return refused;
     return exchange(request, state, { authInfo, parsedBody: envelope.body });
   };
 
   return { fetch, close: () => sdk.close() };
-}
-
-/**
- * Who asks for `tools/list`, when the mount chooses a projection per client: a single `tools/list`, or the
- * first one in a 2025-era batch.
- */
-function listingClient(config: MountConfig, request: Request, body: unknown): { client?: ClientIdentity } {
-  if (!config.projection.choose) return {};
-  const messages = Array.isArray(body) ? body : [body];
-  const listing = messages.find((m) => methodOf(m) === 'tools/list');
-  return listing === undefined ? {} : { client: clientIdentity(request, listing) };
-}
-
-/** The method of a single JSON-RPC message (not a batch), else undefined. */
-function methodOf(message: unknown): string | undefined {
-  if (typeof message !== 'object' || message === null || Array.isArray(message)) return undefined;
-  const { method } = message as { method?: unknown };
-  return typeof method === 'string' ? method : undefined;
-}
-
-/** The tool name and request id of a single `tools/call` message (not a batch), else nothing. */
-function calledTool(message: unknown): { call?: string; requestId?: string | number } {
-  if (typeof message !== 'object' || message === null || Array.isArray(message)) return {};
-  const { method, params, id } = message as { method?: unknown; params?: { name?: unknown }; id?: unknown };
-  if (method !== 'tools/call' || typeof params?.name !== 'string') return {};
-  return { call: params.name, ...((typeof id === 'string' || typeof id === 'number') && { requestId: id }) };
 }
 
 /**

@@ -22,7 +22,11 @@ import type { RequestState } from './request-state.js';
 import { isInputRequired, toToolResult, withNotice, withStructured } from './result.js';
 import { type ScopeRule, scopeRule } from './scopes.js';
 
-const NO_ENVELOPE: RequestState = Object.freeze({ envelopeRepairs: Object.freeze([]) as never });
+/** What a carrier shared by every request knows of the request: nothing (see `configFor`). */
+const NO_REQUEST: Caller = Object.freeze({});
+
+/** What the input carrier knows of the request that made a call: the call's envelope, and who made it. */
+type Caller = Pick<RequestState, 'call' | 'authInfo'>;
 
 export interface Registration {
   name: string;
@@ -39,8 +43,8 @@ export interface Registration {
 }
 
 /** What the hooks are told about who made a call and with what. */
-function audit(state: RequestState, args: unknown) {
-  return { requestId: state.requestId, authInfo: state.authInfo, args };
+function audit(state: Caller, args: unknown) {
+  return { requestId: state.call?.requestId, authInfo: state.authInfo, args };
 }
 
 /** Everything about one tool that does not change between requests. */
@@ -48,21 +52,18 @@ export function registration(prepared: PreparedTool, config: MountConfig): Regis
   const { tool } = prepared;
   // The check must see what the envelope step did to this request's arguments, which the SDK does not
   // pass to `validate`: a request that changed its envelope gets a carrier of its own.
-  const inputFor = (state: RequestState, projection: ProjectionName) =>
+  const inputFor = (state: Caller, projection: ProjectionName) =>
     carrier(prepared.inputSchemas[projection] ?? prepared.inputSchema, async (value) => {
       const started = performance.now();
-      const check = state.rejectedArguments
-        ? { ok: false as const, messages: [state.rejectedArguments], repairs: [], ignored: [] }
-        : await checkCall(prepared, value, config);
+      const check = await checkCall(prepared, value, config, state.call);
       if (check.ok) return { value: { ...check.value, started, args: value } };
-      const repairs = [...state.envelopeRepairs, ...check.repairs];
       const error = check.messages.join('; ');
       observeCall(config, {
         ...audit(state, value),
         tool: prepared.name,
         ok: false,
         error,
-        repairs,
+        repairs: check.repairs,
         ignoredKeys: check.ignored,
         started,
       });
@@ -75,8 +76,7 @@ export function registration(prepared: PreparedTool, config: MountConfig): Regis
   const outputSchema =
     prepared.outputSchema && output ? carrier(prepared.outputSchema, (value) => ({ value })) : undefined;
 
-  const run: Registration['run'] = async (parsed, mcp, state) => {
-    const args = { ...parsed, repairs: [...state.envelopeRepairs, ...parsed.repairs] };
+  const run: Registration['run'] = async (args, mcp, state) => {
     const base: Omit<ToolContext, 'extend'> = {
       request: mcp.http?.req,
       authInfo: mcp.http?.authInfo ?? state.authInfo,
@@ -87,7 +87,7 @@ export function registration(prepared: PreparedTool, config: MountConfig): Regis
       mcp,
       ...toolSignals(mcp, config, prepared.name),
     };
-    const who = audit(state, parsed.args);
+    const who = audit(state, args.args);
     const finish = (ok: boolean, error?: string, errorId?: string, inputRequired?: boolean) =>
       observeCall(config, {
         ...who,
@@ -146,20 +146,18 @@ export function registration(prepared: PreparedTool, config: MountConfig): Regis
     annotations: tool.annotations,
     ...(scopes && { scopeChallenge: scopes.challenge }),
   };
-  // Most requests carry no envelope repair and no refused `arguments`: they share one config per projection,
+  // Most requests carry no envelope repair and no unfit `arguments`: they share one config per projection,
   // built here.
   const shared = new Map(
-    config.projection.served.map((p) => [p, { ...fixed, inputSchema: inputFor(NO_ENVELOPE, p) }] as const),
+    config.projection.served.map((p) => [p, { ...fixed, inputSchema: inputFor(NO_REQUEST, p) }] as const),
   );
   // A call observed by `onCall` gets one too: a refused call is reported from the check, which must know
   // who made it.
+  const ownCarrier = (call: RequestState['call']) =>
+    call !== undefined && (call.repairs.length > 0 || call.unfit !== undefined || config.onCall !== undefined);
   const configFor = (state: RequestState) => {
-    const projection = state.projection ?? config.projection.default;
-    return state.envelopeRepairs.length === 0 &&
-      state.rejectedArguments === undefined &&
-      (config.onCall === undefined || state.call === undefined)
-      ? shared.get(projection)
-      : { ...fixed, inputSchema: inputFor(state, projection) };
+    const projection = state.projection();
+    return ownCarrier(state.call) ? { ...fixed, inputSchema: inputFor(state, projection) } : shared.get(projection);
   };
   const projections = new Set(Object.keys(prepared.inputSchemas) as ProjectionName[]);
   return { name: prepared.name, tool, ...(scopes && { scopes }), projections, config: configFor, run };

@@ -1,9 +1,7 @@
 /** What one request tells the per-request server, beside the JSON-RPC message the SDK reads itself. */
 import type { AuthInfo } from '@modelcontextprotocol/server';
-import type { ClientIdentity } from '../mount/client-identity.js';
 import type { AnyTool } from '../mount/tool.js';
-import type { ProjectionName } from '../projection/names.js';
-import type { Repair } from '../repair/index.js';
+import type { MessageState } from './envelope.js';
 
 /** Whether one request may see a tool (`visibleTools`' answer, as a predicate over served tools). */
 export type Visibility = (served: { readonly name: string; readonly tool: AnyTool }) => boolean;
@@ -23,24 +21,10 @@ export interface FetchExtras<Host = unknown> {
 }
 
 /** What the executor needs to know about the request it serves. */
-export interface RequestState {
+export interface RequestState extends MessageState {
   extras?: FetchExtras;
   /** Who is calling: the verified token's info (`auth`), or what the host passed. */
   authInfo?: AuthInfo;
   /** Which tools this request may see (`visibleTools`); undefined: all of them. */
   visible?: Visibility;
-  /** Repairs made to the envelope before the SDK saw it (the whole `arguments` sent as a string). */
-  envelopeRepairs: Repair[];
-  /** Why `arguments` was refused before the SDK saw it (not an object); the call then fails with this text. */
-  rejectedArguments?: string;
-  /** The tool a single `tools/call` names: the per-request server then holds that tool alone. */
-  call?: string;
-  /** That call's JSON-RPC id, for audit. */
-  requestId?: string | number;
-  /** The method of a single JSON-RPC message: `tools/call` and `tools/list` do not run the `server` hook. */
-  method?: string;
-  /** Who asks for `tools/list`, when the mount chooses a projection per client (`'auto'` or a function). */
-  client?: ClientIdentity;
-  /** The projection chosen for this `tools/list`, once chosen; else the mount's default. */
-  projection?: ProjectionName;
 }

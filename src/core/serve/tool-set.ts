@@ -4,17 +4,16 @@
  * alone, looked up by name, so its cost does not grow with the tool count. A hidden tool is held by
  * nobody: its call gets the SDK's unknown-tool answer. See docs/decisions/0012-access-control.md.
  */
-import type { RegisteredTool } from '@modelcontextprotocol/server';
+import type { AuthInfo, RegisteredTool } from '@modelcontextprotocol/server';
 import type { MountConfig } from '../mount/config.js';
 import type { VisibleTools } from '../mount/options.js';
 import { authenticationRequired } from './auth.js';
-import { chooseProjection } from './projection-choice.js';
 import type { Registration } from './registration.js';
 import type { RequestState, Visibility } from './request-state.js';
 
 export interface ToolSet {
   /** Runs `visibleTools` for this request (once), or undefined when every tool is visible. */
-  visibility(request: Request, state: RequestState): Promise<Visibility | undefined>;
+  visibility(request: Request, authInfo: AuthInfo | undefined, host: unknown): Promise<Visibility | undefined>;
   /** A 401 for a call to a visible tool with `scopes` that came without credentials, else undefined. */
   refuseCall(request: Request, state: RequestState): Response | undefined;
   /** Registers this request's tools on its server through `register`. */
@@ -25,19 +24,19 @@ export function toolSet(registrations: readonly Registration[], config: MountCon
   const byName = new Map(registrations.map((r) => [r.name, r]));
   const visible = (r: Registration, state: RequestState) => state.visible?.(r) ?? true;
   const listed = (r: Registration, state: RequestState) =>
-    r.projections.has(state.projection ?? config.projection.default) &&
+    r.projections.has(state.projection()) &&
     visible(r, state) &&
     (config.listUnauthorizedTools || !r.scopes || r.scopes.permits(state.authInfo));
   /** The called tool, when this request may call it. */
   const called = (state: RequestState) => {
-    const r = state.call === undefined ? undefined : byName.get(state.call);
+    const r = state.call && byName.get(state.call.tool);
     return r && visible(r, state) ? r : undefined;
   };
 
   return {
-    async visibility(request, state) {
+    async visibility(request, authInfo, host) {
       if (!config.visibleTools) return undefined;
-      const answer = await config.visibleTools({ authInfo: state.authInfo, request, host: state.extras?.host ?? {} });
+      const answer = await config.visibleTools({ authInfo, request, host: host ?? {} });
       return asVisibility(answer);
     },
     refuseCall(request, state) {
@@ -52,9 +51,8 @@ export function toolSet(registrations: readonly Registration[], config: MountCon
         else placeholder(register);
         return;
       }
-      if (state.client !== undefined && state.projection === undefined) {
-        state.projection = chooseProjection(config, state.client);
-      }
+      // Chosen here, now that the SDK has accepted the request, before any tool is listed.
+      state.projection();
       let any = false;
       for (const r of registrations) {
         if (!listed(r, state)) continue;
