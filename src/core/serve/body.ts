@@ -1,6 +1,45 @@
-/** Reading a request body under a byte limit that counts the bytes actually read. */
+/**
+ * Reading a request's JSON-RPC message before the SDK does: under a byte limit that counts the bytes actually
+ * read, once, so that the envelope step can fix it before the SDK's request schema sees it.
+ */
+import { isJsonContentType } from '@modelcontextprotocol/server';
 import type { MountConfig } from '../mount/config.js';
 import { observeError } from './observe.js';
+
+/** What reading a request's message came to. */
+export type MessageRead =
+  /** The parsed message: the envelope step reads it, and the SDK gets it as `parsedBody`. */
+  | { kind: 'message'; message: unknown }
+  /** Nothing the core reads: the SDK answers the request from its own reading (`body`, when the bytes were read). */
+  | { kind: 'sdk'; body?: string }
+  /** Refused here, before the SDK. */
+  | { kind: 'answered'; response: Response };
+
+/**
+ * The message of a POST: the one a framework already parsed (`parsedBody`), else the body read under
+ * `maxRequestBodyBytes` and parsed as JSON. A request that is no POST, not JSON, or not parseable is left to
+ * the SDK (405, 415, parse error); a body already read, too large, or failing mid-read is answered here.
+ */
+export async function readMessage(request: Request, parsedBody: unknown, config: MountConfig): Promise<MessageRead> {
+  if (request.method !== 'POST') return { kind: 'sdk' };
+  if (parsedBody !== undefined) return { kind: 'message', message: parsedBody };
+  // Not JSON at all: the SDK answers 415 without anything being read.
+  if (!isJsonContentType(request.headers.get('content-type'))) return { kind: 'sdk' };
+  // Something before the core read it (a middleware's `await request.json()`): no bytes are left.
+  if (request.bodyUsed || request.body?.locked) return { kind: 'answered', response: bodyAlreadyRead(config) };
+  const body = await readBodyLimited(request, config.maxRequestBodyBytes);
+  if (!body.ok && body.status === 413) return { kind: 'answered', response: tooLarge(config.maxRequestBodyBytes) };
+  if (!body.ok) {
+    observeError(config, body.error);
+    return { kind: 'answered', response: jsonRpcError(400, -32700, 'Parse error: the request body could not be read') };
+  }
+  try {
+    return { kind: 'message', message: JSON.parse(body.text) };
+  } catch {
+    // Not JSON: the SDK answers it (parse error or 415) from a fresh copy of the bytes.
+    return { kind: 'sdk', body: body.text };
+  }
+}
 
 export type BodyRead =
   | { ok: true; text: string }
@@ -66,4 +105,16 @@ export function bodyAlreadyRead(config: MountConfig): Response {
   if (config.onError) observeError(config, error);
   else config.logger.error(error.message);
   return jsonRpcError(500, -32603, 'Internal server error: the request body was already read');
+}
+
+/**
+ * 413 with the SDK's own code and text, so clients see one answer whichever check fired. It says
+ * `Connection: close`: the rest of the body was never read, so the connection cannot carry another
+ * request (Node servers would otherwise read the leftover bytes as the next request, and the client's
+ * next call on that socket fails). Runtimes that own the connection, like workerd, drop the header.
+ */
+function tooLarge(maxBytes: number): Response {
+  const response = jsonRpcError(413, -32000, `Payload Too Large: Request body must not exceed ${maxBytes} bytes`);
+  response.headers.set('connection', 'close');
+  return response;
 }

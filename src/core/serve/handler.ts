@@ -4,7 +4,7 @@
  * `McpServer` per request. Its `fetch` always resolves to a `Response`.
  */
 import type { z } from 'zod';
-import { settleOptions } from '../mount/config.js';
+import { type MountConfig, settleOptions } from '../mount/config.js';
 import type { McpMountOptions, MountExtend } from '../mount/options.js';
 import { servedTools } from '../mount/policy.js';
 import { prepareTools } from '../mount/prepare.js';
@@ -16,7 +16,7 @@ import { observeError } from './observe.js';
 import { checkOrigin } from './origin.js';
 import { registration } from './registration.js';
 import type { FetchExtras } from './request-state.js';
-import { serveRequests } from './requests.js';
+import { type RequestPath, serveRequests } from './requests.js';
 
 export type { FetchExtras } from './request-state.js';
 
@@ -63,23 +63,27 @@ export function createMcpFetchHandler<Host = unknown, S extends AnyZodObject = n
   const report = reportOf(preparation);
   const registrations = servedTools(preparation, report, config).map((t) => registration(t, config));
   const serve = serveRequests(config, preparation.surface, registrations);
-  return {
-    report,
-    close: serve.close,
-    async fetch(request, extras) {
-      // The browser origin CORS answers: only one the Origin check let in.
-      let allowed: string | undefined;
-      try {
-        // First, before the body or any credential is read.
-        const origin = checkOrigin(config.origin, request);
-        if (!origin.ok) return origin.response;
-        allowed = config.cors && origin.origin;
-        if (config.cors && allowed && isPreflight(request)) return preflight(config.cors, allowed, request);
-        return withCors(config.cors, allowed, await serve.fetch(request, extras));
-      } catch (error) {
-        observeError(config, error);
-        return withCors(config.cors, allowed, jsonRpcError(500, -32603, 'Internal server error'));
-      }
-    },
+  return { report, close: serve.close, fetch: guarded(config, serve.fetch) };
+}
+
+/**
+ * The guard around the request path: the Origin and Host check first, before the body or any credential is
+ * read; a CORS preflight answered; CORS headers on every answer; and any failure inside turned into a JSON-RPC
+ * 500 that `onError` sees, so the returned `fetch` never rejects.
+ */
+function guarded(config: MountConfig, serve: RequestPath['fetch']): McpFetchHandler['fetch'] {
+  return async (request, extras) => {
+    // The browser origin CORS answers: only one the Origin check let in.
+    let allowed: string | undefined;
+    try {
+      const origin = checkOrigin(config.origin, request);
+      if (!origin.ok) return origin.response;
+      allowed = config.cors && origin.origin;
+      if (config.cors && allowed && isPreflight(request)) return preflight(config.cors, allowed, request);
+      return withCors(config.cors, allowed, await serve(request, extras));
+    } catch (error) {
+      observeError(config, error);
+      return withCors(config.cors, allowed, jsonRpcError(500, -32603, 'Internal server error'));
+    }
   };
 }

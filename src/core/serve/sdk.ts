@@ -1,0 +1,76 @@
+/**
+ * The SDK's stateless handler, and one exchange through it: the SDK's factory builds each request's server
+ * (server-hook.ts) from the state the core built for that request, found by our own `Request`.
+ */
+import {
+  type AuthInfo,
+  createMcpHandler as createSdkHandler,
+  type McpRequestContext,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import type { MountConfig } from '../mount/config.js';
+import type { ServerSurface } from '../mount/server-hook.js';
+import { noMessage } from './envelope.js';
+import { openExchange, releaseWhenSent } from './exchange.js';
+import { observeError } from './observe.js';
+import type { RequestState } from './request-state.js';
+import { perRequestServer } from './server-hook.js';
+import type { ToolSet } from './tool-set.js';
+
+/** What the SDK's `fetch` is handed beside the request. */
+export interface SdkOptions {
+  authInfo?: AuthInfo;
+  /** The message after the envelope step; absent when the SDK reads the body itself. */
+  parsedBody?: unknown;
+}
+
+export interface SdkExchange {
+  /** Serves `request` through the SDK with `state`; `body`, when the SDK must read the bytes itself. */
+  exchange(request: Request, state: RequestState, options: SdkOptions, body?: string): Promise<Response>;
+  /** Aborts in-flight exchanges. */
+  close(): Promise<void>;
+}
+
+export function sdkExchange(config: MountConfig, surface: ServerSurface, tools: ToolSet): SdkExchange {
+  const states = new Map<Request, RequestState>();
+  // The factory always gets our request; were a state missing, the request would be served as one without a
+  // message of its own.
+  const outside: RequestState = noMessage(config);
+  const sdk = createSdkHandler(
+    (rc: McpRequestContext) => {
+      const state = (rc.requestInfo && states.get(rc.requestInfo)) || outside;
+      return perRequestServer(config, surface, state, rc, (server) =>
+        // A call holds only the tool it names; a list, what this caller may see (tool-set.ts).
+        tools.populate(state, (r) =>
+          server.registerTool(r.name, r.config(state), (args: any, ctx: ServerContext) => r.run(args, ctx, state)),
+        ),
+      );
+    },
+    {
+      maxRequestBodySize: config.maxRequestBodyBytes,
+      responseMode: config.responseMode,
+      onerror: (error) => observeError(config, error),
+    },
+  );
+
+  /**
+   * The state is keyed by our own request only while the SDK's factory may look it up (the factory runs
+   * before `sdk.fetch` settles), then dropped, so nothing per-request is held past the response.
+   */
+  const exchange: SdkExchange['exchange'] = async (request, state, options, body) => {
+    const opened = openExchange(request, body);
+    states.set(opened.request, state);
+    let response: Response;
+    try {
+      response = await sdk.fetch(opened.request, options);
+    } catch (error) {
+      opened.release();
+      throw error;
+    } finally {
+      states.delete(opened.request);
+    }
+    return releaseWhenSent(response, opened.release);
+  };
+
+  return { exchange, close: () => sdk.close() };
+}
