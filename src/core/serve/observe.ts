@@ -24,6 +24,14 @@ export interface CallRecord {
   inputRequired?: boolean;
 }
 
+/** What the hooks are told about who made a call (its request id, its caller) and with what arguments. */
+export function whoCalled(
+  state: { call?: { requestId?: string | number }; authInfo?: AuthInfo },
+  args: unknown,
+): Pick<CallRecord, 'requestId' | 'authInfo' | 'args'> {
+  return { requestId: state.call?.requestId, authInfo: state.authInfo, args };
+}
+
 /** Calls `onCall`; a throwing hook is logged, never passed on. */
 export function observeCall(config: MountConfig, record: CallRecord): void {
   if (!config.onCall) return;

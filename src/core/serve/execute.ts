@@ -1,0 +1,107 @@
+/**
+ * The executor: the tool callback the SDK calls with a checked call (input-carrier.ts). It runs
+ * `extend.resolve`, the handler and the output check, adds the notice of ignored keys, and reports the call to
+ * `onCall` once.
+ */
+import {
+  type CallToolResult,
+  type InputRequiredResult,
+  ProtocolError,
+  ProtocolErrorCode,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import { formatIssues } from '../messages/index.js';
+import type { MountConfig } from '../mount/config.js';
+import type { PreparedTool } from '../mount/prepare.js';
+import type { ToolContext } from '../mount/tool.js';
+import { failedCall } from './failure.js';
+import type { CheckedCall } from './input-carrier.js';
+import { toolSignals } from './logging.js';
+import { type CallRecord, observeCall, whoCalled } from './observe.js';
+import type { RequestState } from './request-state.js';
+import { isInputRequired, type ToolResult, toToolResult, withNotice, withStructured } from './result.js';
+
+export type Executor = (call: CheckedCall, mcp: ServerContext, state: RequestState) => Promise<ToolResult>;
+
+/**
+ * What the handler's run came to, when it did not throw. A round that asks the client for input is not the
+ * call's outcome: it is sent without the notice.
+ */
+type Outcome =
+  | { result: InputRequiredResult; ok: true; inputRequired: true }
+  | { result: CallToolResult; ok: boolean; inputRequired?: undefined };
+
+export function executor(prepared: PreparedTool, config: MountConfig): Executor {
+  return async (call, mcp, state) => {
+    const who = whoCalled(state, call.args);
+    const finish = (ok: boolean, detail: Pick<CallRecord, 'error' | 'errorId' | 'inputRequired'> = {}) =>
+      observeCall(config, {
+        ...who,
+        tool: prepared.name,
+        ok,
+        ...detail,
+        repairs: call.repairs,
+        ignoredKeys: call.ignored,
+        started: call.started,
+      });
+    const base = toolContext(prepared, config, call, mcp, state);
+    let outcome: Outcome;
+    try {
+      outcome = await runHandler(prepared, call, base);
+    } catch (error) {
+      // The SDK's URL elicitation must reach the client as the protocol error it is.
+      if (error instanceof ProtocolError && error.code === ProtocolErrorCode.UrlElicitationRequired) throw error;
+      const failure = failedCall(config, prepared.name, error, who);
+      finish(false, { error: failure.text, errorId: failure.errorId });
+      return withNotice(failure.result, call.notice);
+    }
+    finish(outcome.ok, outcome.inputRequired && { inputRequired: true });
+    // What the schema dropped reaches the model beside whatever the handler returned.
+    return outcome.inputRequired ? outcome.result : withNotice(outcome.result, call.notice);
+  };
+}
+
+/** What the handler and `extend.resolve` are given, before `extend` is resolved. */
+function toolContext(
+  prepared: PreparedTool,
+  config: MountConfig,
+  call: CheckedCall,
+  mcp: ServerContext,
+  state: RequestState,
+): Omit<ToolContext, 'extend'> {
+  return {
+    request: mcp.http?.req,
+    authInfo: mcp.http?.authInfo ?? state.authInfo,
+    signal: mcp.mcpReq.signal,
+    repairs: call.repairs,
+    ignoredKeys: call.ignored,
+    host: state.extras?.host ?? {},
+    mcp,
+    ...toolSignals(mcp, config, prepared.name),
+  };
+}
+
+/**
+ * `extend.resolve`, the handler, and its result held to the output schema. Throws what they throw, and an
+ * output its schema refuses: the handler broke its own contract, a server bug, masked like a throw (the issues
+ * may quote values).
+ */
+async function runHandler(
+  prepared: PreparedTool,
+  call: CheckedCall,
+  base: Omit<ToolContext, 'extend'>,
+): Promise<Outcome> {
+  const { handler, output } = prepared.tool;
+  const extend = prepared.extend?.resolve ? await prepared.extend.resolve(call.extend as never, base) : call.extend;
+  const value = await handler({ params: call.params as never, input: call.input as never }, { ...base, extend });
+  const result = toToolResult(value, output !== undefined);
+  // A round that asks the client for input is not the call's outcome: no output to check yet.
+  if (isInputRequired(result)) return { result, ok: true, inputRequired: true };
+  if (!output || result.isError) return { result, ok: !result.isError };
+  const checked = await output.safeParseAsync(result.structuredContent);
+  if (checked.success) return { result: withStructured(result, checked.data, value), ok: true };
+  const issues = formatIssues(checked.error, output, result.structuredContent).join('; ');
+  throw new Error(
+    `Output validation error: tool ${prepared.name} returned a value its output schema refuses: ${issues}`,
+  );
+}

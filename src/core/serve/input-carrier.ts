@@ -1,0 +1,51 @@
+/**
+ * The input carrier a tool is registered with for one request: its JSON Schema is the projection's frozen
+ * document, its `validate` the argument check (call.ts) on what the envelope step left of the call. A refused
+ * call is reported to `onCall` from here; an accepted one travels on, as the SDK's validated value, to the
+ * executor (execute.ts). Nothing else carries per-call data.
+ */
+import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import type { MountConfig } from '../mount/config.js';
+import type { PreparedTool } from '../mount/prepare.js';
+import type { ProjectionName } from '../projection/names.js';
+import { checkCall, type ParsedCall } from './call.js';
+import { carrier } from './carrier.js';
+import { observeCall, whoCalled } from './observe.js';
+import type { RequestState } from './request-state.js';
+
+/** A call whose arguments passed the check, as the executor gets it. */
+export interface CheckedCall extends ParsedCall {
+  /** `performance.now()` when the check began. */
+  started: number;
+  /** The arguments as the SDK handed them to the check. */
+  args: unknown;
+}
+
+/** What the input carrier knows of the request that made a call: the call's envelope, and who made it. */
+export type Caller = Pick<RequestState, 'call' | 'authInfo'>;
+
+/** What a carrier shared by every request knows of the request: nothing (registration.ts says when it serves). */
+export const NO_CALLER: Caller = Object.freeze({});
+
+export function inputCarrier(
+  prepared: PreparedTool,
+  config: MountConfig,
+  caller: Caller,
+  projection: ProjectionName,
+): StandardSchemaWithJSON {
+  return carrier(prepared.inputSchemas[projection] ?? prepared.inputSchema, async (value) => {
+    const started = performance.now();
+    const check = await checkCall(prepared, value, config, caller.call);
+    if (check.ok) return { value: { ...check.value, started, args: value } satisfies CheckedCall };
+    observeCall(config, {
+      ...whoCalled(caller, value),
+      tool: prepared.name,
+      ok: false,
+      error: check.messages.join('; '),
+      repairs: check.repairs,
+      ignoredKeys: check.ignored,
+      started,
+    });
+    return { issues: check.messages.map((message) => ({ message })) };
+  });
+}
