@@ -8,7 +8,14 @@ import { isProfileProjection, type ProjectionName } from '../projection/names.js
 import { toJsonSchema } from '../zod/convert.js';
 import { shapeKeys } from '../zod/shape-keys.js';
 import { type MountConfig, settleOptions } from './config.js';
-import { type ConvertedSide, convertSide, isPlainObjectRoot, projectDocuments, stripDialect } from './documents.js';
+import {
+  type ConvertedSide,
+  convertSide,
+  isPlainObjectRoot,
+  type ProjectedDocument,
+  projectDocuments,
+  stripDialect,
+} from './documents.js';
 import type { ExtendOption } from './options.js';
 import { probeServerHook, type ServerSurface } from './server-hook.js';
 import type { AnyTool } from './tool.js';
@@ -67,152 +74,223 @@ const EMPTY_INPUT = z.object({});
  */
 export function prepareTools(tools: readonly AnyTool[], config: MountConfig = settleOptions()): Preparation {
   const issues: SchemaIssue[] = checkToolNames(tools.map((t) => t.name));
-  const { validation, extend, projection } = config;
-  const extendSide = extend ? convertSide(extend.schema) : undefined;
-
-  const prepared = tools.map((tool): PreparedTool => {
-    const name = tool.name;
-    const input = (tool.input as z.ZodType | undefined) ?? EMPTY_INPUT;
-    const useExtend = extend !== undefined && (extend.filter?.(tool) ?? true);
-    const argumentKeys = [
-      ...new Set([
-        ...(tool.params ? shapeKeys(tool.params) : []),
-        ...shapeKeys(input),
-        ...(useExtend ? Object.keys(extend.schema.shape) : []),
-      ]),
-    ];
-    const result: PreparedTool = {
-      tool,
-      name,
-      inputSchema: {},
-      inputSchemas: {},
-      requiredKeys: [],
-      servable: false,
-      input,
-      argumentKeys,
-    };
-    const issue = (path: string, code: SchemaIssueCode, message: string, side: SchemaIssue['side'] = 'input') =>
-      issues.push({ tool: name, path, code, message, severity: 'error', side });
-
-    const sides: Array<{ slice: RootPart['slice']; side: ConvertedSide }> = [];
-    if (tool.params) sides.push({ slice: 'params', side: convertSide(tool.params) });
-    sides.push({ slice: 'input', side: convertSide(input) });
-    if (useExtend && extendSide) sides.push({ slice: 'extend', side: extendSide });
-
-    let servable = true;
-    for (const { slice, side } of sides) {
-      if (side.converted.ok) continue;
-      for (const field of side.converted.fields) {
-        issue(field.path, 'conversion-failed', `${slice} schema cannot be converted to JSON Schema: ${field.message}`);
-      }
-      servable = false;
-    }
-
-    if (servable) {
-      const documents = projectDocuments(sides, projection.served);
-      for (const c of documents.conflicts) {
-        issue(
-          `/properties/${c.key}`,
-          'key-conflict',
-          `tool "${name}": key "${c.key}" is declared by both ${c.slices.join(' and ')}; the arguments are split by key, so each key may belong to one of params, input and extend only`,
-        );
-      }
-      const zodShapeKeys = [...new Set(sides.flatMap(({ side }) => side.shapeKeys))];
-      const served: Partial<Record<ProjectionName, JsonSchema>> = {};
-      for (const doc of documents.documents) {
-        // Named only when the mount serves several: one document needs no name.
-        const tag = projection.served.length > 1 ? { projection: doc.projection } : {};
-        const profiles = isProfileProjection(doc.projection)
-          ? [...new Set([...(validation.profiles ?? []), doc.projection])]
-          : validation.profiles;
-        issues.push(
-          ...checkDocument(doc.schema, {
-            tool: name,
-            side: 'input',
-            flattenRequested: doc.projection !== 'faithful',
-            keepsRefs: doc.projection === 'faithful',
-            projection: doc.projection,
-            zodShapeKeys,
-            unflattened: doc.unflattened,
-            options: { ...validation, ...(profiles && { profiles }) },
-          }).map((i) => ({ ...i, ...tag })),
-          ...doc.narrowed.map(
-            (n): SchemaIssue => ({
-              tool: name,
-              path: n.pointer,
-              code: 'narrowed',
-              message: n.reason,
-              severity: 'info',
-              side: 'input',
-              ...tag,
-            }),
-          ),
-        );
-        if (doc.servable) served[doc.projection] = deepFreeze(doc.schema);
-      }
-      result.inputSchemas = Object.freeze(served);
-      const first = projection.served.find((p) => served[p] !== undefined);
-      result.inputSchema = first === undefined ? {} : served[first]!;
-      // The top-level keys every call must carry, from a document that states the tool's own (a strict-mode
-      // profile lists every key as required).
-      const base = served.faithful ?? served.flat ?? result.inputSchema;
-      result.requiredKeys = Array.isArray(base.required) ? (base.required as string[]) : [];
-      if (first === undefined) servable = false;
-    }
-
-    if (tool.output) {
-      const out = toJsonSchema(tool.output, 'output');
-      if (!out.ok) {
-        for (const field of out.fields) {
-          issue(
-            field.path,
-            'output-conversion-failed',
-            `output schema cannot be converted to JSON Schema: ${field.message}`,
-            'output',
-          );
-        }
-        servable = false;
-      } else {
-        const doc = inlineRefs(stripDialect(out.schema)).schema;
-        const outIssues = checkDocument(doc, {
-          tool: name,
-          side: 'output',
-          flattenRequested: false,
-          options: validation,
-        });
-        issues.push(...outIssues);
-        if (!isPlainObjectRoot(doc)) servable = false;
-        result.outputSchema = deepFreeze(doc);
-      }
-    }
-
-    // Access is part of what is served: a tool whose scope rule cannot be built is not served unscoped.
-    const access = checkToolScopes(name, tool.scopes);
-    issues.push(...access.issues);
-    if (access.issues.length > 0) servable = false;
-    if (access.scopes) {
-      result.scopes = access.scopes;
-      if (!config.auth) issues.push(scopesWithoutAuth(name));
-    }
-
-    if (tool.params) result.params = { keys: new Set(shapeKeys(tool.params)), schema: tool.params };
-    if (useExtend && extend) {
-      result.extend = {
-        keys: new Set(Object.keys(extend.schema.shape)),
-        schema: extend.schema,
-        resolve: extend.resolve,
-      };
-    }
-    result.servable = servable;
-    return result;
-  });
+  // The mount's `extend` is converted once, for every tool that takes it.
+  const extendSide = config.extend ? convertSide(config.extend.schema) : undefined;
+  const prepared = tools.map((tool) => prepareTool(tool, config, extendSide, issues));
   const hook = probeServerHook(config.features, config.server);
   return {
     tools: prepared,
     issues: onceEach([...issues, ...hook.issues]),
     surface: hook.surface,
-    projections: { default: projection.default, served: projection.served },
+    projections: { default: config.projection.default, served: config.projection.served },
   };
+}
+
+/**
+ * One tool, step by step: its slices, their conversion, the input documents and their checks, the output
+ * document, its access rule. Each step adds its issues to `issues`, in that order; any step can make the tool
+ * unservable.
+ */
+function prepareTool(
+  tool: AnyTool,
+  config: MountConfig,
+  extendSide: ConvertedSide | undefined,
+  issues: SchemaIssue[],
+): PreparedTool {
+  const slices = slicesOf(tool, config);
+  const sides = convertSides(tool, slices, extendSide);
+  const converted = conversionIssues(tool.name, sides);
+  issues.push(...converted.issues);
+  const input = converted.ok ? serveInput(tool.name, sides, config) : notServed();
+  issues.push(...input.issues);
+  const output = tool.output ? serveOutput(tool.name, tool.output, config) : NO_OUTPUT;
+  issues.push(...output.issues);
+  const access = settleAccess(tool.name, tool.scopes, config);
+  issues.push(...access.issues);
+  return {
+    tool,
+    name: tool.name,
+    inputSchema: input.inputSchema,
+    inputSchemas: input.inputSchemas,
+    requiredKeys: input.requiredKeys,
+    ...(output.outputSchema && { outputSchema: output.outputSchema }),
+    ...(access.scopes && { scopes: access.scopes }),
+    ...slices,
+    servable: converted.ok && input.servable && output.servable && access.servable,
+  };
+}
+
+/** Where a tool's arguments go: the keys each slice owns, and every key any of them declares. */
+function slicesOf(
+  tool: AnyTool,
+  config: MountConfig,
+): Pick<PreparedTool, 'input' | 'params' | 'extend' | 'argumentKeys'> {
+  const { extend } = config;
+  const input = (tool.input as z.ZodType | undefined) ?? EMPTY_INPUT;
+  const useExtend = extend !== undefined && (extend.filter?.(tool) ?? true);
+  const extendKeys = useExtend ? Object.keys(extend.schema.shape) : [];
+  const argumentKeys = [
+    ...new Set([...(tool.params ? shapeKeys(tool.params) : []), ...shapeKeys(input), ...extendKeys]),
+  ];
+  return {
+    input,
+    argumentKeys,
+    ...(tool.params && { params: { keys: new Set(shapeKeys(tool.params)), schema: tool.params } }),
+    ...(useExtend && { extend: { keys: new Set(extendKeys), schema: extend.schema, resolve: extend.resolve } }),
+  };
+}
+
+type Sides = Array<{ slice: RootPart['slice']; side: ConvertedSide }>;
+
+/** Each slice converted to JSON Schema (the input side), in the order the documents merge them. */
+function convertSides(
+  tool: AnyTool,
+  slices: Pick<PreparedTool, 'input' | 'extend'>,
+  extendSide?: ConvertedSide,
+): Sides {
+  const sides: Sides = [];
+  if (tool.params) sides.push({ slice: 'params', side: convertSide(tool.params) });
+  sides.push({ slice: 'input', side: convertSide(slices.input) });
+  if (slices.extend && extendSide) sides.push({ slice: 'extend', side: extendSide });
+  return sides;
+}
+
+/** The fields each slice could not be converted at; a tool with any is not served. */
+function conversionIssues(tool: string, sides: Sides): { ok: boolean; issues: SchemaIssue[] } {
+  const issues: SchemaIssue[] = [];
+  let ok = true;
+  for (const { slice, side } of sides) {
+    if (side.converted.ok) continue;
+    for (const field of side.converted.fields) {
+      const message = `${slice} schema cannot be converted to JSON Schema: ${field.message}`;
+      issues.push(error(tool, field.path, 'conversion-failed', message));
+    }
+    ok = false;
+  }
+  return { ok, issues };
+}
+
+/** What a tool serves as its input, per projection, and whether any projection can serve it. */
+type ServedInput = Pick<PreparedTool, 'inputSchema' | 'inputSchemas' | 'requiredKeys'> & {
+  servable: boolean;
+  issues: SchemaIssue[];
+};
+
+/** A tool whose slices did not all convert: no document, and nothing to check. */
+function notServed(): ServedInput {
+  return { inputSchema: {}, inputSchemas: {}, requiredKeys: [], servable: false, issues: [] };
+}
+
+/** Every served projection's input document, checked, frozen; a key two slices declare is a conflict. */
+function serveInput(tool: string, sides: Sides, config: MountConfig): ServedInput {
+  const { served: projections } = config.projection;
+  const documents = projectDocuments(sides, projections);
+  const issues = documents.conflicts.map((c) =>
+    error(
+      tool,
+      `/properties/${c.key}`,
+      'key-conflict',
+      `tool "${tool}": key "${c.key}" is declared by both ${c.slices.join(' and ')}; the arguments are split by key, so each key may belong to one of params, input and extend only`,
+    ),
+  );
+  const zodShapeKeys = [...new Set(sides.flatMap(({ side }) => side.shapeKeys))];
+  const served: Partial<Record<ProjectionName, JsonSchema>> = {};
+  for (const doc of documents.documents) {
+    issues.push(...documentIssues(tool, doc, zodShapeKeys, config));
+    if (doc.servable) served[doc.projection] = deepFreeze(doc.schema);
+  }
+  const first = projections.find((p) => served[p] !== undefined);
+  const inputSchema = first === undefined ? {} : served[first]!;
+  // The top-level keys every call must carry, from a document that states the tool's own (a strict-mode
+  // profile lists every key as required).
+  const base = served.faithful ?? served.flat ?? inputSchema;
+  const requiredKeys = Array.isArray(base.required) ? (base.required as string[]) : [];
+  return { inputSchema, inputSchemas: Object.freeze(served), requiredKeys, servable: first !== undefined, issues };
+}
+
+/** The probe's checks on one projection's document, and what its profile narrowed. */
+function documentIssues(
+  tool: string,
+  doc: ProjectedDocument,
+  zodShapeKeys: string[],
+  config: MountConfig,
+): SchemaIssue[] {
+  const { validation, projection } = config;
+  // Named only when the mount serves several: one document needs no name.
+  const tag = projection.served.length > 1 ? { projection: doc.projection } : {};
+  const profiles = isProfileProjection(doc.projection)
+    ? [...new Set([...(validation.profiles ?? []), doc.projection])]
+    : validation.profiles;
+  const checked = checkDocument(doc.schema, {
+    tool,
+    side: 'input',
+    flattenRequested: doc.projection !== 'faithful',
+    keepsRefs: doc.projection === 'faithful',
+    projection: doc.projection,
+    zodShapeKeys,
+    unflattened: doc.unflattened,
+    options: { ...validation, ...(profiles && { profiles }) },
+  });
+  const narrowed = doc.narrowed.map(
+    (n): SchemaIssue => ({
+      tool,
+      path: n.pointer,
+      code: 'narrowed',
+      message: n.reason,
+      severity: 'info',
+      side: 'input',
+      ...tag,
+    }),
+  );
+  return [...checked.map((i) => ({ ...i, ...tag })), ...narrowed];
+}
+
+/** What a tool serves as its output, and whether it can be served. */
+type ServedOutput = Pick<PreparedTool, 'outputSchema'> & { servable: boolean; issues: SchemaIssue[] };
+
+/** A tool without `output`. */
+const NO_OUTPUT: ServedOutput = Object.freeze({ servable: true, issues: Object.freeze([]) as never });
+
+/** The output document, checked and frozen; a tool whose output root is no object is not served. */
+function serveOutput(tool: string, output: z.ZodType, config: MountConfig): ServedOutput {
+  const out = toJsonSchema(output, 'output');
+  if (!out.ok) {
+    const issues = out.fields.map((field) =>
+      error(
+        tool,
+        field.path,
+        'output-conversion-failed',
+        `output schema cannot be converted to JSON Schema: ${field.message}`,
+        'output',
+      ),
+    );
+    return { servable: false, issues };
+  }
+  const doc = inlineRefs(stripDialect(out.schema)).schema;
+  const issues = checkDocument(doc, { tool, side: 'output', flattenRequested: false, options: config.validation });
+  return { outputSchema: deepFreeze(doc), servable: isPlainObjectRoot(doc), issues };
+}
+
+/** A tool's `scopes`, settled. Access is part of what is served: a tool whose rule cannot be built is not served unscoped. */
+function settleAccess(
+  tool: string,
+  scopes: unknown,
+  config: MountConfig,
+): { scopes?: SettledScopes; servable: boolean; issues: SchemaIssue[] } {
+  const access = checkToolScopes(tool, scopes);
+  const issues = [...access.issues];
+  if (access.scopes && !config.auth) issues.push(scopesWithoutAuth(tool));
+  return { ...(access.scopes && { scopes: access.scopes }), servable: access.issues.length === 0, issues };
+}
+
+function error(
+  tool: string,
+  path: string,
+  code: SchemaIssueCode,
+  message: string,
+  side: SchemaIssue['side'] = 'input',
+): SchemaIssue {
+  return { tool, path, code, message, severity: 'error', side };
 }
 
 /**
