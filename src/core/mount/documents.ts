@@ -29,6 +29,9 @@ export function convertSide(schema: z.ZodType | AnyZodObject): ConvertedSide {
   return { converted: toJsonSchema(schema, 'input'), shapeKeys: shapeKeys(schema) };
 }
 
+/** A tool's slices, each converted once, in the order the documents merge them. */
+export type ConvertedSides = Array<{ slice: RootPart['slice']; side: ConvertedSide }>;
+
 /** One projection's merged root document, before the checks. */
 export interface ProjectedDocument {
   projection: ProjectionName;

@@ -1,21 +1,12 @@
 import * as z from 'zod';
 import type { JsonSchema } from '../json-schema/types.js';
-import { checkDocument, checkToolNames, checkToolScopes, type SettledScopes } from '../probe/index.js';
-import type { SchemaIssue, SchemaIssueCode } from '../probe/issue.js';
-import { inlineRefs } from '../projection/index.js';
-import type { RootPart } from '../projection/merge-slices.js';
-import { isProfileProjection, type ProjectionName } from '../projection/names.js';
-import { toJsonSchema } from '../zod/convert.js';
+import { checkToolNames, checkToolScopes, type SettledScopes } from '../probe/index.js';
+import type { SchemaIssue } from '../probe/issue.js';
+import type { ProjectionName } from '../projection/names.js';
 import { shapeKeys } from '../zod/shape-keys.js';
+import { NO_OUTPUT, notServed, schemaIssue, serveInput, serveOutput } from './checked-documents.js';
 import { type MountConfig, settleOptions } from './config.js';
-import {
-  type ConvertedSide,
-  convertSide,
-  isPlainObjectRoot,
-  type ProjectedDocument,
-  projectDocuments,
-  stripDialect,
-} from './documents.js';
+import { type ConvertedSide, type ConvertedSides, convertSide } from './documents.js';
 import type { ExtendOption } from './options.js';
 import { probeServerHook, type ServerSurface } from './server-hook.js';
 import type { AnyTool } from './tool.js';
@@ -140,15 +131,13 @@ function slicesOf(
   };
 }
 
-type Sides = Array<{ slice: RootPart['slice']; side: ConvertedSide }>;
-
 /** Each slice converted to JSON Schema (the input side), in the order the documents merge them. */
 function convertSides(
   tool: AnyTool,
   slices: Pick<PreparedTool, 'input' | 'extend'>,
   extendSide?: ConvertedSide,
-): Sides {
-  const sides: Sides = [];
+): ConvertedSides {
+  const sides: ConvertedSides = [];
   if (tool.params) sides.push({ slice: 'params', side: convertSide(tool.params) });
   sides.push({ slice: 'input', side: convertSide(slices.input) });
   if (slices.extend && extendSide) sides.push({ slice: 'extend', side: extendSide });
@@ -156,119 +145,18 @@ function convertSides(
 }
 
 /** The fields each slice could not be converted at; a tool with any is not served. */
-function conversionIssues(tool: string, sides: Sides): { ok: boolean; issues: SchemaIssue[] } {
+function conversionIssues(tool: string, sides: ConvertedSides): { ok: boolean; issues: SchemaIssue[] } {
   const issues: SchemaIssue[] = [];
   let ok = true;
   for (const { slice, side } of sides) {
     if (side.converted.ok) continue;
     for (const field of side.converted.fields) {
       const message = `${slice} schema cannot be converted to JSON Schema: ${field.message}`;
-      issues.push(error(tool, field.path, 'conversion-failed', message));
+      issues.push(schemaIssue(tool, field.path, 'conversion-failed', message));
     }
     ok = false;
   }
   return { ok, issues };
-}
-
-/** What a tool serves as its input, per projection, and whether any projection can serve it. */
-type ServedInput = Pick<PreparedTool, 'inputSchema' | 'inputSchemas' | 'requiredKeys'> & {
-  servable: boolean;
-  issues: SchemaIssue[];
-};
-
-/** A tool whose slices did not all convert: no document, and nothing to check. */
-function notServed(): ServedInput {
-  return { inputSchema: {}, inputSchemas: {}, requiredKeys: [], servable: false, issues: [] };
-}
-
-/** Every served projection's input document, checked, frozen; a key two slices declare is a conflict. */
-function serveInput(tool: string, sides: Sides, config: MountConfig): ServedInput {
-  const { served: projections } = config.projection;
-  const documents = projectDocuments(sides, projections);
-  const issues = documents.conflicts.map((c) =>
-    error(
-      tool,
-      `/properties/${c.key}`,
-      'key-conflict',
-      `tool "${tool}": key "${c.key}" is declared by both ${c.slices.join(' and ')}; the arguments are split by key, so each key may belong to one of params, input and extend only`,
-    ),
-  );
-  const zodShapeKeys = [...new Set(sides.flatMap(({ side }) => side.shapeKeys))];
-  const served: Partial<Record<ProjectionName, JsonSchema>> = {};
-  for (const doc of documents.documents) {
-    issues.push(...documentIssues(tool, doc, zodShapeKeys, config));
-    if (doc.servable) served[doc.projection] = deepFreeze(doc.schema);
-  }
-  const first = projections.find((p) => served[p] !== undefined);
-  const inputSchema = first === undefined ? {} : served[first]!;
-  // The top-level keys every call must carry, from a document that states the tool's own (a strict-mode
-  // profile lists every key as required).
-  const base = served.faithful ?? served.flat ?? inputSchema;
-  const requiredKeys = Array.isArray(base.required) ? (base.required as string[]) : [];
-  return { inputSchema, inputSchemas: Object.freeze(served), requiredKeys, servable: first !== undefined, issues };
-}
-
-/** The probe's checks on one projection's document, and what its profile narrowed. */
-function documentIssues(
-  tool: string,
-  doc: ProjectedDocument,
-  zodShapeKeys: string[],
-  config: MountConfig,
-): SchemaIssue[] {
-  const { validation, projection } = config;
-  // Named only when the mount serves several: one document needs no name.
-  const tag = projection.served.length > 1 ? { projection: doc.projection } : {};
-  const profiles = isProfileProjection(doc.projection)
-    ? [...new Set([...(validation.profiles ?? []), doc.projection])]
-    : validation.profiles;
-  const checked = checkDocument(doc.schema, {
-    tool,
-    side: 'input',
-    flattenRequested: doc.projection !== 'faithful',
-    keepsRefs: doc.projection === 'faithful',
-    projection: doc.projection,
-    zodShapeKeys,
-    unflattened: doc.unflattened,
-    options: { ...validation, ...(profiles && { profiles }) },
-  });
-  const narrowed = doc.narrowed.map(
-    (n): SchemaIssue => ({
-      tool,
-      path: n.pointer,
-      code: 'narrowed',
-      message: n.reason,
-      severity: 'info',
-      side: 'input',
-      ...tag,
-    }),
-  );
-  return [...checked.map((i) => ({ ...i, ...tag })), ...narrowed];
-}
-
-/** What a tool serves as its output, and whether it can be served. */
-type ServedOutput = Pick<PreparedTool, 'outputSchema'> & { servable: boolean; issues: SchemaIssue[] };
-
-/** A tool without `output`. */
-const NO_OUTPUT: ServedOutput = Object.freeze({ servable: true, issues: Object.freeze([]) as never });
-
-/** The output document, checked and frozen; a tool whose output root is no object is not served. */
-function serveOutput(tool: string, output: z.ZodType, config: MountConfig): ServedOutput {
-  const out = toJsonSchema(output, 'output');
-  if (!out.ok) {
-    const issues = out.fields.map((field) =>
-      error(
-        tool,
-        field.path,
-        'output-conversion-failed',
-        `output schema cannot be converted to JSON Schema: ${field.message}`,
-        'output',
-      ),
-    );
-    return { servable: false, issues };
-  }
-  const doc = inlineRefs(stripDialect(out.schema)).schema;
-  const issues = checkDocument(doc, { tool, side: 'output', flattenRequested: false, options: config.validation });
-  return { outputSchema: deepFreeze(doc), servable: isPlainObjectRoot(doc), issues };
 }
 
 /** A tool's `scopes`, settled. Access is part of what is served: a tool whose rule cannot be built is not served unscoped. */
@@ -281,16 +169,6 @@ function settleAccess(
   const issues = [...access.issues];
   if (access.scopes && !config.auth) issues.push(scopesWithoutAuth(tool));
   return { ...(access.scopes && { scopes: access.scopes }), servable: access.issues.length === 0, issues };
-}
-
-function error(
-  tool: string,
-  path: string,
-  code: SchemaIssueCode,
-  message: string,
-  side: SchemaIssue['side'] = 'input',
-): SchemaIssue {
-  return { tool, path, code, message, severity: 'error', side };
 }
 
 /**
@@ -318,12 +196,4 @@ function onceEach(issues: SchemaIssue[]): SchemaIssue[] {
     seen.add(i.message);
     return true;
   });
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
 }
