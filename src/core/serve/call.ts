@@ -62,19 +62,27 @@ export async function checkCall(
 ): Promise<CallCheck> {
   // The envelope's repairs come first: they were made first.
   const repairs: Repair[] = [...envelope.repairs];
-  const messages: string[] = [];
   const work: CallWork = { sent: 0, repair: 0, stripped: 0 };
   // No `arguments` is `{}`. What the SDK could not take was replaced by `{}` for it; this judges what was sent.
   const args: unknown = envelope.unfit ? envelope.unfit.value : (raw ?? {});
-  if (typeof args !== 'object' || args === null || Array.isArray(args)) {
-    return { ok: false, messages: [argumentsNotAnObject(args)], repairs, ignored: [], work };
-  }
+  const refused = firstPass(tool, args, policy, work);
+  if (refused) return { ok: false, messages: refused, repairs, ignored: [], work };
+  const checked = await checkSlices(tool, args as Record<string, unknown>, policy, repairs, work);
+  return verdict(tool, policy, checked, repairs, work);
+}
+
+/**
+ * What no later step may see: arguments that are not an object (the one place they are refused), past
+ * `argumentLimits`, or (with `hygiene`) holding tool-call markup. The refusal's lines, or undefined.
+ */
+function firstPass(tool: PreparedTool, args: unknown, policy: CallPolicy, work: CallWork): string[] | undefined {
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) return [argumentsNotAnObject(args)];
   const sent = inspectSentValues(args as Record<string, unknown>, {
     ...policy.argumentLimits,
     markup: policy.hygiene,
   });
   work.sent = sent.values;
-  if (!sent.ok) return { ok: false, messages: [sent.message], repairs, ignored: [], work };
+  if (!sent.ok) return [sent.message];
   const polluted = markupLines(
     sent.polluted,
     sent.morePolluted,
@@ -82,9 +90,26 @@ export async function checkCall(
     tool.argumentKeys,
     tool.requiredKeys,
   );
-  if (polluted.length > 0) return { ok: false, messages: polluted, repairs, ignored: [], work };
+  return polluted.length > 0 ? polluted : undefined;
+}
 
-  const parts = split(args as Record<string, unknown>, tool);
+/** What the slices came to: the parsed values, the failure lines, and the keys their schemas dropped. */
+interface CheckedSlices {
+  parsed: { extend: unknown; params: unknown; input: unknown };
+  messages: string[];
+  stripped: StrippedKey[];
+  moreStripped: number;
+}
+
+/** Split by key, then per slice: repair, the key-policy walk, the one parse. Adds to `repairs` and `work`. */
+async function checkSlices(
+  tool: PreparedTool,
+  args: Record<string, unknown>,
+  policy: CallPolicy,
+  repairs: Repair[],
+  work: CallWork,
+): Promise<CheckedSlices> {
+  const parts = split(args, tool);
   const slices = [
     { name: 'extend', schema: tool.extend?.schema, value: parts.extend },
     { name: 'params', schema: tool.params?.schema, value: parts.params },
@@ -95,9 +120,13 @@ export async function checkCall(
     maxDepth: policy.argumentLimits.maxDepth,
     maxNodes: policy.argumentLimits.maxValues,
   };
-  const parsed: Record<string, unknown> = { extend: undefined, params: {}, input: {} };
-  const stripped: StrippedKey[] = [];
-  let moreStripped = 0;
+  const checked: CheckedSlices = {
+    parsed: { extend: undefined, params: {}, input: {} },
+    messages: [],
+    stripped: [],
+    moreStripped: 0,
+  };
+  const { messages, stripped } = checked;
   for (const slice of slices) {
     if (!slice.schema) continue;
     const repaired = repairArgs(slice.value, slice.schema, repairOptions);
@@ -111,18 +140,30 @@ export async function checkCall(
       const dropped = strippedKeys(slice.schema, repaired.value, STRIPPED_RECORDED - stripped.length);
       work.stripped += dropped.steps;
       stripped.push(...dropped.keys);
-      moreStripped += dropped.more;
+      checked.moreStripped += dropped.more;
     }
     const result = await parseSlice(slice.schema, repaired.value);
     if (result === TOO_DEEP) messages.push(TOO_DEEP_FOR_SCHEMA);
-    else if (result.success) parsed[slice.name] = result.data;
+    else if (result.success) checked.parsed[slice.name] = result.data;
     else messages.push(...formatIssues(result.error, slice.schema, repaired.value));
   }
-  const { ignored, lines } = ignoredKeys(stripped, moreStripped, {
+  return checked;
+}
+
+/** The call's outcome: refused with every line (what was ignored too), or parsed, with the notice. */
+function verdict(
+  tool: PreparedTool,
+  policy: CallPolicy,
+  checked: CheckedSlices,
+  repairs: Repair[],
+  work: CallWork,
+): CallCheck {
+  const { ignored, lines } = ignoredKeys(checked.stripped, checked.moreStripped, {
     tool: tool.name,
     rootKeys: tool.argumentKeys,
     injected: policy.injectedKeys,
   });
+  const { messages, parsed } = checked;
   // A refused call says what was ignored too: the model resends once, with every fix.
   if (messages.length > 0) return { ok: false, messages: [...messages, ...lines], repairs, ignored, work };
   if (policy.unknownKeys === 'reject' && lines.length > 0)
