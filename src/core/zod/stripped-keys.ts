@@ -8,7 +8,7 @@
 import { isPlainObject } from '../json-schema/types.js';
 import { acceptsOf } from './accepted-kinds.js';
 import { shapeField, tupleItem } from './child-schemas.js';
-import { defOf, isNever, isOptionalIn, propValues, type Schema, unwrap } from './def.js';
+import { type AnyDef, defOf, isNever, isOptionalIn, propValues, type Schema, unwrap } from './def.js';
 import { recordTakesKey } from './record-keys.js';
 import { shapeKeys } from './shape-keys.js';
 import { requiredKeys, selectVariant } from './variant.js';
@@ -133,47 +133,59 @@ function walk(schema: Schema, value: unknown, at: At | null, depth: number, form
         if (slot) walk(slot, value[i], { parent: at, key: i }, depth + 1, undefined, state);
       }
       return;
-    case 'union': {
-      if (!isPlainObject(value) && !Array.isArray(value)) return;
-      if (def.discriminator !== undefined) {
-        if (!isPlainObject(value)) return;
-        const variant = selectVariant(s, value, { scalarText: false });
-        const tag = value[def.discriminator];
-        const label = `${def.discriminator} = ${typeof tag === 'string' ? tag : JSON.stringify(tag)}`;
-        if (variant) walk(variant, value, at, depth, { label, keys: unionKeys(s) }, state);
-        return;
-      }
-      // Zod takes the first member that parses; the first that fits by keys and literals stands for it.
-      const member = (def.options ?? []).find((o) => fits(o, value));
-      if (member) walk(member, value, at, depth, { label: formOf(member), keys: unionKeys(s) }, state);
-      return;
-    }
-    case 'intersection': {
-      // Each side strips on its own and the results are merged: a key is lost only when both sides drop it.
-      // Each side keeps every key it finds, since which of them both sides drop is known only after.
-      const left: State = { found: [], more: 0, limit: Number.POSITIVE_INFINITY, steps: state.steps };
-      if (def.left) walk(def.left, value, at, depth, form, left);
-      const right: State = { found: [], more: 0, limit: Number.POSITIVE_INFINITY, steps: left.steps };
-      if (def.right) walk(def.right, value, at, depth, form, right);
-      state.steps = right.steps;
-      const byHolder = new Map<object, Map<string, Found>>();
-      for (const k of right.found) {
-        let keys = byHolder.get(k.holder);
-        if (!keys) {
-          keys = new Map();
-          byHolder.set(k.holder, keys);
-        }
-        keys.set(k.key, k);
-      }
-      for (const k of left.found) {
-        const other = byHolder.get(k.holder)?.get(k.key);
-        if (other) keep(state, { ...k, declared: [...new Set([...k.declared, ...other.declared])] });
-      }
-      return;
-    }
+    case 'union':
+      return walkUnion(s, def, value, at, depth, state);
+    case 'intersection':
+      return walkIntersection(def, value, at, depth, form, state);
     default:
       // Anything else keeps the value as sent, or transforms it: no key of the sender is dropped silently.
       return;
+  }
+}
+
+/** A union: the variant its tag selects, or the first member that fits by keys and literals. */
+function walkUnion(s: Schema, def: AnyDef, value: unknown, at: At | null, depth: number, state: State) {
+  if (!isPlainObject(value) && !Array.isArray(value)) return;
+  if (def.discriminator !== undefined) {
+    if (!isPlainObject(value)) return;
+    const variant = selectVariant(s, value, { scalarText: false });
+    const tag = value[def.discriminator];
+    const label = `${def.discriminator} = ${typeof tag === 'string' ? tag : JSON.stringify(tag)}`;
+    if (variant) walk(variant, value, at, depth, { label, keys: unionKeys(s) }, state);
+    return;
+  }
+  // Zod takes the first member that parses; the first that fits by keys and literals stands for it.
+  const member = (def.options ?? []).find((o) => fits(o, value));
+  if (member) walk(member, value, at, depth, { label: formOf(member), keys: unionKeys(s) }, state);
+}
+
+/** An intersection: a key is lost only when both sides drop it. */
+function walkIntersection(
+  def: AnyDef,
+  value: unknown,
+  at: At | null,
+  depth: number,
+  form: Form | undefined,
+  state: State,
+) {
+  // Each side strips on its own and the results are merged. Each side keeps every key it finds, since which of them both sides drop is known only after.
+  const left: State = { found: [], more: 0, limit: Number.POSITIVE_INFINITY, steps: state.steps };
+  if (def.left) walk(def.left, value, at, depth, form, left);
+  const right: State = { found: [], more: 0, limit: Number.POSITIVE_INFINITY, steps: left.steps };
+  if (def.right) walk(def.right, value, at, depth, form, right);
+  state.steps = right.steps;
+  const byHolder = new Map<object, Map<string, Found>>();
+  for (const k of right.found) {
+    let keys = byHolder.get(k.holder);
+    if (!keys) {
+      keys = new Map();
+      byHolder.set(k.holder, keys);
+    }
+    keys.set(k.key, k);
+  }
+  for (const k of left.found) {
+    const other = byHolder.get(k.holder)?.get(k.key);
+    if (other) keep(state, { ...k, declared: [...new Set([...k.declared, ...other.declared])] });
   }
 }
 
