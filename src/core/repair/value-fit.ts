@@ -7,7 +7,7 @@ import {
   acceptsSomeString,
   acceptsStringValue,
 } from '../zod/accepted-kinds.js';
-import { defOf, isNever, isOptionalIn, isSchema } from '../zod/def.js';
+import { type AnyDef, defOf, isNever, isOptionalIn, isSchema } from '../zod/def.js';
 import { recordTakesEveryKey, recordTakesKey } from '../zod/record-keys.js';
 import { containerKind } from './container-kind.js';
 import { firstSignificant } from './json-text.js';
@@ -62,30 +62,8 @@ export function shallowFit(sel: Sel, value: unknown, sw: RepairSwitches, inAnd =
   const def = defOf(sel);
   const kind = containerKind(value);
   switch (def.type) {
-    case 'object': {
-      if (kind !== 'object') return false;
-      const obj = value as Record<string, unknown>;
-      const shape = def.shape ?? {};
-      for (const key of Object.keys(shape)) {
-        const field = shape[key]!;
-        if (!Object.hasOwn(obj, key)) {
-          if (!isOptionalIn(field)) return false;
-        } else if (!valueFits(acceptsOf(field), obj[key], sw)) {
-          // Repair leaves the key out (null-as-absent), and an optional key may be missing.
-          const absent = obj[key] === null && sw.nullAsAbsent && isOptionalIn(field);
-          if (!absent) return false;
-        }
-      }
-      if (def.catchall && !(inAnd && isNever(def.catchall))) {
-        const rest = acceptsOf(def.catchall);
-        // A strict object's undeclared key sent as null is left out by repair (null-as-absent).
-        const absent = (key: string) => obj[key] === null && sw.nullAsAbsent && isNever(def.catchall);
-        for (const key of Object.keys(obj)) {
-          if (!Object.hasOwn(shape, key) && !valueFits(rest, obj[key], sw) && !absent(key)) return false;
-        }
-      }
-      return true;
-    }
+    case 'object':
+      return kind === 'object' && objectFits(def, value as Record<string, unknown>, sw, inAnd);
     case 'record': {
       if (kind !== 'object') return false;
       const a = acceptsOf(def.valueType);
@@ -123,4 +101,28 @@ export function shallowFit(sel: Sel, value: unknown, sw: RepairSwitches, inAnd =
     default:
       return true;
   }
+}
+
+/** `shallowFit` for an object schema: required keys present, each sent key of a fitting kind. */
+function objectFits(def: AnyDef, obj: Record<string, unknown>, sw: RepairSwitches, inAnd: boolean): boolean {
+  const shape = def.shape ?? {};
+  for (const key of Object.keys(shape)) {
+    const field = shape[key]!;
+    if (!Object.hasOwn(obj, key)) {
+      if (!isOptionalIn(field)) return false;
+    } else if (!valueFits(acceptsOf(field), obj[key], sw)) {
+      // Repair leaves the key out (null-as-absent), and an optional key may be missing.
+      const absent = obj[key] === null && sw.nullAsAbsent && isOptionalIn(field);
+      if (!absent) return false;
+    }
+  }
+  if (def.catchall && !(inAnd && isNever(def.catchall))) {
+    const rest = acceptsOf(def.catchall);
+    // A strict object's undeclared key sent as null is left out by repair (null-as-absent).
+    const absent = (key: string) => obj[key] === null && sw.nullAsAbsent && isNever(def.catchall);
+    for (const key of Object.keys(obj)) {
+      if (!Object.hasOwn(shape, key) && !valueFits(rest, obj[key], sw) && !absent(key)) return false;
+    }
+  }
+  return true;
 }

@@ -172,6 +172,11 @@ export function acceptsOf(schema: Schema | undefined): Accepts {
 }
 
 function compute(schema: Schema, def: AnyDef): Accepts {
+  return scalarAccepts(schema, def) ?? compositeAccepts(schema, def);
+}
+
+/** The summary of a scalar kind, or undefined for a container, combinator or wrapper. */
+function scalarAccepts(schema: Schema, def: AnyDef): Accepts | undefined {
   switch (def.type) {
     case 'string':
       return def.coerce ? ACCEPTS_ANY : make({ anyString: true });
@@ -197,6 +202,14 @@ function compute(schema: Schema, def: AnyDef): Accepts {
     case 'enum': {
       return fromValues(enumValues(schema) ?? Object.values(def.entries ?? {}));
     }
+    default:
+      return undefined;
+  }
+}
+
+/** The summary of a container, a combinator or a wrapper (read through to what it wraps). */
+function compositeAccepts(schema: Schema, def: AnyDef): Accepts {
+  switch (def.type) {
     case 'object':
     case 'record':
       return make({ object: true });
