@@ -199,8 +199,7 @@ function argumentsNotAnObject(value: unknown): string {
 }
 
 const TOO_DEEP: unique symbol = Symbol('too-deep');
-const TOO_DEEP_FOR_SCHEMA =
-  '(root): the arguments nest too deep for this tool to check; send a flatter value (or lower maxArgumentDepth)';
+const TOO_DEEP_FOR_SCHEMA = '(root): the arguments nest too deep for this tool to check; send a flatter value';
 
 /**
  * The one parse of a slice. Zod's parse recurses per level: within `maxArgumentDepth` (64 by default) it

@@ -57,7 +57,7 @@ export function inspectSentValues(args: Record<string, unknown>, limits: SentVal
       return {
         ok: false,
         values,
-        message: `(root): the arguments hold more than ${limits.maxValues} values, over the limit (maxArgumentValues); send smaller arguments`,
+        message: `(root): the arguments hold more than ${limits.maxValues} values, over the limit (limits.maxArgumentValues); send smaller arguments`,
       };
     }
     if (typeof child === 'string') {
@@ -75,7 +75,7 @@ export function inspectSentValues(args: Record<string, unknown>, limits: SentVal
       return {
         ok: false,
         values,
-        message: `${formatPath(pathOf(containers, keyLists, next))}: nested deeper than ${limits.maxDepth} levels of arrays and objects, over the limit (maxArgumentDepth); send a flatter value`,
+        message: `${formatPath(pathOf(containers, keyLists, next))}: nested deeper than ${limits.maxDepth} levels of arrays and objects, over the limit (limits.maxArgumentDepth); send a flatter value`,
       };
     }
     containers.push(child);

@@ -25,7 +25,7 @@ describe('the first pass over the sent arguments', () => {
     expect(refused).toMatchObject({ ok: false });
     if (refused.ok) return;
     expect(refused.message).toBe(
-      `b${'[0]'.repeat(63)}: nested deeper than 64 levels of arrays and objects, over the limit (maxArgumentDepth); send a flatter value`,
+      `b${'[0]'.repeat(63)}: nested deeper than 64 levels of arrays and objects, over the limit (limits.maxArgumentDepth); send a flatter value`,
     );
   });
 
