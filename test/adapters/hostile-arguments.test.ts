@@ -15,6 +15,7 @@ import { mcp as honoMcp } from 'mcp-mount/hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { POSITIONS, SHAPES } from '../support/hostile.js';
+import { post } from '../support/keep-alive-post.js';
 
 const add = defineTool({
   name: 'add',
@@ -53,33 +54,6 @@ const SIZES: Record<string, number> = {
 
 function callBody(id: number, name: string, argsText: string): string {
   return `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"${name}","arguments":${argsText}}}`;
-}
-
-function post(agent: http.Agent, port: number, body: string) {
-  return new Promise<{ status: number; text: string; socket: unknown }>((resolve, reject) => {
-    const req = http.request(
-      {
-        host: '127.0.0.1',
-        port,
-        path: '/mcp',
-        method: 'POST',
-        agent,
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'content-length': Buffer.byteLength(body),
-        },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (d) => (text += d));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text, socket: req.socket }));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
 }
 
 /** The JSON-RPC result in an answer, whether sent as a JSON body or as one event. */

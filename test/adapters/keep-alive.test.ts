@@ -14,6 +14,7 @@ import { mcp as fetchMcp } from 'mcp-mount/fetch';
 import { mcp as honoMcp } from 'mcp-mount/hono';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { post } from '../support/keep-alive-post.js';
 
 const LIMIT = 1024;
 const add = defineTool({
@@ -39,34 +40,6 @@ const servers: Record<string, () => http.Server> = {
     return serve({ fetch: (r) => worker.fetch(r), port: 0, hostname: '127.0.0.1' }) as http.Server;
   },
 };
-
-function post(agent: http.Agent, port: number, body: string) {
-  return new Promise<{ status: number; text: string; error?: string }>((resolve) => {
-    const req = http.request(
-      {
-        host: '127.0.0.1',
-        port,
-        path: '/mcp',
-        method: 'POST',
-        agent,
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'content-length': Buffer.byteLength(body),
-        },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (d) => (text += d));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-        res.on('error', (e) => resolve({ status: res.statusCode ?? 0, text, error: String(e) }));
-      },
-    );
-    req.on('error', (e) => resolve({ status: 0, text: '', error: String(e) }));
-    req.end(body);
-  });
-}
 
 const call = JSON.stringify({
   jsonrpc: '2.0',
