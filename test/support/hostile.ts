@@ -7,8 +7,8 @@ import { defineTool } from 'mcp-mount';
 import { z } from 'zod';
 import { settleOptions } from '../../src/core/mount/config.js';
 import type { McpMountOptions } from '../../src/core/mount/options.js';
-import { prepareTools } from '../../src/core/mount/prepare.js';
 import type { PreparedTool } from '../../src/core/mount/prepare.js';
+import { prepareTools } from '../../src/core/mount/prepare.js';
 
 /** A JSON tree every walk follows: arrays, objects (a strip object: undeclared keys are ignored), scalars. */
 export type Node = number | string | boolean | null | Node[] | { v?: number; next?: Node };
@@ -126,6 +126,9 @@ export const POSITIONS: Record<string, Position> = {
     argsText: (t) => `{"items":${t}}`,
   },
 };
+
+/** The argument caps raised far out of the way, so the walks behind them are measured on their own. */
+export const UNCAPPED = { limits: { maxArgumentDepth: 10_000_000, maxArgumentValues: 100_000_000 } };
 
 /** One position's tool prepared as a mount prepares it, with the settled options `checkCall` reads. */
 export function preparedAt(position: Position, options: McpMountOptions = {}) {

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { checkCall } from '../../src/core/serve/call.js';
-import { fastest, POSITIONS, preparedAt, SHAPES } from '../support/hostile.js';
+import { fastest, POSITIONS, preparedAt, SHAPES, UNCAPPED } from '../support/hostile.js';
 
 const TIME_SIZE: Record<string, number> = {
   'deep arrays': 10_000,
@@ -18,8 +18,6 @@ const TIME_SIZE: Record<string, number> = {
   'many short strings': 100_000,
   'deep JSON text': 10_000,
 };
-
-const UNCAPPED = { limits: { maxArgumentDepth: 10_000_000, maxArgumentValues: 100_000_000 } };
 
 describe.each(Object.keys(POSITIONS))('arguments at %s', (where) => {
   const position = POSITIONS[where]!;

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { checkCall } from '../../../src/core/serve/call.js';
-import { POSITIONS, preparedAt, SHAPES } from '../../support/hostile.js';
+import { POSITIONS, preparedAt, SHAPES, UNCAPPED } from '../../support/hostile.js';
 
 /** Sizes per shape: depth, key count, length or characters. The second is always twice the first. */
 const WORK_SIZE: Record<string, number> = {
@@ -19,9 +19,6 @@ const WORK_SIZE: Record<string, number> = {
   'many short strings': 20_000,
   'deep JSON text': 4000,
 };
-/** Out of the way: the walks behind the caps must be linear on their own. */
-const UNCAPPED = { limits: { maxArgumentDepth: 10_000_000, maxArgumentValues: 100_000_000 } };
-
 describe.each(Object.keys(POSITIONS))('arguments at %s', (where) => {
   const position = POSITIONS[where]!;
 
