@@ -71,6 +71,8 @@ function whatToDo(code: SchemaIssueCode): 'schema' | 'profile' | 'definition' | 
     case 'internal-error':
       return 'bug';
     case 'narrowed':
+    case 'pattern-flags':
+    case 'unsafe-number':
       return 'none';
     default:
       return unreachable(code);

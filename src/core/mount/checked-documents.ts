@@ -10,6 +10,7 @@ import { inlineRefs } from '../projection/index.js';
 import { isProfileProjection, type ProjectionName } from '../projection/names.js';
 import { toJsonSchema } from '../zod/convert.js';
 import type { MountConfig } from './config.js';
+import { conversionNoteIssues } from './conversion-notes.js';
 import {
   type ConvertedSides,
   isPlainObjectRoot,
@@ -44,6 +45,8 @@ export function serveInput(tool: string, sides: ConvertedSides, config: MountCon
       `tool "${tool}": key "${c.key}" is declared by both ${c.slices.join(' and ')}; the arguments are split by key, so each key may belong to one of params, input and extend only`,
     ),
   );
+  const notes = sides.flatMap(({ side }) => (side.converted.ok ? side.converted.notes : []));
+  issues.push(...conversionNoteIssues(tool, notes, 'input'));
   const zodShapeKeys = [...new Set(sides.flatMap(({ side }) => side.shapeKeys))];
   const served: Partial<Record<ProjectionName, JsonSchema>> = {};
   for (const doc of documents.documents) {
@@ -118,7 +121,10 @@ export function serveOutput(tool: string, output: z.ZodType, config: MountConfig
     return { servable: false, issues };
   }
   const doc = inlineRefs(stripDialect(out.schema)).schema;
-  const issues = checkDocument(doc, { tool, side: 'output', flattenRequested: false, options: config.validation });
+  const issues = [
+    ...conversionNoteIssues(tool, out.notes, 'output'),
+    ...checkDocument(doc, { tool, side: 'output', flattenRequested: false, options: config.validation }),
+  ];
   return { outputSchema: deepFreeze(doc), servable: isPlainObjectRoot(doc), issues };
 }
 

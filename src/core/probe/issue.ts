@@ -54,6 +54,8 @@ export const SCHEMA_ISSUE_CODES = [
   'output-conversion-failed',
   'key-conflict',
   'narrowed',
+  'pattern-flags',
+  'unsafe-number',
   'invalid-option',
   'internal-error',
   // The `features` hook.

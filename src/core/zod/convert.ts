@@ -1,11 +1,20 @@
 import * as z from 'zod';
 import { pointer } from '../json-schema/pointer.js';
 import type { JsonSchema } from '../json-schema/types.js';
+import { dropUnsafeNumbers } from '../json-schema/unsafe-numbers.js';
 import { defOf, hasZodInternals, isSchema } from './def.js';
+import { type ConversionNote, servedFixes } from './served-fixes.js';
+
+export type { ConversionNote };
 
 /** Result of converting one Zod schema to JSON Schema. */
 export type Conversion =
-  | { ok: true; schema: JsonSchema }
+  | {
+      ok: true;
+      schema: JsonSchema;
+      /** What conversion left out so that the document accepts what the parse accepts (reported as `info`). */
+      notes: ConversionNote[];
+    }
   | {
       ok: false;
       message: string;
@@ -19,7 +28,9 @@ export type Conversion =
  * Zod to JSON Schema 2020-12, via Zod's own `toJSONSchema`.
  * `io: 'input'` for what callers send: a defaulted field is optional and a plain object is open
  * (docs/design/flatten.md, The pipeline). Unrepresentable types (`z.date()`, `z.bigint()`, `z.map()`, `z.custom()`...)
- * fail instead of being served as `{}`.
+ * fail instead of being served as `{}`. A regex's flags, a finite-keyed record and integers beyond ±(2^53 - 1)
+ * are fixed here, so every projection starts from a document that says what the parse accepts
+ * (docs/design/flatten.md, What conversion fixes).
  */
 export function toJsonSchema(schema: z.ZodType, io: 'input' | 'output'): Conversion {
   if (!hasZodInternals(schema)) {
@@ -28,8 +39,17 @@ export function toJsonSchema(schema: z.ZodType, io: 'input' | 'output'): Convers
     return { ok: false, path: '', message, fields: [{ path: '', message }] };
   }
   try {
-    const json = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'throw', cycles: 'ref' });
-    return { ok: true, schema: json as JsonSchema };
+    const notes: ConversionNote[] = [];
+    const json = z.toJSONSchema(schema, {
+      target: 'draft-2020-12',
+      io,
+      unrepresentable: 'throw',
+      cycles: 'ref',
+      override: servedFixes(notes) as never,
+    });
+    const safe = dropUnsafeNumbers(json as JsonSchema);
+    for (const note of safe.notes) notes.push({ ...note, code: 'unsafe-number' });
+    return { ok: true, schema: safe.schema, notes };
   } catch (error) {
     const message = withAdvice(error instanceof Error ? error.message : String(error));
     const fields = locateUnconvertible(schema, io, '');

@@ -1,6 +1,7 @@
 import { GEMINI_FORMATS } from '../../json-schema/client-limits.js';
 import { declaredTypes, type JsonType, typeOfValue } from '../../json-schema/keywords.js';
 import type { JsonSchema } from '../../json-schema/types.js';
+import { composeDescription } from '../annotations.js';
 import { dropFormatsOutside, intersectionToNode, typeListToUntyped, unionToJoin, without } from './common.js';
 import { withoutNull } from './nulls.js';
 import type { Rewrite, Rewrites } from './walk.js';
@@ -52,11 +53,31 @@ const constToEnum: Rewrite = (node) => {
   return typeof value === 'string' ? typed({ ...rest, enum: [value] }, 'string') : typed(rest, typeOfValue(value));
 };
 
-/** SUPERSET: an `enum` with values other than strings becomes the values' type. */
+/**
+ * SUPERSET: an `enum` with values other than strings becomes the values' type; with `null` among them,
+ * the other values' type and `nullable: true` (`z.literal([null, 'x'])` has no `type` for the null rule).
+ */
 const nonStringEnum: Rewrite = (node) => {
   if (!Array.isArray(node.enum) || node.enum.every((v: unknown) => typeof v === 'string')) return undefined;
   const { enum: values, ...rest } = node;
-  return typed(rest, typeOfAll(values));
+  const nonNull = values.filter((v: unknown) => v !== null);
+  const out = typed(rest, typeOfAll(nonNull));
+  return nonNull.length < values.length && 'type' in out ? { ...out, nullable: true } : out;
+};
+
+/**
+ * SUPERSET: a string `enum` holding `""` becomes its type, and the description lists the values, `""`
+ * included (Gemini refuses "enum[n]: cannot be empty"). Leaving `""` out would serve the model fewer
+ * values than the parse takes, with no other way to say "empty".
+ */
+const emptyStringEnum: Rewrite = (node) => {
+  if (!Array.isArray(node.enum) || !node.enum.includes('')) return undefined;
+  const { enum: values, ...rest } = node;
+  const listed = `One of: ${values.map((v: unknown) => JSON.stringify(v)).join(', ')}.`;
+  const description = composeDescription([typeof node.description === 'string' ? node.description : undefined, listed]);
+  const out = typed({ ...rest, description }, typeOfAll(values.filter((v: unknown) => v !== null)));
+  // A null the enum took stays admitted: by the type list (the null rule says it next) or `nullable`.
+  return values.includes(null) && !declaredTypes(out)?.includes('null') ? { ...out, nullable: true } : out;
 };
 
 /** SUPERSET: the record keywords are dropped; every key is then allowed, with any value. */
@@ -68,13 +89,14 @@ const dropRecordKeywords: Rewrite = (node) =>
  * `GEMINI_RECURSION_DEPTH` times, then stop at the type (SUPERSET); intersections become one object and
  * unions the typed join (SUPERSET); null becomes `nullable: true` (EXACT for Gemini); a `type`
  * list of several types is dropped (SUPERSET); `const` becomes an `enum` or a type and non-string enums
- * their type (SUPERSET); record keywords and formats Gemini lacks are dropped (SUPERSET).
+ * their type, and a string enum holding `""` its type with the values in the description (SUPERSET); record keywords and formats Gemini lacks are dropped (SUPERSET).
  */
 export const GEMINI: Rewrites = {
   pre: [
     intersectionToNode,
     unionToJoin,
     typeListToUntyped,
+    emptyStringEnum,
     nullableFlag,
     constToEnum,
     nonStringEnum,
