@@ -14,6 +14,7 @@ function unreachable(code: never): never {
 function whatToDo(code: SchemaIssueCode): 'schema' | 'profile' | 'definition' | 'options' | 'hook' | 'bug' | 'none' {
   switch (code) {
     case 'non-json-value':
+    case 'invalid-json-schema':
     case 'root-not-object':
     case 'zod-keys-missing':
     case 'required-not-in-properties':

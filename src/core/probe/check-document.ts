@@ -3,6 +3,7 @@ import { walkSchemas } from '../json-schema/visit.js';
 import { BASE_RULES } from './base-rules.js';
 import type { SchemaIssue } from './issue.js';
 import { findNonJsonValues } from './json-values.js';
+import { metaSchemaViolations } from './meta-schema/index.js';
 import { optionRules } from './option-rules.js';
 import { PROFILES, resolveProfiles } from './profiles.js';
 import { indexRefs } from './refs.js';
@@ -29,6 +30,9 @@ export function checkDocument(doc: JsonSchema, ctx: CheckContext): SchemaIssue[]
   if (!isPlainObject(doc)) {
     report({ path: '', code: rootNotObject.id, severity: 'error', message: rootProblem(doc, ctx)! });
     return issues;
+  }
+  for (const { path, expected } of metaSchemaViolations(doc)) {
+    report({ path, code: 'invalid-json-schema', severity: 'error', message: invalidSchemaMessage(path, expected) });
   }
 
   const { profiles, unknown } = resolveProfiles(ctx.side === 'input' ? (ctx.options.profiles ?? []) : []);
@@ -69,4 +73,14 @@ export function checkDocument(doc: JsonSchema, ctx: CheckContext): SchemaIssue[]
     }
   }
   return issues;
+}
+
+/** `deprecated` (at `/properties/a/deprecated`) must be boolean: what the meta-schema says, and where it came from. */
+function invalidSchemaMessage(path: string, expected: string): string {
+  const token = path
+    .slice(path.lastIndexOf('/') + 1)
+    .replace(/~1/g, '/')
+    .replace(/~0/g, '~');
+  const subject = path === '' ? 'the document' : `\`${token}\``;
+  return `${subject} ${expected}, so the document is not valid JSON Schema 2020-12 and strict clients refuse it (Anthropic does); a keyword given in .meta() must have the type the specification gives it`;
 }

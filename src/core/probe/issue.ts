@@ -6,6 +6,7 @@
 export const SCHEMA_ISSUE_CODES = [
   // Base rules, and the document scan around them (`checkDocument`).
   'non-json-value',
+  'invalid-json-schema',
   'root-not-object',
   'zod-keys-missing',
   'required-not-in-properties',
