@@ -49,6 +49,16 @@ const leaf = (label: string, schema: z.ZodType, value: fc.Arbitrary<unknown>, sa
 const smallString = fc.string({ maxLength: 5 });
 const finite = (min = -1e6, max = 1e6) => fc.double({ min, max, noNaN: true, noDefaultInfinity: true });
 
+type Tree = { name: string; kids?: Tree[] };
+const TREE: z.ZodType<Tree> = z.object({ name: z.string(), kids: z.array(z.lazy(() => TREE)).optional() });
+
+/** Trees up to `depth` levels, deeper than Gemini's expansion of the recursion (3) at the top. */
+function treeValue(depth: number): fc.Arbitrary<Tree> {
+  const name = fc.string({ maxLength: 3 });
+  if (depth === 0) return fc.record({ name });
+  return fc.record({ name, kids: fc.array(treeValue(depth - 1), { maxLength: 2 }) }, { requiredKeys: ['name'] });
+}
+
 /** Scalars and formats, one Zod instance each (Zod schemas are immutable, so sharing is safe). */
 export const LEAVES: readonly Gen[] = [
   leaf('string', z.string(), smallString, 's'),
@@ -69,6 +79,27 @@ export const LEAVES: readonly Gen[] = [
   leaf('enum qrs', z.enum(['q', 'r', 's']), fc.constantFrom('q', 'r', 's'), 'r'),
   leaf('null', z.null(), fc.constant(null), null),
   leaf('unknown', z.unknown(), fc.jsonValue({ maxDepth: 1 }), { any: 1 }),
+  // The kinds issue 21 found served wrong: flagged regexes, integers beyond 2^53, finite-keyed records,
+  // "" and null in an enum, recursion.
+  leaf('regex/i', z.string().regex(/^[a-z]{2}-\d$/i), fc.stringMatching(/^[a-zA-Z]{2}-\d$/), 'DE-1'),
+  leaf('regex/s', z.string().regex(/^a.b$/s), fc.constantFrom('a\nb', 'a.b', 'a\u2028b'), 'a\nb'),
+  leaf('regex/m', z.string().regex(/^x$/m), fc.constantFrom('x', 'a\nx', 'x\nb'), 'x'),
+  leaf('number<=int64', z.number().max(Number(9223372036854775807n)), finite(), 1),
+  leaf('literal 2^60', z.literal(2 ** 60), fc.constant(2 ** 60), 2 ** 60),
+  leaf('record enum ab', z.record(z.enum(['a', 'b']), z.number()), fc.record({ a: fc.integer(), b: fc.integer() }), {
+    a: 1,
+    b: 2,
+  }),
+  leaf(
+    'partial record ab',
+    z.partialRecord(z.enum(['a', 'b']), z.boolean()),
+    fc.record({ a: fc.boolean(), b: fc.boolean() }, { requiredKeys: [] }),
+    {},
+  ),
+  leaf('enum "" p', z.enum(['', 'p']), fc.constantFrom('', 'p'), ''),
+  leaf('literal null p', z.literal([null, 'p']), fc.constantFrom(null, 'p'), 'p'),
+  // Its `$ref` stays a union member the flattener cannot merge (docs/design/flatten.md, recursion).
+  { ...leaf('recursive tree', TREE, treeValue(3), { name: 'r', kids: [{ name: 'k' }] }), flattenableOnly: false },
 ];
 
 export const leafArb: fc.Arbitrary<Gen> = fc.constantFrom(...LEAVES);

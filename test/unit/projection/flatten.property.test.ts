@@ -22,7 +22,7 @@ import { flattenWithReport, inlineRefs, relaxIntersections } from '../../../src/
 import { propertyRuns } from '../../support/property-runs.js';
 import { type Gen, rootArb } from './arbitraries.js';
 import { typedRootArb } from './deep-arbitraries.js';
-import { at, pointersWith, toJson, unionsIn } from './helpers.js';
+import { at, converted, pointersWith, unionsIn } from './helpers.js';
 
 // Speed only, same semantics: every schema here is parsed a few times, so Zod's JIT and Ajv's code
 // optimizer cost more than they save. (Vitest isolates test files, so this config stays in this file.)
@@ -131,7 +131,7 @@ describe('flatten: superset property', () => {
     () => {
       fc.assert(
         fc.property(caseArb, ({ gen, values }) => {
-          const original = toJson(gen.schema);
+          const original = converted(gen.schema);
           const { schema: served, unflattened } = flattenWithReport(inlineRefs(original).schema);
           stats.schemas++;
           stats.maxUnionDepth = Math.max(stats.maxUnionDepth, gen.unionDepth);

@@ -1,15 +1,26 @@
 import type { z } from 'zod';
 import type { JsonSchema } from '../../../src/core/json-schema/types.js';
 import { dropSafeIntegerBounds, flattenWithReport, inlineRefs } from '../../../src/core/projection/index.js';
-import { ajv, toJson } from '../../support/documents.js';
+import { toJsonSchema } from '../../../src/core/zod/convert.js';
+import { ajv } from '../../support/documents.js';
 import { two } from '../../support/unions.js';
 
 // Zod's conversion, Ajv and the document lookups are shared with the case suites (test/support/documents.ts).
 export { ajv, at, pointersWith, toJson, typeSet, unionsIn } from '../../support/documents.js';
 
-/** The served document as the mount computes it: inline refs, drop the safe-integer bounds, then flatten. */
+/**
+ * The mount's conversion (`toJsonSchema`): Zod's document with what it fixes (flagged patterns, finite-keyed
+ * records, integers beyond 2^53). Throws on a schema that does not convert.
+ */
+export function converted(schema: z.ZodType): JsonSchema {
+  const out = toJsonSchema(schema, 'input');
+  if (!out.ok) throw new Error(`does not convert: ${out.message}`);
+  return out.schema;
+}
+
+/** The served document as the mount computes it: convert, inline refs, drop the safe-integer bounds, then flatten. */
 export function project(schema: z.ZodType) {
-  return flattenWithReport(dropSafeIntegerBounds(inlineRefs(toJson(schema)).schema) as JsonSchema);
+  return flattenWithReport(dropSafeIntegerBounds(inlineRefs(converted(schema)).schema) as JsonSchema);
 }
 
 export function accepts(schema: JsonSchema, value: unknown): boolean {

@@ -33,6 +33,7 @@ import { positionPointer } from '../../../src/core/json-schema/pointer.js';
 import { isPlainObject, type JsonSchema } from '../../../src/core/json-schema/types.js';
 import { checkDocument, rootProblem } from '../../../src/core/probe/index.js';
 import type { SchemaIssue } from '../../../src/core/probe/issue.js';
+import { metaSchemaViolations } from '../../../src/core/probe/meta-schema/index.js';
 import {
   collapseNullable,
   dropSafeIntegerBounds,
@@ -43,10 +44,11 @@ import { mergeRootObjects } from '../../../src/core/projection/merge-slices.js';
 import { PROFILE_PROJECTION_NAMES, type ProfileProjection } from '../../../src/core/projection/names.js';
 import { type Narrowing, projectForProfile } from '../../../src/core/projection/profiles/index.js';
 import { repairArgs } from '../../../src/core/repair/index.js';
+import { toJsonSchema } from '../../../src/core/zod/convert.js';
 import { propertyRuns } from '../../support/property-runs.js';
 import { type Gen, rootArb } from './arbitraries.js';
 import { typedRootArb } from './deep-arbitraries.js';
-import { at, toJson } from './helpers.js';
+import { at } from './helpers.js';
 
 z.config({ jitless: true });
 const ajv = new Ajv2020({ strict: false, validateFormats: false, code: { optimize: false } });
@@ -57,7 +59,11 @@ const SEED = Number(process.env.PROFILE_PROPERTY_SEED ?? 20261201);
 
 /** The served flat document, as prepareSide and mergeRootObjects compute it; undefined when it is not servable. */
 function flatDocument(schema: z.ZodType): JsonSchema | undefined {
-  const { $schema: _dialect, ...converted } = toJson(schema);
+  // The mount's own conversion, with what it fixes in Zod's document (flagged patterns, finite-keyed records,
+  // integers beyond 2^53).
+  const conversion = toJsonSchema(schema, 'input');
+  if (!conversion.ok) return undefined;
+  const { $schema: _dialect, ...converted } = conversion.schema;
   const inlined = dropSafeIntegerBounds(inlineRefs(converted).schema) as JsonSchema;
   const served = collapseNullable(flattenWithReport(inlined).schema) as JsonSchema;
   // As prepare does: a root that is not one object is never served.
@@ -263,6 +269,10 @@ describe('profile projections: property', () => {
         const accepted = values.filter((v) => gen.schema.safeParse(v).success);
         stats.zodAccepted += accepted.length;
         const flatBase = errorsOf(flat).map((i) => `${i.code} ${i.path}`);
+        expect(metaSchemaViolations(flat), `flat not 2020-12 for ${gen.label}`).toEqual([]);
+        const faithful = toJsonSchema(gen.schema, 'input');
+        if (faithful.ok)
+          expect(metaSchemaViolations(faithful.schema), `faithful not 2020-12 for ${gen.label}`).toEqual([]);
         for (const name of PROFILE_PROJECTION_NAMES) {
           const row = table[name]!;
           const frozen = JSON.stringify(flat);
@@ -270,6 +280,9 @@ describe('profile projections: property', () => {
           expect(JSON.stringify(flat), 'the input is never mutated').toBe(frozen);
           row.narrowings += narrowed.length;
           const context = `${name} for ${gen.label}\nprojected: ${JSON.stringify(projected)}\nflat: ${frozen}`;
+
+          // Every served document is valid 2020-12 (the generators give no `.meta()` of a wrong type).
+          expect(metaSchemaViolations(projected), `not 2020-12: ${context}`).toEqual([]);
 
           // 3. The profile's checks.
           row.before += errorsOf(flat, name).filter((i) => i.profile === name).length;
