@@ -53,7 +53,7 @@ export function ignoredKeys(
     let candidates = k.declared;
     if (k.path.length === 0) candidates = rootCandidates ??= [...new Set([...k.declared, ...ctx.rootKeys])];
     // A key another form of the union takes is not misspelt: the model mixed two forms.
-    const didYouMean = k.otherForm ? undefined : closestKey(k.key, candidates);
+    const didYouMean = k.otherForm ? undefined : closestKey(k.key, candidates, k.hints);
     const where = k.path.length === 0 ? `not an argument of ${ctx.tool}` : `not a key of \`${formatPath(k.path)}\``;
     const form = k.within === undefined ? '' : ` when ${k.within}`;
     const hint = k.otherForm

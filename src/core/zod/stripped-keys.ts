@@ -9,6 +9,7 @@ import { isPlainObject } from '../json-schema/types.js';
 import { acceptsOf } from './accepted-kinds.js';
 import { shapeField, tupleItem } from './child-schemas.js';
 import { type AnyDef, defOf, isNever, isOptionalIn, propValues, type Schema, unwrap } from './def.js';
+import { type KeyHints, keyHints } from './key-hints.js';
 import { recordTakesKey } from './record-keys.js';
 import { shapeKeys } from './shape-keys.js';
 import { requiredKeys, selectVariant } from './variant.js';
@@ -20,6 +21,8 @@ export interface StrippedKey {
   key: string;
   /** The keys that object declares, for a "did you mean". */
   declared: readonly string[];
+  /** What each declared key says beyond its name (nested fields, description), for a "did you mean". */
+  hints?: KeyHints;
   /** Which form of a union the object was read as: `kind = a`, or `given flowName` (the member that fit). */
   within?: string;
   /** Another member of that union declares the key: it belongs to another form, not misspelt. */
@@ -54,6 +57,7 @@ interface Found {
   at: At | null;
   key: string;
   declared: readonly string[];
+  schema?: Schema;
   form: Form | undefined;
 }
 
@@ -105,7 +109,7 @@ function walk(schema: Schema, value: unknown, at: At | null, depth: number, form
         // A key sent as null carries nothing to lose: a strict-mode client sends every key it was shown,
         // null for those it means to leave out (another variant's, for a flattened union).
         else if (def.catchall === undefined) {
-          if (value[key] !== null) keep(state, { holder: value, at, key, declared: declaredOf(s), form });
+          if (value[key] !== null) keep(state, { holder: value, at, key, declared: declaredOf(s), schema: s, form });
         } else if (!isNever(def.catchall))
           walk(def.catchall, value[key], { parent: at, key }, depth + 1, undefined, state);
       }
@@ -200,6 +204,7 @@ function publicKey(k: Found): StrippedKey {
   for (let at = k.at; at !== null; at = at.parent) path.push(at.key);
   path.reverse();
   const out: StrippedKey = { path, key: k.key, declared: k.declared };
+  if (k.schema) out.hints = keyHints(k.schema);
   if (k.form?.label !== undefined) out.within = k.form.label;
   if (k.form?.keys.has(k.key)) out.otherForm = true;
   return out;

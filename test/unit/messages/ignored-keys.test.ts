@@ -108,3 +108,34 @@ describe('closestKey', () => {
     expect(closestKey('q', ['query'])).toBeUndefined();
   });
 });
+
+describe('did you mean, by words as well as characters', () => {
+  const issues = z.object({
+    ts: z.number().optional(),
+    tab: z.string().optional(),
+    labels: z.array(z.string()).describe('Tags to attach to the issue').optional(),
+    filter: z.object({ assignee: z.string() }).optional(),
+    lineItems: z.array(z.object({ sku: z.string(), qty: z.number() })).optional(),
+    userId: z.string().optional(),
+  });
+
+  it('finds a key its description names, over a short key sharing characters', () => {
+    // By characters alone `tags` was `ts`.
+    expect(lines(issues, { tags: ['bug'] })).toEqual([
+      'ignored `tags`: not an argument of query_records; did you mean `labels`?',
+    ]);
+  });
+
+  it('finds a key by the plural of its nested field, and by its words in another case', () => {
+    expect(lines(issues, { skus: ['a-1'], assignees: ['me'], user_id: 'u1' })).toEqual([
+      'ignored `skus`: not an argument of query_records; did you mean `lineItems`?',
+      'ignored `assignees`: not an argument of query_records; did you mean `filter`?',
+      'ignored `user_id`: not an argument of query_records; did you mean `userId`?',
+    ]);
+  });
+
+  it('keeps suggesting misspellings by characters, and nothing for an unrelated key', () => {
+    expect(closestKey('stauts', ['status', 'owner'])).toBe('status');
+    expect(lines(issues, { zzz: 1 })).toEqual(['ignored `zzz`: not an argument of query_records']);
+  });
+});
