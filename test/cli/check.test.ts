@@ -80,6 +80,14 @@ describe.concurrent('mcp-mount check', { timeout: 120_000 }, () => {
     expect(flat.stdout).toMatch(/notify\s+yes\s+0\s+0\s+5/);
   });
 
+  it('a .meta() keyword of the wrong type: an invalid-json-schema error at its pointer, exit 1', async () => {
+    const run = await mcpMount(['check', fixture('bad-meta.ts')]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(
+      /\nlegacy_search\n {2}error {3}\/properties\/mode\/deprecated {2}invalid-json-schema\n {10}`deprecated` must be boolean/,
+    );
+  });
+
   it('--profile gemini reports what Gemini rejects, with pointer and profile, exit 1', async () => {
     const run = await mcpMount(['check', fixture('good.ts'), '--profile', 'gemini']);
     expect(run.code).toBe(1);
