@@ -200,6 +200,8 @@ describe('flatten: superset property', () => {
       expect(stats.typedInputs).toBeGreaterThanOrEqual(RUNS / 4);
       expect(stats.introducedUntyped).toBe(0);
     },
-    Math.max(30_000, RUNS * 150),
+    // The properties project runs its files side by side on a shared machine: 13 s alone at 200 runs,
+    // 40 s beside the others (the recursive leaf's values are the largest).
+    Math.max(30_000, RUNS * 450),
   );
 });
