@@ -30,7 +30,17 @@ export interface RepairSwitches {
   nullAsAbsent: boolean;
 }
 
-export type RepairFrom = 'json-string' | 'number-string' | 'boolean-string' | 'null-string' | 'null-as-absent';
+/**
+ * What a repaired position was sent as. `empty-arguments`: the whole `arguments` sent as `""` or `[]`, how
+ * several clients encode "no arguments", read as `{}` (the envelope step; path `''`).
+ */
+export type RepairFrom =
+  | 'json-string'
+  | 'number-string'
+  | 'boolean-string'
+  | 'null-string'
+  | 'null-as-absent'
+  | 'empty-arguments';
 
 /** One repaired position, for hooks and logs (`ctx.repairs`). */
 export interface Repair {

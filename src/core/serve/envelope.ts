@@ -52,17 +52,20 @@ const ARGUMENTS_OBJECT = z.looseObject({});
  * Reads the parsed message once: its method, the call it makes, who lists tools. Returns that, and the message
  * to hand to the SDK: the same one, or a copy whose `tools/call` envelope was fixed where the SDK's request
  * schema would refuse it with `-32602` before any tool saw the call:
- * - `arguments: null` is treated as no arguments, i.e. `{}`;
+ * - `params: []` (how PHP and other clients encode an empty map) is read as no params, on every method;
+ * - `arguments: null` is treated as no arguments, i.e. `{}`; so are `""` and `[]`, reported as the repair
+ *   `{ path: '', from: 'empty-arguments' }` (the tool's schema then judges `{}` as it judges any call);
  * - the whole `arguments` sent as one JSON string holding an object is parsed (`repair.json`), within the
  *   mount's argument limits and without prototype keys;
  * - any other `arguments` becomes `{}` for the SDK and is kept as `unfit`, for the check to refuse.
  * JSON-RPC batches (gone since MCP 2025-06-18) pass through untouched.
  */
 export function readEnvelope(
-  message: unknown,
+  sent: unknown,
   request: Request,
   config: MountConfig,
 ): { body: unknown; state: MessageState } {
+  const message = withoutEmptyParams(sent);
   const single = isPlainObject(message) ? message : undefined;
   const method = typeof single?.method === 'string' ? single.method : undefined;
   const fixed = method === 'tools/call' && single ? fixArguments(single, config) : undefined;
@@ -93,6 +96,9 @@ function fixArguments(message: Record<string, unknown>, config: MountConfig): Fi
   const sent = params.arguments;
   const withArguments = (args: Record<string, unknown>) => ({ ...message, params: { ...params, arguments: args } });
   if (sent === null) return { body: withArguments({}), repairs: [] };
+  if (sent === '' || (Array.isArray(sent) && sent.length === 0)) {
+    return { body: withArguments({}), repairs: [EMPTY_ARGUMENTS] };
+  }
   if (typeof sent === 'string' && config.repair.json) {
     // The text is parsed within the mount's argument limits, as JSON text anywhere inside the arguments is.
     const repaired = repairArgs(sent, ARGUMENTS_OBJECT, {
@@ -106,6 +112,19 @@ function fixArguments(message: Record<string, unknown>, config: MountConfig): Fi
   // A client mistake the tool answers with `isError` naming the root, like any invalid call, rather than the
   // SDK's -32602 request dump.
   return { body: withArguments({}), repairs: [], unfit: { value: sent } };
+}
+
+const EMPTY_ARGUMENTS: Repair = Object.freeze({ path: '', from: 'empty-arguments' });
+
+/**
+ * The message without `params` when they are an empty array: JSON-RPC 2.0 allows by-position params, MCP
+ * uses none, and an empty list means none (the SDK's request schema refuses it with 400). A batch, any other
+ * `params`, passes through.
+ */
+function withoutEmptyParams(message: unknown): unknown {
+  if (!isPlainObject(message) || !Array.isArray(message.params) || message.params.length > 0) return message;
+  const { params: _empty, ...rest } = message;
+  return rest;
 }
 
 /** The call a `tools/call` message makes, when it names a tool (else the SDK refuses the request). */
