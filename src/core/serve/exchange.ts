@@ -15,8 +15,11 @@ export interface Exchange {
   release(): void;
 }
 
-/** Opens an exchange for `incoming`. `body` is set only when the SDK must read the bytes itself. */
-export function openExchange(incoming: Request, body?: string): Exchange {
+/**
+ * Opens an exchange for `incoming`. `body` is set only when the SDK must read the bytes itself; `headers`,
+ * when the SDK must see others than the client sent (accept.ts).
+ */
+export function openExchange(incoming: Request, body?: string, headers: Headers = incoming.headers): Exchange {
   const controller = new AbortController();
   const source = incoming.signal;
   let release = () => {};
@@ -28,7 +31,7 @@ export function openExchange(incoming: Request, body?: string): Exchange {
   }
   const request = new Request(incoming.url, {
     method: incoming.method,
-    headers: incoming.headers,
+    headers,
     body,
     signal: controller.signal,
   });

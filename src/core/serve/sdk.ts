@@ -10,6 +10,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { MountConfig } from '../mount/config.js';
 import type { ServerSurface } from '../mount/server-hook.js';
+import { type AcceptPlan, AS_SENT, acceptPlan, asAccepted } from './accept.js';
 import { noMessage } from './envelope.js';
 import { openExchange, releaseWhenSent } from './exchange.js';
 import { observeError } from './observe.js';
@@ -58,7 +59,8 @@ export function sdkExchange(config: MountConfig, surface: ServerSurface, tools: 
    * before `sdk.fetch` settles), then dropped, so nothing per-request is held past the response.
    */
   const exchange: SdkExchange['exchange'] = async (request, state, options, body) => {
-    const opened = openExchange(request, body);
+    const accept = request.method === 'POST' ? acceptPlan(request.headers.get('accept')) : AS_SENT;
+    const opened = openExchange(request, body, sdkHeaders(request, accept));
     states.set(opened.request, state);
     let response: Response;
     try {
@@ -69,8 +71,16 @@ export function sdkExchange(config: MountConfig, surface: ServerSurface, tools: 
     } finally {
       states.delete(opened.request);
     }
-    return releaseWhenSent(response, opened.release);
+    return releaseWhenSent(await asAccepted(response, accept), opened.release);
   };
 
   return { exchange, close: () => sdk.close() };
+}
+
+/** The request's headers as the SDK must see them: with the `Accept` it requires, when the plan says so. */
+function sdkHeaders(request: Request, accept: AcceptPlan): Headers {
+  if (accept.sdkAccept === undefined) return request.headers;
+  const headers = new Headers(request.headers);
+  headers.set('accept', accept.sdkAccept);
+  return headers;
 }
