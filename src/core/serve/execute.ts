@@ -19,7 +19,15 @@ import type { CheckedCall } from './input-carrier.js';
 import { toolSignals } from './logging.js';
 import { type CallRecord, observeCall, whoCalled } from './observe.js';
 import type { RequestState } from './request-state.js';
-import { isInputRequired, type ToolResult, toToolResult, withNotice, withStructured } from './result.js';
+import {
+  errorWithinSchema,
+  isInputRequired,
+  type ToolResult,
+  toToolResult,
+  withNotice,
+  withStructured,
+} from './result.js';
+import { unanswerableInput } from './unanswerable-input.js';
 
 export type Executor = (call: CheckedCall, mcp: ServerContext, state: RequestState) => Promise<ToolResult>;
 
@@ -96,8 +104,12 @@ async function runHandler(
   const value = await handler({ params: call.params as never, input: call.input as never }, { ...base, extend });
   const result = toToolResult(value, output !== undefined);
   // A round that asks the client for input is not the call's outcome: no output to check yet.
-  if (isInputRequired(result)) return { result, ok: true, inputRequired: true };
-  if (!output || result.isError) return { result, ok: !result.isError };
+  if (isInputRequired(result)) {
+    const unanswerable = unanswerableInput(result, base.mcp.mcpReq.envelope);
+    return unanswerable ? { result: unanswerable, ok: false } : { result, ok: true, inputRequired: true };
+  }
+  if (!output) return { result, ok: !result.isError };
+  if (result.isError) return { result: await errorWithinSchema(result, output), ok: false };
   const checked = await output.safeParseAsync(result.structuredContent);
   if (checked.success) return { result: withStructured(result, checked.data, value), ok: true };
   const issues = formatIssues(checked.error, output, result.structuredContent).join('; ');

@@ -9,6 +9,7 @@ import {
   isCallToolResult,
   isInputRequiredResult,
 } from '@modelcontextprotocol/server';
+import type { z } from 'zod';
 
 /** What a tool's callback hands the SDK: a complete `CallToolResult` or a 2026-07-28 `InputRequiredResult`. */
 export type ToolResult = CallToolResult | InputRequiredResult;
@@ -49,6 +50,21 @@ export function withNotice(result: CallToolResult, notice: string | undefined): 
   if (notice === undefined) return result;
   return { ...result, content: [...result.content, { type: 'text', text: notice }] };
 }
+
+/**
+ * A handler's own `isError` result, held to the output schema where it carries `structuredContent`: a value
+ * the schema refuses is dropped, and a text block says so. Sent as it was, it would make a 2025-era client
+ * throw -32602 (it validates `structuredContent` against `outputSchema`), hiding the error the tool meant to
+ * report. What the schema refused stays out of the text: it is the server's own data.
+ */
+export async function errorWithinSchema(result: CallToolResult, output: z.ZodType): Promise<CallToolResult> {
+  if (result.structuredContent === undefined) return result;
+  if ((await output.safeParseAsync(result.structuredContent)).success) return result;
+  const { structuredContent: _dropped, ...rest } = result;
+  return { ...rest, content: [...result.content, { type: 'text', text: DROPPED }] };
+}
+
+const DROPPED = "(structuredContent was left out of this error result: it does not match the tool's output schema)";
 
 function textOf(value: unknown): string {
   return typeof value === 'string' ? value : (JSON.stringify(value) ?? 'null');
