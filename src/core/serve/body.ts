@@ -16,15 +16,16 @@ export type MessageRead =
   | { kind: 'answered'; response: Response };
 
 /**
- * The message of a POST: the one a framework already parsed (`parsedBody`), else the body read under
- * `maxRequestBodyBytes` and parsed as JSON. A request that is no POST, not JSON, or not parseable is left to
- * the SDK (405, 415, parse error); a body already read, too large, or failing mid-read is answered here.
+ * The message of a POST: the one a framework already parsed (`parsedBody`, whose JSON text must fit
+ * `maxRequestBodyBytes` too), else the body read under `maxRequestBodyBytes` and parsed as JSON. A request
+ * that is no POST, not JSON (`parsedBody` or not), or not parseable is left to the SDK (405, 415, parse
+ * error); a body already read, too large, or failing mid-read is answered here.
  */
 export async function readMessage(request: Request, parsedBody: unknown, config: MountConfig): Promise<MessageRead> {
   if (request.method !== 'POST') return { kind: 'sdk' };
-  if (parsedBody !== undefined) return { kind: 'message', message: parsedBody };
-  // Not JSON at all: the SDK answers 415 without anything being read.
+  // Not JSON at all: the SDK answers 415 without anything being read, a body parsed elsewhere included.
   if (!isJsonContentType(request.headers.get('content-type'))) return { kind: 'sdk' };
+  if (parsedBody !== undefined) return parsedMessage(parsedBody, config);
   // Something before the core read it (a middleware's `await request.json()`): no bytes are left.
   if (request.bodyUsed || request.body?.locked) return { kind: 'answered', response: bodyAlreadyRead(config) };
   const body = await readBodyLimited(request, config.maxRequestBodyBytes);
@@ -39,6 +40,26 @@ export async function readMessage(request: Request, parsedBody: unknown, config:
     // Not JSON: the SDK answers it (parse error or 415) from a fresh copy of the bytes.
     return { kind: 'sdk', body: body.text };
   }
+}
+
+/**
+ * A message a framework parsed, held to `maxRequestBodyBytes` as if its bytes were read here: its JSON text
+ * is measured (a parser with a higher limit, or none, must not let a larger message past the mount's).
+ */
+function parsedMessage(parsedBody: unknown, config: MountConfig): MessageRead {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(parsedBody);
+  } catch (error) {
+    observeError(config, error);
+  }
+  if (text === undefined) {
+    return { kind: 'answered', response: jsonRpcError(400, -32700, 'Parse error: the parsed body is not JSON') };
+  }
+  if (new TextEncoder().encode(text).byteLength > config.maxRequestBodyBytes) {
+    return { kind: 'answered', response: tooLarge(config.maxRequestBodyBytes) };
+  }
+  return { kind: 'message', message: parsedBody };
 }
 
 export type BodyRead =

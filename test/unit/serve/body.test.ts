@@ -60,4 +60,16 @@ describe('request bodies', () => {
     expect(response.status).toBe(415);
     expect(pulled).toBeLessThanOrEqual(1);
   });
+
+  it('holds a parsedBody to the byte limit and the JSON content type, as a body it reads itself', async () => {
+    const request = (type: string) =>
+      new Request('http://x/mcp', { method: 'POST', headers: { ...headers, 'content-type': type } });
+    const small = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
+    const large = { ...small, pad: 'x'.repeat(80) };
+    expect((await handler.fetch(request('application/json'), { parsedBody: small })).status).toBe(200);
+    const tooLarge = await handler.fetch(request('application/json'), { parsedBody: large });
+    expect(tooLarge.status).toBe(413);
+    expect((await tooLarge.json()).error.code).toBe(-32000);
+    expect((await handler.fetch(request('text/plain'), { parsedBody: small })).status).toBe(415);
+  });
 });
