@@ -331,6 +331,9 @@ function lockedTool(t: ServedTool): ServedTool {
   out.inputSchema = sortKeys(t.inputSchema);
   if (t.outputSchema !== undefined) out.outputSchema = sortKeys(t.outputSchema);
   if (t.annotations !== undefined) out.annotations = sortKeys(t.annotations);
+  if (t.icons !== undefined) out.icons = sortKeys(t.icons);
+  if (t.execution !== undefined) out.execution = sortKeys(t.execution);
+  if (t._meta !== undefined) out._meta = sortKeys(t._meta);
   return out as unknown as ServedTool;
 }
 

@@ -59,6 +59,10 @@ function whatToDo(code: SchemaIssueCode): 'schema' | 'profile' | 'definition' | 
     case 'duplicate-tool-name':
     case 'invalid-scopes':
     case 'scopes-without-auth':
+    case 'invalid-tool-field':
+    case 'invalid-icon':
+    case 'invalid-meta-key':
+    case 'reserved-meta-key':
       return 'definition';
     case 'unknown-profile':
     case 'invalid-option':

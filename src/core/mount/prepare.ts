@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { JsonSchema } from '../json-schema/types.js';
-import { checkToolNames, checkToolScopes, type SettledScopes } from '../probe/index.js';
+import { checkToolFields, checkToolNames, checkToolScopes, type SettledScopes } from '../probe/index.js';
 import type { SchemaIssue } from '../probe/issue.js';
 import type { ProjectionName } from '../projection/names.js';
 import { shapeKeys } from '../zod/shape-keys.js';
@@ -97,7 +97,7 @@ function prepareTool(
   const output = tool.output ? serveOutput(tool.name, tool.output, config) : NO_OUTPUT;
   issues.push(...output.issues);
   const access = settleAccess(tool.name, tool.scopes, config);
-  issues.push(...access.issues);
+  issues.push(...access.issues, ...checkToolFields(tool));
   return {
     tool,
     name: tool.name,

@@ -1,4 +1,4 @@
-import type { ToolAnnotations } from '@modelcontextprotocol/server';
+import type { Icon, ToolAnnotations, ToolExecution } from '@modelcontextprotocol/server';
 import type { JsonSchema } from '../json-schema/types.js';
 import type { SchemaIssue, SchemaIssueCode } from '../probe/issue.js';
 import type { ProjectionName } from '../projection/names.js';
@@ -15,6 +15,9 @@ export interface ServedTool {
   inputSchema: JsonSchema;
   outputSchema?: JsonSchema;
   annotations?: ToolAnnotations;
+  icons?: readonly Icon[];
+  execution?: ToolExecution;
+  _meta?: Readonly<Record<string, unknown>>;
 }
 
 /** The probe's verdict on one projection: its issues and exactly what `tools/list` sends a client of it. */
@@ -116,6 +119,9 @@ function servedTool(t: Preparation['tools'][number], projection: ProjectionName)
   if (t.tool.description !== undefined) served.description = t.tool.description;
   if (t.outputSchema) served.outputSchema = t.outputSchema;
   if (t.tool.annotations) served.annotations = t.tool.annotations;
+  if (t.tool.icons) served.icons = t.tool.icons;
+  if (t.tool.execution) served.execution = t.tool.execution;
+  if (t.tool._meta) served._meta = t.tool._meta;
   return served;
 }
 

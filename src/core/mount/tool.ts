@@ -1,10 +1,12 @@
 import type {
   AuthInfo,
   CallToolResult,
+  Icon,
   InputRequiredResult,
   LoggingLevel,
   ServerContext,
   ToolAnnotations,
+  ToolExecution,
 } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
 import type { Repair } from '../repair/index.js';
@@ -116,8 +118,28 @@ export interface ToolDefinition<
 > {
   /** 1 to 64 characters of `[A-Za-z0-9_-]` (SEP-986); served exactly as given. */
   name: string;
+  /** A human-readable name for user interfaces (MCP `Tool.title`); served as given. */
   title?: string;
   description?: string;
+  /**
+   * Icons a client may show beside the tool (MCP 2025-11-25 `Tool.icons`): `src` an `https:` (or `http:`)
+   * URL or a `data:` URI, optional `mimeType`, `sizes` (`'48x48'`, `'any'`) and `theme` (`'light'`, `'dark'`).
+   * Served as given; the probe reports a malformed one (`invalid-icon`, an error).
+   */
+  icons?: readonly Icon[];
+  /**
+   * The tool's `_meta` (MCP `Tool._meta`), served as given: e.g. an MCP Apps view
+   * (`{ ui: { resourceUri: 'ui://...' } }`) or ChatGPT's `openai/outputTemplate`. Keys whose prefix the
+   * spec reserves (any label `modelcontextprotocol` or `mcp`, such as `io.modelcontextprotocol/`) are the
+   * protocol's: the probe reports them (`reserved-meta-key`), and a key outside the spec's key grammar
+   * (`invalid-meta-key`); both errors.
+   */
+  _meta?: Readonly<Record<string, unknown>>;
+  /**
+   * How the tool runs (MCP 2025-11-25 `Tool.execution`), served as given. Stateless serving runs no tasks:
+   * `taskSupport: 'required'` is an error (`invalid-tool-field`), `'optional'` a warning.
+   */
+  execution?: ToolExecution;
   /** Named arguments (ids and the like): a `z.object`. */
   params?: P;
   /** Any Zod schema whose advertised form is an object: an object, a discriminated union (with `flattenUnionInput`), an intersection. */

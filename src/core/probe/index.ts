@@ -11,4 +11,5 @@ export { checkToolNames, TOOL_NAME_PATTERN } from './names.js';
 export { PROFILES, resolveProfiles } from './profiles.js';
 export { rootProblem } from './root.js';
 export { checkToolScopes, type SettledScopes } from './scopes.js';
+export { checkToolFields } from './tool-fields.js';
 export type { CheckContext, CheckOptions, Finding, Profile, Rule, RuleContext, SchemaVisit } from './types.js';

@@ -50,6 +50,10 @@ export const SCHEMA_ISSUE_CODES = [
   'duplicate-tool-name',
   'invalid-scopes',
   'scopes-without-auth',
+  'invalid-tool-field',
+  'invalid-icon',
+  'invalid-meta-key',
+  'reserved-meta-key',
   // The preparation.
   'conversion-failed',
   'output-conversion-failed',

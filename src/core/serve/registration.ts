@@ -24,6 +24,8 @@ export interface Registration {
   config(state: RequestState): any;
   /** The tool callback: runs `extend.resolve`, the handler and the output check, and reports to the hooks. */
   run: Executor;
+  /** The tool's `execution`, set on the registered tool: the SDK's `registerTool` config has no such field. */
+  execution?: AnyTool['execution'];
 }
 
 /** Everything about one tool that does not change between requests. */
@@ -47,7 +49,16 @@ export function registration(prepared: PreparedTool, config: MountConfig): Regis
   };
   const projections = new Set(Object.keys(prepared.inputSchemas) as ProjectionName[]);
   const run = executor(prepared, config);
-  return { name: prepared.name, tool: prepared.tool, ...(scopes && { scopes }), projections, config: configFor, run };
+  const { execution } = prepared.tool;
+  return {
+    name: prepared.name,
+    tool: prepared.tool,
+    ...(scopes && { scopes }),
+    projections,
+    config: configFor,
+    run,
+    ...(execution && { execution }),
+  };
 }
 
 /** The parts of the `registerTool` config that no request changes. */
@@ -62,6 +73,8 @@ function fixedConfig(prepared: PreparedTool, scopes: ScopeRule | undefined) {
     description: tool.description,
     outputSchema,
     annotations: tool.annotations,
+    icons: tool.icons,
+    _meta: tool._meta,
     ...(scopes && { scopeChallenge: scopes.challenge }),
   };
 }

@@ -42,9 +42,13 @@ export function sdkExchange(config: MountConfig, surface: ServerSurface, tools: 
       const state = (rc.requestInfo && states.get(rc.requestInfo)) || outside;
       return perRequestServer(config, surface, state, rc, (server) =>
         // A call holds only the tool it names; a list, what this caller may see (tool-set.ts).
-        tools.populate(state, (r) =>
-          server.registerTool(r.name, r.config(state), (args: any, ctx: ServerContext) => r.run(args, ctx, state)),
-        ),
+        tools.populate(state, (r) => {
+          const registered = server.registerTool(r.name, r.config(state), (args: any, ctx: ServerContext) =>
+            r.run(args, ctx, state),
+          );
+          if (r.execution) registered.execution = r.execution;
+          return registered;
+        }),
       );
     },
     {
