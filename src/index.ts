@@ -14,6 +14,7 @@ export type {
   CorsOptions,
   ErrorInfo,
   ExtendOption,
+  FeatureItem,
   IgnoredKey,
   LimitsOptions,
   McpMountOptions,
@@ -26,6 +27,7 @@ export type {
   RepairOptions,
   SchemaValidationOptions,
   VisibilityContext,
+  VisibleFeatures,
   VisibleTools,
 } from './core/mount/options.js';
 export {

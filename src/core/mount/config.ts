@@ -25,6 +25,7 @@ import type {
   RepairOptions,
   SchemaValidationOptions,
   VisibilityContext,
+  VisibleFeatures,
   VisibleTools,
 } from './options.js';
 import type { ServerHook } from './server-hook.js';
@@ -58,7 +59,16 @@ const DEFAULT_INJECTED_KEYS: readonly string[] = Object.freeze(['toolCallId']);
 /** The keys each group takes, to refuse a misspelt or misplaced one rather than ignore it. */
 const GROUP_KEYS = {
   repair: ['json', 'scalars', 'nullAsAbsent', 'unknownKeys', 'injectedKeys', 'hygiene'],
-  access: ['checkOrigin', 'origins', 'hosts', 'cors', 'auth', 'visibleTools', 'listUnauthorizedTools'],
+  access: [
+    'checkOrigin',
+    'origins',
+    'hosts',
+    'cors',
+    'auth',
+    'visibleTools',
+    'listUnauthorizedTools',
+    'visibleFeatures',
+  ],
   observe: ['onCall', 'onError', 'logger', 'redact', 'exposeErrors'],
   limits: ['maxRequestBodyBytes', 'maxArgumentDepth', 'maxArgumentValues'],
   protocol: ['logging', 'responseMode', 'requestState'],
@@ -128,6 +138,8 @@ export interface MountConfig {
   /** `access.listUnauthorizedTools`. */
   readonly listUnauthorizedTools: boolean;
   readonly visibleTools?: (context: VisibilityContext) => VisibleTools | Promise<VisibleTools>;
+  /** `access.visibleFeatures`. */
+  readonly visibleFeatures?: (context: VisibilityContext) => VisibleFeatures | Promise<VisibleFeatures>;
   readonly logger: Pick<Console, 'warn' | 'error'>;
   readonly onCall?: (event: CallEvent) => void;
   readonly onError?: (error: unknown, info: ErrorInfo) => void;
@@ -285,8 +297,9 @@ function settleLimits(limits: LimitsOptions): Pick<MountConfig, 'maxRequestBodyB
 /** `access`: the Origin and Host checks, CORS, auth, and which tools a request sees. */
 function settleAccess(
   access: AccessOptions,
-): Pick<MountConfig, 'origin' | 'cors' | 'auth' | 'listUnauthorizedTools' | 'visibleTools'> {
+): Pick<MountConfig, 'origin' | 'cors' | 'auth' | 'listUnauthorizedTools' | 'visibleTools' | 'visibleFeatures'> {
   hook('access.visibleTools', access.visibleTools);
+  hook('access.visibleFeatures', access.visibleFeatures);
   const cors = settleCorsPolicy(access);
   const auth = settleAuthPolicy(access);
   return {
@@ -295,6 +308,7 @@ function settleAccess(
     ...(auth && { auth }),
     listUnauthorizedTools: access.listUnauthorizedTools === true,
     ...(access.visibleTools && { visibleTools: access.visibleTools }),
+    ...(access.visibleFeatures && { visibleFeatures: access.visibleFeatures }),
   };
 }
 

@@ -273,9 +273,22 @@ export interface AccessOptions {
   visibleTools?: (context: VisibilityContext) => VisibleTools | Promise<VisibleTools>;
   /**
    * List tools whose `scopes` the caller lacks in `tools/list` anyway (their calls still get 403). Default
-   * false: a client sees what it may call.
+   * false: a client sees what it may call. Applies to what `features` registers too: a prompt, resource or
+   * resource template whose SDK `scopeChallenge` refuses the caller is left out of its list unless this is set.
    */
   listUnauthorizedTools?: boolean;
+  /**
+   * `visibleTools` for what the `features` hook registers: which prompts, resources and resource templates
+   * this request may see, by name (an array or a `Set`) or a predicate over `{ kind, name, uri }`. A hidden
+   * one is left out of its list, and a `prompts/get` or `resources/read` of it gets the SDK's not-found
+   * answer, as for one never registered. Runs once per request the hook serves, after authentication.
+   * Default: all of them. A throw is a 500 that `onError` sees. Per-item scopes are the SDK's own
+   * `scopeChallenge` on `registerPrompt`/`registerResource` (e.g. `requireScopes('notes:read')`): a caller
+   * it refuses does not see the item listed (unless `listUnauthorizedTools`) and its get or read gets 403
+   * `insufficient_scope`, a caller without a token included. See docs/decisions/0023-one-access-model.md.
+   * @example access: { visibleFeatures: ({ authInfo }) => (item) => item.kind !== 'prompt' || isStaff(authInfo) }
+   */
+  visibleFeatures?: (context: VisibilityContext) => VisibleFeatures | Promise<VisibleFeatures>;
 }
 
 /** What the mount tells its owner: hooks and logs that never change a response, and error exposure. */
@@ -394,6 +407,18 @@ export interface VisibilityContext {
 
 /** `visibleTools`' answer: the visible tools' names, or a predicate over tool definitions. */
 export type VisibleTools = readonly string[] | ReadonlySet<string> | ((tool: AnyTool) => boolean);
+
+/** One thing the `features` hook registered, as `visibleFeatures` is asked about it. */
+export interface FeatureItem {
+  kind: 'prompt' | 'resource' | 'resource-template';
+  /** The name it was registered under. */
+  name: string;
+  /** A resource's URI, or a resource template's URI template. */
+  uri?: string;
+}
+
+/** `visibleFeatures`' answer: the visible items' names, or a predicate over them. */
+export type VisibleFeatures = readonly string[] | ReadonlySet<string> | ((item: FeatureItem) => boolean);
 
 /** Who called, for audit: from the caller's `AuthInfo`. */
 export interface Caller {

@@ -5,22 +5,24 @@
 import { type McpRequestContext, McpServer, type ServerCapabilities } from '@modelcontextprotocol/server';
 import type { MountConfig } from '../mount/config.js';
 import type { ServerSurface } from '../mount/server-hook.js';
+import { recordFeatures, restrictFeatures } from './feature-access.js';
 import type { RequestState } from './request-state.js';
 
 /** Methods only tools answer: the hook (resources, prompts) is not run for them. */
 const TOOL_METHODS: ReadonlySet<string> = new Set(['tools/call', 'tools/list']);
 
 /**
- * Builds one request's server: capabilities, then the hook where it runs, then `populate` registers the
- * tools this request needs (tool-set.ts). Called by the SDK's handler factory, once per exchange.
+ * Builds one request's server: capabilities, then the hook where it runs (what it registers held to the
+ * access rules, feature-access.ts), then `populate` registers the tools this request needs (tool-set.ts).
+ * Called by the SDK's handler factory, once per exchange.
  */
-export function perRequestServer(
+export async function perRequestServer(
   config: MountConfig,
   surface: ServerSurface,
   state: RequestState,
   rc: McpRequestContext,
   populate: (server: McpServer) => void,
-): McpServer {
+): Promise<McpServer> {
   const { name, version, instructions } = config.server;
   const hook = config.features && !(state.method !== undefined && TOOL_METHODS.has(state.method));
   // Stateless serving never sends a list-changed notification, so none is promised. Resource and prompt
@@ -35,6 +37,7 @@ export function perRequestServer(
     { capabilities, instructions, ...(config.requestState && { requestState: config.requestState }) },
   );
   if (hook) {
+    const items = recordFeatures(server);
     config.features?.(server, {
       era: rc.era,
       method: state.method,
@@ -43,6 +46,7 @@ export function perRequestServer(
       host: state.extras?.host,
       probe: false,
     });
+    await restrictFeatures(items, config, state, rc.requestInfo as Request);
   }
   populate(server);
   return server;

@@ -1,0 +1,113 @@
+/**
+ * One access model for what the `features` hook registers (prompts, resources, resource templates), as for
+ * tools: hidden by `access.visibleFeatures` (left out of lists, not found on get or read), and held to its
+ * SDK `scopeChallenge` (left out of lists unless `listUnauthorizedTools`; 403 `insufficient_scope` on get or
+ * read, which the SDK answers before dispatch). See docs/decisions/0023-one-access-model.md.
+ */
+import type { AuthInfo, McpServer, ScopeChallengeHandler } from '@modelcontextprotocol/server';
+import { isPlainObject } from '../json-schema/types.js';
+import type { MountConfig } from '../mount/config.js';
+import type { FeatureItem, VisibleFeatures } from '../mount/options.js';
+import type { RequestState } from './request-state.js';
+
+/** One item the hook registered on this request's server, and how to take it off again. */
+interface Registered extends FeatureItem {
+  challenge?: ScopeChallengeHandler;
+  remove(): void;
+}
+
+/** The methods that list items: there, an item the caller may not use is left out. */
+const LISTS: ReadonlySet<string> = new Set(['prompts/list', 'resources/list', 'resources/templates/list']);
+
+// What a caller without a token is judged as by a scope challenge: a token with no scopes.
+const NO_TOKEN: AuthInfo = Object.freeze({ token: '', clientId: '', scopes: Object.freeze([]) as never });
+
+/**
+ * Records what the hook registers on `server` (its own registration calls, on this instance only) and makes
+ * each `scopeChallenge` refuse a caller without a token: the SDK's `requireScopes` leaves such a caller to
+ * an authentication gate, and on a mount whose auth is optional there is none for prompts and resources.
+ */
+export function recordFeatures(server: McpServer): Registered[] {
+  const items: Registered[] = [];
+  const prompt = server.registerPrompt.bind(server) as (...args: unknown[]) => { remove(): void };
+  const resource = server.registerResource.bind(server) as (...args: unknown[]) => { remove(): void };
+  Object.assign(server, {
+    registerPrompt: (name: string, config: unknown, ...rest: unknown[]) => {
+      const { config: guarded, challenge } = guardedConfig(config);
+      const handle = prompt(name, guarded, ...rest);
+      items.push({ kind: 'prompt', name, ...(challenge && { challenge }), remove: () => handle.remove() });
+      return handle;
+    },
+    registerResource: (name: string, uriOrTemplate: unknown, config: unknown, ...rest: unknown[]) => {
+      const { config: guarded, challenge } = guardedConfig(config);
+      const handle = resource(name, uriOrTemplate, guarded, ...rest);
+      const template = typeof uriOrTemplate !== 'string';
+      const uri = template ? templateText(uriOrTemplate) : uriOrTemplate;
+      items.push({
+        kind: template ? 'resource-template' : 'resource',
+        name,
+        ...(uri !== undefined && { uri }),
+        ...(challenge && { challenge }),
+        remove: () => handle.remove(),
+      });
+      return handle;
+    },
+  });
+  return items;
+}
+
+function guardedConfig(config: unknown): { config: unknown; challenge?: ScopeChallengeHandler } {
+  if (!isPlainObject(config) || typeof config.scopeChallenge !== 'function') return { config };
+  const own = config.scopeChallenge as ScopeChallengeHandler;
+  const challenge: ScopeChallengeHandler = (context) => own({ ...context, authInfo: context.authInfo ?? NO_TOKEN });
+  return { config: { ...config, scopeChallenge: challenge }, challenge };
+}
+
+function templateText(template: unknown): string | undefined {
+  const uriTemplate = isPlainObject(template) ? template.uriTemplate : undefined;
+  return uriTemplate === undefined ? undefined : String(uriTemplate);
+}
+
+/**
+ * Takes off `server` what this request may not see: every item `visibleFeatures` hides, and, on a list,
+ * every item whose scope challenge refuses the caller (unless `listUnauthorizedTools`).
+ */
+export async function restrictFeatures(
+  items: readonly Registered[],
+  config: MountConfig,
+  state: RequestState,
+  request: Request,
+): Promise<void> {
+  if (items.length === 0) return;
+  const visible = config.visibleFeatures
+    ? asPredicate(
+        await config.visibleFeatures({
+          authInfo: state.authInfo,
+          request,
+          host: state.extras?.host ?? {},
+        }),
+      )
+    : undefined;
+  const listing = state.method !== undefined && LISTS.has(state.method) && !config.listUnauthorizedTools;
+  for (const item of items) {
+    if (visible && !visible(item)) item.remove();
+    else if (listing && item.challenge && (await refused(item.challenge, state.authInfo))) item.remove();
+  }
+}
+
+async function refused(challenge: ScopeChallengeHandler, authInfo: AuthInfo | undefined): Promise<boolean> {
+  const request = { jsonrpc: '2.0' as const, id: 0, method: 'prompts/get', params: {} };
+  return (await challenge({ request, ...(authInfo && { authInfo }) })) !== undefined;
+}
+
+/** `visibleFeatures`' answer as a predicate. @throws TypeError for anything else (a 500 that onError sees). */
+function asPredicate(answer: VisibleFeatures): (item: FeatureItem) => boolean {
+  if (typeof answer === 'function')
+    return (item) => answer({ kind: item.kind, name: item.name, uri: item.uri }) === true;
+  if (answer instanceof Set) return (item) => answer.has(item.name);
+  if (Array.isArray(answer)) {
+    const names = new Set(answer);
+    return (item) => names.has(item.name);
+  }
+  throw new TypeError('mcp-mount: visibleFeatures must return names (an array or a Set) or a predicate');
+}
