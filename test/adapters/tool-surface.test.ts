@@ -21,7 +21,7 @@ const FIELDS = {
   title: 'Show an order',
   icons: [{ src: 'https://example.com/order.png', mimeType: 'image/png', sizes: ['48x48'], theme: 'light' as const }],
   annotations: { readOnlyHint: true, openWorldHint: false },
-  _meta: { 'com.example/team': 'orders', ui: { resourceUri: 'ui://orders/view.html' } },
+  _meta: { 'com.example/team': 'orders', 'openai/widgetAccessible': true },
   execution: { taskSupport: 'forbidden' as const },
 };
 const showOrder = defineTool({

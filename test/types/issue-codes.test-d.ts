@@ -72,6 +72,8 @@ function whatToDo(code: SchemaIssueCode): 'schema' | 'profile' | 'definition' | 
     case 'prompt-argument-not-string':
     case 'prompt-arguments-not-object':
     case 'resource-uri-not-canonical':
+    case 'app-view-not-registered':
+    case 'app-view-mime-type':
       return 'hook';
     case 'internal-error':
       return 'bug';

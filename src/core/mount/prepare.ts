@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { JsonSchema } from '../json-schema/types.js';
-import { checkToolFields, checkToolNames, checkToolScopes, type SettledScopes } from '../probe/index.js';
+import { checkAppViews, checkToolFields, checkToolNames, checkToolScopes, type SettledScopes } from '../probe/index.js';
 import type { SchemaIssue } from '../probe/issue.js';
 import type { ProjectionName } from '../projection/names.js';
 import { shapeKeys } from '../zod/shape-keys.js';
@@ -69,9 +69,10 @@ export function prepareTools(tools: readonly AnyTool[], config: MountConfig = se
   const extendSide = config.extend ? convertSide(config.extend.schema) : undefined;
   const prepared = tools.map((tool) => prepareTool(tool, config, extendSide, issues));
   const hook = probeServerHook(config.features, config.server);
+  const views = checkAppViews(tools, hook.surface);
   return {
     tools: prepared,
-    issues: onceEach([...issues, ...hook.issues]),
+    issues: onceEach([...issues, ...hook.issues, ...views]),
     surface: hook.surface,
     projections: { default: config.projection.default, served: config.projection.served },
   };

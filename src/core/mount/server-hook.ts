@@ -53,9 +53,15 @@ export type ServerHook = (server: McpServer, ctx: ServerHookContext) => void;
 export interface ServerSurface {
   prompts: readonly string[];
   resources: readonly string[];
+  /** Each static resource's URI, with the MIME type it was registered with (an MCP Apps view's, say). */
+  resourceUris: ReadonlyMap<string, { mimeType?: string }>;
 }
 
-const NO_SURFACE: ServerSurface = Object.freeze({ prompts: Object.freeze([]), resources: Object.freeze([]) });
+const NO_SURFACE: ServerSurface = Object.freeze({
+  prompts: Object.freeze([]),
+  resources: Object.freeze([]),
+  resourceUris: new Map(),
+});
 
 /**
  * Runs `hook` once on a throwaway server, recording what it registers (calls go through to the SDK, so
@@ -78,6 +84,7 @@ export function probeServerHook(
     issues.push({ tool: subject, side, path, code, message, severity: 'error' });
   const prompts: string[] = [];
   const resources: string[] = [];
+  const resourceUris = new Map<string, { mimeType?: string }>();
   const target = new McpServer(server, { capabilities: { tools: { listChanged: false } } });
   const through = {
     registerTool: target.registerTool.bind(target) as (...args: unknown[]) => unknown,
@@ -105,6 +112,7 @@ export function probeServerHook(
     },
     registerResource: (name: string, uriOrTemplate: unknown, ...rest: unknown[]) => {
       resources.push(name);
+      if (typeof uriOrTemplate === 'string') resourceUris.set(uriOrTemplate, mimeTypeOf(rest[0]));
       if (typeof uriOrTemplate === 'string' && !isCanonicalUrl(uriOrTemplate)) {
         issue(
           name,
@@ -123,7 +131,12 @@ export function probeServerHook(
     const text = error instanceof Error ? error.message : String(error);
     issue('*', 'server', '', 'server-hook-threw', `the server hook threw at construction: ${text}`);
   }
-  return { surface: Object.freeze({ prompts, resources }), issues };
+  return { surface: Object.freeze({ prompts, resources, resourceUris }), issues };
+}
+
+function mimeTypeOf(config: unknown): { mimeType?: string } {
+  const mimeType = (config as { mimeType?: unknown } | undefined)?.mimeType;
+  return typeof mimeType === 'string' ? { mimeType } : {};
 }
 
 interface Problem {

@@ -6,6 +6,7 @@ export {
   OPENAI_STRICT_FORMATS,
   PORTABLE_FORMATS,
 } from '../json-schema/client-limits.js';
+export { APP_VIEW_MIME_TYPE, checkAppViews } from './app-views.js';
 export { checkDocument } from './check-document.js';
 export { checkToolNames, TOOL_NAME_PATTERN } from './names.js';
 export { PROFILES, resolveProfiles } from './profiles.js';

@@ -69,6 +69,9 @@ export const SCHEMA_ISSUE_CODES = [
   'prompt-argument-not-string',
   'prompt-arguments-not-object',
   'resource-uri-not-canonical',
+  // MCP Apps views.
+  'app-view-not-registered',
+  'app-view-mime-type',
 ] as const;
 
 /** A `SchemaIssue` code: one of `SCHEMA_ISSUE_CODES`, so a `switch` over it can be exhaustive. */

@@ -15,7 +15,7 @@ describe('tool fields', () => {
         title: 'T',
         icons: [{ src: 'https://x.example/i.svg', mimeType: 'image/svg+xml', sizes: ['any'], theme: 'dark' }],
         annotations: { readOnlyHint: true, title: 'T' },
-        _meta: { 'openai/outputTemplate': 'ui://t/view.html', ui: { resourceUri: 'ui://t/view.html' }, plain: 1 },
+        _meta: { 'openai/outputTemplate': 'ui://t/view.html', plain: 1 },
         execution: { taskSupport: 'forbidden' },
         handler: () => 'x',
       }),
