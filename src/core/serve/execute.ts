@@ -27,7 +27,6 @@ import {
   withNotice,
   withStructured,
 } from './result.js';
-import { unanswerableInput } from './unanswerable-input.js';
 
 export type Executor = (call: CheckedCall, mcp: ServerContext, state: RequestState) => Promise<ToolResult>;
 
@@ -104,10 +103,7 @@ async function runHandler(
   const value = await handler({ params: call.params as never, input: call.input as never }, { ...base, extend });
   const result = toToolResult(value, output !== undefined);
   // A round that asks the client for input is not the call's outcome: no output to check yet.
-  if (isInputRequired(result)) {
-    const unanswerable = unanswerableInput(result, base.mcp.mcpReq.envelope);
-    return unanswerable ? { result: unanswerable, ok: false } : { result, ok: true, inputRequired: true };
-  }
+  if (isInputRequired(result)) return { result, ok: true, inputRequired: true };
   if (!output) return { result, ok: !result.isError };
   if (result.isError) return { result: await errorWithinSchema(result, output), ok: false };
   const checked = await output.safeParseAsync(result.structuredContent);
