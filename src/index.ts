@@ -5,7 +5,14 @@
  * and issues. The fetch-shaped core is `mcp-mount/adapter`; the schema lockfile `mcp-mount/lockfile`.
  */
 export type { JsonSchema } from './core/json-schema/types.js';
-export { AUTO_PROJECTIONS, type AutoRule, autoProjection, type ClientIdentity } from './core/mount/client-identity.js';
+export {
+  AUTO_PROJECTIONS,
+  type AutoRule,
+  autoProjection,
+  type ClientIdentity,
+  type ProjectionChooser,
+  type ProjectionRequest,
+} from './core/mount/client-identity.js';
 export type {
   AccessOptions,
   AuthOptions,

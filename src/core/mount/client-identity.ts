@@ -18,6 +18,27 @@ export interface ClientIdentity {
   era: '2026-07-28' | '2025';
 }
 
+/**
+ * The HTTP request a `tools/list` arrived on, for a projection function that decides by where or how a client
+ * connects rather than by who it says it is: one URL per client family (`/mcp/gemini`), a header, a query
+ * parameter. Read-only views; the body has been read already.
+ * - `url`: the request URL, parsed (`url.pathname`, `url.searchParams`).
+ * - `headers`: the request headers (read them; the SDK reads the same object after).
+ * - `host`: what the adapter hands over (Hono's `Context`, Express's `{ req, res }`, the fetch handler's
+ *   `extras.host`); undefined where the adapter has none.
+ */
+export interface ProjectionRequest {
+  readonly url: URL;
+  readonly headers: Headers;
+  readonly host?: unknown;
+}
+
+/**
+ * A `projection` function: run per `tools/list` of a choosing mount, with who the client says it is and the
+ * request it came on; returns a projection the mount serves (docs/decisions/0014-per-client-projections.md).
+ */
+export type ProjectionChooser = (client: ClientIdentity, request: ProjectionRequest) => ProjectionName;
+
 /** One row of the `auto` table: a client name or User-Agent pattern and the projection it gets. */
 export interface AutoRule {
   /** Matched against `clientInfo.name` (whole name, case-insensitive). */
@@ -55,6 +76,16 @@ export const AUTO_PROJECTIONS: readonly AutoRule[] = Object.freeze(
         userAgent: /\bopenai-mcp\b/i,
         projection: 'openai-strict',
       },
+      // Client libraries forward to whichever model the application picked, so their family cannot be known
+      // from the request: they get `flat`, which each of them keeps whole (docs/decisions/0018-flat-for-clients-that-never-name-themselves.md).
+      // Route them by URL instead (docs/guide/projections.md, One URL per family).
+      {
+        client: 'Vercel AI SDK (@ai-sdk/mcp)',
+        name: /^ai-sdk-mcp-client$/i,
+        userAgent: /\bai-sdk\//i,
+        projection: 'flat',
+      },
+      { client: 'LangChain (@langchain/mcp-adapters)', name: /^@langchain\/mcp-adapters$/i, projection: 'flat' },
       {
         client: 'LM Studio, llama.cpp',
         name: /^(lm-?studio|llama\.?cpp)/i,
@@ -66,15 +97,17 @@ export const AUTO_PROJECTIONS: readonly AutoRule[] = Object.freeze(
 );
 
 /**
- * `projection: 'auto'`: the projection of the first `AUTO_PROJECTIONS` row the client matches, else `flat`,
- * which is a superset of what the tool accepts and so safe for any client. Compose it to add your own:
+ * `projection: 'auto'`: the projection of the first `AUTO_PROJECTIONS` row the client matches, else `flat`:
+ * a superset of what the tool accepts, which the measured client libraries (the AI SDK, LangChain, Mastra)
+ * keep whole. Compose it to add your own, by identity or by request:
  *
  * @example
  * ```ts
  * import { autoProjection, createMcpFetchHandler } from 'mcp-mount';
  *
  * const mcp = createMcpFetchHandler(tools, {
- *   projection: (client) => (client.name === 'my-agent' ? 'faithful' : autoProjection(client)),
+ *   projection: (client, request) =>
+ *     request.url.pathname === '/mcp/gemini' ? 'gemini' : client.name === 'my-agent' ? 'faithful' : autoProjection(client),
  * });
  * ```
  */

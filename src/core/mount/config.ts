@@ -12,7 +12,7 @@ import {
   settleCorsPolicy,
   settleOriginPolicy,
 } from './access.js';
-import { AUTO_PROJECTIONS, autoProjection, type ClientIdentity } from './client-identity.js';
+import { AUTO_PROJECTIONS, autoProjection, type ClientIdentity, type ProjectionChooser } from './client-identity.js';
 import type {
   AccessOptions,
   CallEvent,
@@ -163,7 +163,7 @@ export interface ProjectionPolicy {
   /** Every projection a request can be served, computed and probed at construction; `default` first. */
   readonly served: readonly ProjectionName[];
   /** Per `tools/list`, when the choice depends on the client. */
-  readonly choose?: (client: ClientIdentity) => ProjectionName;
+  readonly choose?: ProjectionChooser;
 }
 
 /**
@@ -407,7 +407,7 @@ function settleProjection(options: McpMountOptions<any>): ProjectionPolicy {
 function choosing(choose: unknown, listed?: ProjectionName[]): ProjectionPolicy {
   if (typeof choose === 'function') {
     const served = listed ?? ['flat', ...PROJECTION_NAMES.filter((n) => n !== 'flat')];
-    const pick = choose as (client: ClientIdentity) => ProjectionName;
+    const pick = choose as ProjectionChooser;
     return { default: served.includes('flat') ? 'flat' : served[0]!, served, choose: pick };
   }
   if (choose !== 'auto') {

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { IgnoredKey } from '../messages/ignored-keys.js';
 import type { SchemaIssue } from '../probe/issue.js';
 import type { ProjectionName } from '../projection/names.js';
-import type { ClientIdentity } from './client-identity.js';
+import type { ProjectionChooser } from './client-identity.js';
 import type { ServerHook } from './server-hook.js';
 import type { AnyTool, AnyZodObject, ToolContext } from './tool.js';
 
@@ -119,8 +119,8 @@ export interface AuthOptions {
  * @example `{ projection: { choose: 'auto', serve: ['flat', 'cursor', 'anthropic'] } }`
  */
 export interface ProjectionOptions {
-  /** How a `tools/list` picks: `'auto'` (by `autoProjection`), or a function of the client's identity. */
-  choose: 'auto' | ((client: ClientIdentity) => ProjectionName);
+  /** How a `tools/list` picks: `'auto'` (by `autoProjection`), or a function of the client's identity and request. */
+  choose: 'auto' | ProjectionChooser;
   /**
    * The projections the mount computes, probes and serves, in order (repeats dropped). Under `'auto'`, a
    * client whose table row names a projection left out here gets `flat` (always served); a function must
@@ -132,11 +132,7 @@ export interface ProjectionOptions {
 }
 
 /** The `projection` option: one projection, `'auto'`, a function, or `{ choose, serve }`. */
-export type ProjectionOption =
-  | ProjectionName
-  | 'auto'
-  | ((client: ClientIdentity) => ProjectionName)
-  | ProjectionOptions;
+export type ProjectionOption = ProjectionName | 'auto' | ProjectionChooser | ProjectionOptions;
 
 /** Options shared by the probe and every mount: the same options give the same served documents. */
 export interface PrepareOptions<S extends AnyZodObject = AnyZodObject, R = unknown> {
@@ -151,8 +147,10 @@ export interface PrepareOptions<S extends AnyZodObject = AnyZodObject, R = unkno
    *   `'anthropic'`, `'openai-strict'`, `'gemini'`, `'cursor'`, `'local-grammar'`);
    * - `'auto'`: chosen per `tools/list` by `autoProjection` (client name or User-Agent; unknown clients get
    *   `'flat'`), among `flat` and every `AUTO_PROJECTIONS` target;
-   * - a function of the client's identity, run per `tools/list`, among every projection; it must return a
-   *   projection name (anything else, or a throw, answers that request with a JSON-RPC 500 that `onError` sees);
+   * - a function of the client's identity and the request (`url`, `headers`, the adapter's `host`), run per
+   *   `tools/list`, among every projection: route by URL (`/mcp/gemini`), header or query parameter where a
+   *   client never names itself; it must return a projection name (anything else, or a throw, answers that
+   *   request with a JSON-RPC 500 that `onError` sees);
    * - `{ choose: 'auto' | fn, serve: [...] }`: the same choice, among the projections `serve` lists only.
    *
    * Every projection the option can choose is computed and probed once, at construction. Calls are

@@ -64,6 +64,7 @@ export function readEnvelope(
   sent: unknown,
   request: Request,
   config: MountConfig,
+  host?: unknown,
 ): { body: unknown; state: MessageState } {
   const message = withoutEmptyParams(sent);
   const single = isPlainObject(message) ? message : undefined;
@@ -73,7 +74,7 @@ export function readEnvelope(
   const client = listingClient(config, request, message, method);
   let chosen: ProjectionName | undefined;
   const projection = () => {
-    chosen ??= client ? chooseProjection(config, client) : config.projection.default;
+    chosen ??= client ? chooseProjection(config, client, request, host) : config.projection.default;
     return chosen;
   };
   return {

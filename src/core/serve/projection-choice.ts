@@ -2,7 +2,7 @@
  * Per `tools/list`: who the client says it is, and the projection the mount's `projection` option picks for
  * it (docs/decisions/0014-per-client-projections.md).
  */
-import type { ClientIdentity } from '../mount/client-identity.js';
+import type { ClientIdentity, ProjectionRequest } from '../mount/client-identity.js';
 import type { MountConfig } from '../mount/config.js';
 import type { ProjectionName } from '../projection/names.js';
 
@@ -28,20 +28,35 @@ export function clientIdentity(request: Request, message: unknown): ClientIdenti
 }
 
 /**
- * The projection `client`'s `tools/list` is served: the mount's function or `'auto'` table, asked once the SDK
- * has accepted the request (so a malformed request gets the SDK's 400, never the function).
+ * The projection `client`'s `tools/list` is served: the mount's function (given the client and the request it
+ * came on) or `'auto'` table, asked once the SDK has accepted the request (so a malformed request gets the
+ * SDK's 400, never the function).
  * @throws TypeError when the `projection` function returns a projection the mount does not serve.
  */
-export function chooseProjection(config: MountConfig, client: ClientIdentity): ProjectionName {
+export function chooseProjection(
+  config: MountConfig,
+  client: ClientIdentity,
+  request: Request,
+  host?: unknown,
+): ProjectionName {
   const { choose, served } = config.projection;
   if (!choose) return config.projection.default;
-  const chosen = choose(client);
+  const chosen = choose(client, projectionRequest(request, host));
   if (!served.includes(chosen)) {
     throw new TypeError(
       `mcp-mount: the projection function returned ${String(chosen)}, which is not one of ${served.join(', ')}`,
     );
   }
   return chosen;
+}
+
+/** What the projection function sees of the request: read-only, and nothing it could consume. */
+function projectionRequest(request: Request, host: unknown): ProjectionRequest {
+  return Object.freeze({
+    url: new URL(request.url),
+    headers: request.headers,
+    ...(host !== undefined && { host }),
+  });
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

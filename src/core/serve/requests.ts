@@ -37,7 +37,7 @@ export function serveRequests(
     const read = await readMessage(request, extras?.parsedBody, config);
     if (read.kind === 'answered') return read.response;
     if (read.kind === 'sdk') return sdk.exchange(request, plain, { authInfo }, read.body);
-    const envelope = readEnvelope(read.message, request, config);
+    const envelope = readEnvelope(read.message, request, config, extras?.host);
     const state: RequestState = { ...plain, ...envelope.state };
     const refused = tools.refuseCall(request, state);
     if (refused) return refused;
