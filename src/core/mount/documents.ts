@@ -3,8 +3,10 @@
  * The pipeline; docs/decisions/0014-per-client-projections.md), and the helpers the output document shares.
  */
 import type { z } from 'zod';
+import { cloneJson } from '../json-schema/compare.js';
 import type { JsonSchema } from '../json-schema/types.js';
 import { rootProblem } from '../probe/index.js';
+import { servedFlat } from '../projection/flat-served.js';
 import {
   collapseNullable,
   dropSafeIntegerBounds,
@@ -15,6 +17,8 @@ import {
 import { mergeRootObjects, type RootPart } from '../projection/merge-slices.js';
 import { isProfileProjection, type ProjectionName } from '../projection/names.js';
 import { type Narrowing, projectForProfile } from '../projection/profiles/index.js';
+import { localResolver } from '../projection/type-atoms.js';
+import { findUnflattened } from '../projection/unflattened.js';
 import { type Conversion, toJsonSchema } from '../zod/convert.js';
 import { shapeKeys } from '../zod/shape-keys.js';
 import type { AnyZodObject } from './tool.js';
@@ -61,7 +65,10 @@ export function projectDocuments(
     parts: Array<{ slice: RootPart['slice']; schema: JsonSchema; unflattened: ProjectedDocument['unflattened'] }>,
     keepRootKeywords: boolean,
     projections: readonly ProjectionName[],
-    derive: (projection: ProjectionName, merged: JsonSchema) => { schema: JsonSchema; narrowed: Narrowing[] },
+    derive: (
+      projection: ProjectionName,
+      merged: JsonSchema,
+    ) => { schema: JsonSchema; narrowed: Narrowing[]; unflattened?: ProjectedDocument['unflattened'] },
   ) => {
     const unflattened = parts.flatMap((p) => p.unflattened);
     const nonObject = parts.find(({ schema }) => !isPlainObjectRoot(schema));
@@ -88,7 +95,7 @@ export function projectDocuments(
   if (flatFamily.length > 0) {
     const parts = converted.map((c) => ({ ...c, ...flatSide(c.schema) }));
     const found = family(parts, false, flatFamily, (projection, schema) =>
-      isProfileProjection(projection) ? projectForProfile(projection, schema) : { schema, narrowed: [] },
+      isProfileProjection(projection) ? projectForProfile(projection, schema) : flatDocument(schema),
     );
     if (conflicts.length === 0) conflicts = found;
   }
@@ -115,6 +122,16 @@ function flatSide(schema: JsonSchema): { schema: JsonSchema; unflattened: Array<
   const projected = flattenWithReport(inlined);
   // Last, so that a nullable union flattened into one object is served as a nullable object too.
   return { schema: collapseNullable(projected.schema) as JsonSchema, unflattened: projected.unflattened };
+}
+
+/**
+ * The served `flat` document from the merged flattened one: recursion unrolled, scalar unions joined
+ * (docs/decisions/0018-flat-for-clients-that-never-name-themselves.md); what it left unflattened, found again
+ * on the result so the pointers are into what is served.
+ */
+function flatDocument(merged: JsonSchema): Pick<ProjectedDocument, 'schema' | 'narrowed' | 'unflattened'> {
+  const schema = cloneJson(servedFlat(merged)) as JsonSchema;
+  return { schema, narrowed: [], unflattened: findUnflattened(schema, localResolver(schema)) };
 }
 
 /** `$schema` is dropped from flat documents and output schemas: MCP's default dialect is 2020-12 already. */
