@@ -214,7 +214,7 @@ describe('projections', () => {
   const byClient = () =>
     module(
       'by-client.mjs',
-      `${union}export const options = { projection: (client) => client.name === 'x' ? 'faithful' : 'flat' };\n`,
+      `${union}export const options = { projection: (client) => client.name === 'x' ? 'faithful' : 'flat', schemaValidation: { projectionErrors: 'fail' } };\n`,
     );
   const load = async (path: string) =>
     (await import(pathToFileURL(path).href)) as { tools: AnyTool[]; options?: object };

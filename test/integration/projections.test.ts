@@ -267,9 +267,35 @@ describe('a tool one projection cannot serve', () => {
   });
   const choose = (client: ClientIdentity): ProjectionName => (client.name === 'capable-agent' ? 'faithful' : 'flat');
 
-  it('is an error for that projection (a union root is no object in faithful), and listed in the others', async () => {
+  it('falls back for that family alone: faithful clients are listed the flat document, with a warning (ADR 0019)', async () => {
+    const report = validateMcpSchemas([rootUnion, sendMessage], { projection: { choose, serve: ['flat', 'faithful'] } });
+    expect(report.ok).toBe(true);
+    expect(report.projections.faithful!.issues).toContainEqual(
+      expect.objectContaining({ tool: 'create_or_delete', code: 'projection-fallback', projection: 'faithful' }),
+    );
+    const faithfulDoc = report.projections.faithful!.tools.find((t) => t.name === 'create_or_delete')!.inputSchema;
+    expect(faithfulDoc).toEqual(report.projections.flat!.tools.find((t) => t.name === 'create_or_delete')!.inputSchema);
+    const handler = createMcpFetchHandler([rootUnion, sendMessage], {
+      projection: { choose, serve: ['flat', 'faithful'] },
+      observe: { logger: SILENT },
+    });
+    const running = await listen((request) => handler.fetch(request));
+    try {
+      const capable = new ClientV2({ name: 'capable-agent', version: '1' }, MODERN);
+      await capable.connect(new TransportV2(new URL(running.url)));
+      expect((await capable.listTools()).tools.map((t) => t.name)).toEqual(['create_or_delete', 'send_message']);
+      const call = await capable.callTool({ name: 'create_or_delete', arguments: { action: 'create', name: 'n' } });
+      expect(call.isError).toBeFalsy();
+      await capable.close();
+    } finally {
+      await running.close();
+    }
+  });
+
+  it("under projectionErrors: 'fail', an error for that projection (a union root is no object in faithful), listed in the others", async () => {
     const report = validateMcpSchemas([rootUnion, sendMessage], {
       projection: { choose, serve: ['flat', 'faithful'] },
+      schemaValidation: { projectionErrors: 'fail' },
     });
     expect(report.projections.faithful!.issues).toContainEqual(
       expect.objectContaining({ tool: 'create_or_delete', code: 'root-not-object', projection: 'faithful' }),
@@ -280,7 +306,7 @@ describe('a tool one projection cannot serve', () => {
     // Under 'warn' it is served where it can be: its flat clients list and call it.
     const handler = createMcpFetchHandler([rootUnion, sendMessage], {
       projection: { choose, serve: ['flat', 'faithful'] },
-      schemaValidation: { policy: 'warn' },
+      schemaValidation: { policy: 'warn', projectionErrors: 'fail' },
       observe: { logger: SILENT },
     });
     const running = await listen((request) => handler.fetch(request));

@@ -80,6 +80,7 @@ function whatToDo(code: SchemaIssueCode): 'schema' | 'profile' | 'definition' | 
     case 'narrowed':
     case 'pattern-flags':
     case 'unsafe-number':
+    case 'projection-fallback':
       return 'none';
     default:
       return unreachable(code);

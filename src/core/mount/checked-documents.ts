@@ -11,6 +11,7 @@ import { isProfileProjection, type ProjectionName } from '../projection/names.js
 import { toJsonSchema } from '../zod/convert.js';
 import type { MountConfig } from './config.js';
 import { conversionNoteIssues } from './conversion-notes.js';
+import { familyDocument } from './family-fallback.js';
 import {
   type ConvertedSides,
   isPlainObjectRoot,
@@ -35,7 +36,8 @@ export function notServed(): ServedInput {
 
 /** Every served projection's input document, checked, frozen; a key two slices declare is a conflict. */
 export function serveInput(tool: string, sides: ConvertedSides, config: MountConfig): ServedInput {
-  const { served: projections } = config.projection;
+  const projectionPolicy = config.projection;
+  const { served: projections } = projectionPolicy;
   const documents = projectDocuments(sides, projections);
   const issues = documents.conflicts.map((c) =>
     schemaIssue(
@@ -49,9 +51,18 @@ export function serveInput(tool: string, sides: ConvertedSides, config: MountCon
   issues.push(...conversionNoteIssues(tool, notes, 'input'));
   const zodShapeKeys = [...new Set(sides.flatMap(({ side }) => side.shapeKeys))];
   const served: Partial<Record<ProjectionName, JsonSchema>> = {};
+  const fallback = documents.documents.find((d) => d.projection === projectionPolicy.default && d.servable);
   for (const doc of documents.documents) {
-    issues.push(...documentIssues(tool, doc, zodShapeKeys, config));
-    if (doc.servable) served[doc.projection] = deepFreeze(doc.schema);
+    const checked = { ...doc, issues: documentIssues(tool, doc, zodShapeKeys, config) };
+    const family = familyDocument(
+      tool,
+      checked,
+      fallback,
+      (schema) => documentIssues(tool, { ...doc, schema: schema as JsonSchema, narrowed: [] }, zodShapeKeys, config),
+      config,
+    );
+    issues.push(...family.issues);
+    if (family.schema !== undefined) served[doc.projection] = deepFreeze(family.schema as JsonSchema);
   }
   const first = projections.find((p) => served[p] !== undefined);
   const inputSchema = first === undefined ? {} : served[first]!;

@@ -50,6 +50,7 @@ export const DEFAULT_MAX_ARGUMENT_DEPTH = 64;
 export const DEFAULT_MAX_ARGUMENT_VALUES = 1_000_000;
 
 const POLICIES = ['throw', 'warn', 'skip'] as const;
+const PROJECTION_ERRORS = ['fall-back', 'fail'] as const;
 const UNKNOWN_KEYS = ['notice', 'reject', 'strip'] as const;
 const RESPONSE_MODES: readonly PerRequestResponseMode[] = ['auto', 'sse', 'json'];
 
@@ -116,7 +117,10 @@ export interface MountConfig {
   readonly projection: ProjectionPolicy;
   readonly extend?: ExtendOption;
   /** The probe's options, with `policy` defaulted to `'throw'` and every list copied and frozen. */
-  readonly validation: Readonly<SchemaValidationOptions> & { readonly policy: (typeof POLICIES)[number] };
+  readonly validation: Readonly<SchemaValidationOptions> & {
+    readonly policy: (typeof POLICIES)[number];
+    readonly projectionErrors: (typeof PROJECTION_ERRORS)[number];
+  };
   /** Which argument repairs run (`repair.json`, `repair.scalars`, `repair.nullAsAbsent`). */
   readonly repair: { readonly json: boolean; readonly scalars: boolean; readonly nullAsAbsent: boolean };
   /** `repair.unknownKeys`, defaulted to `'notice'`. */
@@ -239,9 +243,16 @@ function settleValidation(validation: SchemaValidationOptions = {}): MountConfig
       `mcp-mount: schemaValidation.policy must be one of ${POLICIES.join(', ')}, got ${String(policy)}`,
     );
   }
+  const projectionErrors = validation.projectionErrors ?? 'fall-back';
+  if (!PROJECTION_ERRORS.includes(projectionErrors)) {
+    throw new TypeError(
+      `mcp-mount: schemaValidation.projectionErrors must be one of ${PROJECTION_ERRORS.join(', ')}, got ${String(projectionErrors)}`,
+    );
+  }
   const list = (values: readonly string[]) => Object.freeze([...values]) as string[];
   return Object.freeze({
     policy,
+    projectionErrors,
     ...(validation.profiles && { profiles: list(validation.profiles) }),
     ...(validation.requireTypedProperties !== undefined && {
       requireTypedProperties: validation.requireTypedProperties,

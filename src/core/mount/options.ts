@@ -41,6 +41,18 @@ export interface SchemaValidationOptions {
    * `'skip'`: no report; tools that cannot be served are still left out (never half-registered).
    */
   policy?: 'throw' | 'warn' | 'skip';
+  /**
+   * What a choosing mount (`projection: 'auto'`, a function, `{ choose, serve }`) does with a tool that one of
+   * its projections other than the default cannot serve, i.e. whose document that projection's own check
+   * refuses (a `z.record()` under `openai-strict`, `z.any()` under `gemini`):
+   * - `'fall-back'` (default): that family alone is served the default projection's document if its check
+   *   accepts it, else the tool is left out for that family; a `projection-fallback` warning says which, logged
+   *   once at construction; the mount starts.
+   * - `'fail'`: the errors stand, so `policy: 'throw'` fails the mount.
+   * Under every setting, and under `policy: 'warn'` and `'skip'` too, no family is served a document its own
+   * profile's check refuses (docs/decisions/0019-auto-starts-on-what-flat-serves.md).
+   */
+  projectionErrors?: 'fall-back' | 'fail';
   /** Client profiles to check against: `anthropic`, `openai-strict`, `gemini`, `cursor`, `local-grammar`. */
   profiles?: string[];
   /** Every property must carry `type`, `enum` or `const`. Default false. */

@@ -25,7 +25,11 @@ export const FATAL_UNDER_EVERY_POLICY: ReadonlySet<SchemaIssueCode> = new Set<Sc
  * construction under `'throw'` too, since the mount starts and would otherwise behave in silence (a scoped
  * tool with no `auth` answers 401 to every caller without credentials).
  */
-const LOGGED_AT_START: ReadonlySet<SchemaIssueCode> = new Set<SchemaIssueCode>(['scopes-without-auth']);
+const LOGGED_AT_START: ReadonlySet<SchemaIssueCode> = new Set<SchemaIssueCode>([
+  'scopes-without-auth',
+  // A family served another document, or not served a tool, must hear of it even though the mount starts.
+  'projection-fallback',
+]);
 
 /**
  * Applies the policy to a preparation and returns the tools to serve.

@@ -61,6 +61,7 @@ export const SCHEMA_ISSUE_CODES = [
   'narrowed',
   'pattern-flags',
   'unsafe-number',
+  'projection-fallback',
   'invalid-option',
   'internal-error',
   // The `features` hook.
