@@ -6,12 +6,12 @@ import type * as z from 'zod';
 import type { JsonSchema } from '../json-schema/types.js';
 import { checkDocument } from '../probe/index.js';
 import type { SchemaIssue, SchemaIssueCode } from '../probe/issue.js';
+import { boundedUnroll } from '../projection/flat-served.js';
 import { inlineRefs } from '../projection/index.js';
 import { isProfileProjection, type ProjectionName } from '../projection/names.js';
 import { toJsonSchema } from '../zod/convert.js';
 import type { MountConfig } from './config.js';
 import { conversionNoteIssues } from './conversion-notes.js';
-import { familyDocument } from './family-fallback.js';
 import {
   type ConvertedSides,
   isPlainObjectRoot,
@@ -19,6 +19,7 @@ import {
   projectDocuments,
   stripDialect,
 } from './documents.js';
+import { familyDocument } from './family-fallback.js';
 
 /** What a tool serves as its input, per projection, and whether any projection can serve it. */
 export type ServedInput = {
@@ -110,13 +111,24 @@ function documentIssues(
   return [...checked.map((i) => ({ ...i, ...tag })), ...narrowed];
 }
 
-/** What a tool serves as its output, and whether it can be served. */
-export type ServedOutput = { outputSchema?: JsonSchema; servable: boolean; issues: SchemaIssue[] };
+/** What a tool serves as its output, per projection, and whether it can be served. */
+export type ServedOutput = {
+  outputSchema?: JsonSchema;
+  outputSchemas?: Readonly<Partial<Record<ProjectionName, JsonSchema>>>;
+  servable: boolean;
+  issues: SchemaIssue[];
+};
 
 /** A tool without `output`. */
 export const NO_OUTPUT: ServedOutput = Object.freeze({ servable: true, issues: Object.freeze([]) as never });
 
-/** The output document, checked and frozen; a tool whose output root is no object is not served. */
+/**
+ * The output document per projection, checked and frozen; a tool whose output root is no object is not
+ * served. `faithful` keeps a recursive definition's `$ref` cycle; every other projection is served it
+ * unrolled to a bounded depth with open leaves (docs/decisions/0018-flat-for-clients-that-never-name-themselves.md):
+ * some clients drop every tool of a server whose output schema is recursive. Each distinct document is
+ * checked once; its issues name each projection served it when the mount serves several.
+ */
 export function serveOutput(tool: string, output: z.ZodType, config: MountConfig): ServedOutput {
   const out = toJsonSchema(output, 'output');
   if (!out.ok) {
@@ -131,12 +143,21 @@ export function serveOutput(tool: string, output: z.ZodType, config: MountConfig
     );
     return { servable: false, issues };
   }
-  const doc = inlineRefs(stripDialect(out.schema)).schema;
-  const issues = [
-    ...conversionNoteIssues(tool, out.notes, 'output'),
-    ...checkDocument(doc, { tool, side: 'output', flattenRequested: false, options: config.validation }),
-  ];
-  return { outputSchema: deepFreeze(doc), servable: isPlainObjectRoot(doc), issues };
+  const faithful = deepFreeze(inlineRefs(stripDialect(out.schema)).schema);
+  const unrolled = deepFreeze(boundedUnroll(faithful));
+  const { served, default: byDefault } = config.projection;
+  const docOf = (p: ProjectionName) => (p === 'faithful' ? faithful : unrolled);
+  const check = (doc: JsonSchema) =>
+    checkDocument(doc, { tool, side: 'output', flattenRequested: false, options: config.validation });
+  let issues: SchemaIssue[];
+  if (unrolled === faithful || served.length === 1) issues = check(docOf(byDefault));
+  else {
+    const found = new Map([faithful, unrolled].map((doc) => [doc, check(doc)]));
+    issues = served.flatMap((p) => found.get(docOf(p))!.map((i) => ({ ...i, projection: p })));
+  }
+  issues = [...conversionNoteIssues(tool, out.notes, 'output'), ...issues];
+  const outputSchemas = Object.freeze(Object.fromEntries(served.map((p) => [p, docOf(p)])));
+  return { outputSchema: docOf(byDefault), outputSchemas, servable: isPlainObjectRoot(faithful), issues };
 }
 
 export function schemaIssue(

@@ -27,8 +27,10 @@ export interface PreparedTool {
   inputSchemas: Readonly<Partial<Record<ProjectionName, JsonSchema>>>;
   /** Top-level keys the tool requires (of its own document, not a profile's). */
   requiredKeys: readonly string[];
-  /** The served `outputSchema`, deep-frozen, when the tool declares `output`. */
+  /** The default projection's `outputSchema`, deep-frozen, when the tool declares `output`. */
   outputSchema?: JsonSchema;
+  /** The `outputSchema` of every served projection, deep-frozen, when the tool declares `output`. */
+  outputSchemas?: Readonly<Partial<Record<ProjectionName, JsonSchema>>>;
   /**
    * False when the tool cannot be served at all (conversion failed, key conflict, no projection with an
    * object root, `scopes` that cannot mean anything). A tool whose root is an object in some projections only
@@ -106,6 +108,7 @@ function prepareTool(
     inputSchemas: input.inputSchemas,
     requiredKeys: input.requiredKeys,
     ...(output.outputSchema && { outputSchema: output.outputSchema }),
+    ...(output.outputSchemas && { outputSchemas: output.outputSchemas }),
     ...(access.scopes && { scopes: access.scopes }),
     ...slices,
     servable: converted.ok && input.servable && output.servable && access.servable,

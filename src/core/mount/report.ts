@@ -117,7 +117,8 @@ function servedTool(t: Preparation['tools'][number], projection: ProjectionName)
   const served: ServedTool = { name: t.name, inputSchema: t.inputSchemas[projection]! };
   if (t.tool.title !== undefined) served.title = t.tool.title;
   if (t.tool.description !== undefined) served.description = t.tool.description;
-  if (t.outputSchema) served.outputSchema = t.outputSchema;
+  const outputSchema = t.outputSchemas?.[projection] ?? t.outputSchema;
+  if (outputSchema) served.outputSchema = outputSchema;
   if (t.tool.annotations) served.annotations = t.tool.annotations;
   if (t.tool.icons) served.icons = t.tool.icons;
   if (t.tool.execution) served.execution = t.tool.execution;

@@ -34,8 +34,11 @@ export function servedFlat(doc: JsonSchema): JsonSchema {
   return joinScalarUnions(unrolled, localResolver(unrolled), true) as JsonSchema;
 }
 
-/** `doc` with its recursion unrolled, as deep as `FLAT_RECURSION_DEPTH` and the node budget allow. */
-function boundedUnroll(doc: JsonSchema): JsonSchema {
+/**
+ * `doc` with its recursion (the `$ref`s `inlineRefs` left) unrolled, as deep as `FLAT_RECURSION_DEPTH` and the
+ * node budget allow, each leaf open to any value of its type (SUPERSET); `doc` itself when it has no `$ref`.
+ */
+export function boundedUnroll(doc: JsonSchema): JsonSchema {
   if (!hasRef(doc)) return doc;
   const resolve = rootOrLocal(doc);
   for (let depth = FLAT_RECURSION_DEPTH; depth > 0; depth--) {

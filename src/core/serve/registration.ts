@@ -31,11 +31,14 @@ export interface Registration {
 /** Everything about one tool that does not change between requests. */
 export function registration(prepared: PreparedTool, config: MountConfig): Registration {
   const scopes = scopeRule(prepared.scopes);
-  const fixed = fixedConfig(prepared, scopes);
+  const fixed = new Map(config.projection.served.map((p) => [p, fixedConfig(prepared, scopes, p)]));
   // Most requests carry no envelope repair and no unfit `arguments`: they share one config per projection,
   // built here.
   const shared = new Map(
-    config.projection.served.map((p) => [p, { ...fixed, inputSchema: inputCarrier(prepared, config, NO_CALLER, p) }]),
+    config.projection.served.map((p) => [
+      p,
+      { ...fixed.get(p), inputSchema: inputCarrier(prepared, config, NO_CALLER, p) },
+    ]),
   );
   // The check must see what the envelope step did to this request's arguments, which the SDK does not pass
   // to `validate`: such a call gets a carrier of its own. So does a call `onCall` observes: a refused call is
@@ -45,7 +48,7 @@ export function registration(prepared: PreparedTool, config: MountConfig): Regis
   const configFor = (state: RequestState) => {
     const projection = state.projection();
     if (!ownCarrier(state.call)) return shared.get(projection);
-    return { ...fixed, inputSchema: inputCarrier(prepared, config, state, projection) };
+    return { ...fixed.get(projection), inputSchema: inputCarrier(prepared, config, state, projection) };
   };
   const projections = new Set(Object.keys(prepared.inputSchemas) as ProjectionName[]);
   const run = executor(prepared, config);
@@ -61,13 +64,13 @@ export function registration(prepared: PreparedTool, config: MountConfig): Regis
   };
 }
 
-/** The parts of the `registerTool` config that no request changes. */
-function fixedConfig(prepared: PreparedTool, scopes: ScopeRule | undefined) {
+/** The parts of the `registerTool` config that no request of `projection` changes. */
+function fixedConfig(prepared: PreparedTool, scopes: ScopeRule | undefined, projection: ProjectionName) {
   const { tool } = prepared;
+  const served = prepared.outputSchemas?.[projection] ?? prepared.outputSchema;
   // The output is checked by the executor (once, with our error text, and visible to onCall/onError); the
   // SDK's own check through this carrier then only sees a value that already passed, so it passes it through.
-  const outputSchema =
-    prepared.outputSchema && tool.output ? carrier(prepared.outputSchema, (value) => ({ value })) : undefined;
+  const outputSchema = served && tool.output ? carrier(served, (value) => ({ value })) : undefined;
   return {
     title: tool.title,
     description: tool.description,
