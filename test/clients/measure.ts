@@ -39,6 +39,7 @@ type Mounts = Array<{ name: string; error?: string }>;
 function startServer(): { url: (mount: string) => string; mounts: Mounts; close(): void; ready: Promise<void> } {
   const app = new Hono();
   const mounts: Mounts = [];
+  let family: ReturnType<typeof mcp> | undefined;
   const add = (name: string, make: () => ReturnType<typeof mcp>) => {
     try {
       app.all(`/mcp/${name}`, make());
@@ -50,10 +51,11 @@ function startServer(): { url: (mount: string) => string; mounts: Mounts; close(
   for (const projection of PROJECTION_NAMES) add(projection, () => mcp(tools, { projection }));
   add('auto', () => mcp([...tools, ...awkwardTools], { projection: 'auto' }));
   // The guide's recipe for clients that never name themselves: one URL per family, one mount.
-  const family = mcp([...tools, ...awkwardTools], { projection: byPath });
   for (const projection of PROJECTION_NAMES) {
-    app.all(`/mcp/family/${projection}`, family);
-    mounts.push({ name: `family/${projection}` });
+    add(`family/${projection}`, () => {
+      family ??= mcp([...tools, ...awkwardTools], { projection: byPath });
+      return family;
+    });
   }
   const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
   const ready = new Promise<void>((resolve) => server.once('listening', () => resolve()));
