@@ -14,6 +14,7 @@ const propertyFiles = [
   'test/unit/projection/flatten.property.test.ts',
   'test/unit/projection/profile-projections.property.test.ts',
   'test/unit/projection/served-holes.property.test.ts',
+  'test/unit/projection/flat-served.property.test.ts',
   'test/unit/repair/properties.test.ts',
   'test/unit/repair/union-outcome.test.ts',
   'test/cases/http-property.test.ts',
