@@ -107,7 +107,7 @@ export const options = { ...base, flattenUnionInput: true } as const;
  * The same mount, serving each client the document its family accepts (`npm run demo` uses it):
  * `projection: { choose: 'auto' }` picks per `tools/list`, from the client's name (2026-07-28 `_meta` clientInfo) or,
  * for a 2025-era client, its User-Agent. Cursor gets the `cursor` projection, Claude `anthropic`, and so
- * on (`AUTO_PROJECTIONS`); a client it does not know gets `flat`, a superset, safe for any client.
+ * on (`AUTO_PROJECTIONS`); a client it does not know gets `flat`, a superset that the AI SDK, LangChain and Mastra keep whole.
  * `serve` lists the families this server supports. Gemini is not one: the probe refuses the gemini
  * projection of `send_message`, whose `media` is an object in one variant and an array in the other, which
  * Gemini's schema dialect cannot say (`mcp-mount check examples/shared/tools.ts --projection auto`).
