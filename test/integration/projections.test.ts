@@ -267,36 +267,48 @@ describe('a tool one projection cannot serve', () => {
   });
   const choose = (client: ClientIdentity): ProjectionName => (client.name === 'capable-agent' ? 'faithful' : 'flat');
 
+  const options = (schemaValidation: McpMountOptions['schemaValidation']) =>
+    ({ projection: { choose, serve: ['flat', 'faithful'] }, schemaValidation, observe: { logger: SILENT } }) as const;
+
+  /** Serves the two tools under `schemaValidation`; each client name lists them, and calls `create_or_delete` where listed. */
+  async function listAndCall(
+    schemaValidation: McpMountOptions['schemaValidation'],
+    clients: Record<string, string[]>,
+  ): Promise<void> {
+    const handler = createMcpFetchHandler([rootUnion, sendMessage], options(schemaValidation));
+    const running = await listen((request) => handler.fetch(request));
+    try {
+      for (const [name, listed] of Object.entries(clients)) {
+        const client = new ClientV2({ name, version: '1' }, MODERN);
+        await client.connect(new TransportV2(new URL(running.url)));
+        expect(
+          (await client.listTools()).tools.map((t) => t.name),
+          name,
+        ).toEqual(listed);
+        if (listed.includes('create_or_delete')) {
+          const call = await client.callTool({ name: 'create_or_delete', arguments: { action: 'delete', id: 'x' } });
+          expect(call.isError, name).toBeFalsy();
+        }
+        await client.close();
+      }
+    } finally {
+      await running.close();
+    }
+  }
+
   it('falls back for that family alone: faithful clients are listed the flat document, with a warning (ADR 0019)', async () => {
-    const report = validateMcpSchemas([rootUnion, sendMessage], { projection: { choose, serve: ['flat', 'faithful'] } });
+    const report = validateMcpSchemas([rootUnion, sendMessage], options(undefined));
     expect(report.ok).toBe(true);
     expect(report.projections.faithful!.issues).toContainEqual(
       expect.objectContaining({ tool: 'create_or_delete', code: 'projection-fallback', projection: 'faithful' }),
     );
     const faithfulDoc = report.projections.faithful!.tools.find((t) => t.name === 'create_or_delete')!.inputSchema;
     expect(faithfulDoc).toEqual(report.projections.flat!.tools.find((t) => t.name === 'create_or_delete')!.inputSchema);
-    const handler = createMcpFetchHandler([rootUnion, sendMessage], {
-      projection: { choose, serve: ['flat', 'faithful'] },
-      observe: { logger: SILENT },
-    });
-    const running = await listen((request) => handler.fetch(request));
-    try {
-      const capable = new ClientV2({ name: 'capable-agent', version: '1' }, MODERN);
-      await capable.connect(new TransportV2(new URL(running.url)));
-      expect((await capable.listTools()).tools.map((t) => t.name)).toEqual(['create_or_delete', 'send_message']);
-      const call = await capable.callTool({ name: 'create_or_delete', arguments: { action: 'create', name: 'n' } });
-      expect(call.isError).toBeFalsy();
-      await capable.close();
-    } finally {
-      await running.close();
-    }
+    await listAndCall(undefined, { 'capable-agent': ['create_or_delete', 'send_message'] });
   });
 
   it("under projectionErrors: 'fail', an error for that projection (a union root is no object in faithful), listed in the others", async () => {
-    const report = validateMcpSchemas([rootUnion, sendMessage], {
-      projection: { choose, serve: ['flat', 'faithful'] },
-      schemaValidation: { projectionErrors: 'fail' },
-    });
+    const report = validateMcpSchemas([rootUnion, sendMessage], options({ projectionErrors: 'fail' }));
     expect(report.projections.faithful!.issues).toContainEqual(
       expect.objectContaining({ tool: 'create_or_delete', code: 'root-not-object', projection: 'faithful' }),
     );
@@ -304,26 +316,10 @@ describe('a tool one projection cannot serve', () => {
     expect(report.projections.flat!.tools.map((t) => t.name)).toEqual(['create_or_delete', 'send_message']);
     expect(report.projections.faithful!.tools.map((t) => t.name)).toEqual(['send_message']);
     // Under 'warn' it is served where it can be: its flat clients list and call it.
-    const handler = createMcpFetchHandler([rootUnion, sendMessage], {
-      projection: { choose, serve: ['flat', 'faithful'] },
-      schemaValidation: { policy: 'warn', projectionErrors: 'fail' },
-      observe: { logger: SILENT },
-    });
-    const running = await listen((request) => handler.fetch(request));
-    try {
-      const capable = new ClientV2({ name: 'capable-agent', version: '1' }, MODERN);
-      await capable.connect(new TransportV2(new URL(running.url)));
-      expect((await capable.listTools()).tools.map((t) => t.name)).toEqual(['send_message']);
-      await capable.close();
-      const other = new ClientV2({ name: 'other', version: '1' }, MODERN);
-      await other.connect(new TransportV2(new URL(running.url)));
-      expect((await other.listTools()).tools.map((t) => t.name)).toEqual(['create_or_delete', 'send_message']);
-      const call = await other.callTool({ name: 'create_or_delete', arguments: { action: 'delete', id: 'x' } });
-      expect(call.isError).toBeFalsy();
-      await other.close();
-    } finally {
-      await running.close();
-    }
+    await listAndCall(
+      { policy: 'warn', projectionErrors: 'fail' },
+      { 'capable-agent': ['send_message'], other: ['create_or_delete', 'send_message'] },
+    );
   });
 });
 
