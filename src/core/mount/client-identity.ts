@@ -24,8 +24,9 @@ export interface ClientIdentity {
  * parameter. Read-only views; the body has been read already.
  * - `url`: the request URL, parsed (`url.pathname`, `url.searchParams`).
  * - `headers`: the request headers (read them; the SDK reads the same object after).
- * - `host`: what the adapter hands over (Hono's `Context`, Express's `{ req, res }`, the fetch handler's
- *   `extras.host`); undefined where the adapter has none.
+ * - `host`: what the adapter hands tools as `ctx.host` (Hono's `{ env, context }`, Express's request and
+ *   response, Next.js's `{ context }` with the route params, the Worker's `{ env, ctx }`); undefined where the
+ *   adapter has none.
  */
 export interface ProjectionRequest {
   readonly url: URL;

@@ -4,7 +4,7 @@
  * tool is left out for that family alone). docs/decisions/0019-auto-starts-on-what-flat-serves.md.
  */
 import type { SchemaIssue } from '../probe/issue.js';
-import type { ProjectionName } from '../projection/names.js';
+import { isProfileProjection, type ProjectionName } from '../projection/names.js';
 import type { MountConfig } from './config.js';
 
 /** One projection's document for a tool, with its issues from the checks. */
@@ -41,7 +41,7 @@ export function familyDocument(
   if (errors.length === 0) return { ...(doc.servable && { schema: doc.schema }), issues: doc.issues };
   const choosing = config.projection.served.length > 1 && doc.projection !== config.projection.default;
   if (!choosing || config.validation.projectionErrors === 'fail') {
-    const refused = doc.projection !== 'faithful' && doc.projection !== 'flat';
+    const refused = isProfileProjection(doc.projection);
     return { ...(doc.servable && !refused && { schema: doc.schema }), issues: doc.issues };
   }
   const demoted = doc.issues.map((i): SchemaIssue => (i.severity === 'error' ? { ...i, severity: 'warning' } : i));
