@@ -136,8 +136,8 @@ export interface ProjectionOptions {
   /**
    * The projections the mount computes, probes and serves, in order (repeats dropped). Under `'auto'`, a
    * client whose table row names a projection left out here gets `flat` (always served); a function must
-   * return one of these. List only the clients you serve: a projection whose documents a tool cannot be
-   * served in is a probe error for that projection.
+   * return one of these. A tool one of these cannot serve is served that family the default document its
+   * check accepts, or left out for it (`schemaValidation.projectionErrors`).
    * @throws TypeError at construction when empty or naming anything but a projection.
    */
   serve: readonly ProjectionName[];
