@@ -52,9 +52,13 @@ export function serveInput(tool: string, sides: ConvertedSides, config: MountCon
   issues.push(...conversionNoteIssues(tool, notes, 'input'));
   const zodShapeKeys = [...new Set(sides.flatMap(({ side }) => side.shapeKeys))];
   const served: Partial<Record<ProjectionName, JsonSchema>> = {};
-  const fallback = documents.documents.find((d) => d.projection === projectionPolicy.default && d.servable);
-  for (const doc of documents.documents) {
-    const checked = { ...doc, issues: documentIssues(tool, doc, zodShapeKeys, config) };
+  const checkedDocs = documents.documents.map((doc) => ({
+    ...doc,
+    issues: documentIssues(tool, doc, zodShapeKeys, config),
+  }));
+  const fallback = checkedDocs.find((d) => d.projection === projectionPolicy.default && d.servable);
+  for (const checked of checkedDocs) {
+    const { issues: _own, ...doc } = checked;
     const family = familyDocument(
       tool,
       checked,

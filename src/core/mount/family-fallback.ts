@@ -26,14 +26,15 @@ export interface FamilyDocument {
  * `schemaValidation.projectionErrors: 'fall-back'` (the default) and for any projection but the default, the
  * default projection's document if `recheck` (that document under this family's checks) finds no error, or
  * the tool left out for the family; either way one `projection-fallback` warning says which, and the family's
- * own errors become warnings (they describe a document nobody is served). Under `'fail'`, or for the default
+ * own errors become warnings (they describe a document nobody is served). An error the default document has
+ * as well (same code, same pointer) is the tool's, not the family's, and stays an error. Under `'fail'`, or for the default
  * projection, the errors stand: they fail the mount under `policy: 'throw'`, and under `'warn'` or `'skip'` a
  * profile's document its own check refuses is not served.
  */
 export function familyDocument(
   tool: string,
   doc: CheckedDocument,
-  fallback: { projection: ProjectionName; schema: unknown } | undefined,
+  fallback: { projection: ProjectionName; schema: unknown; issues: SchemaIssue[] } | undefined,
   recheck: (schema: unknown) => SchemaIssue[],
   config: MountConfig,
 ): FamilyDocument {
@@ -44,7 +45,11 @@ export function familyDocument(
     const refused = isProfileProjection(doc.projection);
     return { ...(doc.servable && !refused && { schema: doc.schema }), issues: doc.issues };
   }
-  const demoted = doc.issues.map((i): SchemaIssue => (i.severity === 'error' ? { ...i, severity: 'warning' } : i));
+  // An error the default document has too is the tool's own, not this family's: it stays an error.
+  const shared = new Set(fallback?.issues.filter((i) => i.severity === 'error').map(issueKey));
+  const demoted = doc.issues.map(
+    (i): SchemaIssue => (i.severity === 'error' && !shared.has(issueKey(i)) ? { ...i, severity: 'warning' } : i),
+  );
   const accepted = fallback !== undefined && !recheck(fallback.schema).some((i) => i.severity === 'error');
   const what = errors.map((e) => `${e.code} at ${e.path || '(root)'}`).join(', ');
   const served = accepted
@@ -61,3 +66,5 @@ export function familyDocument(
   };
   return { ...(accepted && { schema: fallback.schema }), issues: [...demoted, issue] };
 }
+
+const issueKey = (i: SchemaIssue) => `${i.code} ${i.path}`;
