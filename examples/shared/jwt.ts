@@ -6,6 +6,7 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import {
   createLocalJWKSet,
+  errors,
   exportJWK,
   generateKeyPair,
   type JWTVerifyGetKey,
@@ -23,15 +24,34 @@ export interface JwtVerifierOptions {
   audience: string;
 }
 
+/** jose's errors that mean "this token is not valid" (401); any other throw is an outage (503). */
+const INVALID_TOKEN = [
+  errors.JWTClaimValidationFailed,
+  errors.JWTExpired,
+  errors.JWTInvalid,
+  errors.JWSInvalid,
+  errors.JWSSignatureVerificationFailed,
+  errors.JWKSNoMatchingKey,
+  errors.JWKSMultipleMatchingKeys,
+  errors.JOSEAlgNotAllowed,
+  errors.JOSENotSupported,
+];
+
 /**
- * `auth.verify` for JWT access tokens: checks the signature, `iss`, `aud` and `exp` (jose throws for any
- * failure, which mcp-mount answers with 401), then maps the claims to the SDK's `AuthInfo`: `scope`
- * (space-separated) to `scopes`, `client_id` (or `azp`) to `clientId`, `exp` to `expiresAt`, `sub` to
- * `extra.sub`.
+ * `auth.verify` for JWT access tokens: checks the signature, `iss`, `aud` and `exp`, then maps the claims to
+ * the SDK's `AuthInfo`: `scope` (space-separated) to `scopes`, `client_id` (or `azp`) to `clientId`, `exp` to
+ * `expiresAt`, `sub` to `extra.sub`. A token jose refuses is `undefined` (401); a JWKS that cannot be fetched
+ * (a timeout, a network error, a bad response) is thrown, which mcp-mount answers with 503 and `Retry-After`.
  */
 export function jwtVerifier({ jwks, issuer, audience }: JwtVerifierOptions) {
-  return async (token: string): Promise<AuthInfo> => {
-    const { payload } = await jwtVerify(token, jwks, { issuer, audience });
+  return async (token: string): Promise<AuthInfo | undefined> => {
+    let payload: Awaited<ReturnType<typeof jwtVerify>>['payload'];
+    try {
+      ({ payload } = await jwtVerify(token, jwks, { issuer, audience }));
+    } catch (error) {
+      if (INVALID_TOKEN.some((kind) => error instanceof kind)) return undefined;
+      throw error;
+    }
     const clientId = [payload.client_id, payload.azp, payload.sub].find((v) => typeof v === 'string');
     return {
       token,

@@ -135,20 +135,25 @@ describe.each(adapters)('%s', (_name, build) => {
     const logger = { warn: vi.fn(), error: vi.fn() };
     const logged = await build(tools, { ...options, observe: { logger } })(await read());
     expect(logged.status).toBe(500);
-    expect(await logged.json()).toEqual({
-      jsonrpc: '2.0',
-      id: null,
-      error: { code: -32603, message: 'Internal server error: the request body was already read' },
-    });
-    expect(logger.error).toHaveBeenCalledWith(expect.stringContaining('request.clone()'));
+    const { error } = await logged.json();
+    expect(error.code).toBe(-32603);
+    const id = /^Internal server error: the request body was already read \(error id ([0-9a-f-]{36})\)$/.exec(
+      error.message,
+    )?.[1];
+    expect(id, error.message).toBeDefined();
+    // Logged with the id the client saw, whether or not onError is set; the error says how to fix it.
+    expect(logger.error).toHaveBeenCalledWith(
+      `mcp-mount: request error (error id ${id})`,
+      expect.objectContaining({ message: expect.stringContaining('request.clone()') }),
+    );
     const onError = vi.fn();
     const observed = await build(tools, { ...options, observe: { logger, onError } })(await read());
     expect(observed.status).toBe(500);
     expect(onError).toHaveBeenCalledWith(
       expect.objectContaining({ message: expect.stringContaining('extras.parsedBody') }),
-      {},
+      { phase: 'request', errorId: expect.any(String) },
     );
-    expect(logger.error).toHaveBeenCalledTimes(1);
+    expect(logger.error).toHaveBeenCalledTimes(2);
   });
 
   it('turns a throwing handler into a masked isError result; onError observes it and cannot change the response', async () => {

@@ -128,6 +128,7 @@ describe('audit', () => {
     expect(errors).toHaveLength(eras.length);
     errors.forEach((info, i) => {
       expect(info).toEqual({
+        phase: 'handler',
         tool: 'broken',
         errorId: calls[i]?.errorId,
         requestId: calls[i]?.requestId,

@@ -46,7 +46,7 @@ describe('masked errors', () => {
         expect(id, text).toBeDefined();
         const [error, info] = seen.at(-1)!;
         expect((error as Error).message).toContain('hunter2');
-        expect(info).toEqual({ tool: 'orders', errorId: id, requestId: expect.anything() });
+        expect(info).toEqual({ phase: 'handler', tool: 'orders', errorId: id, requestId: expect.anything() });
         expect(events.at(-1)).toMatchObject({ tool: 'orders', ok: false, error: text, errorId: id });
       },
     );

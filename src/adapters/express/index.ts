@@ -93,12 +93,16 @@ export function mcp<S extends AnyZodObject = never, R = z.output<S>>(
   return Object.assign(middleware, { handler });
 }
 
-/** Tells `onError` (else the logger) of a failure outside the core; a throwing hook is logged, never passed on. */
+/**
+ * A failure outside the core, logged as the core logs its own (`mcp-mount: request error (error id …)`) and
+ * told to `onError`; a throwing hook is logged, never passed on.
+ */
 function report(options: McpMountOptions<any, any>, error: unknown): void {
   const logger = options.observe?.logger ?? console;
+  const errorId = crypto.randomUUID();
+  logger.error(`mcp-mount: request error (error id ${errorId}, in the Express bridge)`, error);
   try {
-    if (options.observe?.onError) options.observe.onError(error, {});
-    else logger.error('mcp-mount: the Express bridge failed', error);
+    options.observe?.onError?.(error, { phase: 'request', errorId });
   } catch (hookError) {
     logger.error('mcp-mount: onError threw', hookError);
   }

@@ -4,6 +4,7 @@
  */
 import { requireScopes } from '@modelcontextprotocol/server';
 import type { AccessOptions, AuthOptions, CorsOptions } from './options.js';
+import { type TokenCache, tokenCache } from './token-cache.js';
 
 /** What the Origin and Host checks run with. */
 export interface OriginPolicy {
@@ -23,6 +24,10 @@ export interface AuthPolicy {
   readonly required: boolean;
   readonly requiredScopes: readonly string[];
   readonly resourceMetadataUrl?: string;
+  /** `cache`: undefined when off. */
+  readonly cache?: TokenCache;
+  /** `retryAfterSeconds`, default 5. */
+  readonly retryAfterSeconds: number;
 }
 
 /** What CORS answers with: header values joined once. */
@@ -136,7 +141,8 @@ function hostname(entry: string): string {
  *
  * @throws TypeError naming the field: `verify` not a function, `required` not a boolean, a scope outside
  *   the OAuth scope-token grammar (the SDK's rule), `requiredScopes` without `required`,
- *   `resourceMetadataUrl` not an absolute http(s) URL.
+ *   `resourceMetadataUrl` not an absolute http(s) URL, a `cache` or `retryAfterSeconds` limit that is not a
+ *   positive integer.
  */
 export function settleAuthPolicy(options: AccessOptions): AuthPolicy | undefined {
   const auth = options.auth;
@@ -162,12 +168,36 @@ export function settleAuthPolicy(options: AccessOptions): AuthPolicy | undefined
       `mcp-mount: access.auth.resourceMetadataUrl must be an absolute http(s) URL, got ${String(resourceMetadataUrl)}`,
     );
   }
+  const cache = settleTokenCache(auth.cache);
   return Object.freeze({
     verify: auth.verify,
     required,
     requiredScopes: Object.freeze(requiredScopes),
     ...(resourceMetadataUrl !== undefined && { resourceMetadataUrl }),
+    ...(cache && { cache }),
+    retryAfterSeconds: count('access.auth.retryAfterSeconds', auth.retryAfterSeconds, 5),
   });
+}
+
+/** `access.auth.cache`: off, `true` (10,000 entries, 300 s at most), or its limits. */
+function settleTokenCache(cache: AuthOptions['cache']): TokenCache | undefined {
+  if (cache === undefined || cache === false) return undefined;
+  if (cache !== true && (typeof cache !== 'object' || cache === null)) {
+    throw new TypeError('mcp-mount: access.auth.cache must be true, false or { maxEntries, maxAgeSeconds }');
+  }
+  const given = cache === true ? {} : cache;
+  return tokenCache(
+    count('access.auth.cache.maxEntries', given.maxEntries, 10_000),
+    count('access.auth.cache.maxAgeSeconds', given.maxAgeSeconds, 300),
+  );
+}
+
+function count(option: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) {
+    throw new TypeError(`mcp-mount: ${option} must be a positive integer, got ${String(value)}`);
+  }
+  return value;
 }
 
 /** Scopes as the SDK's `requireScopes` accepts them (the OAuth scope-token grammar), or a TypeError. */

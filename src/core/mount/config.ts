@@ -22,6 +22,7 @@ import type {
   McpMountOptions,
   ObserveOptions,
   ProtocolOptions,
+  RefusalEvent,
   RepairOptions,
   SchemaValidationOptions,
   VisibilityContext,
@@ -70,7 +71,7 @@ const GROUP_KEYS = {
     'listUnauthorizedTools',
     'visibleFeatures',
   ],
-  observe: ['onCall', 'onError', 'logger', 'redact', 'exposeErrors'],
+  observe: ['onCall', 'onError', 'logger', 'redact', 'exposeErrors', 'onRefusal'],
   limits: ['maxRequestBodyBytes', 'maxArgumentDepth', 'maxArgumentValues'],
   protocol: ['logging', 'responseMode', 'requestState'],
 } as const satisfies Record<string, readonly string[]>;
@@ -147,6 +148,8 @@ export interface MountConfig {
   readonly logger: Pick<Console, 'warn' | 'error'>;
   readonly onCall?: (event: CallEvent) => void;
   readonly onError?: (error: unknown, info: ErrorInfo) => void;
+  /** `observe.onRefusal`: the audit trail of refusals. */
+  readonly onRefusal?: (event: RefusalEvent) => void;
   readonly redact?: (args: Record<string, unknown>, tool: string) => unknown;
   /** `observe.exposeErrors`: unexpected handler errors show their message to the client. */
   readonly exposeErrors: boolean;
@@ -326,14 +329,15 @@ function settleAccess(
 /** `observe`: hooks checked to be functions, `logger` defaulted to `console`. */
 function settleObserve(
   observe: ObserveOptions,
-): Pick<MountConfig, 'logger' | 'onCall' | 'onError' | 'redact' | 'exposeErrors'> {
-  for (const key of ['onCall', 'onError', 'redact'] as const) hook(`observe.${key}`, observe[key]);
+): Pick<MountConfig, 'logger' | 'onCall' | 'onError' | 'redact' | 'exposeErrors' | 'onRefusal'> {
+  for (const key of ['onCall', 'onError', 'redact', 'onRefusal'] as const) hook(`observe.${key}`, observe[key]);
   return {
     exposeErrors: observe.exposeErrors === true,
     logger: observe.logger ?? console,
     ...(observe.onCall && { onCall: observe.onCall }),
     ...(observe.onError && { onError: observe.onError }),
     ...(observe.redact && { redact: observe.redact }),
+    ...(observe.onRefusal && { onRefusal: observe.onRefusal }),
   };
 }
 

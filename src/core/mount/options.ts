@@ -102,12 +102,28 @@ export interface CorsOptions {
 export interface AuthOptions {
   /**
    * Verifies a bearer token (the `Authorization: Bearer <token>` value) and returns the SDK's `AuthInfo`
-   * for it, or `undefined` when it is not valid. A throw also means invalid (401, the error goes to
-   * `onError`), except an SDK `OAuthError`, which answers as the SDK maps it (`server_error`: 500).
-   * `expiresAt` (seconds since the epoch, e.g. the JWT's `exp`) must be set: the SDK refuses tokens
-   * without it. `extra.sub`, when a string, is the subject `onCall` and `onError` report.
+   * for it, or `undefined` when it is not valid (401 `invalid_token`). A throw is an outage, "I could not
+   * check" (an unreachable JWKS or introspection endpoint): 503 with `Retry-After`, the error to `onError`
+   * (phase `auth`), so clients keep their tokens and retry. Two throws answer otherwise: the SDK's
+   * `OAuthError` with `invalid_token` means invalid (401), any other `OAuthError` answers as the SDK maps it.
+   * So a JWT library's "bad signature" or "expired" throw must become `undefined` (see docs/guide/auth.md).
+   * `expiresAt` (seconds since the epoch, e.g. the JWT's `exp`) must be set, as the SDK requires, or be
+   * `'never'` for a token that does not expire (an API key): said per token, so a JWT that lost its `exp`
+   * is still refused. Tools then see `expiresAt` undefined. `extra.sub`, when a string, is the subject the
+   * hooks report.
    */
-  verify: (token: string, request: Request) => AuthInfo | undefined | Promise<AuthInfo | undefined>;
+  verify: (token: string, request: Request) => VerifiedToken | undefined | Promise<VerifiedToken | undefined>;
+  /**
+   * Remember each valid token's `verify` answer, keyed by the SHA-256 of the token (the token itself is not
+   * kept as a key), until the token expires or `maxAgeSeconds` pass, whichever is first; the least recently
+   * used entry goes past `maxEntries`. Only valid answers are kept; a cached answer skips `verify`, so it must
+   * not depend on the request. `true` is `{}`. Default off: a revoked token stays accepted until its entry
+   * ends.
+   * @throws TypeError at construction for a limit that is not a positive integer.
+   */
+  cache?: boolean | { maxEntries?: number; maxAgeSeconds?: number };
+  /** What `Retry-After` says, in seconds, on the 503 for a `verify` that could not check. Default 5. */
+  retryAfterSeconds?: number;
   /**
    * A request without a token gets 401. Default true. With `false` it is served unauthenticated
    * (`ctx.authInfo` undefined; tools with `scopes` stay hidden and answer 401), while an invalid token
@@ -123,6 +139,9 @@ export interface AuthOptions {
    */
   resourceMetadataUrl?: string;
 }
+
+/** What `verify` returns: the SDK's `AuthInfo`, or one for a token that never expires (an API key). */
+export type VerifiedToken = AuthInfo | (Omit<AuthInfo, 'expiresAt'> & { expiresAt: 'never' });
 
 /**
  * Which projections a choosing mount computes, probes and serves: `projection: { choose, serve }`
@@ -306,11 +325,25 @@ export interface ObserveOptions {
   /** Observes every finished `tools/call`, successful or not (who called, which request). Never changes a response. */
   onCall?: (event: CallEvent) => void;
   /**
-   * Observes errors (a handler's unexpected throw, with the `errorId` its client was shown; an output that
-   * breaks its schema; transport errors). Never changes a response.
+   * The audit trail of refusals: called once for each request or call the mount refused (a missing or invalid
+   * token, a missing scope, a foreign `Origin` or `Host`, a body too large, a rate or concurrency limit, an
+   * unknown or hidden tool, a timeout, a `verify` outage), with who and what where known. Never changes a
+   * response; a throw is logged (phase `onRefusal`). See `RefusalEvent`.
+   */
+  onRefusal?: (event: RefusalEvent) => void;
+  /**
+   * Observes every unexpected error (a handler's throw, with the `errorId` its client was shown; an output
+   * that breaks its schema; a `verify` that could not check; an internal failure; a throwing `onCall`), with
+   * its phase (`ErrorInfo.phase`). Never changes a response. Each is logged through `logger` whether or not
+   * this is set.
    */
   onError?: (error: unknown, info: ErrorInfo) => void;
-  /** Where `'warn'` issues and out-of-band errors are logged. Default `console`. */
+  /**
+   * Where probe warnings and every unexpected error are logged. Default `console`. An error's line is
+   * `mcp-mount: <phase> error (error id <id>, tool <name>, caller <clientId>[/<subject>], request <id>)`, the
+   * error itself the second argument (so a stack is printed). Pass `{ warn() {}, error() {} }` to log nothing
+   * (e.g. when `onError` ships errors elsewhere).
+   */
   logger?: Pick<Console, 'warn' | 'error'>;
   /**
    * What `onCall` reports as `args`: the call's arguments as the client sent them, through this hook, so
@@ -397,7 +430,7 @@ export interface McpMountOptions<S extends AnyZodObject = AnyZodObject, R = unkn
   repair?: RepairOptions;
   /** Origin, Host, CORS, auth and tool visibility: `checkOrigin`, `origins`, `hosts`, `cors`, `auth`, `visibleTools`, `listUnauthorizedTools`. */
   access?: AccessOptions;
-  /** Hooks and logs: `onCall`, `onError`, `logger`, `redact`, `exposeErrors`. */
+  /** Hooks and logs: `onCall`, `onError`, `onRefusal`, `logger`, `redact`, `exposeErrors`. */
   observe?: ObserveOptions;
   /** What a request may cost: `maxRequestBodyBytes`, `maxArgumentDepth`, `maxArgumentValues`. */
   limits?: LimitsOptions;
@@ -438,16 +471,83 @@ export interface Caller {
   subject?: string;
 }
 
+/**
+ * Where an unexpected error happened: `handler` (a tool's handler or `extend.resolve`), `output` (a result its
+ * output schema refuses), `auth` (`verify` could not check a token: the client got 503), `request` (any other
+ * failure on the request path: the client got a JSON-RPC 500), `body` (the request body could not be read),
+ * `notification` (`ctx.log` or `ctx.progress` could not be sent), `transport` (the SDK's own report), `onCall`
+ * and `onRefusal` (a hook that threw).
+ */
+export type ErrorPhase =
+  | 'handler'
+  | 'output'
+  | 'auth'
+  | 'request'
+  | 'body'
+  | 'notification'
+  | 'transport'
+  | 'onCall'
+  | 'onRefusal';
+
 /** What `onError` sees beside the error. */
 export interface ErrorInfo {
+  /** Where it happened. */
+  phase: ErrorPhase;
   /** The tool whose call failed, when the error belongs to one. */
   tool?: string;
-  /** The id the client was shown for a masked failure: the same as `CallEvent.errorId`. */
-  errorId?: string;
+  /**
+   * The error's id, in the default log line too: for a masked failure the id the client was shown (the same
+   * as `CallEvent.errorId`), for a JSON-RPC 500 the one in its message.
+   */
+  errorId: string;
   /** The JSON-RPC id of the request the error belongs to. */
   requestId?: string | number;
   /** Who called, when authenticated. */
   caller?: Caller;
+}
+
+/** Why a request or call was refused (`RefusalEvent.reason`). */
+export type RefusalReason =
+  /** 401: no token where one is required, or a call to a tool with `scopes` without one. */
+  | 'missing-token'
+  /** 401: `verify` said invalid, or the SDK's rules refused the token (expired, no expiry, wrong resource). */
+  | 'invalid-token'
+  /** 503: `verify` could not check the token. */
+  | 'auth-unavailable'
+  /** 403: the token lacks `requiredScopes` or the called tool's `scopes`. */
+  | 'insufficient-scope'
+  /** 403: the `Origin` header is not allowed. */
+  | 'origin'
+  /** 403: the `Host` header is not allowed (`access.hosts`). */
+  | 'host'
+  /** 413: the body is over `limits.maxRequestBodyBytes`. */
+  | 'too-large'
+  /** 429, or an `isError` call result: over a rate limit (`limits.rate`). */
+  | 'rate-limited'
+  /** An `isError` call result, or 429: over the caller's concurrency cap (`limits.concurrency`). */
+  | 'concurrency'
+  /** A call to a tool that does not exist or that this caller may not see (the same answer for both). */
+  | 'unknown-tool'
+  /** An `isError` call result: the tool ran past its timeout (`timeoutMs`). */
+  | 'timeout';
+
+/** One refusal, as `observe.onRefusal` sees it. */
+export interface RefusalEvent {
+  reason: RefusalReason;
+  /** The HTTP status sent, when the request was refused over HTTP; absent for a refusal inside MCP (`isError`). */
+  status?: number;
+  /** What the client was told (the challenge's `error_description`, the JSON-RPC message, the `isError` text). */
+  message: string;
+  /** The JSON-RPC method, when the body had been read. */
+  method?: string;
+  /** The tool called, for a `tools/call`. */
+  tool?: string;
+  /** The JSON-RPC id, when the body had been read. */
+  requestId?: string | number;
+  /** Who called, when authenticated. */
+  caller?: Caller;
+  /** When the client may retry, in seconds (`Retry-After`, or the time named in the `isError` text). */
+  retryAfterSeconds?: number;
 }
 
 /** What `onCall` sees for each `tools/call`. */

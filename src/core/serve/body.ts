@@ -2,9 +2,10 @@
  * Reading a request's JSON-RPC message before the SDK does: under a byte limit that counts the bytes actually
  * read, once, so that the envelope step can fix it before the SDK's request schema sees it.
  */
-import { isJsonContentType } from '@modelcontextprotocol/server';
+import { type AuthInfo, isJsonContentType } from '@modelcontextprotocol/server';
 import type { MountConfig } from '../mount/config.js';
 import { observeError } from './observe.js';
+import { refusedWith } from './refusal.js';
 
 /** What reading a request's message came to. */
 export type MessageRead =
@@ -21,17 +22,22 @@ export type MessageRead =
  * that is no POST, not JSON (`parsedBody` or not), or not parseable is left to the SDK (405, 415, parse
  * error); a body already read, too large, or failing mid-read is answered here.
  */
-export async function readMessage(request: Request, parsedBody: unknown, config: MountConfig): Promise<MessageRead> {
+export async function readMessage(
+  request: Request,
+  parsedBody: unknown,
+  config: MountConfig,
+  authInfo?: AuthInfo,
+): Promise<MessageRead> {
   if (request.method !== 'POST') return { kind: 'sdk' };
   // Not JSON at all: the SDK answers 415 without anything being read, a body parsed elsewhere included.
   if (!isJsonContentType(request.headers.get('content-type'))) return { kind: 'sdk' };
-  if (parsedBody !== undefined) return parsedMessage(parsedBody, config);
+  if (parsedBody !== undefined) return parsedMessage(parsedBody, config, authInfo);
   // Something before the core read it (a middleware's `await request.json()`): no bytes are left.
   if (request.bodyUsed || request.body?.locked) return { kind: 'answered', response: bodyAlreadyRead(config) };
   const body = await readBodyLimited(request, config.maxRequestBodyBytes);
-  if (!body.ok && body.status === 413) return { kind: 'answered', response: tooLarge(config.maxRequestBodyBytes) };
+  if (!body.ok && body.status === 413) return tooLargeAnswer(config, authInfo);
   if (!body.ok) {
-    observeError(config, body.error);
+    observeError(config, body.error, { phase: 'body' });
     return { kind: 'answered', response: jsonRpcError(400, -32700, 'Parse error: the request body could not be read') };
   }
   try {
@@ -46,20 +52,24 @@ export async function readMessage(request: Request, parsedBody: unknown, config:
  * A message a framework parsed, held to `maxRequestBodyBytes` as if its bytes were read here: its JSON text
  * is measured (a parser with a higher limit, or none, must not let a larger message past the mount's).
  */
-function parsedMessage(parsedBody: unknown, config: MountConfig): MessageRead {
+async function parsedMessage(parsedBody: unknown, config: MountConfig, authInfo?: AuthInfo): Promise<MessageRead> {
   let text: string | undefined;
   try {
     text = JSON.stringify(parsedBody);
   } catch (error) {
-    observeError(config, error);
+    observeError(config, error, { phase: 'body' });
   }
   if (text === undefined) {
     return { kind: 'answered', response: jsonRpcError(400, -32700, 'Parse error: the parsed body is not JSON') };
   }
-  if (new TextEncoder().encode(text).byteLength > config.maxRequestBodyBytes) {
-    return { kind: 'answered', response: tooLarge(config.maxRequestBodyBytes) };
-  }
+  if (new TextEncoder().encode(text).byteLength > config.maxRequestBodyBytes) return tooLargeAnswer(config, authInfo);
   return { kind: 'message', message: parsedBody };
+}
+
+/** The 413, reported to the audit trail. */
+async function tooLargeAnswer(config: MountConfig, authInfo: AuthInfo | undefined): Promise<MessageRead> {
+  const refusal = { reason: 'too-large' as const, ...(authInfo && { authInfo }) };
+  return { kind: 'answered', response: await refusedWith(config, tooLarge(config.maxRequestBodyBytes), refusal) };
 }
 
 export type BodyRead =
@@ -115,17 +125,16 @@ export function jsonRpcError(status: number, code: number, message: string): Res
 
 /**
  * The answer to a request whose body was read before it reached the core: a JSON-RPC 500 (-32603) saying
- * so. The fault is the app's, not the client's, so its owner is told how to fix it: `onError` when set,
- * else `logger.error` (a misconfiguration must not pass unseen).
+ * so. The fault is the app's, not the client's, so its owner is told how to fix it: through `logger.error`
+ * and `onError`, like every unexpected error (a misconfiguration must not pass unseen).
  */
 export function bodyAlreadyRead(config: MountConfig): Response {
   const error = new Error(
     'mcp-mount: the request body was already read before the MCP handler got the request; hand on an ' +
       'unread Request (read a `request.clone()` instead) or the parsed JSON as `extras.parsedBody`',
   );
-  if (config.onError) observeError(config, error);
-  else config.logger.error(error.message);
-  return jsonRpcError(500, -32603, 'Internal server error: the request body was already read');
+  const errorId = observeError(config, error, { phase: 'request' });
+  return jsonRpcError(500, -32603, `Internal server error: the request body was already read (error id ${errorId})`);
 }
 
 /**

@@ -58,7 +58,8 @@ export function executor(prepared: PreparedTool, config: MountConfig): Executor 
     } catch (error) {
       // The SDK's URL elicitation must reach the client as the protocol error it is.
       if (error instanceof ProtocolError && error.code === ProtocolErrorCode.UrlElicitationRequired) throw error;
-      const failure = failedCall(config, prepared.name, error, who);
+      const phase = error instanceof OutputRefused ? 'output' : 'handler';
+      const failure = failedCall(config, prepared.name, error, who, phase);
       finish(false, { error: failure.text, errorId: failure.errorId });
       return withNotice(failure.result, call.notice);
     }
@@ -109,7 +110,12 @@ async function runHandler(
   const checked = await output.safeParseAsync(result.structuredContent);
   if (checked.success) return { result: withStructured(result, checked.data, value), ok: true };
   const issues = formatIssues(checked.error, output, result.structuredContent).join('; ');
-  throw new Error(
+  throw new OutputRefused(
     `Output validation error: tool ${prepared.name} returned a value its output schema refuses: ${issues}`,
   );
+}
+
+/** A result the tool's own output schema refuses: reported in the `output` phase. */
+class OutputRefused extends Error {
+  override name = 'OutputValidationError';
 }

@@ -5,7 +5,7 @@
 import type { AuthInfo, CallToolResult } from '@modelcontextprotocol/server';
 import type { MountConfig } from '../mount/config.js';
 import { ToolError } from '../mount/tool-error.js';
-import { callerOf, observeError } from './observe.js';
+import { observeError } from './observe.js';
 
 export interface Failure {
   result: CallToolResult;
@@ -26,14 +26,14 @@ export function failedCall(
   tool: string,
   error: unknown,
   { requestId, authInfo }: { requestId?: string | number; authInfo?: AuthInfo } = {},
+  phase: 'handler' | 'output' = 'handler',
 ): Failure {
   if (error instanceof ToolError) return { result: errorResult(error.message), text: error.message };
-  const errorId = crypto.randomUUID();
-  observeError(config, error, {
+  const errorId = observeError(config, error, {
+    phase,
     tool,
-    errorId,
     ...(requestId !== undefined && { requestId }),
-    ...(authInfo && { caller: callerOf(authInfo) }),
+    ...(authInfo && { authInfo }),
   });
   const masked = `Tool ${tool} failed (error id ${errorId})`;
   const text = config.exposeErrors ? `${masked}: ${error instanceof Error ? error.message : String(error)}` : masked;

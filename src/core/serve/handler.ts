@@ -14,6 +14,7 @@ import { jsonRpcError } from './body.js';
 import { isPreflight, preflight, withCors } from './cors.js';
 import { observeError } from './observe.js';
 import { checkOrigin } from './origin.js';
+import { refusedWith } from './refusal.js';
 import { registration } from './registration.js';
 import type { FetchExtras } from './request-state.js';
 import { type RequestPath, serveRequests } from './requests.js';
@@ -26,7 +27,8 @@ export interface McpFetchHandler<Host = unknown> {
    * Serves one HTTP request (POST JSON-RPC; GET/DELETE are answered as the SDK's stateless serving does).
    * A request whose `Origin` or `Host` is not allowed gets 403 first (`originCheck`); with `cors`, a
    * preflight from an allowed origin gets 204, and responses to it carry CORS headers.
-   * Never rejects: a failure inside becomes a JSON-RPC 500 (-32603) and reaches `onError`.
+   * Never rejects: a failure inside becomes a JSON-RPC 500 (-32603) whose message carries an error id, and is
+   * logged with that id (`observe.logger`) and reported to `onError`.
    */
   fetch(request: Request, extras?: FetchExtras<Host>): Promise<Response>;
   /** Aborts in-flight exchanges. */
@@ -77,13 +79,13 @@ function guarded(config: MountConfig, serve: RequestPath['fetch']): McpFetchHand
     let allowed: string | undefined;
     try {
       const origin = checkOrigin(config.origin, request);
-      if (!origin.ok) return origin.response;
+      if (!origin.ok) return await refusedWith(config, origin.response, { reason: origin.reason });
       allowed = config.cors && origin.origin;
       if (config.cors && allowed && isPreflight(request)) return preflight(config.cors, allowed, request);
       return withCors(config.cors, allowed, await serve(request, extras));
     } catch (error) {
-      observeError(config, error);
-      return withCors(config.cors, allowed, jsonRpcError(500, -32603, 'Internal server error'));
+      const errorId = observeError(config, error, { phase: 'request' });
+      return withCors(config.cors, allowed, jsonRpcError(500, -32603, `Internal server error (error id ${errorId})`));
     }
   };
 }

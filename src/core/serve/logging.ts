@@ -13,7 +13,8 @@ import { observeError } from './observe.js';
  * client went away) reaches `onError` and the tool goes on.
  */
 export function toolSignals(mcp: ServerContext, config: MountConfig, tool: string): ToolSignals {
-  const settle = (sent: Promise<void>) => sent.catch((error: unknown) => observeError(config, error, { tool }));
+  const settle = (sent: Promise<void>) =>
+    sent.catch((error: unknown) => void observeError(config, error, { phase: 'notification', tool }));
   const progressToken = mcp.mcpReq._meta?.progressToken;
   return {
     // The SDK's own filter applies: nothing without the `logging` capability; in 2025-era serving the

@@ -1,8 +1,11 @@
-/** The observer hooks (`onCall`, `onError`): they see every call and error and never change a response. */
+/**
+ * The observer hooks (`onCall`, `onError`) and the default error log: they see every call and error and never
+ * change a response.
+ */
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { IgnoredKey } from '../messages/ignored-keys.js';
 import type { MountConfig } from '../mount/config.js';
-import type { Caller, ErrorInfo } from '../mount/options.js';
+import type { Caller, ErrorInfo, ErrorPhase } from '../mount/options.js';
 import type { Repair } from '../repair/index.js';
 
 /** One finished `tools/call`, as the executor knows it. */
@@ -50,18 +53,53 @@ export function observeCall(config: MountConfig, record: CallRecord): void {
       ...(record.inputRequired && { inputRequired: true }),
     });
   } catch (error) {
-    config.logger.error('mcp-mount: onCall threw', error);
+    observeError(config, error, { phase: 'onCall', tool: record.tool, ...whoFailed(record) });
   }
 }
 
-/** Calls `onError`; a throwing hook is logged, never passed on. */
-export function observeError(config: MountConfig, error: unknown, info: ErrorInfo = {}): void {
-  if (!config.onError) return;
+/** Where an error happened and for whom, as `observeError` takes it; `errorId` is made when not given. */
+export type ErrorWhere = Omit<ErrorInfo, 'errorId' | 'caller'> & { errorId?: string; authInfo?: AuthInfo };
+
+/**
+ * Reports an unexpected error: one line through `logger.error` (always, so nothing is lost without a hook),
+ * then `onError`. A throwing `onError` is logged, never passed on. Returns the error's id.
+ */
+export function observeError(config: MountConfig, error: unknown, where: ErrorWhere): string {
+  const { authInfo, errorId = crypto.randomUUID(), ...rest } = where;
+  const info: ErrorInfo = { ...rest, errorId, ...(authInfo && { caller: callerOf(authInfo) }) };
+  try {
+    config.logger.error(errorLine(info), error);
+  } catch {
+    // A logger that throws has nowhere else to go; onError still hears of the error.
+  }
+  if (!config.onError) return errorId;
   try {
     config.onError(error, info);
   } catch (hookError) {
     config.logger.error('mcp-mount: onError threw', hookError);
   }
+  return errorId;
+}
+
+/** `mcp-mount: handler error (error id …, tool orders, caller client-1/alice, request 7)`. */
+export function errorLine(info: ErrorInfo): string {
+  const parts = [`error id ${info.errorId}`];
+  if (info.tool !== undefined) parts.push(`tool ${info.tool}`);
+  if (info.caller) parts.push(`caller ${info.caller.clientId}${info.caller.subject ? `/${info.caller.subject}` : ''}`);
+  if (info.requestId !== undefined) parts.push(`request ${String(info.requestId)}`);
+  return `mcp-mount: ${phaseText(info.phase)} error (${parts.join(', ')})`;
+}
+
+function phaseText(phase: ErrorPhase): string {
+  return phase === 'onCall' || phase === 'onRefusal' ? `${phase} hook` : phase;
+}
+
+/** The request and caller of a call record, for an error that belongs to it. */
+function whoFailed(record: Pick<CallRecord, 'requestId' | 'authInfo'>): Pick<ErrorWhere, 'requestId' | 'authInfo'> {
+  return {
+    ...(record.requestId !== undefined && { requestId: record.requestId }),
+    ...(record.authInfo && { authInfo: record.authInfo }),
+  };
 }
 
 /** Who called, for audit: the client id, and the subject where the verifier put one (`extra.sub`). */

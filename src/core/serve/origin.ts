@@ -16,7 +16,7 @@ import type { OriginPolicy } from '../mount/access.js';
 import { jsonRpcError } from './body.js';
 
 /** The outcome: refused with a 403, or allowed, with the browser origin that was let in (for CORS). */
-export type OriginCheck = { ok: true; origin?: string } | { ok: false; response: Response };
+export type OriginCheck = { ok: true; origin?: string } | { ok: false; response: Response; reason: 'origin' | 'host' };
 
 const LOCALHOST_HOSTS = localhostAllowedHostnames();
 const LOCALHOST_ORIGINS = localhostAllowedOrigins();
@@ -37,13 +37,13 @@ export function checkOrigin(policy: OriginPolicy, request: Request): OriginCheck
     const result = validateHostHeader(host(), policy.hosts as string[]);
     if (!result.ok) {
       const refused = hostHeader === null ? undefined : hostHeaderValidationResponse(request, policy.hosts as string[]);
-      return { ok: false, response: refused ?? jsonRpcError(403, -32000, result.message) };
+      return { ok: false, response: refused ?? jsonRpcError(403, -32000, result.message), reason: 'host' };
     }
   }
   if (origin === undefined || originAllowed(policy, origin, host(), request.url)) return { ok: true, origin };
   // The SDK's own refusal: with nothing on its list, it refuses any present Origin, with its message.
   const refused = originValidationResponse(request, []);
-  return { ok: false, response: refused ?? jsonRpcError(403, -32000, `Invalid Origin: ${origin}`) };
+  return { ok: false, response: refused ?? jsonRpcError(403, -32000, `Invalid Origin: ${origin}`), reason: 'origin' };
 }
 
 function originAllowed(policy: OriginPolicy, origin: string, host: string, requestUrl: string): boolean {

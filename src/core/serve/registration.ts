@@ -2,6 +2,7 @@
  * One tool as the per-request server registers it: built once per mount (carriers, config, the executor),
  * bound to a request's state when the SDK's factory runs.
  */
+import type { ScopeChallengeHandler } from '@modelcontextprotocol/server';
 import type { MountConfig } from '../mount/config.js';
 import type { PreparedTool } from '../mount/prepare.js';
 import type { AnyTool } from '../mount/tool.js';
@@ -9,6 +10,7 @@ import type { ProjectionName } from '../projection/names.js';
 import { carrier } from './carrier.js';
 import { type Executor, executor } from './execute.js';
 import { inputCarrier, NO_CALLER } from './input-carrier.js';
+import { observeRefusal } from './refusal.js';
 import type { RequestState } from './request-state.js';
 import { type ScopeRule, scopeRule } from './scopes.js';
 
@@ -31,7 +33,8 @@ export interface Registration {
 /** Everything about one tool that does not change between requests. */
 export function registration(prepared: PreparedTool, config: MountConfig): Registration {
   const scopes = scopeRule(prepared.scopes);
-  const fixed = new Map(config.projection.served.map((p) => [p, fixedConfig(prepared, scopes, p)]));
+  const challenge = scopes && auditedChallenge(config, prepared.name, scopes);
+  const fixed = new Map(config.projection.served.map((p) => [p, fixedConfig(prepared, challenge, p)]));
   // Most requests carry no envelope repair and no unfit `arguments`: they share one config per projection,
   // built here.
   const shared = new Map(
@@ -64,8 +67,32 @@ export function registration(prepared: PreparedTool, config: MountConfig): Regis
   };
 }
 
+/** The tool's scope challenge, with each 403 it decides reported to `onRefusal`. */
+function auditedChallenge(config: MountConfig, tool: string, scopes: ScopeRule): ScopeChallengeHandler {
+  return async (context) => {
+    const challenge = await scopes.challenge(context);
+    if (challenge) {
+      const { id } = context.request;
+      observeRefusal(config, {
+        reason: 'insufficient-scope',
+        status: 403,
+        message: challenge.errorDescription ?? 'Insufficient scope',
+        method: 'tools/call',
+        tool,
+        requestId: id,
+        ...(context.authInfo && { authInfo: context.authInfo }),
+      });
+    }
+    return challenge;
+  };
+}
+
 /** The parts of the `registerTool` config that no request of `projection` changes. */
-function fixedConfig(prepared: PreparedTool, scopes: ScopeRule | undefined, projection: ProjectionName) {
+function fixedConfig(
+  prepared: PreparedTool,
+  challenge: ScopeChallengeHandler | undefined,
+  projection: ProjectionName,
+) {
   const { tool } = prepared;
   const served = prepared.outputSchemas?.[projection] ?? prepared.outputSchema;
   // The output is checked by the executor (once, with our error text, and visible to onCall/onError); the
@@ -78,6 +105,6 @@ function fixedConfig(prepared: PreparedTool, scopes: ScopeRule | undefined, proj
     annotations: tool.annotations,
     icons: tool.icons,
     _meta: tool._meta,
-    ...(scopes && { scopeChallenge: scopes.challenge }),
+    ...(challenge && { scopeChallenge: challenge }),
   };
 }

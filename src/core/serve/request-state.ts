@@ -15,7 +15,7 @@ export interface FetchExtras<Host = unknown> {
   /**
    * The JSON body, when a framework already parsed it (e.g. `express.json()` drained the stream).
    * Without it the body is read from the request, under `maxRequestBodyBytes`; a request whose body was
-   * already read then gets a JSON-RPC 500 (-32603) saying so, and `onError` (else `logger.error`) is told.
+   * already read then gets a JSON-RPC 500 (-32603) saying so, logged and reported to `onError`.
    */
   parsedBody?: unknown;
 }

@@ -7,6 +7,7 @@ import type { ServerSurface } from '../mount/server-hook.js';
 import { authenticate } from './auth.js';
 import { readMessage } from './body.js';
 import { noMessage, readEnvelope } from './envelope.js';
+import { type Refusal, refusedWith } from './refusal.js';
 import type { Registration } from './registration.js';
 import type { FetchExtras, RequestState } from './request-state.js';
 import { sdkExchange } from './sdk.js';
@@ -34,15 +35,24 @@ export function serveRequests(
     const { authInfo } = auth;
     const visible = await tools.visibility(request, authInfo, extras?.host);
     const plain: RequestState = { ...outside, extras, authInfo, visible };
-    const read = await readMessage(request, extras?.parsedBody, config);
+    const read = await readMessage(request, extras?.parsedBody, config, authInfo);
     if (read.kind === 'answered') return read.response;
     if (read.kind === 'sdk') return sdk.exchange(request, plain, { authInfo }, read.body);
     const envelope = readEnvelope(read.message, request, config, extras?.host);
     const state: RequestState = { ...plain, ...envelope.state };
     const refused = tools.refuseCall(request, state);
-    if (refused) return refused;
+    if (refused) return refusedWith(config, refused, { reason: 'missing-token', ...aboutCall(state) });
     return sdk.exchange(request, state, { authInfo, parsedBody: envelope.body });
   };
 
   return { fetch, close: sdk.close };
+}
+
+/** What a refusal of this request's call can say about it. */
+function aboutCall(state: RequestState): Omit<Refusal, 'reason' | 'status' | 'message'> {
+  return {
+    ...(state.method !== undefined && { method: state.method }),
+    ...(state.call && { tool: state.call.tool }),
+    ...(state.call?.requestId !== undefined && { requestId: state.call.requestId }),
+  };
 }

@@ -54,7 +54,7 @@ export function sdkExchange(config: MountConfig, surface: ServerSurface, tools: 
     {
       maxRequestBodySize: config.maxRequestBodyBytes,
       responseMode: config.responseMode,
-      onerror: (error) => observeError(config, error),
+      onerror: (error) => observeError(config, error, { phase: 'transport' }),
     },
   );
 

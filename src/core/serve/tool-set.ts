@@ -8,6 +8,7 @@ import type { AuthInfo, RegisteredTool } from '@modelcontextprotocol/server';
 import type { MountConfig } from '../mount/config.js';
 import type { VisibleTools } from '../mount/options.js';
 import { authenticationRequired } from './auth.js';
+import { observeRefusal } from './refusal.js';
 import type { Registration } from './registration.js';
 import type { RequestState, Visibility } from './request-state.js';
 
@@ -48,7 +49,10 @@ export function toolSet(registrations: readonly Registration[], config: MountCon
       if (state.call !== undefined) {
         const r = called(state);
         if (r) register(r);
-        else placeholder(register);
+        else {
+          placeholder(register);
+          unknownTool(config, state);
+        }
         return;
       }
       // Chosen here, now that the SDK has accepted the request, before any tool is listed.
@@ -72,6 +76,19 @@ export function toolSet(registrations: readonly Registration[], config: MountCon
     const first = registrations[0];
     if (first) register(first).remove();
   }
+}
+
+/** A call to a tool that does not exist or is hidden, for the audit trail: one event, the SDK's words. */
+function unknownTool(config: MountConfig, state: RequestState): void {
+  const call = state.call!;
+  observeRefusal(config, {
+    reason: 'unknown-tool',
+    message: `Tool ${call.tool} not found`,
+    method: 'tools/call',
+    tool: call.tool,
+    ...(call.requestId !== undefined && { requestId: call.requestId }),
+    ...(state.authInfo && { authInfo: state.authInfo }),
+  });
 }
 
 /** `visibleTools`' answer as a predicate. @throws TypeError for anything else (a 500 that onError sees). */

@@ -22,7 +22,9 @@ const call = () => callAdd({ a: 1, b: 2 });
 describe('a failure inside the core', () => {
   it('becomes a JSON-RPC 500 that hides the cause, onError sees the cause, and the next request is served', async () => {
     const seen: unknown[] = [];
-    const handler = createMcpFetchHandler([add], { observe: { onError: (error) => seen.push(error) } });
+    const logged: unknown[][] = [];
+    const logger = { warn() {}, error: (...args: unknown[]) => logged.push(args) };
+    const handler = createMcpFetchHandler([add], { observe: { logger, onError: (error) => seen.push(error) } });
     const broken = {
       get parsedBody(): unknown {
         throw new Error('secret internal detail');
@@ -31,14 +33,14 @@ describe('a failure inside the core', () => {
     const response = await handler.fetch(call(), broken);
     expect(response.status).toBe(500);
     const text = await response.text();
-    expect(JSON.parse(text)).toEqual({
-      jsonrpc: '2.0',
-      id: null,
-      error: { code: -32603, message: 'Internal server error' },
-    });
+    const { error } = JSON.parse(text);
+    const id = /^Internal server error \(error id ([0-9a-f-]{36})\)$/.exec(error.message)?.[1];
+    expect([error.code, id]).toEqual([-32603, expect.any(String)]);
     expect(text).not.toContain('secret');
     expect(seen).toHaveLength(1);
     expect((seen[0] as Error).message).toBe('secret internal detail');
+    // The operator's log has the cause under the id the client was shown.
+    expect(logged).toEqual([[`mcp-mount: request error (error id ${id})`, seen[0]]]);
 
     const next = await handler.fetch(call());
     expect(next.status).toBe(200);
