@@ -15,13 +15,13 @@ import supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../examples/express/app.js';
 import { options, tools } from '../../examples/shared/tools.js';
+import { mergedOptions } from '../support/options.js';
 import { connect, eras } from './support/clients.js';
 import { exampleAuth } from './support/example-auth.js';
 import { type Listening, listenApp } from './support/listen.js';
 import { freePort, type RunningProcess, repoRoot, startProcess } from './support/processes.js';
 import { checkTranscript, parseBody, runSession } from './support/session.js';
 import { boomTool, contextTool, datedTool, jsonRpcHeaders, rpc, slowTool } from './support/tools.js';
-import { mergedOptions } from '../support/options.js';
 
 const LIMIT = 2048;
 

@@ -10,8 +10,8 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { type DevIssuer, devIssuer, jwtVerifier } from '../../examples/shared/jwt.js';
 import { connect, eras } from '../adapters/support/clients.js';
-import { listen } from '../support/server.js';
 import { mergedOptions } from '../support/options.js';
+import { listen } from '../support/server.js';
 
 const ISSUER = 'https://auth.example.com';
 const AUDIENCE = 'https://mcp.example.com/mcp';

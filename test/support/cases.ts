@@ -8,8 +8,8 @@ import { afterAll, beforeAll, expect, type Mock, vi } from 'vitest';
 import type { z } from 'zod';
 import { connectors, type McpClient } from '../../examples/shared/clients.js';
 import { ajv, type Doc, isObject, pointersWith, unionsIn } from './documents.js';
-import { type Running, serveTools, textOf } from './server.js';
 import { mergedOptions } from './options.js';
+import { type Running, serveTools, textOf } from './server.js';
 
 // The document helpers live in documents.ts (shared with the unit suites); the case suites import them from here.
 export { ajv, at, type Doc, pointersWith, typeSet, unionsIn } from './documents.js';

@@ -28,7 +28,14 @@ describe('the groups', () => {
       projection: { choose: 'auto', serve: ['flat', 'cursor'] },
       schemaValidation: { policy: 'warn', profiles: ['gemini'] },
       features: (server) => void server.registerPrompt('p', {}, () => ({ messages: [] })),
-      repair: { json: false, scalars: false, nullAsAbsent: false, unknownKeys: 'reject', injectedKeys: [], hygiene: false },
+      repair: {
+        json: false,
+        scalars: false,
+        nullAsAbsent: false,
+        unknownKeys: 'reject',
+        injectedKeys: [],
+        hygiene: false,
+      },
       access: {
         checkOrigin: true,
         origins: ['https://app.example.com'],

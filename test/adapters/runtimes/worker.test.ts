@@ -108,6 +108,16 @@ describe('a test Worker: env/ctx, path and policy warn in workerd', () => {
 
   it("serves the good tools and leaves out the bad one under policy 'warn'", async () => {
     const listed = (await call(rpc('tools/list'))).result.tools.map((t: { name: string }) => t.name);
-    expect(listed).toEqual(['send_message', 'publish_post', 'search_notes', 'context', 'isolate', 'counted']);
+    expect(listed).toEqual(['send_message', 'publish_post', 'search_notes', 'context', 'isolate', 'counted', 'boom']);
+  });
+
+  it('logs a throwing handler through the default logger, with its error id, tool and phase', async () => {
+    const result = (await call(rpc('tools/call', { name: 'boom', arguments: {} }, 41))).result;
+    const id = /^Tool boom failed \(error id ([0-9a-f-]{36})\)$/.exec(result.content[0].text)?.[1];
+    expect(id, result.content[0].text).toBeDefined();
+    const line = `mcp-mount: handler error (error id ${id}, tool boom, request 41)`;
+    await expect.poll(() => worker.output(), { timeout: 10_000 }).toContain(line);
+    // The error follows the line: its message (and stack) are in the operator's log, not the client's answer.
+    expect(worker.output().slice(worker.output().indexOf(line))).toContain('db down: password=hunter2');
   });
 });

@@ -1,0 +1,130 @@
+/**
+ * Errors are never lost: with no `observe` option at all, a throwing handler on Hono and on Express is logged
+ * by the default logger (the console's `error`) with its error id, tool, caller and phase, and the client sees
+ * only the masked text with the same id. The Worker's twin runs in workerd (test/adapters/runtimes).
+ */
+import express from 'express';
+import { Hono } from 'hono';
+import { type AnyTool, defineTool, type McpMountOptions } from 'mcp-mount';
+import { mcp as expressMcp } from 'mcp-mount/express';
+import { mcp as honoMcp } from 'mcp-mount/hono';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { listenApp } from '../adapters/support/listen.js';
+import { parseBody } from '../adapters/support/session.js';
+import { jsonRpcHeaders, rpc } from '../adapters/support/tools.js';
+import { listen } from '../support/server.js';
+
+const boom = defineTool({
+  name: 'orders',
+  input: z.object({}),
+  handler: () => {
+    throw new Error('connect ECONNREFUSED 10.0.0.7:5432');
+  },
+});
+
+const mounts: Record<
+  string,
+  (tools: AnyTool[], options?: McpMountOptions) => Promise<{ url: string; close(): Promise<void> }>
+> = {
+  hono: async (tools, options) => {
+    const app = new Hono();
+    app.all('/mcp', honoMcp(tools, options));
+    return listen(app.fetch);
+  },
+  express: async (tools, options) => {
+    const app = express();
+    app.use(express.json());
+    app.post('/mcp', expressMcp(tools, options));
+    return listenApp(app);
+  },
+};
+
+afterEach(() => vi.restoreAllMocks());
+
+const call = async (url: string, headers: Record<string, string> = {}) => {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { ...jsonRpcHeaders, ...headers },
+    body: rpc('tools/call', { name: 'orders', arguments: {} }, 7),
+  });
+  const text: string = parseBody(await response.text()).result.content[0].text;
+  return /^Tool orders failed \(error id ([0-9a-f-]{36})\)$/.exec(text)?.[1];
+};
+
+describe.each(Object.keys(mounts))('the default error log on %s', (name) => {
+  it('logs a throwing handler with its error id, tool, phase and request, with no onError set', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const server = await mounts[name]!([boom]);
+    try {
+      const id = await call(server.url);
+      expect(id).toBeDefined();
+      expect(logged.mock.calls).toEqual([
+        [`mcp-mount: handler error (error id ${id}, tool orders, request 7)`, expect.any(Error)],
+      ]);
+      expect((logged.mock.calls[0]![1] as Error).message).toContain('ECONNREFUSED');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('names the caller, and still logs when onError is set; onError gets the phase', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const onError = vi.fn();
+    const verify = (token: string) => ({
+      token,
+      clientId: 'budget-app',
+      scopes: [],
+      expiresAt: 'never' as const,
+      extra: { sub: 'ada' },
+    });
+    const server = await mounts[name]!([boom], { access: { auth: { verify } }, observe: { onError } });
+    try {
+      const id = await call(server.url, { authorization: 'Bearer key-1' });
+      expect(logged.mock.calls).toEqual([
+        [`mcp-mount: handler error (error id ${id}, tool orders, caller budget-app/ada, request 7)`, expect.any(Error)],
+      ]);
+      expect(onError).toHaveBeenCalledWith(logged.mock.calls[0]![1], {
+        phase: 'handler',
+        errorId: id,
+        tool: 'orders',
+        requestId: 7,
+        caller: { clientId: 'budget-app', subject: 'ada' },
+      });
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('hooks that throw', () => {
+  it('a throwing onCall is logged and reported with its phase, and the call is answered', async () => {
+    const logger = { warn: vi.fn(), error: vi.fn() };
+    const onError = vi.fn();
+    const ok = defineTool({ name: 'orders', input: z.object({}), handler: () => 'fine' });
+    const onCall = () => {
+      throw new Error('audit sink down');
+    };
+    const server = await mounts.hono!([ok], { observe: { logger, onError, onCall } });
+    try {
+      const response = await fetch(server.url, {
+        method: 'POST',
+        headers: jsonRpcHeaders,
+        body: rpc('tools/call', { name: 'orders', arguments: {} }, 3),
+      });
+      expect(parseBody(await response.text()).result.content[0].text).toBe('fine');
+      expect(onError).toHaveBeenCalledWith(expect.objectContaining({ message: 'audit sink down' }), {
+        phase: 'onCall',
+        errorId: expect.any(String),
+        tool: 'orders',
+        requestId: 3,
+      });
+      expect(logger.error).toHaveBeenCalledWith(
+        expect.stringMatching(/^mcp-mount: onCall hook error \(error id .+, tool orders, request 3\)$/),
+        expect.any(Error),
+      );
+    } finally {
+      await server.close();
+    }
+  });
+});
