@@ -72,7 +72,7 @@ const GROUP_KEYS = {
     'visibleFeatures',
   ],
   observe: ['onCall', 'onError', 'logger', 'redact', 'exposeErrors', 'onRefusal'],
-  limits: ['maxRequestBodyBytes', 'maxArgumentDepth', 'maxArgumentValues'],
+  limits: ['maxRequestBodyBytes', 'maxArgumentDepth', 'maxArgumentValues', 'timeoutMs'],
   protocol: ['logging', 'responseMode', 'requestState'],
 } as const satisfies Record<string, readonly string[]>;
 type Group = keyof typeof GROUP_KEYS;
@@ -134,6 +134,8 @@ export interface MountConfig {
   readonly maxRequestBodyBytes: number;
   /** `limits.maxArgumentDepth` and `limits.maxArgumentValues`: what one call's arguments may hold. */
   readonly argumentLimits: ArgumentLimits;
+  /** `limits.timeoutMs`: the default for tools without their own; undefined for none. */
+  readonly timeoutMs?: number;
   /** `access.checkOrigin`, `access.origins`, `access.hosts`. */
   readonly origin: OriginPolicy;
   /** `access.cors`, settled; undefined when off. */
@@ -294,8 +296,11 @@ function settleRepair(repair: RepairOptions): Pick<MountConfig, 'repair' | 'unkn
 }
 
 /** `limits`, each a positive integer or its default. */
-function settleLimits(limits: LimitsOptions): Pick<MountConfig, 'maxRequestBodyBytes' | 'argumentLimits'> {
+function settleLimits(
+  limits: LimitsOptions,
+): Pick<MountConfig, 'maxRequestBodyBytes' | 'argumentLimits' | 'timeoutMs'> {
   return {
+    ...(limits.timeoutMs !== undefined && { timeoutMs: positiveInteger('limits.timeoutMs', limits.timeoutMs, 0) }),
     maxRequestBodyBytes: positiveInteger(
       'limits.maxRequestBodyBytes',
       limits.maxRequestBodyBytes,

@@ -385,6 +385,12 @@ export interface LimitsOptions {
    * body holds at most about 2,000,000 (`[0,0,…]`).
    */
   maxArgumentValues?: number;
+  /**
+   * How long a call may run, in milliseconds, for every tool without its own `timeoutMs`: past it,
+   * `ctx.signal` aborts and the client gets `isError` `Tool <name> timed out after <N> s` (and `onRefusal`
+   * hears `timeout`). Default none.
+   */
+  timeoutMs?: number;
 }
 
 /** MCP protocol features the per-request servers declare or pass to the SDK. */
@@ -432,7 +438,7 @@ export interface McpMountOptions<S extends AnyZodObject = AnyZodObject, R = unkn
   access?: AccessOptions;
   /** Hooks and logs: `onCall`, `onError`, `onRefusal`, `logger`, `redact`, `exposeErrors`. */
   observe?: ObserveOptions;
-  /** What a request may cost: `maxRequestBodyBytes`, `maxArgumentDepth`, `maxArgumentValues`. */
+  /** What a request may cost: `maxRequestBodyBytes`, `maxArgumentDepth`, `maxArgumentValues`, `timeoutMs`. */
   limits?: LimitsOptions;
   /** MCP protocol features: `logging`, `responseMode`, `requestState`. */
   protocol?: ProtocolOptions;

@@ -159,6 +159,14 @@ export interface ToolDefinition<
    * `authInfo` the framework passes in (Express's `req.auth`) can then carry the scopes.
    */
   scopes?: ToolScopes;
+  /**
+   * How long a call may run, in milliseconds (`extend.resolve`, the handler and the output check): past it,
+   * `ctx.signal` aborts (reason: a `TimeoutError` `DOMException`) and the client gets `isError`
+   * `Tool <name> timed out after <N> s`, reported to `onCall` and `onRefusal` (`timeout`). Default: the
+   * mount's `limits.timeoutMs`, else none.
+   * @throws TypeError at mount when not a positive integer.
+   */
+  timeoutMs?: number;
   handler: (
     args: {
       params: P extends AnyZodObject ? z.output<P> : Record<string, never>;

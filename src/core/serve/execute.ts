@@ -18,6 +18,7 @@ import { failedCall } from './failure.js';
 import type { CheckedCall } from './input-carrier.js';
 import { toolSignals } from './logging.js';
 import { type CallRecord, observeCall, whoCalled } from './observe.js';
+import { observeRefusal } from './refusal.js';
 import type { RequestState } from './request-state.js';
 import {
   errorWithinSchema,
@@ -27,6 +28,7 @@ import {
   withNotice,
   withStructured,
 } from './result.js';
+import { settledTimeout, timedOutText, withTimeout } from './timeout.js';
 
 export type Executor = (call: CheckedCall, mcp: ServerContext, state: RequestState) => Promise<ToolResult>;
 
@@ -39,6 +41,7 @@ type Outcome =
   | { result: CallToolResult; ok: boolean; inputRequired?: undefined };
 
 export function executor(prepared: PreparedTool, config: MountConfig): Executor {
+  const timeoutMs = settledTimeout(prepared, config);
   return async (call, mcp, state) => {
     const who = whoCalled(state, call.args);
     const finish = (ok: boolean, detail: Pick<CallRecord, 'error' | 'errorId' | 'inputRequired'> = {}) =>
@@ -51,10 +54,17 @@ export function executor(prepared: PreparedTool, config: MountConfig): Executor 
         ignoredKeys: call.ignored,
         started: call.started,
       });
-    const base = toolContext(prepared, config, call, mcp, state);
     let outcome: Outcome;
     try {
-      outcome = await runHandler(prepared, call, base);
+      const timed = await withTimeout(timeoutMs, mcp.mcpReq.signal, (signal) =>
+        runHandler(prepared, call, toolContext(prepared, config, call, mcp, state, signal)),
+      );
+      if (timed.timedOut) {
+        const text = timedOut(config, prepared.name, timeoutMs!, state);
+        finish(false, { error: text });
+        return withNotice({ content: [{ type: 'text', text }], isError: true }, call.notice);
+      }
+      outcome = timed.value;
     } catch (error) {
       // The SDK's URL elicitation must reach the client as the protocol error it is.
       if (error instanceof ProtocolError && error.code === ProtocolErrorCode.UrlElicitationRequired) throw error;
@@ -69,6 +79,20 @@ export function executor(prepared: PreparedTool, config: MountConfig): Executor 
   };
 }
 
+/** The text for a call past its deadline, reported to the audit trail. */
+function timedOut(config: MountConfig, tool: string, timeoutMs: number, state: RequestState): string {
+  const message = timedOutText(tool, timeoutMs);
+  observeRefusal(config, {
+    reason: 'timeout',
+    message,
+    method: 'tools/call',
+    tool,
+    ...(state.call?.requestId !== undefined && { requestId: state.call.requestId }),
+    ...(state.authInfo && { authInfo: state.authInfo }),
+  });
+  return message;
+}
+
 /** What the handler and `extend.resolve` are given, before `extend` is resolved. */
 function toolContext(
   prepared: PreparedTool,
@@ -76,11 +100,12 @@ function toolContext(
   call: CheckedCall,
   mcp: ServerContext,
   state: RequestState,
+  signal: AbortSignal,
 ): Omit<ToolContext, 'extend'> {
   return {
     request: mcp.http?.req,
     authInfo: mcp.http?.authInfo ?? state.authInfo,
-    signal: mcp.mcpReq.signal,
+    signal,
     repairs: call.repairs,
     ignoredKeys: call.ignored,
     host: state.extras?.host ?? {},

@@ -1,0 +1,57 @@
+/**
+ * Per-call timeouts (`timeoutMs` on a tool, `limits.timeoutMs` for the mount): the call's signal aborts at
+ * the deadline and the call is answered then, whatever the handler does with the signal.
+ */
+
+import type { MountConfig } from '../mount/config.js';
+import type { PreparedTool } from '../mount/prepare.js';
+
+/** The deadline of one tool's calls, in milliseconds, or undefined for none. @throws TypeError when invalid. */
+export function settledTimeout(prepared: PreparedTool, config: MountConfig): number | undefined {
+  const own: unknown = prepared.tool.timeoutMs;
+  if (own === undefined) return config.timeoutMs;
+  if (typeof own !== 'number' || !Number.isSafeInteger(own) || own <= 0) {
+    throw new TypeError(`mcp-mount: tool ${prepared.name}: timeoutMs must be a positive integer, got ${String(own)}`);
+  }
+  return own;
+}
+
+/** What running under a deadline came to: the run's value, or the deadline passed first. */
+export type Timed<T> = { timedOut: false; value: T } | { timedOut: true };
+
+/**
+ * Runs `run` with a signal that follows `parent` and aborts at `timeoutMs` (reason: a `TimeoutError`
+ * `DOMException`), and settles at the deadline at the latest. A run that settles later is left to finish; its
+ * outcome, a rejection included, is dropped. Without `timeoutMs`, `run` gets `parent` itself.
+ */
+export async function withTimeout<T>(
+  timeoutMs: number | undefined,
+  parent: AbortSignal,
+  run: (signal: AbortSignal) => Promise<T>,
+): Promise<Timed<T>> {
+  if (timeoutMs === undefined) return { timedOut: false, value: await run(parent) };
+  const controller = new AbortController();
+  const follow = () => controller.abort(parent.reason);
+  if (parent.aborted) follow();
+  else parent.addEventListener('abort', follow, { once: true });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<Timed<T>>((resolve) => {
+    timer = setTimeout(() => {
+      controller.abort(new DOMException(`timed out after ${timeoutMs} ms`, 'TimeoutError'));
+      resolve({ timedOut: true });
+    }, timeoutMs);
+  });
+  const running = run(controller.signal);
+  running.catch(() => undefined);
+  try {
+    return await Promise.race([running.then((value): Timed<T> => ({ timedOut: false, value })), deadline]);
+  } finally {
+    clearTimeout(timer);
+    parent.removeEventListener('abort', follow);
+  }
+}
+
+/** `Tool orders timed out after 2.5 s`: what the model is told. */
+export function timedOutText(tool: string, timeoutMs: number): string {
+  return `Tool ${tool} timed out after ${Number((timeoutMs / 1000).toFixed(3))} s`;
+}
