@@ -29,6 +29,7 @@ import type {
   VisibleFeatures,
   VisibleTools,
 } from './options.js';
+import { type RatePolicy, settleRatePolicy } from './rate-limits.js';
 import type { ServerHook } from './server-hook.js';
 
 /** What `projection: 'auto'` can answer besides `flat`. */
@@ -72,7 +73,7 @@ const GROUP_KEYS = {
     'visibleFeatures',
   ],
   observe: ['onCall', 'onError', 'logger', 'redact', 'exposeErrors', 'onRefusal'],
-  limits: ['maxRequestBodyBytes', 'maxArgumentDepth', 'maxArgumentValues', 'timeoutMs'],
+  limits: ['maxRequestBodyBytes', 'maxArgumentDepth', 'maxArgumentValues', 'timeoutMs', 'rate', 'concurrency'],
   protocol: ['logging', 'responseMode', 'requestState'],
 } as const satisfies Record<string, readonly string[]>;
 type Group = keyof typeof GROUP_KEYS;
@@ -136,6 +137,8 @@ export interface MountConfig {
   readonly argumentLimits: ArgumentLimits;
   /** `limits.timeoutMs`: the default for tools without their own; undefined for none. */
   readonly timeoutMs?: number;
+  /** `limits.rate` and `limits.concurrency`, settled; undefined when neither is set. */
+  readonly rate?: RatePolicy;
   /** `access.checkOrigin`, `access.origins`, `access.hosts`. */
   readonly origin: OriginPolicy;
   /** `access.cors`, settled; undefined when off. */
@@ -200,6 +203,7 @@ export function settleOptions(options: McpMountOptions<any> = {}): MountConfig {
     validation: settleValidation(options.schemaValidation),
     ...settleRepair(repair),
     ...settleLimits(limits),
+    ...settleRate(limits, options.name),
     ...settleAccess(access),
     ...settleObserve(observe),
     ...settleFeatures(options),
@@ -311,6 +315,12 @@ function settleLimits(
       maxValues: positiveInteger('limits.maxArgumentValues', limits.maxArgumentValues, DEFAULT_MAX_ARGUMENT_VALUES),
     }),
   };
+}
+
+/** `limits.rate` and `limits.concurrency`: each window's limiter, built once. */
+function settleRate(limits: LimitsOptions, name: string | undefined): Pick<MountConfig, 'rate'> {
+  const rate = settleRatePolicy(limits, name ?? 'mcp-mount');
+  return rate ? { rate } : {};
 }
 
 /** `access`: the Origin and Host checks, CORS, auth, and which tools a request sees. */

@@ -391,6 +391,69 @@ export interface LimitsOptions {
    * hears `timeout`). Default none.
    */
   timeoutMs?: number;
+  /**
+   * Rate limits per caller and per tool, on `rate-limiter-flexible` (docs/guide/limits.md): in memory by
+   * default, or in a store the replicas share (`store`). A limited `tools/call` gets `isError`
+   * `Tool <name> is rate limited: retry in <N> s`; any other limited request HTTP 429 with `Retry-After`;
+   * both reach `onRefusal` (`rate-limited`). Default none.
+   */
+  rate?: RateLimitOptions;
+  /**
+   * Most `tools/call`s one caller may have running at once, on this instance (the key is the rate limit's).
+   * One more gets `isError` `Tool <name>: <N> calls of this caller are already running; retry when one
+   * finishes` and `onRefusal` hears `concurrency`. Default none.
+   * @throws TypeError at construction when not a positive integer.
+   */
+  concurrency?: number;
+}
+
+/** A window: `points` requests per `durationSeconds`. */
+export interface RateWindow {
+  points: number;
+  durationSeconds: number;
+}
+
+/**
+ * `limits.rate`. Each window counts per caller: the token's subject (`extra.sub`) when the verifier put one,
+ * else its `clientId`; an anonymous request is counted under what `key` returns, and is not limited without
+ * it (one shared bucket would let one client starve the rest).
+ *
+ * @example
+ * ```ts
+ * import { RateLimiterRedis } from 'rate-limiter-flexible';
+ * limits: {
+ *   rate: {
+ *     perCaller: { points: 120, durationSeconds: 60 },
+ *     perTool: { search_web: { points: 10, durationSeconds: 60 } },
+ *     key: ({ request }) => request.headers.get('cf-connecting-ip') ?? undefined,
+ *     store: (options) => new RateLimiterRedis({ storeClient: redis, ...options }),
+ *   },
+ * }
+ * ```
+ */
+export interface RateLimitOptions {
+  /** Requests of any method per caller (a `tools/call` counts here and in its tool's window). */
+  perCaller?: RateWindow;
+  /** Calls of the named tool per caller. */
+  perTool?: Readonly<Record<string, RateWindow>>;
+  /** The key of an anonymous request (an IP header your platform sets, say), or undefined: not limited. */
+  key?: (context: { request: Request; host: unknown }) => string | undefined;
+  /**
+   * Builds each window's limiter: `rate-limiter-flexible`'s `RateLimiterMemory` by default; pass e.g.
+   * `(options) => new RateLimiterRedis({ storeClient: redis, ...options })` so every replica counts in one
+   * place. `keyPrefix` separates the windows (and mounts sharing a store: see `name`).
+   */
+  store?: (options: { points: number; duration: number; keyPrefix: string }) => RateLimiter;
+}
+
+/**
+ * What `limits.rate.store` returns: any `rate-limiter-flexible` limiter. `consume` resolves when the points
+ * were taken, rejects with its result (`msBeforeNext`) when the window is full, and with an `Error` when the
+ * store failed (the request is then served, and the error logged: a store outage does not take the server
+ * down).
+ */
+export interface RateLimiter {
+  consume(key: string, points?: number): Promise<unknown>;
 }
 
 /** MCP protocol features the per-request servers declare or pass to the SDK. */
@@ -438,7 +501,10 @@ export interface McpMountOptions<S extends AnyZodObject = AnyZodObject, R = unkn
   access?: AccessOptions;
   /** Hooks and logs: `onCall`, `onError`, `onRefusal`, `logger`, `redact`, `exposeErrors`. */
   observe?: ObserveOptions;
-  /** What a request may cost: `maxRequestBodyBytes`, `maxArgumentDepth`, `maxArgumentValues`, `timeoutMs`. */
+  /**
+   * What a request may cost: `maxRequestBodyBytes`, `maxArgumentDepth`, `maxArgumentValues`, `timeoutMs`,
+   * `rate`, `concurrency`.
+   */
   limits?: LimitsOptions;
   /** MCP protocol features: `logging`, `responseMode`, `requestState`. */
   protocol?: ProtocolOptions;
@@ -482,7 +548,7 @@ export interface Caller {
  * output schema refuses), `auth` (`verify` could not check a token: the client got 503), `request` (any other
  * failure on the request path: the client got a JSON-RPC 500), `body` (the request body could not be read),
  * `notification` (`ctx.log` or `ctx.progress` could not be sent), `transport` (the SDK's own report), `onCall`
- * and `onRefusal` (a hook that threw).
+ * and `onRefusal` (a hook that threw), `limits` (a rate-limit store failed; the request was served).
  */
 export type ErrorPhase =
   | 'handler'
@@ -493,7 +559,8 @@ export type ErrorPhase =
   | 'notification'
   | 'transport'
   | 'onCall'
-  | 'onRefusal';
+  | 'onRefusal'
+  | 'limits';
 
 /** What `onError` sees beside the error. */
 export interface ErrorInfo {

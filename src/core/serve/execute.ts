@@ -14,8 +14,9 @@ import { formatIssues } from '../messages/index.js';
 import type { MountConfig } from '../mount/config.js';
 import type { PreparedTool } from '../mount/prepare.js';
 import type { ToolContext } from '../mount/tool.js';
-import { failedCall } from './failure.js';
+import { errorResult, failedCall } from './failure.js';
 import type { CheckedCall } from './input-carrier.js';
+import { admitCall } from './limits.js';
 import { toolSignals } from './logging.js';
 import { type CallRecord, observeCall, whoCalled } from './observe.js';
 import { observeRefusal } from './refusal.js';
@@ -54,6 +55,11 @@ export function executor(prepared: PreparedTool, config: MountConfig): Executor 
         ignoredKeys: call.ignored,
         started: call.started,
       });
+    const admission = await admitCall(config, prepared.name, state);
+    if (!admission.ok) {
+      finish(false, { error: admission.text });
+      return withNotice(errorResult(admission.text), call.notice);
+    }
     let outcome: Outcome;
     try {
       const timed = await withTimeout(timeoutMs, mcp.mcpReq.signal, (signal) =>
@@ -62,7 +68,7 @@ export function executor(prepared: PreparedTool, config: MountConfig): Executor 
       if (timed.timedOut) {
         const text = timedOut(config, prepared.name, timeoutMs!, state);
         finish(false, { error: text });
-        return withNotice({ content: [{ type: 'text', text }], isError: true }, call.notice);
+        return withNotice(errorResult(text), call.notice);
       }
       outcome = timed.value;
     } catch (error) {
@@ -72,6 +78,8 @@ export function executor(prepared: PreparedTool, config: MountConfig): Executor 
       const failure = failedCall(config, prepared.name, error, who, phase);
       finish(false, { error: failure.text, errorId: failure.errorId });
       return withNotice(failure.result, call.notice);
+    } finally {
+      admission.release();
     }
     finish(outcome.ok, outcome.inputRequired && { inputRequired: true });
     // What the schema dropped reaches the model beside whatever the handler returned.

@@ -40,6 +40,7 @@ export function failedCall(
   return { result: errorResult(text), text, errorId };
 }
 
-function errorResult(text: string): CallToolResult {
+/** An `isError` result of one text block. */
+export function errorResult(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true };
 }

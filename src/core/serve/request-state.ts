@@ -27,4 +27,6 @@ export interface RequestState extends MessageState {
   authInfo?: AuthInfo;
   /** Which tools this request may see (`visibleTools`); undefined: all of them. */
   visible?: Visibility;
+  /** The key its rate limits and running slots count under (limits.ts); undefined: not limited. */
+  limitKey?: string;
 }

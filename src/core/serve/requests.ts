@@ -7,6 +7,7 @@ import type { ServerSurface } from '../mount/server-hook.js';
 import { authenticate } from './auth.js';
 import { readMessage } from './body.js';
 import { noMessage, readEnvelope } from './envelope.js';
+import { limitKey as limitKeyOf, limitRequest } from './limits.js';
 import { type Refusal, refusedWith } from './refusal.js';
 import type { Registration } from './registration.js';
 import type { FetchExtras, RequestState } from './request-state.js';
@@ -34,7 +35,8 @@ export function serveRequests(
     if (!auth.ok) return auth.response;
     const { authInfo } = auth;
     const visible = await tools.visibility(request, authInfo, extras?.host);
-    const plain: RequestState = { ...outside, extras, authInfo, visible };
+    const limitKey = limitKeyOf(config, request, authInfo, extras?.host);
+    const plain: RequestState = { ...outside, extras, authInfo, visible, ...(limitKey !== undefined && { limitKey }) };
     const read = await readMessage(request, extras?.parsedBody, config, authInfo);
     if (read.kind === 'answered') return read.response;
     if (read.kind === 'sdk') return sdk.exchange(request, plain, { authInfo }, read.body);
@@ -42,6 +44,9 @@ export function serveRequests(
     const state: RequestState = { ...plain, ...envelope.state };
     const refused = tools.refuseCall(request, state);
     if (refused) return refusedWith(config, refused, { reason: 'missing-token', ...aboutCall(state) });
+    // A call is limited where it runs (execute.ts), so the model gets an `isError` it can act on.
+    const limited = state.method === 'tools/call' ? undefined : await limitRequest(config, state);
+    if (limited) return limited;
     return sdk.exchange(request, state, { authInfo, parsedBody: envelope.body });
   };
 
