@@ -51,19 +51,14 @@ export async function admitCall(config: MountConfig, tool: string, state: Reques
   const rate = config.rate;
   const key = state.limitKey;
   if (!rate || key === undefined) return ADMITTED;
-  for (const limiter of [rate.perCaller, rate.perTool.get(tool)]) {
-    if (!limiter) continue;
-    const retry = await take(config, limiter, key, state, tool);
-    if (retry !== undefined) {
-      return refusedCall(
-        config,
-        state,
-        tool,
-        'rate-limited',
-        `Tool ${tool} is rate limited: retry in ${retry} s`,
-        retry,
-      );
-    }
+  // Both windows at once, as `rate-limiter-flexible`'s `RateLimiterUnion` does: one store round trip of
+  // latency, not two. The longer wait is the one to name.
+  const limiters = [rate.perCaller, rate.perTool.get(tool)].filter((l) => l !== undefined);
+  const waits = await Promise.all(limiters.map((limiter) => take(config, limiter, key, state, tool)));
+  const retry = Math.max(0, ...waits.map((w) => w ?? 0));
+  if (retry > 0) {
+    const text = `Tool ${tool} is rate limited: retry in ${retry} s`;
+    return refusedCall(config, state, tool, 'rate-limited', text, retry);
   }
   return rate.concurrency === undefined ? ADMITTED : slot(config, rate, key, tool, state);
 }
