@@ -31,6 +31,7 @@ import type {
 } from './options.js';
 import { type RatePolicy, settleRatePolicy } from './rate-limits.js';
 import type { ServerHook } from './server-hook.js';
+import { settleTelemetry, type Telemetry } from './telemetry-api.js';
 
 /** What `projection: 'auto'` can answer besides `flat`. */
 const AUTO_TARGETS = AUTO_PROJECTIONS.map((rule) => rule.projection);
@@ -72,7 +73,7 @@ const GROUP_KEYS = {
     'listUnauthorizedTools',
     'visibleFeatures',
   ],
-  observe: ['onCall', 'onError', 'logger', 'redact', 'exposeErrors', 'onRefusal'],
+  observe: ['onCall', 'onError', 'logger', 'redact', 'exposeErrors', 'onRefusal', 'openTelemetry'],
   limits: ['maxRequestBodyBytes', 'maxArgumentDepth', 'maxArgumentValues', 'timeoutMs', 'rate', 'concurrency'],
   protocol: ['logging', 'responseMode', 'requestState'],
 } as const satisfies Record<string, readonly string[]>;
@@ -155,6 +156,8 @@ export interface MountConfig {
   readonly onError?: (error: unknown, info: ErrorInfo) => void;
   /** `observe.onRefusal`: the audit trail of refusals. */
   readonly onRefusal?: (event: RefusalEvent) => void;
+  /** `observe.openTelemetry`: the tracer and histogram; undefined without it. */
+  readonly telemetry?: Telemetry;
   readonly redact?: (args: Record<string, unknown>, tool: string) => unknown;
   /** `observe.exposeErrors`: unexpected handler errors show their message to the client. */
   readonly exposeErrors: boolean;
@@ -344,7 +347,8 @@ function settleAccess(
 /** `observe`: hooks checked to be functions, `logger` defaulted to `console`. */
 function settleObserve(
   observe: ObserveOptions,
-): Pick<MountConfig, 'logger' | 'onCall' | 'onError' | 'redact' | 'exposeErrors' | 'onRefusal'> {
+): Pick<MountConfig, 'logger' | 'onCall' | 'onError' | 'redact' | 'exposeErrors' | 'onRefusal' | 'telemetry'> {
+  const telemetry = settleTelemetry(observe.openTelemetry, undefined);
   for (const key of ['onCall', 'onError', 'redact', 'onRefusal'] as const) hook(`observe.${key}`, observe[key]);
   return {
     exposeErrors: observe.exposeErrors === true,
@@ -353,6 +357,7 @@ function settleObserve(
     ...(observe.onError && { onError: observe.onError }),
     ...(observe.redact && { redact: observe.redact }),
     ...(observe.onRefusal && { onRefusal: observe.onRefusal }),
+    ...(telemetry && { telemetry }),
   };
 }
 

@@ -5,6 +5,7 @@ import type { SchemaIssue } from '../probe/issue.js';
 import type { ProjectionName } from '../projection/names.js';
 import type { ProjectionChooser } from './client-identity.js';
 import type { ServerHook } from './server-hook.js';
+import type { OpenTelemetryApi } from './telemetry-api.js';
 import type { AnyTool, AnyZodObject, ToolContext } from './tool.js';
 
 /**
@@ -332,6 +333,16 @@ export interface ObserveOptions {
    */
   onRefusal?: (event: RefusalEvent) => void;
   /**
+   * OpenTelemetry, per the MCP semantic conventions (docs/decisions/0022-opentelemetry.md): pass the
+   * `@opentelemetry/api` module (`import * as otel from '@opentelemetry/api'`). Each MCP request is then a
+   * SERVER span named `{mcp.method.name} {target}` (`tools/call get_weather`), under the `traceparent` of
+   * `params._meta` or else the HTTP header, and its duration is recorded in the `mcp.server.operation.duration`
+   * histogram (seconds). The mount never imports the API itself: without this option nothing of it is loaded
+   * or bundled. Spans and metrics go wherever the app's OpenTelemetry SDK sends them.
+   * @throws TypeError at construction when not the API module.
+   */
+  openTelemetry?: OpenTelemetryApi;
+  /**
    * Observes every unexpected error (a handler's throw, with the `errorId` its client was shown; an output
    * that breaks its schema; a `verify` that could not check; an internal failure; a throwing `onCall`), with
    * its phase (`ErrorInfo.phase`). Never changes a response. Each is logged through `logger` whether or not
@@ -499,7 +510,7 @@ export interface McpMountOptions<S extends AnyZodObject = AnyZodObject, R = unkn
   repair?: RepairOptions;
   /** Origin, Host, CORS, auth and tool visibility: `checkOrigin`, `origins`, `hosts`, `cors`, `auth`, `visibleTools`, `listUnauthorizedTools`. */
   access?: AccessOptions;
-  /** Hooks and logs: `onCall`, `onError`, `onRefusal`, `logger`, `redact`, `exposeErrors`. */
+  /** Hooks, logs and traces: `onCall`, `onError`, `onRefusal`, `logger`, `redact`, `exposeErrors`, `openTelemetry`. */
   observe?: ObserveOptions;
   /**
    * What a request may cost: `maxRequestBodyBytes`, `maxArgumentDepth`, `maxArgumentValues`, `timeoutMs`,

@@ -22,7 +22,7 @@ export interface CheckedCall extends ParsedCall {
 }
 
 /** What the input carrier knows of the request that made a call: the call's envelope, and who made it. */
-export type Caller = Pick<RequestState, 'call' | 'authInfo'>;
+export type Caller = Pick<RequestState, 'call' | 'authInfo' | 'trace'>;
 
 /** What a carrier shared by every request knows of the request: nothing (registration.ts says when it serves). */
 export const NO_CALLER: Caller = Object.freeze({});

@@ -7,6 +7,7 @@ import type { IgnoredKey } from '../messages/ignored-keys.js';
 import type { MountConfig } from '../mount/config.js';
 import type { Caller, ErrorInfo, ErrorPhase } from '../mount/options.js';
 import type { Repair } from '../repair/index.js';
+import type { RequestTrace } from './telemetry.js';
 
 /** One finished `tools/call`, as the executor knows it. */
 export interface CallRecord {
@@ -25,18 +26,26 @@ export interface CallRecord {
   args?: unknown;
   /** The handler returned an `InputRequiredResult`: the call goes on in a retried request. */
   inputRequired?: boolean;
+  /** The request's span, when traced. */
+  trace?: RequestTrace;
 }
 
 /** What the hooks are told about who made a call (its request id, its caller) and with what arguments. */
 export function whoCalled(
-  state: { call?: { requestId?: string | number }; authInfo?: AuthInfo },
+  state: { call?: { requestId?: string | number }; authInfo?: AuthInfo; trace?: RequestTrace },
   args: unknown,
-): Pick<CallRecord, 'requestId' | 'authInfo' | 'args'> {
-  return { requestId: state.call?.requestId, authInfo: state.authInfo, args };
+): Pick<CallRecord, 'requestId' | 'authInfo' | 'args' | 'trace'> {
+  return {
+    requestId: state.call?.requestId,
+    authInfo: state.authInfo,
+    args,
+    ...(state.trace && { trace: state.trace }),
+  };
 }
 
-/** Calls `onCall`; a throwing hook is logged, never passed on. */
+/** Tells the request's span, then calls `onCall`; a throwing hook is logged, never passed on. */
 export function observeCall(config: MountConfig, record: CallRecord): void {
+  record.trace?.called(record);
   if (!config.onCall) return;
   try {
     config.onCall({

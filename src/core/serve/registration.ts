@@ -44,10 +44,14 @@ export function registration(prepared: PreparedTool, config: MountConfig): Regis
     ]),
   );
   // The check must see what the envelope step did to this request's arguments, which the SDK does not pass
-  // to `validate`: such a call gets a carrier of its own. So does a call `onCall` observes: a refused call is
-  // reported from the check, which must know who made it.
+  // to `validate`: such a call gets a carrier of its own. So does a call `onCall` observes or a span traces: a
+  // refused call is reported from the check, which must know who made it.
   const ownCarrier = (call: RequestState['call']) =>
-    call !== undefined && (call.repairs.length > 0 || call.unfit !== undefined || config.onCall !== undefined);
+    call !== undefined &&
+    (call.repairs.length > 0 ||
+      call.unfit !== undefined ||
+      config.onCall !== undefined ||
+      config.telemetry !== undefined);
   const configFor = (state: RequestState) => {
     const projection = state.projection();
     if (!ownCarrier(state.call)) return shared.get(projection);

@@ -2,6 +2,7 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { AnyTool } from '../mount/tool.js';
 import type { MessageState } from './envelope.js';
+import type { RequestTrace } from './telemetry.js';
 
 /** Whether one request may see a tool (`visibleTools`' answer, as a predicate over served tools). */
 export type Visibility = (served: { readonly name: string; readonly tool: AnyTool }) => boolean;
@@ -29,4 +30,6 @@ export interface RequestState extends MessageState {
   visible?: Visibility;
   /** The key its rate limits and running slots count under (limits.ts); undefined: not limited. */
   limitKey?: string;
+  /** Its span (`observe.openTelemetry`); undefined when not traced. */
+  trace?: RequestTrace;
 }

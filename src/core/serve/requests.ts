@@ -12,6 +12,7 @@ import { type Refusal, refusedWith } from './refusal.js';
 import type { Registration } from './registration.js';
 import type { FetchExtras, RequestState } from './request-state.js';
 import { sdkExchange } from './sdk.js';
+import { startTrace } from './telemetry.js';
 import { toolSet } from './tool-set.js';
 
 export interface RequestPath {
@@ -41,13 +42,25 @@ export function serveRequests(
     if (read.kind === 'answered') return read.response;
     if (read.kind === 'sdk') return sdk.exchange(request, plain, { authInfo }, read.body);
     const envelope = readEnvelope(read.message, request, config, extras?.host);
-    const state: RequestState = { ...plain, ...envelope.state };
+    const trace = config.telemetry && startTrace(config.telemetry, request, read.message);
+    const state: RequestState = { ...plain, ...envelope.state, ...(trace && { trace }) };
+    if (!trace) return answer(request, state, envelope.body);
+    try {
+      return trace.end(await trace.within(() => answer(request, state, envelope.body)));
+    } catch (error) {
+      trace.fail(error);
+      throw error;
+    }
+  };
+
+  /** A request whose message was read: refused for want of credentials or over its limit, or served. */
+  const answer = async (request: Request, state: RequestState, parsedBody: unknown): Promise<Response> => {
     const refused = tools.refuseCall(request, state);
     if (refused) return refusedWith(config, refused, { reason: 'missing-token', ...aboutCall(state) });
     // A call is limited where it runs (execute.ts), so the model gets an `isError` it can act on.
     const limited = state.method === 'tools/call' ? undefined : await limitRequest(config, state);
     if (limited) return limited;
-    return sdk.exchange(request, state, { authInfo, parsedBody: envelope.body });
+    return sdk.exchange(request, state, { authInfo: state.authInfo, parsedBody });
   };
 
   return { fetch, close: sdk.close };
