@@ -9,30 +9,17 @@ import { createMcpFetchHandler } from 'mcp-mount/adapter';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { parseBody } from '../adapters/support/session.js';
-import { jsonRpcHeaders, rpc } from '../adapters/support/tools.js';
+import { jsonRpcHeaders, rpc, sleepTool, subjectKeys } from '../adapters/support/tools.js';
 import { mergedOptions } from '../support/options.js';
 import { listen, type Running } from '../support/server.js';
 
 const echo = defineTool({ name: 'echo', input: z.object({}), handler: () => 'ok' });
 const search = defineTool({ name: 'search', input: z.object({}), handler: () => 'found' });
-const slow = defineTool({
-  name: 'slow',
-  input: z.object({ ms: z.number() }),
-  handler: async ({ input }) => {
-    await new Promise((resolve) => setTimeout(resolve, input.ms));
-    return 'done';
-  },
-});
+const slow = sleepTool('slow');
 const tools = [echo, search, slow];
 
 /** `Bearer <subject>` is a valid API key of client `app` for that subject. */
-const verify = (token: string) => ({
-  token,
-  clientId: 'app',
-  scopes: [],
-  expiresAt: 'never' as const,
-  extra: { sub: token },
-});
+const verify = subjectKeys;
 
 const servers: Running[] = [];
 afterEach(async () => {

@@ -12,7 +12,7 @@ import { createMcpFetchHandler } from 'mcp-mount/adapter';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { parseBody } from '../adapters/support/session.js';
-import { jsonRpcHeaders, rpc } from '../adapters/support/tools.js';
+import { boomTool, jsonRpcHeaders, rpc } from '../adapters/support/tools.js';
 import { listen, type Running } from '../support/server.js';
 
 class ManualReader extends MetricReader {
@@ -33,13 +33,7 @@ const weather = defineTool({
   input: z.object({ city: z.string(), days: z.number().optional() }),
   handler: ({ input }) => ({ city: input.city, days: input.days ?? 1 }),
 });
-const broken = defineTool({
-  name: 'broken',
-  input: z.object({}),
-  handler: () => {
-    throw new Error('down');
-  },
-});
+const broken = boomTool;
 
 let server: Running;
 beforeAll(async () => {
@@ -94,10 +88,10 @@ describe('spans per the MCP semantic conventions', () => {
   });
 
   it('a failing call is error.type tool_error with an error status', async () => {
-    const answer = await post(rpc('tools/call', { name: 'broken', arguments: {} }));
+    const answer = await post(rpc('tools/call', { name: 'boom', arguments: {} }));
     expect(answer.result.isError).toBe(true);
     const span = only();
-    expect(span.name).toBe('tools/call broken');
+    expect(span.name).toBe('tools/call boom');
     expect(span.attributes['error.type']).toBe('tool_error');
     expect(span.status.code).toBe(otel.SpanStatusCode.ERROR);
   });
@@ -134,7 +128,7 @@ describe('spans per the MCP semantic conventions', () => {
 
   it('records mcp.server.operation.duration in seconds, per method and tool', async () => {
     await post(rpc('tools/call', { name: 'get_weather', arguments: { city: 'Oslo' } }));
-    await post(rpc('tools/call', { name: 'broken', arguments: {} }));
+    await post(rpc('tools/call', { name: 'boom', arguments: {} }));
     const { resourceMetrics } = await reader.collect();
     const metric = resourceMetrics.scopeMetrics
       .flatMap((s) => s.metrics)
@@ -148,7 +142,7 @@ describe('spans per the MCP semantic conventions', () => {
     const failed = points.find((p) => p.attributes['error.type'] === 'tool_error');
     expect(call?.value.count).toBeGreaterThanOrEqual(1);
     expect(call!.value.sum).toBeLessThan(10); // seconds, not milliseconds
-    expect(failed?.attributes).toMatchObject({ 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'broken' });
+    expect(failed?.attributes).toMatchObject({ 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'boom' });
     expect(Object.keys(call!.attributes)).not.toContain('jsonrpc.request.id');
   });
 });

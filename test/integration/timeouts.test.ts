@@ -7,6 +7,7 @@ import { type CallEvent, defineTool, type RefusalEvent } from 'mcp-mount';
 import { createMcpFetchHandler } from 'mcp-mount/adapter';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { sleepTool } from '../adapters/support/tools.js';
 import { textOf, withClients } from '../support/server.js';
 
 const signals: AbortSignal[] = [];
@@ -19,14 +20,7 @@ const hangs = defineTool({
     return new Promise<never>(() => {});
   },
 });
-const slowish = defineTool({
-  name: 'slowish',
-  input: z.object({ ms: z.number() }),
-  handler: async ({ input }) => {
-    await new Promise((resolve) => setTimeout(resolve, input.ms));
-    return 'done';
-  },
-});
+const slowish = sleepTool('slowish');
 
 describe('timeouts', () => {
   it('answers a handler that never resolves at its deadline, aborts its signal, and reports it', async () => {

@@ -4,28 +4,14 @@
  * does trace bundles the API alone, which is all the mount needs. The check can fail: the second bundle
  * finds the API's files.
  */
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+import { bundledFiles, root } from './bundle.js';
 
 /** The packages that put bytes in a Worker bundle of `source`, as `node_modules` names. */
 async function bundledPackages(source: string): Promise<Set<string>> {
-  const out = await build({
-    stdin: { contents: source, resolveDir: root, loader: 'ts' },
-    bundle: true,
-    write: false,
-    metafile: true,
-    format: 'esm',
-    platform: 'browser',
-    conditions: ['workerd', 'worker', 'browser'],
-    logLevel: 'silent',
-  });
-  const [output] = Object.values(out.metafile.outputs);
-  const names = Object.entries(output!.inputs).flatMap(([file, { bytesInOutput }]) => {
-    const name = bytesInOutput > 0 ? /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(file)?.[1] : undefined;
+  const names = (await bundledFiles(source)).flatMap((file) => {
+    const name = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(file)?.[1];
     return name ? [name] : [];
   });
   return new Set(names);

@@ -4,30 +4,13 @@
  * once any module imports the `z` binding (`import { z } from 'zod'`) instead of the namespace
  * (`import * as z from 'zod'`), so one such line in our code would put them in every user's Worker.
  */
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+import { bundledFiles, root } from './bundle.js';
 
 /** The Zod locale files in a Worker bundle of `source` (a module in the repository root). */
 async function zodLocales(source: string): Promise<string[]> {
-  const out = await build({
-    stdin: { contents: source, resolveDir: root, loader: 'ts' },
-    bundle: true,
-    write: false,
-    metafile: true,
-    format: 'esm',
-    platform: 'browser',
-    conditions: ['workerd', 'worker', 'browser'],
-    logLevel: 'silent',
-  });
-  // The files that put bytes in the bundle (`metafile.inputs` also lists files read and shaken away).
-  const [output] = Object.values(out.metafile.outputs);
-  const inputs = Object.entries(output!.inputs).flatMap(([file, { bytesInOutput }]) =>
-    bytesInOutput > 0 ? [file] : [],
-  );
+  const inputs = await bundledFiles(source);
   // The bundle went through Zod at all, so an empty locale list is a finding, not a missed walk.
   expect(inputs.some((f) => f.includes('/zod/v4/core/'))).toBe(true);
   return inputs.flatMap((f) => f.match(/\/zod\/v4\/locales\/([^/]+)\.js$/)?.[1] ?? []);

@@ -7,31 +7,18 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { Redis } from 'ioredis';
-import { defineTool, type ErrorInfo, type McpMountOptions, type RefusalEvent } from 'mcp-mount';
+import type { ErrorInfo, McpMountOptions, RefusalEvent } from 'mcp-mount';
 import { createMcpFetchHandler } from 'mcp-mount/adapter';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { freePort } from '../adapters/support/processes.js';
 import { parseBody } from '../adapters/support/session.js';
-import { jsonRpcHeaders, rpc } from '../adapters/support/tools.js';
+import { jsonRpcHeaders, rpc, sleepTool, subjectKeys } from '../adapters/support/tools.js';
 import { listen, type Running } from '../support/server.js';
 
-const slow = defineTool({
-  name: 'slow',
-  input: z.object({ ms: z.number() }),
-  handler: async ({ input }) => {
-    await new Promise((resolve) => setTimeout(resolve, input.ms));
-    return 'done';
-  },
-});
-const verify = (token: string) => ({
-  token,
-  clientId: 'app',
-  scopes: [],
-  expiresAt: 'never' as const,
-  extra: { sub: token },
-});
+const slow = sleepTool('slow');
+/** `Bearer <subject>` is a valid API key of client `app` for that subject. */
+const verify = subjectKeys;
 
 let redis: ChildProcess;
 let port: number;

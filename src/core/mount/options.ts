@@ -447,7 +447,10 @@ export interface RateLimitOptions {
   perCaller?: RateWindow;
   /** Calls of the named tool per caller. */
   perTool?: Readonly<Record<string, RateWindow>>;
-  /** The key of an anonymous request (an IP header your platform sets, say), or undefined: not limited. */
+  /**
+   * The key of an anonymous request (an IP header your platform sets, say), or undefined: not limited. Runs
+   * once per request, before the body is read; a throw is a JSON-RPC 500 that `onError` sees.
+   */
   key?: (context: { request: Request; host: unknown }) => string | undefined;
   /**
    * Builds each window's limiter: `rate-limiter-flexible`'s `RateLimiterMemory` by default; pass e.g.

@@ -29,6 +29,27 @@ export const boomTool = defineTool({
   },
 }) as AnyTool;
 
+/** An `access.auth.verify` for tests: every token is an API key of client `app`, whose subject is the token. */
+export const subjectKeys = (token: string) => ({
+  token,
+  clientId: 'app',
+  scopes: [],
+  expiresAt: 'never' as const,
+  extra: { sub: token },
+});
+
+/** `name` waits `ms` milliseconds (its argument), then answers `done`: a call that takes a while. */
+export function sleepTool(name = 'slow') {
+  return defineTool({
+    name,
+    input: z.object({ ms: z.number() }),
+    handler: async ({ input }) => {
+      await new Promise((resolve) => setTimeout(resolve, input.ms));
+      return 'done';
+    },
+  });
+}
+
 /** Waits until the call is aborted (or 20 s) and tells `onAbort`. */
 export function slowTool(onAbort: (reason: unknown) => void): AnyTool {
   return defineTool({
