@@ -401,7 +401,7 @@ describe('Express: what reaches the tool', () => {
     expect(withoutId(quiet.text)).toBe(withoutId(throwing.text));
     expect(seen).toHaveLength(1);
     expect(seen[0]![0]).toMatchObject({ message: 'boom from the tool' });
-    expect(seen[0]![1]).toEqual({ tool: 'boom', errorId: expect.any(String), requestId: 1 });
+    expect(seen[0]![1]).toEqual({ phase: 'handler', tool: 'boom', errorId: expect.any(String), requestId: 1 });
     expect(parseBody(quiet.text).result.content[0].text).toContain(seen[0]![1].errorId);
     expect(logger.error).toHaveBeenCalledWith('mcp-mount: onError threw', expect.any(Error));
   });

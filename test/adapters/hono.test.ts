@@ -228,11 +228,16 @@ describe('Hono: a body a middleware before the mount already read', () => {
       expect(response.status).toBe(500);
       expect(await response.json()).toMatchObject({
         jsonrpc: '2.0',
-        error: { code: -32603, message: 'Internal server error: the request body was already read' },
+        error: {
+          code: -32603,
+          message: expect.stringMatching(
+            /^Internal server error: the request body was already read \(error id [0-9a-f-]{36}\)$/,
+          ),
+        },
       });
       expect(onError).toHaveBeenCalledWith(
         expect.objectContaining({ message: expect.stringContaining('request.clone()') }),
-        {},
+        { phase: 'request', errorId: expect.any(String) },
       );
     } finally {
       await server.close();

@@ -6,14 +6,15 @@
  * with no SDK propagator registered).
  */
 import { isPlainObject } from '../json-schema/types.js';
+import type { IgnoredKey } from '../messages/ignored-keys.js';
 import type { OtelContext, Telemetry } from '../mount/telemetry-api.js';
+import type { Repair } from '../repair/index.js';
 import { releaseWhenSent } from './exchange.js';
-import type { CallRecord } from './observe.js';
 
 /** What the rest of the request tells its span. */
 export interface RequestTrace {
   /** A finished `tools/call`: `isError` results are `error.type` `tool_error`; repairs and ignored keys. */
-  called(record: Pick<CallRecord, 'ok' | 'repairs' | 'ignoredKeys'>): void;
+  called(record: { ok: boolean; repairs: readonly Repair[]; ignoredKeys: readonly IgnoredKey[] }): void;
   /** Runs `fn` with the span as the active context (so a handler's own spans are its children). */
   within<R>(fn: () => R): R;
   /** Ends the span when `response` has been sent (a stream: when it ends) and records the duration. */
