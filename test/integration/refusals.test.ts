@@ -4,6 +4,7 @@
  * gets without the hook (a throwing hook changes nothing either).
  */
 import { defineTool, type McpMountOptions, type RefusalEvent } from 'mcp-mount';
+import { requireScopes } from '@modelcontextprotocol/server';
 import { createMcpFetchHandler } from 'mcp-mount/adapter';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -150,6 +151,32 @@ describe('one audit event per refusal', () => {
         method: 'tools/call',
         tool: 'admin_panel',
         requestId: 2,
+        caller: { clientId: 'ada' },
+      },
+    ]);
+  });
+
+  it("403 for a prompt get without the prompt's scope, with the caller; a list that leaves it out is no event", async () => {
+    const { url, events } = await serve({
+      features(server) {
+        server.registerPrompt('audit', { scopeChallenge: requireScopes('audit:read') }, () => ({
+          messages: [{ role: 'user', content: { type: 'text', text: 'audit' } }],
+        }));
+      },
+    });
+    const listed = await send(url, rpc('prompts/list', {}, 3), bearer('ada'));
+    expect(listed.status).toBe(200);
+    expect(listed.text).not.toContain('audit');
+    expect(events).toEqual([]);
+    const refused = await send(url, rpc('prompts/get', { name: 'audit' }, 4), bearer('ada'));
+    expect(refused.status).toBe(403);
+    expect(events).toEqual([
+      {
+        reason: 'insufficient-scope',
+        status: 403,
+        message: 'Insufficient scope',
+        method: 'prompts/get',
+        requestId: 4,
         caller: { clientId: 'ada' },
       },
     ]);

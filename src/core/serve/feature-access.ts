@@ -8,10 +8,12 @@ import type { AuthInfo, McpServer, ScopeChallengeHandler } from '@modelcontextpr
 import { isPlainObject } from '../json-schema/types.js';
 import type { MountConfig } from '../mount/config.js';
 import type { FeatureItem, VisibleFeatures } from '../mount/options.js';
+import { observeRefusal } from './refusal.js';
 import type { RequestState } from './request-state.js';
 
 /** One item the hook registered on this request's server, and how to take it off again. */
 interface Registered extends FeatureItem {
+  /** Its scope challenge as the list filter asks it: not reported, since a list leaving it out refuses nothing. */
   challenge?: ScopeChallengeHandler;
   remove(): void;
 }
@@ -26,8 +28,10 @@ const NO_TOKEN: AuthInfo = Object.freeze({ token: '', clientId: '', scopes: Obje
  * Records what the hook registers on `server` (its own registration calls, on this instance only) and makes
  * each `scopeChallenge` refuse a caller without a token: the SDK's `requireScopes` leaves such a caller to
  * an authentication gate, and on a mount whose auth is optional there is none for prompts and resources.
+ * A get or read the challenge refuses is reported to `observe.onRefusal` (`insufficient-scope`).
  */
-export function recordFeatures(server: McpServer): Registered[] {
+export function recordFeatures(server: McpServer, config: MountConfig, state: RequestState): Registered[] {
+  const guardedConfig = (config_: unknown) => guarded(config_, config, state);
   const items: Registered[] = [];
   const prompt = server.registerPrompt.bind(server) as (...args: unknown[]) => { remove(): void };
   const resource = server.registerResource.bind(server) as (...args: unknown[]) => { remove(): void };
@@ -56,11 +60,30 @@ export function recordFeatures(server: McpServer): Registered[] {
   return items;
 }
 
-function guardedConfig(config: unknown): { config: unknown; challenge?: ScopeChallengeHandler } {
-  if (!isPlainObject(config) || typeof config.scopeChallenge !== 'function') return { config };
-  const own = config.scopeChallenge as ScopeChallengeHandler;
+function guarded(
+  itemConfig: unknown,
+  config: MountConfig,
+  state: RequestState,
+): { config: unknown; challenge?: ScopeChallengeHandler } {
+  if (!isPlainObject(itemConfig) || typeof itemConfig.scopeChallenge !== 'function') return { config: itemConfig };
+  const own = itemConfig.scopeChallenge as ScopeChallengeHandler;
   const challenge: ScopeChallengeHandler = (context) => own({ ...context, authInfo: context.authInfo ?? NO_TOKEN });
-  return { config: { ...config, scopeChallenge: challenge }, challenge };
+  // What the SDK asks before a get or read: refused is the 403 the caller gets, so it is an audit event.
+  const reported: ScopeChallengeHandler = async (context) => {
+    const refusal = await challenge(context);
+    if (refusal) {
+      observeRefusal(config, {
+        reason: 'insufficient-scope',
+        status: 403,
+        message: refusal.errorDescription ?? 'Insufficient scope',
+        method: context.request.method,
+        requestId: context.request.id,
+        ...((context.authInfo ?? state.authInfo) && { authInfo: context.authInfo ?? state.authInfo }),
+      });
+    }
+    return refusal;
+  };
+  return { config: { ...itemConfig, scopeChallenge: reported }, challenge };
 }
 
 function templateText(template: unknown): string | undefined {

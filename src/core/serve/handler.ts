@@ -25,7 +25,7 @@ export type { FetchExtras } from './request-state.js';
 export interface McpFetchHandler<Host = unknown> {
   /**
    * Serves one HTTP request (POST JSON-RPC; GET/DELETE are answered as the SDK's stateless serving does).
-   * A request whose `Origin` or `Host` is not allowed gets 403 first (`originCheck`); with `cors`, a
+   * A request whose `Origin` or `Host` is not allowed gets 403 first (`access.checkOrigin`); with `cors`, a
    * preflight from an allowed origin gets 204, and responses to it carry CORS headers.
    * Never rejects: a failure inside becomes a JSON-RPC 500 (-32603) whose message carries an error id, and is
    * logged with that id (`observe.logger`) and reported to `onError`.

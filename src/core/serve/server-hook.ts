@@ -37,7 +37,7 @@ export async function perRequestServer(
     { capabilities, instructions, ...(config.requestState && { requestState: config.requestState }) },
   );
   if (hook) {
-    const items = recordFeatures(server);
+    const items = recordFeatures(server, config, state);
     config.features?.(server, {
       era: rc.era,
       method: state.method,
