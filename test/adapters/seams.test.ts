@@ -48,7 +48,17 @@ const failing = defineTool({
     isError: true,
   }),
 });
-const tools = [ping, needsA, askName, failing] as AnyTool[];
+const failingWithExtra = defineTool({
+  name: 'failing_extra',
+  input: z.object({}),
+  output: z.object({ ok: z.boolean(), n: z.number().default(0) }),
+  handler: () => ({
+    content: [{ type: 'text' as const, text: 'partly failed' }],
+    structuredContent: { ok: false, debug: 'x' },
+    isError: true,
+  }),
+});
+const tools = [ping, needsA, askName, failing, failingWithExtra] as AnyTool[];
 const calls: CallEvent[] = [];
 const options: McpMountOptions = { observe: { onCall: (e) => calls.push(e) } };
 
@@ -130,12 +140,7 @@ describe.each(Object.keys(adapters))('stateless seams on %s', (adapter) => {
       const { status, body } = await send(server.url, era, 'tools/list', []);
       if (era === 'legacy') {
         expect(status).toBe(200);
-        expect(body.result.tools.map((t: { name: string }) => t.name)).toEqual([
-          'ping',
-          'needs_a',
-          'ask_name',
-          'failing',
-        ]);
+        expect(body.result.tools.map((t: { name: string }) => t.name)).toEqual(tools.map((t) => t.name));
       } else {
         // A 2026-07-28 request carries its envelope in `params._meta`: with no params there is none to read,
         // and the SDK says so (never the by-position "not a JSON-RPC message").
@@ -149,7 +154,7 @@ describe.each(Object.keys(adapters))('stateless seams on %s', (adapter) => {
         const { status, type, body } = await send(server.url, era, 'tools/list', {}, accept);
         expect(status, String(accept)).toBe(200);
         expect(type, String(accept)).toMatch(/^application\/json/);
-        expect(body.result.tools).toHaveLength(4);
+        expect(body.result.tools).toHaveLength(tools.length);
       }
       const sse = await send(server.url, era, 'tools/call', { name: 'ping', arguments: {} }, 'text/event-stream');
       expect(sse.status).toBe(200);
@@ -187,6 +192,17 @@ describe.each(Object.keys(adapters))('stateless seams on %s', (adapter) => {
         expect(result.structuredContent).toBeUndefined();
         expect(textOf(result)).toContain('the database is down');
         expect(textOf(result)).toContain("does not match the tool's output schema");
+      } finally {
+        await client.close();
+      }
+    });
+
+    it("sends a handler's isError structuredContent as its output schema parses it (keys stripped, defaults filled)", async () => {
+      const client = await connectSdk(era, server.url);
+      try {
+        const result = await client.callTool('failing_extra', {});
+        expect(result.isError).toBe(true);
+        expect(result.structuredContent).toEqual({ ok: false, n: 0 });
       } finally {
         await client.close();
       }

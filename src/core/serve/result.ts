@@ -53,13 +53,17 @@ export function withNotice(result: CallToolResult, notice: string | undefined): 
 
 /**
  * A handler's own `isError` result, held to the output schema where it carries `structuredContent`: a value
- * the schema refuses is dropped, and a text block says so. Sent as it was, it would make a 2025-era client
+ * the schema accepts is sent as parsed (as a successful result is), one it refuses is dropped, and a text
+ * block says so. Sent as it was, it would make a 2025-era client
  * throw -32602 (it validates `structuredContent` against `outputSchema`), hiding the error the tool meant to
  * report. What the schema refused stays out of the text: it is the server's own data.
  */
 export async function errorWithinSchema(result: CallToolResult, output: z.ZodType): Promise<CallToolResult> {
   if (result.structuredContent === undefined) return result;
-  if ((await output.safeParseAsync(result.structuredContent)).success) return result;
+  const parsed = await output.safeParseAsync(result.structuredContent);
+  // The parsed value, as a successful result sends: the served output document describes Zod's output (keys
+  // it strips and defaults it fills included), which the raw value may not match.
+  if (parsed.success) return { ...result, structuredContent: parsed.data as Record<string, unknown> };
   const { structuredContent: _dropped, ...rest } = result;
   return { ...rest, content: [...result.content, { type: 'text', text: DROPPED }] };
 }
