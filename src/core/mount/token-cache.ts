@@ -1,7 +1,8 @@
 /**
  * The cache of `verify` answers (`access.auth.cache`), one per mount: valid answers only, keyed by the
  * SHA-256 of the token (Web Crypto, so it runs on Workers too), each until the token's expiry or the cache's
- * `maxAgeSeconds`, whichever is first; the least recently used entry leaves first past `maxEntries`.
+ * `maxAgeSeconds`, whichever is first; the least recently used entry leaves first past `maxEntries`. Entries
+ * are copies, and each hit a new copy, so nothing a request does to its `AuthInfo` reaches the cache.
  */
 import type { AuthInfo } from '@modelcontextprotocol/server';
 
@@ -30,17 +31,32 @@ export function tokenCache(maxEntries: number, maxAgeSeconds: number): TokenCach
       if (entry.until <= Date.now()) return undefined;
       // Moved to the end: the most recently used.
       entries.set(key, entry);
-      return { ...entry.info, token };
+      // A copy per request: a tool that changes its `ctx.authInfo` (scopes, `extra`) must not change what
+      // later requests with this token are judged as.
+      return { ...copied(entry.info), token };
     },
     async set(token, info) {
       const key = await digest(token);
       const { token: _, ...kept } = info;
       const until = Math.min(Date.now() + maxAgeSeconds * 1000, (info.expiresAt ?? 0) * 1000);
       entries.delete(key);
-      entries.set(key, { info: kept, until });
+      entries.set(key, { info: copied(kept), until });
       while (entries.size > maxEntries) entries.delete(entries.keys().next().value as string);
     },
   });
+}
+
+/**
+ * `value` with its arrays and plain objects copied, all the way down; anything else (a `URL` in `resource`,
+ * a class instance in `extra`) is kept as it is, where `structuredClone` would throw or change its kind. The
+ * value is `verify`'s answer, not client data.
+ */
+function copied<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(copied) as T;
+  if (value === null || typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(value)) out[key] = copied(inner);
+  return out as T;
 }
 
 async function digest(token: string): Promise<string> {
