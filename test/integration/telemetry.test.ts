@@ -145,4 +145,27 @@ describe('spans per the MCP semantic conventions', () => {
     expect(failed?.attributes).toMatchObject({ 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'boom' });
     expect(Object.keys(call!.attributes)).not.toContain('jsonrpc.request.id');
   });
+
+  it('records names a client made up as _OTHER, so a flood of unknown tools is one series', async () => {
+    for (let i = 0; i < 20; i++) {
+      await fetch(server.url, {
+        method: 'POST',
+        headers: { ...jsonRpcHeaders, 'mcp-protocol-version': `1999-01-${String(i).padStart(2, '0')}` },
+        body: rpc('tools/call', { name: `made_up_${i}`, arguments: {} }),
+      });
+    }
+    const { resourceMetrics } = await reader.collect();
+    const points = resourceMetrics.scopeMetrics
+      .flatMap((s) => s.metrics)
+      .find((m) => m.descriptor.name === 'mcp.server.operation.duration')!.dataPoints as Array<{
+      attributes: Record<string, unknown>;
+      value: { count: number };
+    }>;
+    const unknown = points.filter((p) => String(p.attributes['gen_ai.tool.name']).startsWith('made_up'));
+    expect(unknown).toEqual([]);
+    const other = points.filter((p) => p.attributes['gen_ai.tool.name'] === '_OTHER');
+    expect(other).toHaveLength(1);
+    expect(other[0]!.attributes['mcp.protocol.version']).toBe('_OTHER');
+    expect(other[0]!.value.count).toBe(20);
+  });
 });

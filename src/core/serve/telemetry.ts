@@ -5,6 +5,7 @@
  * carries in `params._meta`, else the HTTP header's, read here so that it works with the API alone (a Worker
  * with no SDK propagator registered).
  */
+import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import { isPlainObject } from '../json-schema/types.js';
 import type { IgnoredKey } from '../messages/ignored-keys.js';
 import type { OtelContext, Telemetry } from '../mount/telemetry-api.js';
@@ -27,8 +28,24 @@ const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(
 /** Events kept per span for repairs and ignored keys; the counts are attributes. */
 const EVENTS_KEPT = 10;
 
-/** Starts the span of one MCP message (`message` is the parsed body; a batch is traced as its method-less whole). */
-export function startTrace(telemetry: Telemetry, request: Request, message: unknown): RequestTrace {
+/** The tool and prompt names the mount serves: the only ones the histogram records by name. */
+export interface KnownNames {
+  tools: ReadonlySet<string>;
+  prompts: ReadonlySet<string>;
+}
+
+/**
+ * Starts the span of one MCP message (`message` is the parsed body; a batch is traced as its method-less
+ * whole). The span carries what the client sent; the histogram only values from bounded sets (`known`
+ * names, the MCP methods, the SDK's protocol versions), the rest as `_OTHER`, so a client cannot grow the
+ * metric's series without bound.
+ */
+export function startTrace(
+  telemetry: Telemetry,
+  request: Request,
+  message: unknown,
+  known: KnownNames = { tools: new Set(), prompts: new Set() },
+): RequestTrace {
   const { api, tracer, duration } = telemetry;
   const started = performance.now();
   const single = isPlainObject(message) ? message : {};
@@ -51,7 +68,7 @@ export function startTrace(telemetry: Telemetry, request: Request, message: unkn
       span.setStatus({ code: api.SpanStatusCode.ERROR });
     }
     span.end();
-    duration.record((performance.now() - started) / 1000, metricAttributes(attributes, errorType));
+    duration.record((performance.now() - started) / 1000, metricAttributes(attributes, errorType, known));
   };
   return {
     called({ ok, repairs, ignoredKeys }) {
@@ -101,22 +118,54 @@ function requestAttributes(
 }
 
 /** The histogram's attributes: the conventions' low-cardinality ones (no request id). */
-function metricAttributes(attributes: Record<string, string | number | boolean>, errorType: string | undefined) {
+function metricAttributes(
+  attributes: Record<string, string | number | boolean>,
+  errorType: string | undefined,
+  known: KnownNames,
+) {
+  const bounded: Record<string, (value: string) => boolean> = {
+    'mcp.method.name': (v) => MCP_METHODS.has(v),
+    'gen_ai.tool.name': (v) => known.tools.has(v),
+    'gen_ai.operation.name': () => true,
+    'gen_ai.prompt.name': (v) => known.prompts.has(v),
+    'mcp.protocol.version': (v) => PROTOCOL_VERSIONS.has(v),
+    'network.transport': () => true,
+  };
   const kept: Record<string, string | number | boolean> = {};
-  for (const key of [
-    'mcp.method.name',
-    'gen_ai.tool.name',
-    'gen_ai.operation.name',
-    'gen_ai.prompt.name',
-    'mcp.protocol.version',
-    'network.transport',
-  ]) {
+  for (const [key, allowed] of Object.entries(bounded)) {
     const value = attributes[key];
-    if (value !== undefined) kept[key] = value;
+    if (value !== undefined) kept[key] = allowed(String(value)) ? value : OTHER;
   }
   if (errorType !== undefined) kept['error.type'] = errorType;
   return kept;
 }
+
+/** The revisions the SDK negotiates (2025-era) and the stateless revision it serves beside them. */
+const PROTOCOL_VERSIONS: ReadonlySet<string> = new Set([...SUPPORTED_PROTOCOL_VERSIONS, '2026-07-28']);
+
+/** What the conventions record for a value outside the known set. */
+const OTHER = '_OTHER';
+
+/** The methods of the MCP specification a server answers or receives. */
+const MCP_METHODS: ReadonlySet<string> = new Set([
+  'initialize',
+  'ping',
+  'tools/list',
+  'tools/call',
+  'prompts/list',
+  'prompts/get',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+  'resources/subscribe',
+  'resources/unsubscribe',
+  'completion/complete',
+  'logging/setLevel',
+  'notifications/initialized',
+  'notifications/cancelled',
+  'notifications/progress',
+  'notifications/roots/list_changed',
+]);
 
 /** The remote parent: `params._meta.traceparent` (and `tracestate`), else the HTTP headers; else the active context. */
 function parentContext(telemetry: Telemetry, meta: Record<string, unknown>, request: Request): OtelContext {
