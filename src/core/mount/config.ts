@@ -2,7 +2,9 @@
  * Options settled once per mount: every later step (preparation, the probe's checks, serving each request)
  * reads this frozen, fully defaulted configuration, never the options the caller passed.
  */
+
 import type { PerRequestResponseMode, ServerOptions } from '@modelcontextprotocol/server';
+import { closestKey } from '../messages/closest-key.js';
 import { isProjectionName, PROJECTION_NAMES, type ProjectionName } from '../projection/names.js';
 import {
   type AuthPolicy,
@@ -220,7 +222,32 @@ function refuseReplaced(options: Record<string, unknown>): void {
   for (const [name, replacement] of Object.entries(REPLACED_OPTIONS)) {
     if (options[name] !== undefined) throw new TypeError(`mcp-mount: ${name} is ${replacement} since 0.1`);
   }
+  // A misspelt group (`acess: { auth }`) would otherwise start a mount without what it holds.
+  for (const key of Object.keys(options)) {
+    if (TOP_LEVEL_KEYS.includes(key) || key in REPLACED_OPTIONS) continue;
+    const near = closestKey(key, TOP_LEVEL_KEYS);
+    throw new TypeError(
+      `mcp-mount: ${key} is not an option${near ? ` (did you mean ${near}?)` : ''}; the options are ${TOP_LEVEL_KEYS.join(', ')}`,
+    );
+  }
 }
+
+/** Every top-level option (docs/decisions/0016-options-grouped-by-concern.md). */
+const TOP_LEVEL_KEYS: readonly string[] = [
+  'name',
+  'version',
+  'instructions',
+  'projection',
+  'flattenUnionInput',
+  'repair',
+  'access',
+  'observe',
+  'limits',
+  'protocol',
+  'schemaValidation',
+  'extend',
+  'features',
+];
 
 /** The group object `name` (`{}` when not given). @throws TypeError for a non-object or a key it does not take. */
 function group<G extends Group>(options: McpMountOptions<any>, name: G): NonNullable<McpMountOptions<any>[G]> {

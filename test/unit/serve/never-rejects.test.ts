@@ -96,6 +96,15 @@ describe('options settled once', () => {
     expect(() => settleOptions({ observe: true } as never)).toThrow(/observe must be an object of options/);
   });
 
+  it('refuses a top-level key that is no option, naming the nearest one, so a misspelt group is never ignored', () => {
+    expect(() => settleOptions({ acess: { auth: { verify: () => undefined } } } as never)).toThrow(
+      /^mcp-mount: acess is not an option \(did you mean access\?\); the options are name, version, /,
+    );
+    expect(() => settleOptions({ xyzzy: 1 } as never)).toThrow(
+      /^mcp-mount: xyzzy is not an option; the options are name, /,
+    );
+  });
+
   it('defaults to noticing unknown keys, ignoring n8n toolCallId, and refusing tool-call markup', () => {
     const config = settleOptions();
     expect(config.unknownKeys).toBe('notice');
