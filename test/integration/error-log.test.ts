@@ -97,6 +97,30 @@ describe.each(Object.keys(mounts))('the default error log on %s', (name) => {
   });
 });
 
+describe("a client's mistake", () => {
+  it('is answered with its 4xx and logs nothing, so no client can flood the error log', async () => {
+    const logger = { warn: vi.fn(), error: vi.fn() };
+    const onError = vi.fn();
+    const server = await mounts.hono!([boom], { observe: { logger, onError } });
+    try {
+      const mistakes: Array<Record<string, string>> = [
+        // A 2026-07-28 header without the envelope the revision requires in `params._meta`.
+        { ...jsonRpcHeaders, 'mcp-protocol-version': '2026-07-28' },
+        { ...jsonRpcHeaders, accept: 'text/html' },
+      ];
+      for (const headers of mistakes) {
+        const response = await fetch(server.url, { method: 'POST', headers, body: rpc('tools/list', {}, 3) });
+        expect(response.status, JSON.stringify(headers)).toBeGreaterThanOrEqual(400);
+        expect(response.status, JSON.stringify(headers)).toBeLessThan(500);
+      }
+      expect(logger.error).not.toHaveBeenCalled();
+      expect(onError).not.toHaveBeenCalled();
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('hooks that throw', () => {
   it('a throwing onCall is logged and reported with its phase, and the call is answered', async () => {
     const logger = { warn: vi.fn(), error: vi.fn() };

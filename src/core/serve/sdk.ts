@@ -54,7 +54,9 @@ export function sdkExchange(config: MountConfig, surface: ServerSurface, tools: 
     {
       maxRequestBodySize: config.maxRequestBodyBytes,
       responseMode: config.responseMode,
-      onerror: (error) => observeError(config, error, { phase: 'transport' }),
+      onerror: (error) => {
+        if (!isClientRejection(error)) observeError(config, error, { phase: 'transport' });
+      },
     },
   );
 
@@ -88,3 +90,16 @@ function sdkHeaders(request: Request, accept: AcceptPlan): Headers {
   headers.set('accept', accept.sdkAccept);
   return headers;
 }
+
+/**
+ * The SDK reports the requests it refuses as the client's mistake (a 4xx it answers: a missing envelope key,
+ * a wrong `Accept`, a batch too long) through the same `onerror` as its own failures. Those are not
+ * unexpected errors: logged at error level with a stack, any client could flood the log. Told apart by the
+ * SDK's own wording for them.
+ */
+function isClientRejection(error: unknown): boolean {
+  return error instanceof Error && CLIENT_REJECTION.test(error.message);
+}
+
+const CLIENT_REJECTION =
+  /^(Rejected inbound request|Not Acceptable|Unsupported Media Type|Invalid Request|Bad Request|Method not allowed|Parse error|Conflict|Session not found)\b/;
