@@ -20,9 +20,11 @@ describe('the token cache', () => {
     await cache.set('alice-token', verified);
     verified.scopes.push('admin');
     const first = await cache.get('alice-token');
-    first?.scopes.push('admin');
-    (first?.extra as { sub: string; groups: string[] }).sub = 'root';
-    (first?.extra as { sub: string; groups: string[] }).groups.push('admins');
+    if (!first) throw new Error('the answer was not kept');
+    first.scopes.push('admin');
+    const extra = first.extra as { sub: string; groups: string[] };
+    extra.sub = 'root';
+    extra.groups.push('admins');
     const second = await cache.get('alice-token');
     expect(second).toEqual({ ...answer(), expiresAt: verified.expiresAt });
   });
