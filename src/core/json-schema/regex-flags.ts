@@ -17,7 +17,7 @@ export function flagFreePattern(source: string, flags: string): string | undefin
   if (left.includes('m') && /[\^$]/.test(withoutEscapesAndClasses(source))) return undefined;
   if (left.includes('s')) out = dotAll(out);
   if (left.includes('i')) {
-    const folded = caseless(out);
+    const folded = caseless(out, flags.includes('u'));
     if (folded === undefined) return undefined;
     out = folded;
   }
@@ -52,7 +52,6 @@ function tokens(source: string): Token[] {
     } else if (c === '[') {
       let j = i + 1;
       if (source[j] === '^') j++;
-      if (source[j] === ']') j++;
       while (j < source.length && source[j] !== ']') j += source[j] === '\\' ? 2 : 1;
       out.push({ kind: 'class', text: source.slice(i, j + 1) });
       i = j + 1;
@@ -84,7 +83,7 @@ const ASCII_LETTER = /^[A-Za-z]$/;
  * and letter ranges. Anything whose case-insensitive meaning is not that simple has no rewrite here: a
  * cased letter outside ASCII, a back-reference, a property or code-point escape, an inline modifier group.
  */
-function caseless(source: string): string | undefined {
+function caseless(source: string, unicode: boolean): string | undefined {
   let out = '';
   for (const t of tokens(source)) {
     if (t.kind === 'group-open') {
@@ -94,25 +93,43 @@ function caseless(source: string): string | undefined {
       if (/^\\[1-9kpPuxc]$/.test(t.text)) return undefined;
       out += t.text;
     } else if (t.kind === 'class') {
-      const folded = caselessClass(t.text);
+      const folded = caselessClass(t.text, unicode);
       if (folded === undefined) return undefined;
       out += folded;
-    } else if (ASCII_LETTER.test(t.text)) out += `[${t.text.toLowerCase()}${t.text.toUpperCase()}]`;
+    } else if (ASCII_LETTER.test(t.text)) {
+      const lower = t.text.toLowerCase();
+      out += `[${lower}${t.text.toUpperCase()}${unicode ? (UNICODE_FOLDS[lower] ?? '') : ''}]`;
+    }
     else if (isCased(t.text)) return undefined;
     else out += t.text;
   }
   return out;
 }
 
+/**
+ * Under `iu` (and `iv`) Unicode simple case folding also maps U+212A KELVIN SIGN to `k` and U+017F LATIN
+ * SMALL LETTER LONG S to `s`; no other code point outside ASCII folds to an ASCII letter. Without `u` the
+ * canonicalisation never maps a non-ASCII character to an ASCII one (ECMA-262 22.2.2.7.3 Canonicalize).
+ */
+const UNICODE_FOLDS: Record<string, string> = { k: '\\u212A', s: '\\u017F' };
+
 function isCased(c: string): boolean {
   return c.toLowerCase() !== c.toUpperCase();
 }
 
 /** One `[...]` class with both cases of every ASCII letter it holds, or undefined. */
-function caselessClass(text: string): string | undefined {
+function caselessClass(text: string, unicode: boolean): string | undefined {
   const negated = text[1] === '^';
   const body = text.slice(negated ? 2 : 1, -1);
   let extra = '';
+  // The letters k and s the class holds in either case, for the non-ASCII code points that fold to them.
+  const holds = new Set<string>();
+  const mark = (lo: number, hi: number) => {
+    for (const l of Object.keys(UNICODE_FOLDS)) {
+      const lower = l.charCodeAt(0);
+      if ((lo <= lower && lower <= hi) || (lo <= lower - 0x20 && lower - 0x20 <= hi)) holds.add(l);
+    }
+  };
   let i = 0;
   while (i < body.length) {
     const c = body[i]!;
@@ -129,13 +146,17 @@ function caselessClass(text: string): string | undefined {
       const range = otherCaseRange(c, body[i + 2]!);
       if (range === undefined) return undefined;
       extra += range;
+      mark(c.charCodeAt(0), body.charCodeAt(i + 2));
       i += 3;
       continue;
     }
-    if (ASCII_LETTER.test(c)) extra += c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase();
-    else if (isCased(c)) return undefined;
+    if (ASCII_LETTER.test(c)) {
+      extra += c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase();
+      mark(c.charCodeAt(0), c.charCodeAt(0));
+    } else if (isCased(c)) return undefined;
     i++;
   }
+  if (unicode) for (const l of holds) extra += UNICODE_FOLDS[l];
   return `[${negated ? '^' : ''}${body}${extra}]`;
 }
 

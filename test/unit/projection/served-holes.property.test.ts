@@ -44,14 +44,50 @@ const atom = fc.constantFrom(
   '(?=a)',
   '\\.',
   '[.]',
+  '[]',
+  '[^]',
+  'k',
+  'S',
+  '[j-l]',
+  '[^s]',
+  '[r-t]',
 );
 const quantifier = fc.constantFrom('', '', '*', '+', '?', '{1,2}');
 const sourceArb = fc
   .tuple(fc.boolean(), fc.array(fc.tuple(atom, quantifier), { minLength: 1, maxLength: 5 }), fc.boolean())
   .map(([start, parts, end]) => `${start ? '^' : ''}${parts.map(([a, q]) => a + q).join('')}${end ? '$' : ''}`);
-const flagsArb = fc.subarray(['i', 's', 'm', 'g', 'u', 'y', 'd']).map((f) => f.join(''));
+const flagsArb = fc.oneof(
+  fc.subarray(['i', 's', 'm', 'g', 'u', 'y', 'd']).map((f) => f.join('')),
+  // Unicode case folding, where U+212A and U+017F join k and s.
+  fc.subarray(['s', 'm', 'y']).map((f) => `iu${f.join('')}`),
+);
 const subjectArb = fc.string({
-  unit: fc.constantFrom('a', 'A', 'b', 'B', 'z', 'Z', 'k', 'K', '0', '7', '-', '.', ' ', '\n', 'x', 'X', 'q', 'Q', 'é'),
+  unit: fc.constantFrom(
+    'a',
+    'A',
+    'b',
+    'B',
+    'z',
+    'Z',
+    'k',
+    'K',
+    '0',
+    '7',
+    '-',
+    '.',
+    ' ',
+    '\n',
+    'x',
+    'X',
+    'q',
+    'Q',
+    'é',
+    's',
+    'S',
+    '\u212A',
+    '\u017F',
+    ']',
+  ),
   maxLength: 6,
 });
 
@@ -82,6 +118,7 @@ describe('served holes: property', () => {
             return;
           }
           stats.rewritten++;
+          expect(compiles(served, 'u'), `/${source}/${flags} served as ${served}`).toBe(true);
           const plain = new RegExp(served, 'u');
           for (const s of subjects) {
             original.lastIndex = 0;
