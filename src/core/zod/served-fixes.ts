@@ -61,7 +61,8 @@ function fixPatterns(checks: readonly unknown[], ctx: OverrideContext, notes: Co
 }
 
 /**
- * A record whose key schema is a finite set of strings (`z.enum`, literals, a union of them) as an object
+ * A record whose key schema is a finite set of strings or finite numbers (`z.enum`, literals, a union of
+ * them; a number as its string form, which is the key Zod accepts) as an object
  * with those properties, each with the value schema, `required` as Zod wrote it (every key, none for
  * `z.partialRecord` or an optional value). A `z.looseRecord` passes other keys through, so it stays open
  * (`additionalProperties: {}`); the others refuse them (`false`).
@@ -70,12 +71,13 @@ function fixFiniteRecord(def: ReturnType<typeof defOf>, json: JsonSchema): void 
   const keyType = def.keyType;
   if (!keyType || !isSchema(keyType) || json.propertyNames === undefined || json.properties !== undefined) return;
   const values = (keyType as { _zod: { values?: Set<unknown> } })._zod.values;
-  if (!values || values.size === 0 || [...values].some((v) => typeof v !== 'string')) return;
+  // A number literal (a numeric `z.enum`) keys the record by its string form: Zod takes `{ '1': … }`.
+  if (!values || values.size === 0 || [...values].some((v) => !isKey(v))) return;
   if (json.patternProperties !== undefined) return;
   const value = json.additionalProperties ?? {};
   const properties: JsonSchema = {};
   // One copy per key: the documents are walked and rewritten as trees, never as shared graphs.
-  for (const key of values as Set<string>) setOwn(properties, key, cloneJson(value));
+  for (const key of values) setOwn(properties, String(key), cloneJson(value));
   delete json.propertyNames;
   delete json.additionalProperties;
   const required = json.required;
@@ -84,4 +86,8 @@ function fixFiniteRecord(def: ReturnType<typeof defOf>, json: JsonSchema): void 
   if (required !== undefined) json.required = required;
   // Open as a loose object is (`{}`, which a projection that closes objects reports), or closed.
   json.additionalProperties = def.mode === 'loose' ? {} : false;
+}
+
+function isKey(v: unknown): v is string | number {
+  return typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
 }

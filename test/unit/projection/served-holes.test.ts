@@ -125,6 +125,33 @@ describe('regex flags', () => {
   });
 });
 
+describe('regex flags on classes and Unicode case folding', () => {
+  const served = (re: RegExp) =>
+    (probe(z.object({ v: z.string().regex(re) })).projections.flat!.tools[0]!.inputSchema as any).properties.v
+      .pattern as string | undefined;
+
+  it('read [] and [^] as whole classes, so the rest of the pattern is not swallowed', () => {
+    for (const re of [/^id:[^]*$/i, /^[^]{1,3}x$/i, /^(?:[]|b)$/i, /^a[^].$/s, /x[^]$/m]) {
+      const p = served(re);
+      if (p === undefined) continue;
+      const plain = new RegExp(p, 'u');
+      for (const s of ['id:\nzz', 'ID:', '\nX', 'ab', 'B', 'b', 'a\n\n', 'ax\n', 'x\n', 'X'])
+        expect(plain.test(s), `${re} as ${p} on ${JSON.stringify(s)}`).toBe(re.test(s));
+    }
+    expect(served(/^id:[^]*$/i)).toBe('^[iI][dD]:[^]*$');
+    expect(served(/x[^]$/m)).toBeUndefined();
+  });
+
+  it('take the Kelvin sign and long s under iu and iv, and not under i alone', () => {
+    for (const re of [/^k$/iu, /^[a-z]+$/iu, /^[^s]$/iu, /^[j-l]$/iu, /^sk$/iv, /^k$/i, /^[s]$/i]) {
+      const p = served(re)!;
+      const plain = new RegExp(p, 'u');
+      for (const s of ['\u212A', '\u017F', 'k', 'K', 'S', 's', 'sK', '\u017F\u212A'])
+        expect(plain.test(s), `${re} as ${p} on ${JSON.stringify(s)}`).toBe(re.test(s));
+    }
+  });
+});
+
 describe('records keyed by a finite set', () => {
   const input = z.object({
     scores: z.record(z.enum(['a', 'b']), z.number()),
@@ -158,6 +185,21 @@ describe('records keyed by a finite set', () => {
     }
     const closed = report.issues.filter((i) => i.code === 'narrowed' && i.projection === 'openai-strict');
     expect(closed.map((i) => i.path)).toContain('/properties/loose');
+  });
+
+  it('keyed by number literals are served with the keys as strings, as Zod parses them', () => {
+    const numeric = z.object({
+      one: z.record(z.literal(1), z.string()),
+      two: z.record(z.enum({ A: 1, B: 2 }), z.number()),
+    });
+    const value = { one: { '1': 'x' }, two: { '1': 1, '2': 2 } };
+    expect(numeric.safeParse(value).success).toBe(true);
+    const report = probe(numeric);
+    expect(report.issues.filter((i) => i.severity === 'error')).toEqual([]);
+    for (const [name, doc] of documents(report)) {
+      expect(takes(name, doc, value), name).toBe(true);
+      expect(Object.keys((doc as any).properties.two.properties), name).toEqual(['1', '2']);
+    }
   });
 
   it('let a mount start under the default policy', async () => {
