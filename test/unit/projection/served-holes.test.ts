@@ -131,19 +131,28 @@ describe('regex flags on classes and Unicode case folding', () => {
       .pattern as string | undefined;
 
   it('read [] and [^] as whole classes, so the rest of the pattern is not swallowed', () => {
-    for (const re of [/^id:[^]*$/i, /^[^]{1,3}x$/i, /^(?:[]|b)$/i, /^a[^].$/s, /x[^]$/m]) {
+    const cases: Array<[string, string]> = [
+      ['^id:[^]*$', 'i'],
+      ['^[^]{1,3}x$', 'i'],
+      ['^(?:[]|b)$', 'i'],
+      ['^a[^].$', 's'],
+      ['x[^]$', 'm'],
+    ];
+    for (const re of cases.map(([source, flags]) => new RegExp(source, flags))) {
       const p = served(re);
       if (p === undefined) continue;
       const plain = new RegExp(p, 'u');
       for (const s of ['id:\nzz', 'ID:', '\nX', 'ab', 'B', 'b', 'a\n\n', 'ax\n', 'x\n', 'X'])
         expect(plain.test(s), `${re} as ${p} on ${JSON.stringify(s)}`).toBe(re.test(s));
     }
-    expect(served(/^id:[^]*$/i)).toBe('^[iI][dD]:[^]*$');
-    expect(served(/x[^]$/m)).toBeUndefined();
+    expect(served(new RegExp(cases[0]![0], 'i'))).toBe('^[iI][dD]:[^]*$');
+    expect(served(new RegExp(cases[4]![0], 'm'))).toBeUndefined();
   });
 
   it('take the Kelvin sign and long s under iu and iv, and not under i alone', () => {
-    for (const re of [/^k$/iu, /^[a-z]+$/iu, /^[^s]$/iu, /^[j-l]$/iu, /^sk$/iv, /^k$/i, /^[s]$/i]) {
+    // `v` as a string: the compiler targets ES2022, which has no `v` literal.
+    const iv = 'iv';
+    for (const re of [/^k$/iu, /^[a-z]+$/iu, /^[^s]$/iu, /^[j-l]$/iu, new RegExp('^sk$', iv), /^k$/i, /^[s]$/i]) {
       const p = served(re)!;
       const plain = new RegExp(p, 'u');
       for (const s of ['\u212A', '\u017F', 'k', 'K', 'S', 's', 'sK', '\u017F\u212A'])
