@@ -99,8 +99,7 @@ function caseless(source: string, unicode: boolean): string | undefined {
     } else if (ASCII_LETTER.test(t.text)) {
       const lower = t.text.toLowerCase();
       out += `[${lower}${t.text.toUpperCase()}${unicode ? (UNICODE_FOLDS[lower] ?? '') : ''}]`;
-    }
-    else if (isCased(t.text)) return undefined;
+    } else if (isCased(t.text)) return undefined;
     else out += t.text;
   }
   return out;
