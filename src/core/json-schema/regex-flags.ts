@@ -156,7 +156,17 @@ function caselessClass(text: string, unicode: boolean): string | undefined {
     i++;
   }
   if (unicode) for (const l of holds) extra += UNICODE_FOLDS[l];
-  return `[${negated ? '^' : ''}${body}${extra}]`;
+  // A literal `-` that ended the class would start a range with what is appended: escaped, it stays a `-`.
+  const kept = extra !== '' && endsInLiteralDash(body) ? `${body.slice(0, -1)}\\-` : body;
+  return `[${negated ? '^' : ''}${kept}${extra}]`;
+}
+
+/** True when `body` ends in a `-` that no backslash escapes. */
+function endsInLiteralDash(body: string): boolean {
+  if (!body.endsWith('-')) return false;
+  let slashes = 0;
+  for (let i = body.length - 2; i >= 0 && body[i] === '\\'; i--) slashes++;
+  return slashes % 2 === 0;
 }
 
 /** The other case of every ASCII letter in `from`-`to`, as ranges; undefined for a range with other cased letters. */

@@ -149,6 +149,15 @@ describe('regex flags on classes and Unicode case folding', () => {
     expect(served(new RegExp(cases[4]![0], 'm'))).toBeUndefined();
   });
 
+  it('keep a class that ends in a literal - a literal -, not the start of a range to the appended letters', () => {
+    for (const re of [/^[a-]$/i, /^[a-z-]$/iu, /^[-a]$/i, /^[\\-]$/i]) {
+      const p = served(re)!;
+      const plain = new RegExp(p, 'u');
+      for (const s of ['a', 'A', '-', '\\', 'b', 'Z', '\u212A'])
+        expect(plain.test(s), `${re} as ${p} on ${JSON.stringify(s)}`).toBe(re.test(s));
+    }
+  });
+
   it('take the Kelvin sign and long s under iu and iv, and not under i alone', () => {
     // `v` as a string: the compiler targets ES2022, which has no `v` literal.
     const iv = 'iv';
