@@ -70,6 +70,35 @@ describe('timeouts', () => {
     });
   });
 
+  it('holds the concurrency slot of a call past its deadline until its handler settles', async () => {
+    let running = 0;
+    let most = 0;
+    const lingers = defineTool({
+      name: 'lingers',
+      input: z.object({}),
+      timeoutMs: 50,
+      handler: async () => {
+        running += 1;
+        most = Math.max(most, running);
+        await new Promise((resolve) => setTimeout(resolve, 600));
+        running -= 1;
+        return 'late';
+      },
+    });
+    await withClients([lingers], { limits: { concurrency: 1, rate: { key: () => 'one' } } }, async (client) => {
+      expect(textOf(await client.callTool('lingers', {}))).toBe('Tool lingers timed out after 0.05 s');
+      // The abandoned handler still runs: the caller's one slot is taken.
+      for (let i = 0; i < 5; i += 1) {
+        expect(textOf(await client.callTool('lingers', {}))).toMatch(/already running; retry when one finishes/);
+      }
+      // Once it settles, the slot is free again.
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      expect(textOf(await client.callTool('lingers', {}))).toBe('Tool lingers timed out after 0.05 s');
+      await new Promise((resolve) => setTimeout(resolve, 800));
+    });
+    expect(most).toBe(1);
+  });
+
   it('refuses at construction a timeout that is not a positive integer', () => {
     const bad = defineTool({ name: 'bad', timeoutMs: 0, handler: () => 'x' });
     expect(() => createMcpFetchHandler([bad])).toThrow(

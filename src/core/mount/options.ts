@@ -412,7 +412,8 @@ export interface LimitsOptions {
   /**
    * Most `tools/call`s one caller may have running at once, on this instance (the key is the rate limit's).
    * One more gets `isError` `Tool <name>: <N> calls of this caller are already running; retry when one
-   * finishes` and `onRefusal` hears `concurrency`. Default none.
+   * finishes` and `onRefusal` hears `concurrency`. A call answered at its `timeoutMs` holds its slot until
+   * its handler actually settles. Default none.
    * @throws TypeError at construction when not a positive integer.
    */
   concurrency?: number;

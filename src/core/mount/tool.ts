@@ -163,7 +163,8 @@ export interface ToolDefinition<
    * How long a call may run, in milliseconds (`extend.resolve`, the handler and the output check): past it,
    * `ctx.signal` aborts (reason: a `TimeoutError` `DOMException`) and the client gets `isError`
    * `Tool <name> timed out after <N> s`, reported to `onCall` and `onRefusal` (`timeout`). Default: the
-   * mount's `limits.timeoutMs`, else none.
+   * mount's `limits.timeoutMs`, else none. A handler still running past it keeps its `limits.concurrency`
+   * slot until it settles.
    * @throws TypeError at mount when not a positive integer.
    */
   timeoutMs?: number;

@@ -61,11 +61,14 @@ export function executor(prepared: PreparedTool, config: MountConfig): Executor 
       return withNotice(errorResult(admission.text), call.notice);
     }
     let outcome: Outcome;
+    // A handler past its deadline keeps running: it keeps its slot until it settles, or the cap means nothing.
+    let settled: Promise<void> | undefined;
     try {
       const timed = await withTimeout(timeoutMs, mcp.mcpReq.signal, (signal) =>
         runHandler(prepared, call, toolContext(prepared, config, call, mcp, state, signal)),
       );
       if (timed.timedOut) {
+        settled = timed.settled;
         const text = timedOut(config, prepared.name, timeoutMs!, state);
         finish(false, { error: text });
         return withNotice(errorResult(text), call.notice);
@@ -79,7 +82,8 @@ export function executor(prepared: PreparedTool, config: MountConfig): Executor 
       finish(false, { error: failure.text, errorId: failure.errorId });
       return withNotice(failure.result, call.notice);
     } finally {
-      admission.release();
+      if (settled) void settled.then(() => admission.release());
+      else admission.release();
     }
     finish(outcome.ok, outcome.inputRequired && { inputRequired: true });
     // What the schema dropped reaches the model beside whatever the handler returned.

@@ -16,13 +16,18 @@ export function settledTimeout(prepared: PreparedTool, config: MountConfig): num
   return own;
 }
 
-/** What running under a deadline came to: the run's value, or the deadline passed first. */
-export type Timed<T> = { timedOut: false; value: T } | { timedOut: true };
+/**
+ * What running under a deadline came to: the run's value, or the deadline passed first; then `settled`
+ * resolves when the abandoned run does, however it ends, so what the run holds (a concurrency slot) is kept
+ * until then.
+ */
+export type Timed<T> = { timedOut: false; value: T } | { timedOut: true; settled: Promise<void> };
 
 /**
  * Runs `run` with a signal that follows `parent` and aborts at `timeoutMs` (reason: a `TimeoutError`
  * `DOMException`), and settles at the deadline at the latest. A run that settles later is left to finish; its
- * outcome, a rejection included, is dropped. Without `timeoutMs`, `run` gets `parent` itself.
+ * outcome, a rejection included, is dropped, and the answer's `settled` tells when it is over. Without
+ * `timeoutMs`, `run` gets `parent` itself.
  */
 export async function withTimeout<T>(
   timeoutMs: number | undefined,
@@ -35,14 +40,18 @@ export async function withTimeout<T>(
   if (parent.aborted) follow();
   else parent.addEventListener('abort', follow, { once: true });
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let settled: Promise<void> = Promise.resolve();
   const deadline = new Promise<Timed<T>>((resolve) => {
     timer = setTimeout(() => {
       controller.abort(new DOMException(`timed out after ${timeoutMs} ms`, 'TimeoutError'));
-      resolve({ timedOut: true });
+      resolve({ timedOut: true, settled });
     }, timeoutMs);
   });
   const running = run(controller.signal);
-  running.catch(() => undefined);
+  settled = running.then(
+    () => undefined,
+    () => undefined,
+  );
   try {
     return await Promise.race([running.then((value): Timed<T> => ({ timedOut: false, value })), deadline]);
   } finally {
