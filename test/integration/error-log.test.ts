@@ -97,6 +97,47 @@ describe.each(Object.keys(mounts))('the default error log on %s', (name) => {
   });
 });
 
+describe('a prompt or resource handler that throws', () => {
+  it('is masked behind an error id like a tool handler, logged and reported with phase feature', async () => {
+    const logger = { warn: vi.fn(), error: vi.fn() };
+    const onError = vi.fn();
+    const server = await mounts.hono!([boom], {
+      observe: { logger, onError },
+      features(s) {
+        s.registerPrompt('summary', { description: 'd' }, () => {
+          throw new Error('SECRET prompt db password');
+        });
+        s.registerResource('report', 'docs://report', {}, () => {
+          throw new Error('SECRET resource path /etc/x');
+        });
+      },
+    });
+    try {
+      for (const [method, params, what] of [
+        ['prompts/get', { name: 'summary' }, 'Prompt summary'],
+        ['resources/read', { uri: 'docs://report' }, 'Resource report'],
+      ] as const) {
+        const response = await fetch(server.url, {
+          method: 'POST',
+          headers: jsonRpcHeaders,
+          body: rpc(method, params, 4),
+        });
+        const text = await response.text();
+        expect(text).not.toContain('SECRET');
+        const message: string = parseBody(text).error.message;
+        expect(message).toMatch(new RegExp(`^${what} failed \\(error id [0-9a-f-]{36}\\)$`));
+      }
+      expect(logger.error).toHaveBeenCalledTimes(2);
+      expect(onError.mock.calls.map(([error, info]) => [(error as Error).message, info.phase])).toEqual([
+        ['SECRET prompt db password', 'feature'],
+        ['SECRET resource path /etc/x', 'feature'],
+      ]);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe("a client's mistake", () => {
   it('is answered with its 4xx and logs nothing, so no client can flood the error log', async () => {
     const logger = { warn: vi.fn(), error: vi.fn() };

@@ -575,7 +575,9 @@ export type ErrorPhase =
   | 'transport'
   | 'onCall'
   | 'onRefusal'
-  | 'limits';
+  | 'limits'
+  /** A prompt's or resource's handler registered through `features`. */
+  | 'feature';
 
 /** What `onError` sees beside the error. */
 export interface ErrorInfo {

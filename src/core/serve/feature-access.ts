@@ -4,10 +4,18 @@
  * SDK `scopeChallenge` (left out of lists unless `listUnauthorizedTools`; 403 `insufficient_scope` on get or
  * read, which the SDK answers before dispatch). See docs/decisions/0023-one-access-model.md.
  */
-import type { AuthInfo, McpServer, ScopeChallengeHandler } from '@modelcontextprotocol/server';
+import {
+  type AuthInfo,
+  type McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
+  type ScopeChallengeHandler,
+} from '@modelcontextprotocol/server';
 import { isPlainObject } from '../json-schema/types.js';
 import type { MountConfig } from '../mount/config.js';
 import type { FeatureItem, VisibleFeatures } from '../mount/options.js';
+import { ToolError } from '../mount/tool-error.js';
+import { observeError } from './observe.js';
 import { observeRefusal } from './refusal.js';
 import type { RequestState } from './request-state.js';
 
@@ -31,20 +39,21 @@ const NO_TOKEN: AuthInfo = Object.freeze({ token: '', clientId: '', scopes: Obje
  * A get or read the challenge refuses is reported to `observe.onRefusal` (`insufficient-scope`).
  */
 export function recordFeatures(server: McpServer, config: MountConfig, state: RequestState): Registered[] {
-  const guardedConfig = (config_: unknown) => guarded(config_, config, state);
+  const mount = config;
+  const guardedConfig = (config_: unknown) => guarded(config_, mount, state);
   const items: Registered[] = [];
   const prompt = server.registerPrompt.bind(server) as (...args: unknown[]) => { remove(): void };
   const resource = server.registerResource.bind(server) as (...args: unknown[]) => { remove(): void };
   Object.assign(server, {
     registerPrompt: (name: string, config: unknown, ...rest: unknown[]) => {
       const { config: guarded, challenge } = guardedConfig(config);
-      const handle = prompt(name, guarded, ...rest);
+      const handle = prompt(name, guarded, ...masked(rest, `Prompt ${name}`, mount, state));
       items.push({ kind: 'prompt', name, ...(challenge && { challenge }), remove: () => handle.remove() });
       return handle;
     },
     registerResource: (name: string, uriOrTemplate: unknown, config: unknown, ...rest: unknown[]) => {
       const { config: guarded, challenge } = guardedConfig(config);
-      const handle = resource(name, uriOrTemplate, guarded, ...rest);
+      const handle = resource(name, uriOrTemplate, guarded, ...masked(rest, `Resource ${name}`, mount, state));
       const template = typeof uriOrTemplate !== 'string';
       const uri = template ? templateText(uriOrTemplate) : uriOrTemplate;
       items.push({
@@ -58,6 +67,34 @@ export function recordFeatures(server: McpServer, config: MountConfig, state: Re
     },
   });
   return items;
+}
+
+/**
+ * `rest` with its handler (the last function) wrapped as a tool's is: a `ProtocolError` (the SDK's answers,
+ * meant for the client) and a `ToolError` pass as they are; anything else is logged and reported to `onError`
+ * (phase `feature`) and the client sees `<what> failed (error id <id>)`, with the message under
+ * `exposeErrors`.
+ */
+function masked(rest: unknown[], what: string, config: MountConfig, state: RequestState): unknown[] {
+  const at = rest.length - 1;
+  const handler = rest[at];
+  if (typeof handler !== 'function') return rest;
+  const wrapped = async (...args: unknown[]) => {
+    try {
+      return await handler(...args);
+    } catch (error) {
+      if (error instanceof ProtocolError) throw error;
+      if (error instanceof ToolError) throw new ProtocolError(ProtocolErrorCode.InternalError, error.message);
+      const errorId = observeError(config, error, {
+        phase: 'feature',
+        ...(state.authInfo && { authInfo: state.authInfo }),
+      });
+      const text = `${what} failed (error id ${errorId})`;
+      const shown = config.exposeErrors ? `${text}: ${error instanceof Error ? error.message : String(error)}` : text;
+      throw new ProtocolError(ProtocolErrorCode.InternalError, shown);
+    }
+  };
+  return [...rest.slice(0, at), wrapped];
 }
 
 function guarded(
