@@ -3,8 +3,9 @@
  * event, with the caller and the tool where the mount knows them, and the response is the one the client
  * gets without the hook (a throwing hook changes nothing either).
  */
-import { defineTool, type McpMountOptions, type RefusalEvent } from 'mcp-mount';
+
 import { requireScopes } from '@modelcontextprotocol/server';
+import { defineTool, type McpMountOptions, type RefusalEvent } from 'mcp-mount';
 import { createMcpFetchHandler } from 'mcp-mount/adapter';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -50,6 +51,16 @@ const send = async (url: string, body: string, headers: Record<string, string> =
 };
 const call = (name: string, id = 5) => rpc('tools/call', { name, arguments: {} }, id);
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+/** The one event a 403 for a missing scope gives, for caller `ada`. */
+const scopeRefusal = (method: string, requestId: number, more: Partial<RefusalEvent> = {}): RefusalEvent => ({
+  reason: 'insufficient-scope',
+  status: 403,
+  message: 'Insufficient scope',
+  method,
+  ...more,
+  requestId,
+  caller: { clientId: 'ada' },
+});
 
 describe('one audit event per refusal', () => {
   it('401 for a bad token, a missing token (required), and a scoped call without a token', async () => {
@@ -78,17 +89,7 @@ describe('one audit event per refusal', () => {
     const { url, events } = await serve();
     const refused = await send(url, call('archive_note', 11), bearer('ada:notes:read'));
     expect(refused.status).toBe(403);
-    expect(events).toEqual([
-      {
-        reason: 'insufficient-scope',
-        status: 403,
-        message: 'Insufficient scope',
-        method: 'tools/call',
-        tool: 'archive_note',
-        requestId: 11,
-        caller: { clientId: 'ada' },
-      },
-    ]);
+    expect(events).toEqual([scopeRefusal('tools/call', 11, { tool: 'archive_note' })]);
     const strict = await serve({ access: { auth: { verify, required: true, requiredScopes: ['mcp'] } } });
     expect((await send(strict.url, call('read_note'), bearer('ada:notes:read'))).status).toBe(403);
     expect(strict.events).toEqual([{ reason: 'insufficient-scope', status: 403, message: 'Insufficient scope' }]);
@@ -170,16 +171,7 @@ describe('one audit event per refusal', () => {
     expect(events).toEqual([]);
     const refused = await send(url, rpc('prompts/get', { name: 'audit' }, 4), bearer('ada'));
     expect(refused.status).toBe(403);
-    expect(events).toEqual([
-      {
-        reason: 'insufficient-scope',
-        status: 403,
-        message: 'Insufficient scope',
-        method: 'prompts/get',
-        requestId: 4,
-        caller: { clientId: 'ada' },
-      },
-    ]);
+    expect(events).toEqual([scopeRefusal('prompts/get', 4)]);
   });
 
   it('no event for what is served, and a throwing hook changes no response', async () => {
