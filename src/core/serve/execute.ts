@@ -19,7 +19,7 @@ import type { CheckedCall } from './input-carrier.js';
 import { admitCall } from './limits.js';
 import { toolSignals } from './logging.js';
 import { type CallRecord, observeCall, whoCalled } from './observe.js';
-import { observeRefusal } from './refusal.js';
+import { observeCallRefusal } from './refusal.js';
 import type { RequestState } from './request-state.js';
 import {
   errorWithinSchema,
@@ -94,14 +94,7 @@ export function executor(prepared: PreparedTool, config: MountConfig): Executor 
 /** The text for a call past its deadline, reported to the audit trail. */
 function timedOut(config: MountConfig, tool: string, timeoutMs: number, state: RequestState): string {
   const message = timedOutText(tool, timeoutMs);
-  observeRefusal(config, {
-    reason: 'timeout',
-    message,
-    method: 'tools/call',
-    tool,
-    ...(state.call?.requestId !== undefined && { requestId: state.call.requestId }),
-    ...(state.authInfo && { authInfo: state.authInfo }),
-  });
+  observeCallRefusal(config, state, { reason: 'timeout', message, tool });
   return message;
 }
 

@@ -10,7 +10,7 @@ import type { RateLimiter, RefusalReason } from '../mount/options.js';
 import type { RatePolicy } from '../mount/rate-limits.js';
 import { jsonRpcError } from './body.js';
 import { observeError } from './observe.js';
-import { observeRefusal, refusedWith } from './refusal.js';
+import { observeCallRefusal, refusedWith } from './refusal.js';
 import type { RequestState } from './request-state.js';
 
 /**
@@ -93,13 +93,10 @@ function refusedCall(
   text: string,
   retryAfterSeconds?: number,
 ): Admission {
-  observeRefusal(config, {
+  observeCallRefusal(config, state, {
     reason,
     message: text,
-    method: 'tools/call',
     tool,
-    ...(state.call?.requestId !== undefined && { requestId: state.call.requestId }),
-    ...(state.authInfo && { authInfo: state.authInfo }),
     ...(retryAfterSeconds !== undefined && { retryAfterSeconds }),
   });
   return { ok: false, text };

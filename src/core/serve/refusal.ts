@@ -4,8 +4,9 @@
  */
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { MountConfig } from '../mount/config.js';
-import type { RefusalEvent } from '../mount/options.js';
+import type { RefusalEvent, RefusalReason } from '../mount/options.js';
 import { callerOf, observeError } from './observe.js';
+import type { RequestState } from './request-state.js';
 
 /** A refusal as the refusing step knows it: the caller as its `AuthInfo`. */
 export type Refusal = Omit<RefusalEvent, 'caller'> & { authInfo?: AuthInfo };
@@ -25,6 +26,23 @@ export function observeRefusal(config: MountConfig, refusal: Refusal): void {
       ...(authInfo && { authInfo }),
     });
   }
+}
+
+/**
+ * A `tools/call` of `tool` refused inside MCP (an `isError` result: unknown tool, over a limit, past its
+ * deadline), reported with the call's request id and caller from `state`.
+ */
+export function observeCallRefusal(
+  config: MountConfig,
+  state: Pick<RequestState, 'call' | 'authInfo'>,
+  refusal: { reason: RefusalReason; message: string; tool: string; retryAfterSeconds?: number },
+): void {
+  observeRefusal(config, {
+    ...refusal,
+    method: 'tools/call',
+    ...(state.call?.requestId !== undefined && { requestId: state.call.requestId }),
+    ...(state.authInfo && { authInfo: state.authInfo }),
+  });
 }
 
 /** A refused HTTP response as it goes out: reported, then returned unchanged. */

@@ -8,7 +8,7 @@ import type { AuthInfo, RegisteredTool } from '@modelcontextprotocol/server';
 import type { MountConfig } from '../mount/config.js';
 import type { VisibleTools } from '../mount/options.js';
 import { authenticationRequired } from './auth.js';
-import { observeRefusal } from './refusal.js';
+import { observeCallRefusal } from './refusal.js';
 import type { Registration } from './registration.js';
 import type { RequestState, Visibility } from './request-state.js';
 
@@ -80,15 +80,8 @@ export function toolSet(registrations: readonly Registration[], config: MountCon
 
 /** A call to a tool that does not exist or is hidden, for the audit trail: one event, the SDK's words. */
 function unknownTool(config: MountConfig, state: RequestState): void {
-  const call = state.call!;
-  observeRefusal(config, {
-    reason: 'unknown-tool',
-    message: `Tool ${call.tool} not found`,
-    method: 'tools/call',
-    tool: call.tool,
-    ...(call.requestId !== undefined && { requestId: call.requestId }),
-    ...(state.authInfo && { authInfo: state.authInfo }),
-  });
+  const { tool } = state.call!;
+  observeCallRefusal(config, state, { reason: 'unknown-tool', message: `Tool ${tool} not found`, tool });
 }
 
 /** `visibleTools`' answer as a predicate. @throws TypeError for anything else (a 500 that onError sees). */
