@@ -604,7 +604,10 @@ export type RefusalReason =
   | 'invalid-token'
   /** 503: `verify` could not check the token. */
   | 'auth-unavailable'
-  /** 403: the token lacks `requiredScopes`, the called tool's `scopes`, or what a prompt's or resource's `scopeChallenge` asks. */
+  /**
+   * 403: the token lacks `requiredScopes`, the called tool's `scopes`, or what a prompt's or resource's
+   * `scopeChallenge` asks.
+   */
   | 'insufficient-scope'
   /** 403: the `Origin` header is not allowed. */
   | 'origin'

@@ -35,9 +35,17 @@ export function failedCall(
     ...(requestId !== undefined && { requestId }),
     ...(authInfo && { authInfo }),
   });
-  const masked = `Tool ${tool} failed (error id ${errorId})`;
-  const text = config.exposeErrors ? `${masked}: ${error instanceof Error ? error.message : String(error)}` : masked;
+  const text = maskedText(config, `Tool ${tool}`, errorId, error);
   return { result: errorResult(text), text, errorId };
+}
+
+/**
+ * What a client is told of an unexpected error in `what`: `<what> failed (error id <id>)`, with the message
+ * after it under `exposeErrors`.
+ */
+export function maskedText(config: MountConfig, what: string, errorId: string, error: unknown): string {
+  const masked = `${what} failed (error id ${errorId})`;
+  return config.exposeErrors ? `${masked}: ${error instanceof Error ? error.message : String(error)}` : masked;
 }
 
 /** An `isError` result of one text block. */

@@ -15,6 +15,7 @@ import { isPlainObject } from '../json-schema/types.js';
 import type { MountConfig } from '../mount/config.js';
 import type { FeatureItem, VisibleFeatures } from '../mount/options.js';
 import { ToolError } from '../mount/tool-error.js';
+import { maskedText } from './failure.js';
 import { observeError } from './observe.js';
 import { observeRefusal } from './refusal.js';
 import type { RequestState } from './request-state.js';
@@ -39,21 +40,19 @@ const NO_TOKEN: AuthInfo = Object.freeze({ token: '', clientId: '', scopes: Obje
  * A get or read the challenge refuses is reported to `observe.onRefusal` (`insufficient-scope`).
  */
 export function recordFeatures(server: McpServer, config: MountConfig, state: RequestState): Registered[] {
-  const mount = config;
-  const guardedConfig = (config_: unknown) => guarded(config_, mount, state);
   const items: Registered[] = [];
   const prompt = server.registerPrompt.bind(server) as (...args: unknown[]) => { remove(): void };
   const resource = server.registerResource.bind(server) as (...args: unknown[]) => { remove(): void };
   Object.assign(server, {
-    registerPrompt: (name: string, config: unknown, ...rest: unknown[]) => {
-      const { config: guarded, challenge } = guardedConfig(config);
-      const handle = prompt(name, guarded, ...masked(rest, `Prompt ${name}`, mount, state));
+    registerPrompt: (name: string, itemConfig: unknown, ...rest: unknown[]) => {
+      const { config: checked, challenge } = guarded(itemConfig, config, state);
+      const handle = prompt(name, checked, ...masked(rest, `Prompt ${name}`, config, state));
       items.push({ kind: 'prompt', name, ...(challenge && { challenge }), remove: () => handle.remove() });
       return handle;
     },
-    registerResource: (name: string, uriOrTemplate: unknown, config: unknown, ...rest: unknown[]) => {
-      const { config: guarded, challenge } = guardedConfig(config);
-      const handle = resource(name, uriOrTemplate, guarded, ...masked(rest, `Resource ${name}`, mount, state));
+    registerResource: (name: string, uriOrTemplate: unknown, itemConfig: unknown, ...rest: unknown[]) => {
+      const { config: checked, challenge } = guarded(itemConfig, config, state);
+      const handle = resource(name, uriOrTemplate, checked, ...masked(rest, `Resource ${name}`, config, state));
       const template = typeof uriOrTemplate !== 'string';
       const uri = template ? templateText(uriOrTemplate) : uriOrTemplate;
       items.push({
@@ -89,9 +88,7 @@ function masked(rest: unknown[], what: string, config: MountConfig, state: Reque
         phase: 'feature',
         ...(state.authInfo && { authInfo: state.authInfo }),
       });
-      const text = `${what} failed (error id ${errorId})`;
-      const shown = config.exposeErrors ? `${text}: ${error instanceof Error ? error.message : String(error)}` : text;
-      throw new ProtocolError(ProtocolErrorCode.InternalError, shown);
+      throw new ProtocolError(ProtocolErrorCode.InternalError, maskedText(config, what, errorId, error));
     }
   };
   return [...rest.slice(0, at), wrapped];
