@@ -29,10 +29,11 @@ export function serveRequests(
   const sdk = sdkExchange(config, surface, tools);
   // A request without a JSON-RPC message of its own: no method, no call, the default projection.
   const outside = noMessage(config);
-  // What the duration histogram may name: the mount's own tools and prompts, never a name a client made up.
-  const known = config.telemetry && {
-    tools: new Set(registrations.map((r) => r.name)),
-    prompts: new Set(surface.prompts),
+  // The tracer, and what the duration histogram may name: the mount's own tools and prompts, never a name a
+  // client made up. Built once, when the mount traces.
+  const tracing = config.telemetry && {
+    telemetry: config.telemetry,
+    known: { tools: new Set(registrations.map((r) => r.name)), prompts: new Set(surface.prompts) },
   };
 
   const fetch = async (request: Request, extras?: FetchExtras): Promise<Response> => {
@@ -47,7 +48,7 @@ export function serveRequests(
     if (read.kind === 'answered') return read.response;
     if (read.kind === 'sdk') return sdk.exchange(request, plain, { authInfo }, read.body);
     const envelope = readEnvelope(read.message, request, config, extras?.host);
-    const trace = config.telemetry && startTrace(config.telemetry, request, read.message, known);
+    const trace = tracing && startTrace(tracing.telemetry, request, read.message, tracing.known);
     const state: RequestState = { ...plain, ...envelope.state, ...(trace && { trace }) };
     if (!trace) return answer(request, state, envelope.body);
     try {

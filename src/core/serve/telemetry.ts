@@ -40,12 +40,7 @@ export interface KnownNames {
  * names, the MCP methods, the SDK's protocol versions), the rest as `_OTHER`, so a client cannot grow the
  * metric's series without bound.
  */
-export function startTrace(
-  telemetry: Telemetry,
-  request: Request,
-  message: unknown,
-  known: KnownNames = { tools: new Set(), prompts: new Set() },
-): RequestTrace {
+export function startTrace(telemetry: Telemetry, request: Request, message: unknown, known: KnownNames): RequestTrace {
   const { api, tracer, duration } = telemetry;
   const started = performance.now();
   const single = isPlainObject(message) ? message : {};
