@@ -15,6 +15,7 @@ import {
   type ProjectionRequest,
   validateMcpSchemas,
 } from 'mcp-mount';
+import { createMcpFetchHandler } from 'mcp-mount/adapter';
 import { mcp } from 'mcp-mount/hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -129,12 +130,64 @@ describe('one URL per family', () => {
 });
 
 describe("'auto' on a tool set some profiles cannot type", () => {
-  it('starts under the default policy, logging each fallback once at construction', () => {
+  it('starts under the default policy, logging each fallback once at construction under prepareProjections: at-startup', () => {
     warnings.length = 0;
-    expect(() => mcp(tools, { projection: 'auto', observe: { logger } })).not.toThrow();
+    expect(() =>
+      mcp(tools, { projection: 'auto', prepareProjections: 'at-startup', observe: { logger } }),
+    ).not.toThrow();
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/projection-fallback/);
     expect(warnings[0]).toMatch(/labels \(openai-strict\)/);
+  });
+
+  it("prepares a family's documents on its first tools/list, logging its fallback once then, not at construction", async () => {
+    warnings.length = 0;
+    const handler = createMcpFetchHandler(tools, { projection: 'auto', observe: { logger } });
+    expect(warnings).toEqual([]);
+    const list = (userAgent: string) =>
+      handler.fetch(
+        new Request('http://localhost/mcp', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json', 'user-agent': userAgent },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+        }),
+      );
+    const flat = await list('some-agent/1.0');
+    expect(((await flat.json()) as { result: { tools: unknown[] } }).result.tools).toHaveLength(5);
+    expect(warnings).toEqual([]);
+    for (let i = 0; i < 2; i++) {
+      const strict = await list('openai-mcp/1.0');
+      const listed = ((await strict.json()) as { result: { tools: Array<{ name: string; inputSchema: unknown }> } })
+        .result.tools;
+      expect(listed.map((t) => t.inputSchema)).toEqual(
+        validateMcpSchemas(tools, { projection: 'auto' }).projections['openai-strict']!.tools.map((t) => t.inputSchema),
+      );
+    }
+    expect(warnings, warnings.join('\n----\n')).toHaveLength(1);
+    expect(warnings[0]).toMatch(/prepared on first use/);
+    expect(warnings[0]).toMatch(/labels \(openai-strict\) \(root\) projection-fallback/);
+    expect(warnings[0]).not.toMatch(/narrowed/);
+  });
+
+  it("under projectionErrors: 'fail', a family prepared on first use leaves the tool out and logs the error", async () => {
+    const errors: string[] = [];
+    const handler = createMcpFetchHandler(tools, {
+      projection: 'auto',
+      schemaValidation: { projectionErrors: 'fail' },
+      observe: { logger: { warn: () => {}, error: (m: string) => errors.push(m) } },
+    });
+    const response = await handler.fetch(
+      new Request('http://localhost/mcp', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json', 'user-agent': 'openai-mcp/1.0' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      }),
+    );
+    const listed = ((await response.json()) as { result: { tools: Array<{ name: string }> } }).result.tools;
+    expect(listed.map((t) => t.name)).not.toContain('labels');
+    expect(listed.map((t) => t.name)).toContain('shape');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/\[error\] labels \(openai-strict\) \/properties\/labels open-record/);
   });
 
   it("serves each family only documents its own profile's check accepts", () => {
@@ -167,7 +220,12 @@ describe("'auto' on a tool set some profiles cannot type", () => {
 
   it("projectionErrors: 'fail' fails the mount instead; under policy 'warn' a family is never served a document its check refuses", () => {
     expect(() =>
-      mcp(tools, { projection: 'auto', schemaValidation: { projectionErrors: 'fail' }, observe: { logger } }),
+      mcp(tools, {
+        projection: 'auto',
+        prepareProjections: 'at-startup',
+        schemaValidation: { projectionErrors: 'fail' },
+        observe: { logger },
+      }),
     ).toThrow(McpMountSchemaError);
     const warned = validateMcpSchemas(tools, {
       projection: 'auto',

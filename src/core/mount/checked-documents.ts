@@ -14,51 +14,67 @@ import type { MountConfig } from './config.js';
 import { conversionNoteIssues } from './conversion-notes.js';
 import {
   type ConvertedSides,
+  documentProjector,
   isPlainObjectRoot,
+  type KeyConflict,
   type ProjectedDocument,
-  projectDocuments,
   stripDialect,
 } from './documents.js';
 import { familyDocument } from './family-fallback.js';
 
-/** What a tool serves as its input, per projection, and whether any projection can serve it. */
-export type ServedInput = {
-  inputSchema: JsonSchema;
-  inputSchemas: Readonly<Partial<Record<ProjectionName, JsonSchema>>>;
+/**
+ * What a tool serves as its input: the default projection's document, checked at construction, and every
+ * other served projection's when first asked for (docs/decisions/0026-projections-prepared-on-first-use.md).
+ */
+export interface ServedInput {
+  /** The document `projection` lists the tool with (checked, deep-frozen), or undefined where it is not listed. Memoised. */
+  at(projection: ProjectionName): JsonSchema | undefined;
+  /** Top-level keys the tool requires, from its own merged document (a strict-mode profile lists every key). */
   requiredKeys: readonly string[];
+  /**
+   * Whether some served projection lists the tool. Known at construction: when the default projection cannot
+   * list it, every projection is prepared then, to find one that can.
+   */
   servable: boolean;
-  issues: SchemaIssue[];
-};
+  /** The issues found so far, in the mount's order of projections; grows as projections are prepared. */
+  issues(): SchemaIssue[];
+}
 
 /** A tool whose slices did not all convert: no document, and nothing to check. */
 export function notServed(): ServedInput {
-  return { inputSchema: {}, inputSchemas: {}, requiredKeys: [], servable: false, issues: [] };
+  return { at: () => undefined, requiredKeys: [], servable: false, issues: () => [] };
 }
 
-/** Every served projection's input document, checked, frozen; a key two slices declare is a conflict. */
-export function serveInput(tool: string, sides: ConvertedSides, config: MountConfig): ServedInput {
-  const projectionPolicy = config.projection;
-  const { served: projections } = projectionPolicy;
-  const documents = projectDocuments(sides, projections);
-  const issues = documents.conflicts.map((c) =>
-    schemaIssue(
-      tool,
-      `/properties/${c.key}`,
-      'key-conflict',
-      `tool "${tool}": key "${c.key}" is declared by both ${c.slices.join(' and ')}; the arguments are split by key, so each key may belong to one of params, input and extend only`,
-    ),
-  );
+/**
+ * The tool's input documents, each projection's checked and frozen when first asked for; `onLate` hears the
+ * issues of each projection prepared after construction. Prepares the default projection now, and every
+ * projection now when `eager` or when the default cannot list the tool.
+ */
+export function serveInput(
+  tool: string,
+  sides: ConvertedSides,
+  config: MountConfig,
+  options: { eager: boolean; onLate?: (issues: SchemaIssue[]) => void },
+): ServedInput {
+  const { served: projections, default: byDefault } = config.projection;
+  const projector = documentProjector(sides);
   const notes = sides.flatMap(({ side }) => (side.converted.ok ? side.converted.notes : []));
-  issues.push(...conversionNoteIssues(tool, notes, 'input'));
+  const noteIssues = conversionNoteIssues(tool, notes, 'input');
   const zodShapeKeys = [...new Set(sides.flatMap(({ side }) => side.shapeKeys))];
-  const served: Partial<Record<ProjectionName, JsonSchema>> = {};
-  const checkedDocs = documents.documents.map((doc) => ({
-    ...doc,
-    issues: documentIssues(tool, doc, zodShapeKeys, config),
-  }));
-  const fallback = checkedDocs.find((d) => d.projection === projectionPolicy.default && d.servable);
-  for (const checked of checkedDocs) {
-    const { issues: _own, ...doc } = checked;
+  const served = new Map<ProjectionName, JsonSchema | undefined>();
+  const found = new Map<ProjectionName, SchemaIssue[]>();
+  let fallback: (ProjectedDocument & { issues: SchemaIssue[] }) | undefined;
+  let conflicted = false;
+
+  const prepare = (projection: ProjectionName): SchemaIssue[] => {
+    const doc = projector.document(projection);
+    if ('conflicts' in doc) {
+      served.set(projection, undefined);
+      conflicted = true;
+      return doc.conflicts.map((c) => keyConflict(tool, c));
+    }
+    const checked = { ...doc, issues: documentIssues(tool, doc, zodShapeKeys, config) };
+    if (projection === byDefault && checked.servable) fallback = checked;
     const family = familyDocument(
       tool,
       checked,
@@ -66,16 +82,52 @@ export function serveInput(tool: string, sides: ConvertedSides, config: MountCon
       (schema) => documentIssues(tool, { ...doc, schema: schema as JsonSchema, narrowed: [] }, zodShapeKeys, config),
       config,
     );
-    issues.push(...family.issues);
-    if (family.schema !== undefined) served[doc.projection] = deepFreeze(family.schema as JsonSchema);
-  }
-  const first = projections.find((p) => served[p] !== undefined);
-  const inputSchema = first === undefined ? {} : served[first]!;
-  // The top-level keys every call must carry, from a document that states the tool's own (a strict-mode
-  // profile lists every key as required).
-  const base = served.faithful ?? served.flat ?? inputSchema;
-  const requiredKeys = Array.isArray(base.required) ? (base.required as string[]) : [];
-  return { inputSchema, inputSchemas: Object.freeze(served), requiredKeys, servable: first !== undefined, issues };
+    served.set(projection, family.schema === undefined ? undefined : deepFreeze(family.schema as JsonSchema));
+    return family.issues;
+  };
+  const at = (projection: ProjectionName, late: boolean): JsonSchema | undefined => {
+    if (!served.has(projection)) {
+      const issues = prepare(projection);
+      found.set(projection, issues);
+      if (late && issues.length > 0) options.onLate?.(issues);
+    }
+    return served.get(projection);
+  };
+
+  at(byDefault, false);
+  const listedByDefault = served.get(byDefault) !== undefined;
+  if (options.eager || !listedByDefault) for (const p of projections) at(p, false);
+  // A conflict makes the tool unservable everywhere, and it is the one issue worth reading.
+  const servable = !conflicted && projections.some((p) => served.has(p) && served.get(p) !== undefined);
+  return {
+    at: (projection) => (conflicted || !projections.includes(projection) ? undefined : at(projection, true)),
+    requiredKeys: projector.required(byDefault),
+    servable,
+    issues: () => {
+      const own = projections.flatMap((p) => found.get(p) ?? []);
+      const conflicts = own.filter((i) => i.code === 'key-conflict');
+      return conflicts.length > 0 ? [...onceEachConflict(conflicts), ...noteIssues] : [...noteIssues, ...own];
+    },
+  };
+}
+
+function keyConflict(tool: string, c: KeyConflict): SchemaIssue {
+  return schemaIssue(
+    tool,
+    `/properties/${c.key}`,
+    'key-conflict',
+    `tool "${tool}": key "${c.key}" is declared by both ${c.slices.join(' and ')}; the arguments are split by key, so each key may belong to one of params, input and extend only`,
+  );
+}
+
+/** Each family finds the same conflict: it is reported once. */
+function onceEachConflict(issues: SchemaIssue[]): SchemaIssue[] {
+  const seen = new Set<string>();
+  return issues.filter((i) => {
+    if (seen.has(i.message)) return false;
+    seen.add(i.message);
+    return true;
+  });
 }
 
 /** The probe's checks on one projection's document, and what its profile narrowed. */

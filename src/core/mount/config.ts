@@ -177,8 +177,13 @@ export interface MountConfig {
 export interface ProjectionPolicy {
   /** What `report.tools` shows and what a fixed choice serves: the option's name; `flat` for 'auto' or a function. */
   readonly default: ProjectionName;
-  /** Every projection a request can be served, computed and probed at construction; `default` first. */
+  /** Every projection a request can be served; `default` first. */
   readonly served: readonly ProjectionName[];
+  /**
+   * `prepareProjections`: when the projections other than `default` are computed and probed (`default` always
+   * at construction). Default `'on-first-use'`.
+   */
+  readonly prepare: (typeof PREPARE_PROJECTIONS)[number];
   /** Per `tools/list`, when the choice depends on the client. */
   readonly choose?: ProjectionChooser;
 }
@@ -239,6 +244,7 @@ const TOP_LEVEL_KEYS: readonly string[] = [
   'instructions',
   'projection',
   'flattenUnionInput',
+  'prepareProjections',
   'repair',
   'access',
   'observe',
@@ -437,13 +443,29 @@ function positiveInteger(name: string, value: unknown, fallback: number): number
   return value;
 }
 
-/** `projection` and its shorthand `flattenUnionInput`. @throws TypeError for a value that names nothing. */
+const PREPARE_PROJECTIONS = ['on-first-use', 'at-startup'] as const;
+
+/**
+ * `projection` and its shorthand `flattenUnionInput`, and `prepareProjections`.
+ * @throws TypeError for a value that names nothing.
+ */
 function settleProjection(options: McpMountOptions<any>): ProjectionPolicy {
+  const prepare = options.prepareProjections ?? 'on-first-use';
+  if (!PREPARE_PROJECTIONS.includes(prepare)) {
+    throw new TypeError(
+      `mcp-mount: prepareProjections must be ${PREPARE_PROJECTIONS.map((p) => `'${p}'`).join(' or ')}, got ${String(prepare)}`,
+    );
+  }
+  return frozenPolicy({ ...projectionChoice(options), prepare });
+}
+
+/** `projection` and its shorthand `flattenUnionInput`, settled. */
+function projectionChoice(options: McpMountOptions<any>): Omit<ProjectionPolicy, 'prepare'> {
   const { projection, flattenUnionInput } = options;
   boolean('flattenUnionInput', flattenUnionInput);
   if (projection === undefined) {
     const only: ProjectionName = flattenUnionInput ? 'flat' : 'faithful';
-    return frozenPolicy({ default: only, served: [only] });
+    return { default: only, served: [only] };
   }
   if (flattenUnionInput === true && projection !== 'flat') {
     throw new TypeError(
@@ -451,22 +473,22 @@ function settleProjection(options: McpMountOptions<any>): ProjectionPolicy {
     );
   }
   if (typeof projection === 'object' && projection !== null) {
-    return frozenPolicy(choosing(projection.choose, servedProjections(projection.serve)));
+    return choosing(projection.choose, servedProjections(projection.serve));
   }
-  if (projection === 'auto' || typeof projection === 'function') return frozenPolicy(choosing(projection));
+  if (projection === 'auto' || typeof projection === 'function') return choosing(projection);
   if (!isProjectionName(projection)) {
     throw new TypeError(
       `mcp-mount: projection must be 'auto', a function, { choose, serve }, or one of ${PROJECTION_NAMES.join(', ')}; got ${String(projection)}`,
     );
   }
-  return frozenPolicy({ default: projection, served: [projection] });
+  return { default: projection, served: [projection] };
 }
 
 /**
  * A choosing policy: `'auto'` among `flat` and its targets, a function among every projection, or either
  * among `listed` (`projection.serve`).
  */
-function choosing(choose: unknown, listed?: ProjectionName[]): ProjectionPolicy {
+function choosing(choose: unknown, listed?: ProjectionName[]): Omit<ProjectionPolicy, 'prepare'> {
   if (typeof choose === 'function') {
     const served = listed ?? ['flat', ...PROJECTION_NAMES.filter((n) => n !== 'flat')];
     const pick = choose as ProjectionChooser;

@@ -16,7 +16,7 @@ import {
 } from '../projection/index.js';
 import { mergeRootObjects, type RootPart } from '../projection/merge-slices.js';
 import { isProfileProjection, type ProjectionName } from '../projection/names.js';
-import { type Narrowing, projectForProfile } from '../projection/profiles/index.js';
+import { projectForProfile } from '../projection/profiles/index.js';
 import { localResolver } from '../projection/type-atoms.js';
 import { findUnflattened } from '../projection/unflattened.js';
 import { type Conversion, toJsonSchema } from '../zod/convert.js';
@@ -46,64 +46,82 @@ export interface ProjectedDocument {
   narrowed: Array<{ pointer: string; reason: string }>;
 }
 
-/**
- * Every served projection's document for one tool, from its converted slices (all converted). A projection
- * whose slice root is not an object gets that root, unservable, for the checks to explain: a union root is
- * no object in `faithful` but one in `flat`, so a tool can be served in some projections and not in others.
- * A key two slices declare is a conflict for every projection alike.
- */
-export function projectDocuments(
+/** A key two slices declare: the arguments are split by key, so the tool cannot be served. */
+export type KeyConflict = { key: string; slices: string[] };
+
+/** One tool's documents, each projection's computed when first asked for (docs/decisions/0026-projections-prepared-on-first-use.md). */
+export interface DocumentProjector {
+  /**
+   * `projection`'s merged root document, before the checks, or the keys two slices both declare. A projection
+   * whose slice root is not an object gets that root, unservable, for the checks to explain: a union root is no
+   * object in `faithful` but one in `flat`, so a tool can be served in some projections and not in others.
+   * Memoised; the `flat` family's slices are flattened once for all of its projections.
+   */
+  document(projection: ProjectionName): ProjectedDocument | { conflicts: KeyConflict[] };
+  /** The top-level keys `projection`'s family requires, from its merged root (before any profile's rewrite). */
+  required(projection: ProjectionName): readonly string[];
+}
+
+type Family = {
+  parts: Array<{ slice: RootPart['slice']; schema: JsonSchema; unflattened: ProjectedDocument['unflattened'] }>;
+  merged?: JsonSchema;
+  nonObject?: JsonSchema;
+  conflicts: KeyConflict[];
+};
+
+/** The projector of one tool, from its converted slices (all converted). Nothing is computed until asked. */
+export function documentProjector(
   sides: ReadonlyArray<{ slice: RootPart['slice']; side: ConvertedSide }>,
-  served: readonly ProjectionName[],
-): { documents: ProjectedDocument[]; conflicts: Array<{ key: string; slices: string[] }> } {
+): DocumentProjector {
   const converted = sides.map(({ slice, side }) => ({
     slice,
     schema: (side.converted as { schema: JsonSchema }).schema,
   }));
-  const documents: ProjectedDocument[] = [];
-  const family = (
-    parts: Array<{ slice: RootPart['slice']; schema: JsonSchema; unflattened: ProjectedDocument['unflattened'] }>,
-    keepRootKeywords: boolean,
-    projections: readonly ProjectionName[],
-    derive: (
-      projection: ProjectionName,
-      merged: JsonSchema,
-    ) => { schema: JsonSchema; narrowed: Narrowing[]; unflattened?: ProjectedDocument['unflattened'] },
-  ) => {
-    const unflattened = parts.flatMap((p) => p.unflattened);
-    const nonObject = parts.find(({ schema }) => !isPlainObjectRoot(schema));
-    if (nonObject) {
-      for (const projection of projections) {
-        documents.push({ projection, schema: nonObject.schema, servable: false, unflattened, narrowed: [] });
-      }
-      return [];
-    }
-    const merged = mergeRootObjects(parts, { keepRootKeywords });
-    if (!merged.ok) return merged.conflicts;
-    for (const projection of projections) {
-      documents.push({ projection, servable: true, unflattened, ...derive(projection, merged.schema) });
-    }
-    return [];
+  const families = new Map<'faithful' | 'flat', Family>();
+  const family = (name: 'faithful' | 'flat'): Family => {
+    let found = families.get(name);
+    if (found) return found;
+    const parts = converted.map((c) => ({
+      ...c,
+      ...(name === 'faithful' ? faithfulSide(c.schema) : flatSide(c.schema)),
+    }));
+    const nonObject = parts.find(({ schema }) => !isPlainObjectRoot(schema))?.schema;
+    const merged = nonObject ? undefined : mergeRootObjects(parts, { keepRootKeywords: name === 'faithful' });
+    found = {
+      parts,
+      ...(nonObject && { nonObject }),
+      ...(merged?.ok && { merged: merged.schema }),
+      conflicts: merged && !merged.ok ? merged.conflicts : [],
+    };
+    families.set(name, found);
+    return found;
   };
-
-  let conflicts: Array<{ key: string; slices: string[] }> = [];
-  if (served.includes('faithful')) {
-    const parts = converted.map((c) => ({ ...c, ...faithfulSide(c.schema) }));
-    conflicts = family(parts, true, ['faithful'], (_, schema) => ({ schema, narrowed: [] }));
-  }
-  const flatFamily = served.filter((p) => p !== 'faithful');
-  if (flatFamily.length > 0) {
-    const parts = converted.map((c) => ({ ...c, ...flatSide(c.schema) }));
-    const found = family(parts, false, flatFamily, (projection, schema) =>
-      isProfileProjection(projection) ? projectForProfile(projection, schema) : flatDocument(schema),
-    );
-    if (conflicts.length === 0) conflicts = found;
-  }
-  // A conflict makes the tool unservable everywhere, and it is the one issue worth reading.
-  if (conflicts.length > 0) return { documents: [], conflicts };
-  // The checks and the served list both follow the mount's order of projections.
-  documents.sort((a, b) => served.indexOf(a.projection) - served.indexOf(b.projection));
-  return { documents, conflicts };
+  const documents = new Map<ProjectionName, ProjectedDocument | { conflicts: KeyConflict[] }>();
+  return {
+    document(projection) {
+      const known = documents.get(projection);
+      if (known) return known;
+      const f = family(projection === 'faithful' ? 'faithful' : 'flat');
+      const unflattened = f.parts.flatMap((p) => p.unflattened);
+      let doc: ProjectedDocument | { conflicts: KeyConflict[] };
+      if (f.nonObject) doc = { projection, schema: f.nonObject, servable: false, unflattened, narrowed: [] };
+      else if (!f.merged) doc = { conflicts: f.conflicts };
+      else if (projection === 'faithful')
+        doc = { projection, schema: f.merged, servable: true, unflattened, narrowed: [] };
+      else {
+        const derived = isProfileProjection(projection)
+          ? projectForProfile(projection, f.merged)
+          : flatDocument(f.merged);
+        doc = { projection, servable: true, unflattened, ...derived };
+      }
+      documents.set(projection, doc);
+      return doc;
+    },
+    required(projection) {
+      const { merged } = family(projection === 'faithful' ? 'faithful' : 'flat');
+      return Array.isArray(merged?.required) ? (merged.required as string[]) : [];
+    },
+  };
 }
 
 /**

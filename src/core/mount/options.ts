@@ -185,12 +185,26 @@ export interface PrepareOptions<S extends AnyZodObject = AnyZodObject, R = unkno
    *   request with a JSON-RPC 500 that `onError` sees);
    * - `{ choose: 'auto' | fn, serve: [...] }`: the same choice, among the projections `serve` lists only.
    *
-   * Every projection the option can choose is computed and probed once, at construction. Calls are
-   * unaffected: the original Zod schema parses every call, whatever document the client was shown.
+   * The default projection is computed and probed at construction; the others when a request first needs
+   * them (`prepareProjections`). Calls are unaffected: the original Zod schema parses every call, whatever
+   * document the client was shown.
    * Default: `'faithful'`, or `'flat'` with `flattenUnionInput: true`.
    * @throws TypeError at construction for a value that names nothing.
    */
   projection?: ProjectionOption;
+  /**
+   * When the projections other than the default one are computed and probed
+   * (docs/decisions/0026-projections-prepared-on-first-use.md):
+   * - `'on-first-use'` (default): each when a request first needs it, once per mount (per isolate on a
+   *   Worker). Its issues cannot fail the mount then: they are logged once (`observe.logger`; not under
+   *   `schemaValidation.policy: 'skip'`), and a tool whose document fails that projection's check is served
+   *   the default document or left out for it (`schemaValidation.projectionErrors`). `mcp-mount check` and
+   *   `validateMcpSchemas` prepare them all, so CI sees what a deploy would.
+   * - `'at-startup'`: all at construction, where the policy applies to them (a long-lived server that wants
+   *   every verdict before it serves).
+   * The default projection is always prepared at construction. A single-projection mount has no other.
+   */
+  prepareProjections?: 'on-first-use' | 'at-startup';
   /** Generic over the extend schema and `resolve`'s result, so that `resolve` and tools see them typed. */
   extend?: ExtendOption<S, R>;
   schemaValidation?: SchemaValidationOptions;

@@ -1,8 +1,8 @@
 /** Which startup issues stop a mount, under which `schemaValidation.policy`, and which tools are served. */
-import type { SchemaIssueCode } from '../probe/issue.js';
+import type { SchemaIssue, SchemaIssueCode } from '../probe/issue.js';
 import type { MountConfig } from './config.js';
 import type { Preparation, PreparedTool } from './prepare.js';
-import { formatSchemaIssues, type ValidationReport } from './report.js';
+import { formatSchemaIssues } from './report.js';
 import { McpMountSchemaError } from './schema-error.js';
 
 /**
@@ -32,7 +32,8 @@ const LOGGED_AT_START: ReadonlySet<SchemaIssueCode> = new Set<SchemaIssueCode>([
 ]);
 
 /**
- * Applies the policy to a preparation and returns the tools to serve.
+ * Applies the policy to the issues a preparation found at construction and returns the tools to serve (the
+ * issues of a projection prepared later are `lateIssues`'s).
  * - An error-level issue whose code is in `FATAL_UNDER_EVERY_POLICY` fails the mount, whatever the policy.
  * - `'throw'`: any error-level issue fails the mount, with one error listing all of them.
  * - `'warn'`: issues are logged once; tools that cannot be served are left out.
@@ -41,21 +42,56 @@ const LOGGED_AT_START: ReadonlySet<SchemaIssueCode> = new Set<SchemaIssueCode>([
  *
  * @throws McpMountSchemaError as above: under `'throw'` listing every error, else the fatal ones.
  */
-export function servedTools(preparation: Preparation, report: ValidationReport, config: MountConfig): PreparedTool[] {
+export function servedTools(preparation: Preparation, config: MountConfig): PreparedTool[] {
   const { policy } = config.validation;
-  const errors = report.issues.filter((i) => i.severity === 'error');
+  const { issues } = preparation;
+  const errors = issues.filter((i) => i.severity === 'error');
   const fatal = errors.filter((i) => FATAL_UNDER_EVERY_POLICY.has(i.code));
   if (fatal.length > 0) throw new McpMountSchemaError(policy === 'throw' ? errors : fatal);
   if (policy === 'throw' && errors.length > 0) throw new McpMountSchemaError(errors);
-  const atStart = report.issues.filter((i) => LOGGED_AT_START.has(i.code));
+  const atStart = issues.filter((i) => LOGGED_AT_START.has(i.code));
   if (policy === 'throw' && atStart.length > 0) {
     config.logger.warn(`mcp-mount: the mount starts with these warnings\n${formatSchemaIssues(atStart)}`);
   }
-  if (policy === 'warn' && report.issues.length > 0) {
+  if (policy === 'warn' && issues.length > 0) {
     const left = preparation.tools.filter((t) => !t.servable).map((t) => t.name);
     config.logger.warn(
-      `mcp-mount: schema issues (policy 'warn')${left.length ? `; not served: ${left.join(', ')}` : ''}\n${formatSchemaIssues(report.issues)}`,
+      `mcp-mount: schema issues (policy 'warn')${left.length ? `; not served: ${left.join(', ')}` : ''}\n${formatSchemaIssues(issues)}`,
     );
   }
   return preparation.tools.filter((t) => t.servable);
+}
+
+/**
+ * What a mount does with the issues of a projection prepared after construction, on first use: it cannot fail
+ * any more, and the tool is already served that family the default document or left out for it
+ * (`familyDocument`), so they are logged, as the policy would have logged them at construction: under
+ * `'throw'` the errors (which would have failed it) and the `LOGGED_AT_START` warnings, under `'warn'` all of
+ * them, under `'skip'` none. The issues of one request's preparation (every tool of a first `tools/list`) make
+ * one log entry. `mcp-mount check` and `validateMcpSchemas` prepare every projection, so CI sees them first
+ * (docs/decisions/0026-projections-prepared-on-first-use.md).
+ */
+export function lateIssues(config: MountConfig): ((issues: SchemaIssue[]) => void) | undefined {
+  const { policy } = config.validation;
+  if (policy === 'skip') return undefined;
+  const shown = (i: SchemaIssue) => policy === 'warn' || i.severity === 'error' || LOGGED_AT_START.has(i.code);
+  let pending: SchemaIssue[] | undefined;
+  const flush = () => {
+    const issues = pending!;
+    pending = undefined;
+    const log = issues.some((i) => i.severity === 'error') ? config.logger.error : config.logger.warn;
+    log.call(
+      config.logger,
+      `mcp-mount: schema issues in a projection prepared on first use (mcp-mount check shows them before a deploy)\n${formatSchemaIssues(issues)}`,
+    );
+  };
+  return (issues) => {
+    const logged = issues.filter(shown);
+    if (logged.length === 0) return;
+    if (pending === undefined) {
+      pending = [];
+      queueMicrotask(flush);
+    }
+    pending.push(...logged);
+  };
 }

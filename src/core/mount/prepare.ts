@@ -17,20 +17,26 @@ export interface Slice {
   schema: z.ZodType;
 }
 
+/** What one projection lists a tool with: its `inputSchema`, and its `outputSchema` when it declares `output`. */
+export interface ToolDocuments {
+  /** Deep-frozen. */
+  inputSchema: JsonSchema;
+  /** Deep-frozen; present when the tool declares `output`. */
+  outputSchema?: JsonSchema;
+}
+
 /** A tool after preparation: what `tools/list` serves and what `tools/call` parses with. */
 export interface PreparedTool {
   tool: AnyTool;
   name: string;
-  /** The `inputSchema` of the first served projection (in the mount's order) that can serve the tool. */
-  inputSchema: JsonSchema;
-  /** The `inputSchema` of every served projection that can serve the tool, deep-frozen. */
-  inputSchemas: Readonly<Partial<Record<ProjectionName, JsonSchema>>>;
+  /**
+   * What `projection` lists the tool with, or undefined where it is not listed (its root is no object there,
+   * the mount does not serve that projection, or its document failed that projection's check). Prepared when
+   * first asked for, then memoised (docs/decisions/0026-projections-prepared-on-first-use.md).
+   */
+  documents(projection: ProjectionName): ToolDocuments | undefined;
   /** Top-level keys the tool requires (of its own document, not a profile's). */
   requiredKeys: readonly string[];
-  /** The default projection's `outputSchema`, deep-frozen, when the tool declares `output`. */
-  outputSchema?: JsonSchema;
-  /** The `outputSchema` of every served projection, deep-frozen, when the tool declares `output`. */
-  outputSchemas?: Readonly<Partial<Record<ProjectionName, JsonSchema>>>;
   /**
    * False when the tool cannot be served at all (conversion failed, key conflict, no projection with an
    * object root, `scopes` that cannot mean anything). A tool whose root is an object in some projections only
@@ -49,11 +55,25 @@ export interface PreparedTool {
 
 export interface Preparation {
   tools: PreparedTool[];
+  /**
+   * The issues found at construction: every tool's own, and those of the projections prepared then (the
+   * default one; every one under `prepareProjections: 'at-startup'`). What the mount's policy acts on.
+   */
   issues: SchemaIssue[];
+  /** Prepares every served projection of every tool now, and returns every issue, in the report's order. */
+  allIssues(): SchemaIssue[];
   /** What the `features` hook registered in its run at construction (nothing without the option). */
   surface: ServerSurface;
   /** The projections prepared, in the mount's order, and the default one (`config.projection`). */
   projections: { default: ProjectionName; served: readonly ProjectionName[] };
+}
+
+/** How `prepareTools` prepares the projections other than the default one. */
+export interface PrepareMode {
+  /** Every projection at construction (`validateMcpSchemas`, `prepareProjections: 'at-startup'`). */
+  eager: boolean;
+  /** Hears the issues of each projection prepared after construction, once each. */
+  onLate?: (issues: SchemaIssue[]) => void;
 }
 
 const EMPTY_INPUT = z.object({});
@@ -65,16 +85,25 @@ const EMPTY_INPUT = z.object({});
  * Runs once per mount; nothing here runs per request. Never throws for a bad schema: every problem
  * becomes a `SchemaIssue`.
  */
-export function prepareTools(tools: readonly AnyTool[], config: MountConfig = settleOptions()): Preparation {
-  const issues: SchemaIssue[] = checkToolNames(tools.map((t) => t.name));
+export function prepareTools(
+  tools: readonly AnyTool[],
+  config: MountConfig = settleOptions(),
+  mode: PrepareMode = { eager: true },
+): Preparation {
+  const names = checkToolNames(tools.map((t) => t.name));
   // The mount's `extend` is converted once, for every tool that takes it.
   const extendSide = config.extend ? convertSide(config.extend.schema) : undefined;
-  const prepared = tools.map((tool) => prepareTool(tool, config, extendSide, issues));
+  const prepared = tools.map((tool) => prepareTool(tool, config, extendSide, mode));
   const hook = probeServerHook(config.features, config.server);
   const views = checkAppViews(tools, hook.surface);
+  const collect = () => onceEach([...names, ...prepared.flatMap((p) => p.issues()), ...hook.issues, ...views]);
   return {
-    tools: prepared,
-    issues: onceEach([...issues, ...hook.issues, ...views]),
+    tools: prepared.map((p) => p.tool),
+    issues: collect(),
+    allIssues() {
+      for (const { tool } of prepared) for (const p of config.projection.served) tool.documents(p);
+      return collect();
+    },
     surface: hook.surface,
     projections: { default: config.projection.default, served: config.projection.served },
   };
@@ -89,29 +118,43 @@ function prepareTool(
   tool: AnyTool,
   config: MountConfig,
   extendSide: ConvertedSide | undefined,
-  issues: SchemaIssue[],
-): PreparedTool {
+  mode: PrepareMode,
+): { tool: PreparedTool; issues: () => SchemaIssue[] } {
   const slices = slicesOf(tool, config);
   const sides = convertSides(tool, slices, extendSide);
   const converted = conversionIssues(tool.name, sides);
-  issues.push(...converted.issues);
-  const input = converted.ok ? serveInput(tool.name, sides, config) : notServed();
-  issues.push(...input.issues);
+  const input = converted.ok ? serveInput(tool.name, sides, config, mode) : notServed();
   const output = tool.output ? serveOutput(tool.name, tool.output, config) : NO_OUTPUT;
-  issues.push(...output.issues);
   const access = settleAccess(tool.name, tool.scopes, config);
-  issues.push(...access.issues, ...checkToolFields(tool));
-  return {
+  const fields = checkToolFields(tool);
+  const documents = (projection: ProjectionName): ToolDocuments | undefined => {
+    const inputSchema = input.at(projection);
+    if (inputSchema === undefined) return undefined;
+    const outputSchema = output.outputSchemas?.[projection] ?? output.outputSchema;
+    return { inputSchema, ...(outputSchema && { outputSchema }) };
+  };
+  const prepared: PreparedTool = {
     tool,
     name: tool.name,
-    inputSchema: input.inputSchema,
-    inputSchemas: input.inputSchemas,
+    documents: memoised(documents),
     requiredKeys: input.requiredKeys,
-    ...(output.outputSchema && { outputSchema: output.outputSchema }),
-    ...(output.outputSchemas && { outputSchemas: output.outputSchemas }),
     ...(access.scopes && { scopes: access.scopes }),
     ...slices,
     servable: converted.ok && input.servable && output.servable && access.servable,
+  };
+  // Each step's issues in that order: conversion, input (per projection), output, access, fields.
+  return {
+    tool: prepared,
+    issues: () => [...converted.issues, ...input.issues(), ...output.issues, ...access.issues, ...fields],
+  };
+}
+
+/** One result object per projection, so a caller comparing them by identity (a cache) sees the same. */
+function memoised(documents: (projection: ProjectionName) => ToolDocuments | undefined): PreparedTool['documents'] {
+  const known = new Map<ProjectionName, ToolDocuments | undefined>();
+  return (projection) => {
+    if (!known.has(projection)) known.set(projection, documents(projection));
+    return known.get(projection);
   };
 }
 

@@ -4,7 +4,7 @@ import type { SchemaIssue, SchemaIssueCode } from '../probe/issue.js';
 import type { ProjectionName } from '../projection/names.js';
 import { type MountConfig, settleOptions } from './config.js';
 import type { McpMountOptions } from './options.js';
-import { type Preparation, prepareTools } from './prepare.js';
+import { type Preparation, prepareTools, type ToolDocuments } from './prepare.js';
 import type { AnyTool, AnyZodObject } from './tool.js';
 
 /** A tool as `tools/list` serves it. */
@@ -90,9 +90,12 @@ function failedReport(code: SchemaIssueCode, error: unknown): ValidationReport {
   return { ok: false, issues, tools: [], projection: 'faithful', projections: {} };
 }
 
-/** Builds the report from a preparation; the mount uses the same function, so both agree. */
+/**
+ * Builds the report from a preparation, preparing every served projection first; the mount uses the same
+ * function (for its `report`), so both agree.
+ */
 export function reportOf(preparation: Preparation): ValidationReport {
-  const issues = preparation.issues;
+  const issues = preparation.allIssues();
   const servable = preparation.tools.filter((t) => t.servable);
   const projections: Partial<Record<ProjectionName, ProjectionReport>> = {};
   for (const name of preparation.projections.served) {
@@ -100,7 +103,10 @@ export function reportOf(preparation: Preparation): ValidationReport {
     projections[name] = {
       ok: !own.some((i) => i.severity === 'error'),
       issues: own,
-      tools: servable.filter((t) => t.inputSchemas[name] !== undefined).map((t) => servedTool(t, name)),
+      tools: servable.flatMap((t) => {
+        const documents = t.documents(name);
+        return documents ? [servedTool(t, documents)] : [];
+      }),
     };
   }
   const projection = preparation.projections.default;
@@ -113,12 +119,11 @@ export function reportOf(preparation: Preparation): ValidationReport {
   };
 }
 
-function servedTool(t: Preparation['tools'][number], projection: ProjectionName): ServedTool {
-  const served: ServedTool = { name: t.name, inputSchema: t.inputSchemas[projection]! };
+function servedTool(t: Preparation['tools'][number], documents: ToolDocuments): ServedTool {
+  const served: ServedTool = { name: t.name, inputSchema: documents.inputSchema };
   if (t.tool.title !== undefined) served.title = t.tool.title;
   if (t.tool.description !== undefined) served.description = t.tool.description;
-  const outputSchema = t.outputSchemas?.[projection] ?? t.outputSchema;
-  if (outputSchema) served.outputSchema = outputSchema;
+  if (documents.outputSchema) served.outputSchema = documents.outputSchema;
   if (t.tool.annotations) served.annotations = t.tool.annotations;
   if (t.tool.icons) served.icons = t.tool.icons;
   if (t.tool.execution) served.execution = t.tool.execution;

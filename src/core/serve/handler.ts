@@ -6,7 +6,7 @@
 import type { z } from 'zod';
 import { type MountConfig, settleOptions } from '../mount/config.js';
 import type { McpMountOptions, MountExtend } from '../mount/options.js';
-import { servedTools } from '../mount/policy.js';
+import { lateIssues, servedTools } from '../mount/policy.js';
 import { prepareTools } from '../mount/prepare.js';
 import { reportOf, type ValidationReport } from '../mount/report.js';
 import type { AnyZodObject, MountableTool } from '../mount/tool.js';
@@ -61,11 +61,22 @@ export function createMcpFetchHandler<Host = unknown, S extends AnyZodObject = n
   options: McpMountOptions<S, R> = {},
 ): McpFetchHandler<Host> {
   const config = settleOptions(options);
-  const preparation = prepareTools(tools, config);
-  const report = reportOf(preparation);
-  const registrations = servedTools(preparation, report, config).map((t) => registration(t, config));
+  const preparation = prepareTools(tools, config, {
+    eager: config.projection.prepare === 'at-startup',
+    onLate: lateIssues(config),
+  });
+  const registrations = servedTools(preparation, config).map((t) => registration(t, config));
   const serve = serveRequests(config, preparation.surface, registrations);
-  return { report, close: serve.close, fetch: guarded(config, serve.fetch) };
+  let report: ValidationReport | undefined;
+  return {
+    // Prepares every projection the first time it is read: the report shows all of them.
+    get report() {
+      report ??= reportOf(preparation);
+      return report;
+    },
+    close: serve.close,
+    fetch: guarded(config, serve.fetch),
+  };
 }
 
 /**

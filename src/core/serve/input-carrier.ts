@@ -6,7 +6,7 @@
  */
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type { MountConfig } from '../mount/config.js';
-import type { PreparedTool } from '../mount/prepare.js';
+import type { PreparedTool, ToolDocuments } from '../mount/prepare.js';
 import type { ProjectionName } from '../projection/names.js';
 import { checkCall, type ParsedCall } from './call.js';
 import { carrier } from './carrier.js';
@@ -27,13 +27,31 @@ export type Caller = Pick<RequestState, 'call' | 'authInfo' | 'trace'>;
 /** What a carrier shared by every request knows of the request: nothing (registration.ts says when it serves). */
 export const NO_CALLER: Caller = Object.freeze({});
 
+/**
+ * What `projection` lists the tool with, or, for a call from a client whose projection does not list it, the
+ * first served projection's that does (a call may come from any client; the original Zod schema parses it).
+ */
+export function listedDocuments(
+  prepared: PreparedTool,
+  projection: ProjectionName,
+  served: readonly ProjectionName[],
+): ToolDocuments {
+  const own = prepared.documents(projection);
+  if (own) return own;
+  for (const p of served) {
+    const documents = prepared.documents(p);
+    if (documents) return documents;
+  }
+  return { inputSchema: {} };
+}
+
 export function inputCarrier(
   prepared: PreparedTool,
   config: MountConfig,
   caller: Caller,
   projection: ProjectionName,
 ): StandardSchemaWithJSON {
-  return carrier(prepared.inputSchemas[projection] ?? prepared.inputSchema, async (value) => {
+  return carrier(listedDocuments(prepared, projection, config.projection.served).inputSchema, async (value) => {
     const started = performance.now();
     const check = await checkCall(prepared, value, config, caller.call);
     if (check.ok) return { value: { ...check.value, started, args: value } satisfies CheckedCall };

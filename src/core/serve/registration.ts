@@ -4,12 +4,12 @@
  */
 import type { ScopeChallengeHandler } from '@modelcontextprotocol/server';
 import type { MountConfig } from '../mount/config.js';
-import type { PreparedTool } from '../mount/prepare.js';
+import type { PreparedTool, ToolDocuments } from '../mount/prepare.js';
 import type { AnyTool } from '../mount/tool.js';
 import type { ProjectionName } from '../projection/names.js';
 import { carrier } from './carrier.js';
 import { type Executor, executor } from './execute.js';
-import { inputCarrier, NO_CALLER } from './input-carrier.js';
+import { inputCarrier, listedDocuments, NO_CALLER } from './input-carrier.js';
 import { observeRefusal } from './refusal.js';
 import type { RequestState } from './request-state.js';
 import { type ScopeRule, scopeRule } from './scopes.js';
@@ -20,8 +20,11 @@ export interface Registration {
   tool: AnyTool;
   /** The tool's `scopes`, when it has any. */
   scopes?: ScopeRule;
-  /** The projections that can list the tool (its root is an object there); a call may come from any. */
-  projections: ReadonlySet<ProjectionName>;
+  /**
+   * What `projection` lists the tool with, or undefined where it is not listed; a call may come from any
+   * projection. Prepared on first use (docs/decisions/0026-projections-prepared-on-first-use.md).
+   */
+  listed(projection: ProjectionName): ToolDocuments | undefined;
   /** The `registerTool` config for one request: the fixed parts plus an input carrier that sees `state`. */
   config(state: RequestState): any;
   /** The tool callback: runs `extend.resolve`, the handler and the output check, and reports to the hooks. */
@@ -34,15 +37,11 @@ export interface Registration {
 export function registration(prepared: PreparedTool, config: MountConfig): Registration {
   const scopes = scopeRule(prepared.scopes);
   const challenge = scopes && auditedChallenge(config, prepared.name, scopes);
-  const fixed = new Map(config.projection.served.map((p) => [p, fixedConfig(prepared, challenge, p)]));
+  const { served } = config.projection;
+  const fixed = perProjection((p) => fixedConfig(listedDocuments(prepared, p, served), prepared.tool, challenge));
   // Most requests carry no envelope repair and no unfit `arguments`: they share one config per projection,
-  // built here.
-  const shared = new Map(
-    config.projection.served.map((p) => [
-      p,
-      { ...fixed.get(p), inputSchema: inputCarrier(prepared, config, NO_CALLER, p) },
-    ]),
-  );
+  // built when first needed.
+  const shared = perProjection((p) => ({ ...fixed(p), inputSchema: inputCarrier(prepared, config, NO_CALLER, p) }));
   // The check must see what the envelope step did to this request's arguments, which the SDK does not pass
   // to `validate`: such a call gets a carrier of its own. So does a call `onCall` observes or a span traces: a
   // refused call is reported from the check, which must know who made it.
@@ -54,17 +53,16 @@ export function registration(prepared: PreparedTool, config: MountConfig): Regis
       config.telemetry !== undefined);
   const configFor = (state: RequestState) => {
     const projection = state.projection();
-    if (!ownCarrier(state.call)) return shared.get(projection);
-    return { ...fixed.get(projection), inputSchema: inputCarrier(prepared, config, state, projection) };
+    if (!ownCarrier(state.call)) return shared(projection);
+    return { ...fixed(projection), inputSchema: inputCarrier(prepared, config, state, projection) };
   };
-  const projections = new Set(Object.keys(prepared.inputSchemas) as ProjectionName[]);
   const run = executor(prepared, config);
   const { execution } = prepared.tool;
   return {
     name: prepared.name,
     tool: prepared.tool,
     ...(scopes && { scopes }),
-    projections,
+    listed: prepared.documents,
     config: configFor,
     run,
     ...(execution && { execution }),
@@ -91,14 +89,18 @@ function auditedChallenge(config: MountConfig, tool: string, scopes: ScopeRule):
   };
 }
 
-/** The parts of the `registerTool` config that no request of `projection` changes. */
-function fixedConfig(
-  prepared: PreparedTool,
-  challenge: ScopeChallengeHandler | undefined,
-  projection: ProjectionName,
-) {
-  const { tool } = prepared;
-  const served = prepared.outputSchemas?.[projection] ?? prepared.outputSchema;
+/** One value per projection, built the first time a request of that projection needs it. */
+function perProjection<T>(build: (projection: ProjectionName) => T): (projection: ProjectionName) => T {
+  const built = new Map<ProjectionName, T>();
+  return (projection) => {
+    if (!built.has(projection)) built.set(projection, build(projection));
+    return built.get(projection)!;
+  };
+}
+
+/** The parts of the `registerTool` config that no request of one projection changes. */
+function fixedConfig(documents: ToolDocuments, tool: AnyTool, challenge: ScopeChallengeHandler | undefined) {
+  const served = documents.outputSchema;
   // The output is checked by the executor (once, with our error text, and visible to onCall/onError); the
   // SDK's own check through this carrier then only sees a value that already passed, so it passes it through.
   const outputSchema = served && tool.output ? carrier(served, (value) => ({ value })) : undefined;

@@ -25,7 +25,7 @@ export function toolSet(registrations: readonly Registration[], config: MountCon
   const byName = new Map(registrations.map((r) => [r.name, r]));
   const visible = (r: Registration, state: RequestState) => state.visible?.(r) ?? true;
   const listed = (r: Registration, state: RequestState) =>
-    r.projections.has(state.projection()) &&
+    r.listed(state.projection()) !== undefined &&
     visible(r, state) &&
     (config.listUnauthorizedTools || !r.scopes || r.scopes.permits(state.authInfo));
   /** The called tool, when this request may call it. */
