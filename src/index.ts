@@ -13,6 +13,7 @@ export {
   type ProjectionChooser,
   type ProjectionRequest,
 } from './core/mount/client-identity.js';
+export { formatSchemaIssues } from './core/mount/format-issues.js';
 export type {
   AccessOptions,
   AuthOptions,
@@ -45,7 +46,6 @@ export type {
   VisibleTools,
 } from './core/mount/options.js';
 export {
-  formatSchemaIssues,
   type ProjectionReport,
   type ServedTool,
   type ValidationReport,

@@ -1,8 +1,8 @@
 /** Which startup issues stop a mount, under which `schemaValidation.policy`, and which tools are served. */
 import type { SchemaIssue, SchemaIssueCode } from '../probe/issue.js';
 import type { MountConfig } from './config.js';
+import { formatSchemaIssues } from './format-issues.js';
 import type { Preparation, PreparedTool } from './prepare.js';
-import { formatSchemaIssues } from './report.js';
 import { McpMountSchemaError } from './schema-error.js';
 
 /**

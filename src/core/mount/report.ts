@@ -130,13 +130,3 @@ function servedTool(t: Preparation['tools'][number], documents: ToolDocuments): 
   if (t.tool._meta) served._meta = t.tool._meta;
   return served;
 }
-
-/** Renders issues grouped by tool, one line each: `tool  /pointer  code  message`. */
-export function formatSchemaIssues(issues: readonly SchemaIssue[]): string {
-  return issues
-    .map(
-      (i) =>
-        `  [${i.severity}] ${i.tool} ${i.projection ? `(${i.projection}) ` : ''}${i.side && i.side !== 'input' && i.side !== 'name' ? `${i.side} ` : ''}${i.path || '(root)'} ${i.code}: ${i.message}`,
-    )
-    .join('\n');
-}

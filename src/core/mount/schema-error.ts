@@ -1,5 +1,5 @@
 import type { SchemaIssue } from '../probe/issue.js';
-import { formatSchemaIssues } from './report.js';
+import { formatSchemaIssues } from './format-issues.js';
 
 /**
  * Thrown by `createMcpFetchHandler` (and every adapter) at construction when the startup probe finds
