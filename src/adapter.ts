@@ -4,4 +4,5 @@
  * An app mounts through its framework's entry (`mcp-mount/hono`, `/express`, `/next`, `/fetch`); this is
  * for writing an adapter for another framework, or for serving web `Request`s directly.
  */
-export { createMcpFetchHandler, type FetchExtras, type McpFetchHandler } from './core/serve/handler.js';
+export { createMcpFetchHandler } from './core/serve/create-handler.js';
+export type { FetchExtras, McpFetchHandler } from './core/serve/handler.js';

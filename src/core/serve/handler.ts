@@ -1,16 +1,13 @@
 /**
- * The web-standard core every adapter wraps: settles the options and prepares the tools once, then serves
- * each request through the SDK v2 handler (stateless; 2026-07-28 and 2025-era clients) with a fresh
- * `McpServer` per request. Its `fetch` always resolves to a `Response`.
+ * The web-standard handler every adapter wraps, over a mount's preparation: serves each request through the
+ * SDK v2 handler (stateless; 2026-07-28 and 2025-era clients) with a fresh `McpServer` per request. Its
+ * `fetch` always resolves to a `Response`.
  */
-import type { z } from 'zod';
-import { type MountConfig, settleOptions } from '../mount/config.js';
-import type { McpMountOptions, MountExtend } from '../mount/options.js';
-import { lateIssues, servedTools } from '../mount/policy.js';
-import { prepareTools } from '../mount/prepare.js';
+import type { MountConfig } from '../mount/config.js';
+import { servedTools } from '../mount/policy.js';
+import type { Preparation } from '../mount/prepare.js';
 import type { ValidationReport } from '../mount/report.js';
 import { reportOf } from '../mount/report-of.js';
-import type { AnyZodObject, MountableTool } from '../mount/tool.js';
 import { jsonRpcError } from './body.js';
 import { isPreflight, preflight, withCors } from './cors.js';
 import { observeError } from './observe.js';
@@ -42,35 +39,16 @@ export interface McpFetchHandler<Host = unknown> {
 }
 
 /**
- * Builds the MCP endpoint for `tools`. All schema work happens here, once; a request only registers
- * precomputed carriers and parses its arguments.
- *
- * @throws TypeError when an option's value cannot mean anything (see `settleOptions`).
- * @throws McpMountSchemaError when a tool name is invalid or duplicated, a key is claimed by two slices, or,
- *   under `schemaValidation.policy: 'throw'` (the default), the probe reports any error-level issue.
- *
- * @example
- * ```ts
- * import { createMcpFetchHandler } from 'mcp-mount';
- *
- * const mcp = createMcpFetchHandler([searchNotes], { flattenUnionInput: true });
- * const response = await mcp.fetch(request); // a web Request in, a Response out, on any fetch runtime
- * ```
+ * Serves a preparation: the policy applied to what it found at construction, one registration per served tool,
+ * and the request path behind the guard. The report is built the first time it is read (it prepares every
+ * projection).
+ * @throws McpMountSchemaError as `servedTools` does.
  */
-export function createMcpFetchHandler<Host = unknown, S extends AnyZodObject = never, R = z.output<S>>(
-  tools: readonly MountableTool<Host, NoInfer<MountExtend<S, R>>>[],
-  options: McpMountOptions<S, R> = {},
-): McpFetchHandler<Host> {
-  const config = settleOptions(options);
-  const preparation = prepareTools(tools, config, {
-    eager: config.projection.prepare === 'at-startup',
-    onLate: lateIssues(config),
-  });
+export function serveMount<Host>(config: MountConfig, preparation: Preparation): McpFetchHandler<Host> {
   const registrations = servedTools(preparation, config).map((t) => registration(t, config));
   const serve = serveRequests(config, preparation.surface, registrations);
   let report: ValidationReport | undefined;
   return {
-    // Prepares every projection the first time it is read: the report shows all of them.
     get report() {
       report ??= reportOf(preparation);
       return report;

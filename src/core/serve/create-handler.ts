@@ -1,0 +1,39 @@
+/**
+ * The web-standard core every adapter wraps: settles the options and prepares the tools once per mount, then
+ * serves them (handler.ts).
+ */
+import type { z } from 'zod';
+import { settleOptions } from '../mount/config.js';
+import type { McpMountOptions, MountExtend } from '../mount/options.js';
+import { lateIssues } from '../mount/policy.js';
+import { prepareTools } from '../mount/prepare.js';
+import type { AnyZodObject, MountableTool } from '../mount/tool.js';
+import { type McpFetchHandler, serveMount } from './handler.js';
+
+/**
+ * Builds the MCP endpoint for `tools`. All schema work happens here, once; a request only registers
+ * precomputed carriers and parses its arguments.
+ *
+ * @throws TypeError when an option's value cannot mean anything (see `settleOptions`).
+ * @throws McpMountSchemaError when a tool name is invalid or duplicated, a key is claimed by two slices, or,
+ *   under `schemaValidation.policy: 'throw'` (the default), the probe reports any error-level issue.
+ *
+ * @example
+ * ```ts
+ * import { createMcpFetchHandler } from 'mcp-mount';
+ *
+ * const mcp = createMcpFetchHandler([searchNotes], { flattenUnionInput: true });
+ * const response = await mcp.fetch(request); // a web Request in, a Response out, on any fetch runtime
+ * ```
+ */
+export function createMcpFetchHandler<Host = unknown, S extends AnyZodObject = never, R = z.output<S>>(
+  tools: readonly MountableTool<Host, NoInfer<MountExtend<S, R>>>[],
+  options: McpMountOptions<S, R> = {},
+): McpFetchHandler<Host> {
+  const config = settleOptions(options);
+  const preparation = prepareTools(tools, config, {
+    eager: config.projection.prepare === 'at-startup',
+    onLate: lateIssues(config),
+  });
+  return serveMount(config, preparation);
+}
