@@ -1,21 +1,15 @@
-import * as z from 'zod';
 import type { JsonSchema } from '../json-schema/types.js';
 import { checkAppViews, checkToolFields, checkToolNames, checkToolScopes, type SettledScopes } from '../probe/index.js';
 import type { SchemaIssue } from '../probe/issue.js';
 import type { ProjectionName } from '../projection/names.js';
-import { shapeKeys } from '../zod/shape-keys.js';
 import { NO_OUTPUT, notServed, schemaIssue, serveInput, serveOutput } from './checked-documents.js';
 import { type MountConfig, settleOptions } from './config.js';
 import { type ConvertedSide, type ConvertedSides, convertSide } from './documents.js';
-import type { ExtendOption } from './options.js';
 import { probeServerHook, type ServerSurface } from './server-hook.js';
+import { slicesOf, type ToolSlices } from './slices.js';
 import type { AnyTool } from './tool.js';
 
-/** One argument slice a tool parses on its own: the keys it owns and its original Zod schema. */
-export interface Slice {
-  keys: ReadonlySet<string>;
-  schema: z.ZodType;
-}
+export type { Slice } from './slices.js';
 
 /** What one projection lists a tool with: its `inputSchema`, and its `outputSchema` when it declares `output`. */
 export interface ToolDocuments {
@@ -26,7 +20,7 @@ export interface ToolDocuments {
 }
 
 /** A tool after preparation: what `tools/list` serves and what `tools/call` parses with. */
-export interface PreparedTool {
+export interface PreparedTool extends ToolSlices {
   tool: AnyTool;
   name: string;
   /**
@@ -45,12 +39,6 @@ export interface PreparedTool {
   servable: boolean;
   /** The tool's `scopes`, settled by the probe (`checkToolScopes`); undefined for a tool without any. */
   scopes?: SettledScopes;
-  params?: Slice;
-  extend?: Slice & { resolve?: ExtendOption['resolve'] };
-  /** The input slice gets every key that `params` and `extend` do not own. */
-  input: z.ZodType;
-  /** Every top-level key any slice declares (every variant's, for a union input). */
-  argumentKeys: readonly string[];
 }
 
 export interface Preparation {
@@ -75,8 +63,6 @@ export interface PrepareMode {
   /** Hears the issues of each projection prepared after construction, once each. */
   onLate?: (issues: SchemaIssue[]) => void;
 }
-
-const EMPTY_INPUT = z.object({});
 
 /**
  * The one preparation shared by `validateMcpSchemas` and every mount (docs/design/flatten.md, The pipeline):
@@ -155,26 +141,6 @@ function memoised(documents: (projection: ProjectionName) => ToolDocuments | und
   return (projection) => {
     if (!known.has(projection)) known.set(projection, documents(projection));
     return known.get(projection);
-  };
-}
-
-/** Where a tool's arguments go: the keys each slice owns, and every key any of them declares. */
-function slicesOf(
-  tool: AnyTool,
-  config: MountConfig,
-): Pick<PreparedTool, 'input' | 'params' | 'extend' | 'argumentKeys'> {
-  const { extend } = config;
-  const input = (tool.input as z.ZodType | undefined) ?? EMPTY_INPUT;
-  const useExtend = extend !== undefined && (extend.filter?.(tool) ?? true);
-  const extendKeys = useExtend ? Object.keys(extend.schema.shape) : [];
-  const argumentKeys = [
-    ...new Set([...(tool.params ? shapeKeys(tool.params) : []), ...shapeKeys(input), ...extendKeys]),
-  ];
-  return {
-    input,
-    argumentKeys,
-    ...(tool.params && { params: { keys: new Set(shapeKeys(tool.params)), schema: tool.params } }),
-    ...(useExtend && { extend: { keys: new Set(extendKeys), schema: extend.schema, resolve: extend.resolve } }),
   };
 }
 
