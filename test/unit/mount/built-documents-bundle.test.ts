@@ -1,0 +1,51 @@
+/**
+ * The reader of build-time documents leaves conversion, projection and probe out of the bundle of whatever
+ * imports it (docs/decisions/0024-build-time-documents.md): bundled as wrangler does (esbuild, workerd
+ * conditions), its metafile holds none of them.
+ */
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../../..', import.meta.url));
+
+async function inputsOf(entry: string): Promise<string[]> {
+  const result = await build({
+    entryPoints: [entry],
+    absWorkingDir: root,
+    bundle: true,
+    write: false,
+    metafile: true,
+    format: 'esm',
+    platform: 'neutral',
+    conditions: ['workerd', 'worker', 'browser'],
+    mainFields: ['module', 'main'],
+    logLevel: 'silent',
+  });
+  return Object.keys(result.metafile.inputs);
+}
+
+const FORBIDDEN =
+  /^src\/core\/(projection|probe)\/|^src\/core\/zod\/convert\.ts$|^src\/core\/mount\/(prepare|documents|checked-documents)\.ts$/;
+
+describe('the documents reader bundle', () => {
+  it('holds no conversion, projection, probe or preparation', async () => {
+    const inputs = await inputsOf('src/core/mount/built-documents.ts');
+    const ours = inputs.filter((i) => i.startsWith('src/'));
+    expect(ours.filter((i) => FORBIDDEN.test(i))).toEqual([]);
+    expect(ours.sort()).toEqual([
+      'src/core/mount/built-documents.ts',
+      'src/core/mount/built-fingerprints.ts',
+      'src/core/zod/def.ts',
+      'src/core/zod/fingerprint.ts',
+    ]);
+  });
+
+  it('the check sees them when they are imported (the test can fail)', async () => {
+    const inputs = await inputsOf('src/core/mount/built-documents-emit.ts');
+    expect(inputs.filter((i) => FORBIDDEN.test(i))).toEqual([]);
+    const prepared = await inputsOf('src/core/mount/prepare.ts');
+    expect(prepared.some((i) => FORBIDDEN.test(i) && i.includes('/probe/'))).toBe(true);
+    expect(prepared).toContain('src/core/zod/convert.ts');
+  });
+});

@@ -1,0 +1,210 @@
+/**
+ * Build-time documents (docs/decisions/0024-build-time-documents.md): the emitted module round-trips through
+ * `matchDocuments` to exactly what the preparation serves, and every kind of drift is a stale entry with a
+ * reason that names the tool, what changed and the command to run.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import * as z from 'zod';
+import { matchDocuments } from '../../../src/core/mount/built-documents.js';
+import { buildDocuments, documentsModule } from '../../../src/core/mount/built-documents-emit.js';
+import { toolFingerprint } from '../../../src/core/mount/built-fingerprints.js';
+import { settleOptions } from '../../../src/core/mount/config.js';
+import type { McpMountOptions } from '../../../src/core/mount/options.js';
+import { prepareTools } from '../../../src/core/mount/prepare.js';
+import { reportOf } from '../../../src/core/mount/report.js';
+import { type AnyTool, defineTool } from '../../../src/core/mount/tool.js';
+
+const COMMAND = 'mcp-mount check src/tools.ts --emit src/mcp-documents.js';
+const scratch = mkdtempSync(join(tmpdir(), 'mcp-mount-documents-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** Three tools, built fresh each call: a union input, an object with output and params, a plain one. */
+function tools(change: { notifyVariant?: boolean; limit?: number } = {}): AnyTool[] {
+  const variants = [
+    z.object({ channel: z.literal('email'), to: z.email() }),
+    z.object({ channel: z.literal('sms'), phone: z.string().min(5) }),
+  ];
+  if (change.notifyVariant) variants.push(z.object({ channel: z.literal('push'), device: z.string() }) as never);
+  return [
+    defineTool({
+      name: 'notify',
+      description: 'Send a notification.',
+      input: z.discriminatedUnion('channel', variants as [(typeof variants)[0], ...typeof variants]),
+      handler: () => 'sent',
+    }),
+    defineTool({
+      name: 'search',
+      params: z.object({ folder: z.string() }),
+      input: z.object({
+        query: z.string().min(1),
+        limit: z
+          .number()
+          .int()
+          .max(change.limit ?? 50)
+          .default(10),
+      }),
+      output: z.object({ hits: z.array(z.object({ id: z.string() })) }),
+      handler: () => ({ hits: [] }),
+    }),
+    defineTool({ name: 'ping', input: z.object({}), handler: () => 'pong' }),
+  ];
+}
+
+let modules = 0;
+/** The module text written to a file and imported, as a Worker's bundler or Node would load it. */
+async function emitAndImport(list: AnyTool[], options: McpMountOptions): Promise<unknown> {
+  const config = settleOptions(options);
+  const text = documentsModule(buildDocuments(prepareTools(list, config), config, COMMAND));
+  const file = join(scratch, `documents-${++modules}.mjs`);
+  writeFileSync(file, text);
+  return (await import(pathToFileURL(file).href)).default;
+}
+
+describe('build-time documents', () => {
+  it('round-trip: every served projection, as text and object, exactly what the preparation serves', async () => {
+    const options: McpMountOptions = { projection: 'auto' };
+    const built = await emitAndImport(tools(), options);
+    const config = settleOptions(options);
+    const preparation = prepareTools(tools(), config);
+    const report = reportOf(preparation);
+    const match = matchDocuments(tools(), config, built);
+    expect(match.stale).toEqual([]);
+    expect([...match.matched.keys()]).toEqual(['notify', 'search', 'ping']);
+    expect(match.issues).toEqual(JSON.parse(JSON.stringify(report.issues)));
+    for (const prepared of preparation.tools) {
+      const matched = match.matched.get(prepared.name)!;
+      expect(matched.servable).toBe(true);
+      expect(matched.requiredKeys).toEqual(prepared.requiredKeys);
+      expect(matched.projections).toEqual(config.projection.served.filter((p) => prepared.inputSchemas[p]));
+      for (const projection of config.projection.served) {
+        expect(matched.inputSchema(projection)).toEqual(prepared.inputSchemas[projection]);
+        expect(matched.inputText(projection)).toBe(JSON.stringify(prepared.inputSchemas[projection]));
+        expect(matched.outputSchema(projection)).toEqual(prepared.outputSchemas?.[projection]);
+      }
+    }
+    // Parsed once per distinct document, shared and frozen.
+    const search = match.matched.get('search')!;
+    expect(search.inputSchema('flat')).toBe(search.inputSchema('flat'));
+    expect(Object.isFrozen(search.inputSchema('flat')!.properties)).toBe(true);
+  });
+
+  it('holds each distinct document once', () => {
+    const many = Array.from({ length: 20 }, (_, i) =>
+      defineTool({ name: `t${i}`, input: z.object({ q: z.string() }), handler: () => '' }),
+    );
+    const config = settleOptions({ projection: 'auto' });
+    const built = buildDocuments(prepareTools(many, config), config);
+    expect(built.tools.length).toBe(20);
+    expect(built.documents.length).toBeLessThanOrEqual(config.projection.served.length);
+    expect(new Set(built.tools.map((t) => t.input.flat)).size).toBe(1);
+  });
+
+  it('the module says it is generated, by which command, and loads as an ES module', () => {
+    const config = settleOptions({});
+    const text = documentsModule(buildDocuments(prepareTools(tools(), config), config, `${COMMAND}\nx`));
+    expect(text.split('\n')[0]).toBe(
+      `// Generated by \`${COMMAND} x\` (mcp-mount build-time documents, format 1). Do not edit:`,
+    );
+    expect(text).toMatch(/\nexport default JSON\.parse\(".*"\);\n$/);
+  });
+
+  it('a changed tool is stale, naming what changed and the command; the others still match', async () => {
+    const built = await emitAndImport(tools(), { flattenUnionInput: true });
+    const config = settleOptions({ flattenUnionInput: true });
+    const match = matchDocuments(tools({ limit: 60, notifyVariant: true }), config, built);
+    expect([...match.matched.keys()]).toEqual(['ping']);
+    expect(match.stale).toEqual([
+      {
+        kind: 'changed',
+        tool: 'notify',
+        reason: `tool "notify" changed since the documents were built: its input schema; run \`${COMMAND}\` again`,
+      },
+      {
+        kind: 'changed',
+        tool: 'search',
+        reason: `tool "search" changed since the documents were built: its input schema; run \`${COMMAND}\` again`,
+      },
+    ]);
+    expect(match.issues.every((i) => i.tool !== 'notify' && i.tool !== 'search')).toBe(true);
+  });
+
+  it('a tool added or removed is stale', async () => {
+    const built = await emitAndImport(tools().slice(0, 2), {});
+    const match = matchDocuments([tools()[0]!, tools()[2]!], settleOptions({}), built);
+    expect(match.stale.map((s) => [s.kind, s.tool])).toEqual([
+      ['added', 'ping'],
+      ['removed', 'search'],
+    ]);
+    expect(match.stale[0]!.reason).toBe(
+      `tool "ping" is not in the documents (added since they were built); run \`${COMMAND}\` again`,
+    );
+  });
+
+  it('other options, another format or no module at all: every tool is stale, with one reason', async () => {
+    const built = (await emitAndImport(tools(), {})) as Record<string, unknown>;
+    const cases: Array<[unknown, McpMountOptions, string, RegExp]> = [
+      [
+        built,
+        { flattenUnionInput: true },
+        'options',
+        /projections served \(default:served\) faithful:faithful → flat:flat/,
+      ],
+      [built, { schemaValidation: { profiles: ['gemini'] } }, 'options', /the schemaValidation options changed/],
+      [{ ...built, format: 2 }, {}, 'format', /format 2, and this version of mcp-mount reads format 1/],
+      [
+        { ...built, options: { ...(built.options as object), zod: '4.0.0' } },
+        {},
+        'options',
+        /the Zod version 4\.0\.0 → /,
+      ],
+      [undefined, {}, 'format', /not an object; expected the default export of a module written by/],
+      [{ format: 1 }, {}, 'format', /lack tools, issues, documents or options/],
+    ];
+    for (const [module, options, kind, reason] of cases) {
+      const match = matchDocuments(tools(), settleOptions(options), module);
+      expect(match.matched.size).toBe(0);
+      expect(match.stale).toHaveLength(1);
+      expect(match.stale[0]!.kind).toBe(kind);
+      expect(match.stale[0]!.reason).toMatch(reason);
+    }
+    // The policy does not shape documents: it only decides what a mount does with errors.
+    const warn = matchDocuments(tools(), settleOptions({ schemaValidation: { policy: 'warn' } }), built);
+    expect(warn.stale).toEqual([]);
+  });
+
+  it('a module whose indexes point nowhere is stale for that tool', async () => {
+    const built = (await emitAndImport(tools(), {})) as { documents: string[] };
+    const match = matchDocuments(tools(), settleOptions({}), { ...built, documents: built.documents.slice(0, 1) });
+    expect(match.stale.map((s) => s.tool)).not.toContain(match.matched.keys().next().value);
+    expect(match.stale.some((s) => /refers to documents the module does not hold/.test(s.reason))).toBe(true);
+  });
+});
+
+describe('toolFingerprint', () => {
+  const base = { name: 'a', input: z.object({ q: z.string() }), handler: () => '' };
+  const print = (tool: object, options: McpMountOptions = {}) =>
+    toolFingerprint(tool as AnyTool, settleOptions(options));
+
+  it('covers the fields the probe checks and whether extend applies; not the description', () => {
+    const prints = [
+      print(base),
+      print({ ...base, scopes: ['notes:read'] }),
+      print({ ...base, _meta: { ui: { resourceUri: 'ui://a' } } }),
+      print({ ...base, icons: [{ src: 'https://example.com/a.png' }] }),
+      print({ ...base, execution: { taskSupport: 'optional' } }),
+      print({ ...base, title: 'A' }),
+      print({ ...base, annotations: { readOnlyHint: true } }),
+      print({ ...base, params: z.object({ id: z.string() }) }),
+      print({ ...base, output: z.object({ ok: z.boolean() }) }),
+      print(base, { extend: { schema: z.object({ tenant: z.string() }) } }),
+    ];
+    expect(new Set(prints).size).toBe(prints.length);
+    expect(print({ ...base, description: 'Another text' })).toBe(print(base));
+    const filtered = { extend: { schema: z.object({ tenant: z.string() }), filter: () => false } };
+    expect(print(base, filtered)).toBe(print(base));
+  });
+});
