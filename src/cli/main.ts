@@ -2,10 +2,11 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { McpMountOptions } from '../core/mount/options.js';
-import { type ValidationReport, validateMcpSchemas } from '../core/mount/report.js';
+import type { ValidationReport } from '../core/mount/report.js';
 import { PROFILES } from '../core/probe/index.js';
 import { isProjectionName, PROJECTION_NAMES, type ProjectionName } from '../core/projection/names.js';
 import { diffSchemaLock, projectionOptionOf, type SchemaLockDiff, writeSchemaLock } from '../lockfile/lockfile.js';
+import { checkTools, emitDocuments } from './emit.js';
 import { formatCheckReport, type ProjectionView } from './format.js';
 import { loadToolModule, ModuleLoadError } from './load.js';
 
@@ -45,6 +46,8 @@ Options:
   --json               print the ValidationReport, every projection, as JSON (with "lock" when --check-lock is given)
   --write FILE         write the schema lockfile: every served projection's tools/list (only when there are no errors)
   --check-lock FILE    compare every served projection with a schema lockfile; fail with a diff on drift
+  --emit FILE          write the build-time documents module (.js or .ts): every served projection's documents
+                       and a fingerprint per tool, for a mount given \`documents\` (only when there are no errors)
   -h, --help           show this help
 
 Errors in any served projection fail the check, shown or not, as they fail the mount.
@@ -73,7 +76,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return EXIT.usage;
   }
   const options = withFlags(loaded.options, flagsOf(values));
-  const report = validateMcpSchemas(loaded.tools, options);
+  const checked = checkTools(loaded.tools, options);
+  const { report } = checked;
   const view = viewOf(values);
   const unserved = unservedView(view, report, options);
   if (unserved) {
@@ -84,6 +88,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   const lock = await checkLock(values['check-lock'], report, options, io, notes);
   if (lock === 'unreadable') return EXIT.usage;
   await writeLock(values.write, report, options, io, notes);
+  await emitDocuments(values.emit, checked, commandLine(argv), io.cwd, notes);
   print(
     {
       modulePath,
@@ -266,6 +271,7 @@ function parse(argv: readonly string[]) {
       json: { type: 'boolean' },
       write: { type: 'string' },
       'check-lock': { type: 'string' },
+      emit: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -360,6 +366,11 @@ export function withFlags(options: McpMountOptions, flags: CheckFlags): McpMount
   if (flags.requirePortableFormats) [validation.requirePortableFormats, changed] = [true, true];
   if (changed) out.schemaValidation = validation;
   return out;
+}
+
+/** The command as typed, for the documents' header and stale reasons to repeat; arguments with spaces quoted. */
+function commandLine(argv: readonly string[]): string {
+  return ['mcp-mount', ...argv.map((a) => (/^[\w./:=@+-]+$/.test(a) ? a : JSON.stringify(a)))].join(' ');
 }
 
 function messageOf(error: unknown): string {

@@ -15,6 +15,8 @@ import { writeSchemaLock } from 'mcp-mount/lockfile';
 import { afterAll, describe, expect, it } from 'vitest';
 import { connectV2 } from '../../examples/shared/clients.js';
 import { options as exampleOptions, tools as exampleTools } from '../../examples/shared/tools.js';
+import { matchDocuments } from '../../src/core/mount/built-documents.js';
+import { settleOptions } from '../../src/core/mount/config.js';
 import { serveTools } from '../support/server.js';
 import { options as goodOptions, tools as goodTools } from './fixtures/good.js';
 import { options as scopeOptions, tools as scopeTools } from './fixtures/scopes.js';
@@ -171,6 +173,46 @@ describe.concurrent('mcp-mount check', { timeout: 120_000 }, () => {
         '',
       ].join('\n'),
     );
+  });
+});
+
+describe('mcp-mount check --emit', { timeout: 120_000 }, () => {
+  it('writes a module that plain Node imports, and that round-trips through matchDocuments', async () => {
+    const file = join(scratch, 'good-documents.js');
+    const run = await mcpMount(['check', fixture('good.ts'), '--emit', file]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`wrote ${file}: 2 tools,`);
+    // Plain Node, no loader: the module is ordinary JavaScript.
+    const loaded = await new Promise<string>((resolve, reject) =>
+      execFile(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          `const d = (await import(${JSON.stringify(pathToFileURL(file).href)})).default; console.log(JSON.stringify([d.format, d.tools.map((t) => t.name)]))`,
+        ],
+        (error, stdout) => (error ? reject(error) : resolve(stdout)),
+      ),
+    );
+    expect(JSON.parse(loaded)).toEqual([1, ['search_notes', 'save_link']]);
+    const built = (await import(pathToFileURL(file).href)).default;
+    const match = matchDocuments(goodTools, settleOptions(goodOptions), built);
+    expect(match.stale).toEqual([]);
+    const report = validateMcpSchemas(goodTools, goodOptions);
+    for (const tool of report.tools) {
+      const matched = match.matched.get(tool.name)!;
+      expect(matched.inputText('faithful')).toBe(JSON.stringify(tool.inputSchema));
+      expect(matched.outputSchema('faithful')).toEqual(tool.outputSchema);
+    }
+    // The drifted module is what a deploy without a rebuild would be: each changed tool is named.
+    const { default: drifted } = await import('./fixtures/drifted.js');
+    const stale = matchDocuments(drifted, settleOptions(goodOptions), built).stale;
+    expect(stale.map((s) => [s.kind, s.tool])).toEqual([
+      ['changed', 'search_notes'],
+      ['added', 'delete_link'],
+      ['removed', 'save_link'],
+    ]);
+    expect(stale[0]!.reason).toContain(`run \`mcp-mount check ${fixture('good.ts')} --emit ${file}\` again`);
   });
 });
 
