@@ -41,6 +41,11 @@ const Tag = {
   Map: 22,
 } as const;
 
+/** The global registry's own map, read directly for the schemas without a parent (nearly all of them). */
+const ownMap = (z.globalRegistry as unknown as { _map?: unknown })._map;
+const registry: Pick<WeakMap<object, unknown>, 'get'> =
+  ownMap instanceof WeakMap ? ownMap : { get: (schema) => z.globalRegistry.get(schema as z.ZodType) };
+
 const SEED1 = 0xdeadbeef;
 const SEED2 = 0x41c6ce57;
 
@@ -99,13 +104,12 @@ export function fingerprint(schema: z.core.$ZodType): string {
 class Walk {
   private h1 = SEED1;
   private h2 = SEED2;
-  /** Schemas being hashed, and their level on the stack. */
-  private readonly open = new Map<object, number>();
   /**
-   * Schemas hashed whole (no back-reference out of them): reused as they are. A `Map`, not a `WeakMap`: the walk
-   * lives one mount, and tens of thousands of weak entries make every collection slower.
+   * Per schema met: its level on the stack while it is hashed (a number), then its digest once hashed whole
+   * (no back-reference out of it), reused as it is. One map for both, so that a schema costs one lookup. A
+   * `Map`, not a `WeakMap`: the walk lives one mount, and tens of thousands of weak entries slow every collection.
    */
-  private readonly done = new Map<object, Digest>();
+  private readonly seen = new Map<object, number | Digest>();
   /** Plain objects and arrays being walked, to end a cycle that does not pass through a schema. */
   private readonly values = new Set<object>();
   /** Each short string's own hash. */
@@ -165,37 +169,41 @@ class Walk {
 
   /** A schema met inside another: its own hash (reused, or computed now), or a back-reference on a cycle. */
   private schema(schema: z.core.$ZodType): void {
-    const done = this.done.get(schema);
-    if (done !== undefined) {
-      this.digestOf(done);
+    const seen = this.seen.get(schema);
+    if (typeof seen === 'object') {
+      this.digestOf(seen);
       return;
     }
-    const at = this.open.get(schema);
-    if (at !== undefined) {
+    if (seen !== undefined) {
+      const at = seen;
       this.int(Tag.Back);
       this.int(this.depth - at);
       if (at < this.low) this.low = at;
       return;
     }
     const level = this.depth++;
-    this.open.set(schema, level);
+    this.seen.set(schema, level);
     const outer = this.low;
     this.low = Number.POSITIVE_INFINITY;
-    const [h1, h2] = [this.h1, this.h2];
+    const h1 = this.h1;
+    const h2 = this.h2;
     this.h1 = SEED1;
     this.h2 = SEED2;
     let digest: Digest;
     try {
       this.schemaBody(schema);
       digest = this.digest();
+    } catch (error) {
+      this.seen.delete(schema);
+      throw error;
     } finally {
-      this.open.delete(schema);
       this.depth--;
       this.h1 = h1;
       this.h2 = h2;
     }
     // A schema whose back-references all end inside it hashes the same wherever it is met.
-    if (this.low >= level) this.done.set(schema, digest);
+    if (this.low >= level) this.seen.set(schema, digest);
+    else this.seen.delete(schema);
     this.low = Math.min(outer, this.low >= level ? Number.POSITIVE_INFINITY : this.low);
     this.digestOf(digest);
   }
@@ -217,7 +225,8 @@ class Walk {
       const target = lazyTarget(schema);
       if (target) this.schema(target);
     }
-    const meta = z.globalRegistry.get(schema as z.ZodType);
+    // `get` merges what a clone inherits from its parent (`.describe()` clones); without a parent it is the map's.
+    const meta = internals.parent === undefined ? registry.get(schema) : z.globalRegistry.get(schema as z.ZodType);
     if (meta !== undefined) {
       this.int(Tag.Meta);
       this.value(meta);

@@ -1,0 +1,141 @@
+/**
+ * Build-time documents (docs/decisions/0024-build-time-documents.md): `npx tsx bench/documents.bench.ts` (also
+ * run by `npm run bench`). At 200 union tools, each with a document of its own (bench/fixtures/documents-tools.ts):
+ * - the drift guard's fingerprint walk against `z.toJSONSchema` of the same schemas, warm (in process, fresh
+ *   schemas each round) and cold (a fresh process each, as a Worker isolate pays it);
+ * - per projection setting (`flat`, `'auto'`): the emitted module's size, the time a fresh Node
+ *   process takes to import it in both forms (`JSON.parse('...')` of one string literal, and the same object as
+ *   a literal), and a cold `matchDocuments` (the module's load, the fingerprints and the comparison);
+ * - the reader's own code, bundled and minified as wrangler does (Zod left out).
+ * Each figure is the median of BENCH_ROUNDS (default 5) interleaved rounds. `bench/README.md` has a run.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+import * as z from 'zod';
+import { buildDocuments, documentsModule } from '../src/core/mount/built-documents-emit.js';
+import { settleOptions } from '../src/core/mount/config.js';
+import type { McpMountOptions } from '../src/core/mount/options.js';
+import { prepareTools } from '../src/core/mount/prepare.js';
+import type { AnyTool } from '../src/core/mount/tool.js';
+import { fingerprinter } from '../src/core/zod/fingerprint.js';
+import { distinctUnionTools } from './fixtures/documents-tools.js';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const TOOLS = 200;
+const here = fileURLToPath(new URL('.', import.meta.url));
+const scratch = mkdtempSync(join(tmpdir(), 'mcp-mount-documents-bench-'));
+const collect = () => (globalThis as { gc?: () => void }).gc?.();
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const ms = (x: number) => `${x.toFixed(1)} ms`;
+const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
+
+/** Median of interleaved rounds of each timed function. */
+function rounds<K extends string>(parts: Record<K, () => number>): Record<K, number> {
+  const times = Object.fromEntries(Object.keys(parts).map((k) => [k, [] as number[]])) as Record<K, number[]>;
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const key of Object.keys(parts) as K[]) times[key].push(parts[key]());
+  }
+  return Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v as number[])])) as Record<K, number>;
+}
+
+function timed(run: () => void): number {
+  collect();
+  const started = performance.now();
+  run();
+  return performance.now() - started;
+}
+
+/** One cold run of bench/fixtures/documents-cold.ts in a fresh process. */
+function cold(env: Record<string, string>): number {
+  const out = execFileSync(process.execPath, ['--import', 'tsx', join(here, 'fixtures/documents-cold.ts')], {
+    env: { ...process.env, BENCH_TOOLS: String(TOOLS), ...env },
+    encoding: 'utf8',
+  });
+  return JSON.parse(out).ms;
+}
+
+/** A fresh Node process's import of a module (no loader): the time of the `import()` alone. */
+function load(file: string): number {
+  const script = `const t = performance.now(); await import(${JSON.stringify(pathToFileURL(file).href)}); console.log(performance.now() - t);`;
+  return Number(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }));
+}
+
+console.log(`fingerprint against conversion, ${TOOLS} union tools (median of ${ROUNDS} rounds)`);
+const warm = rounds({
+  fingerprint: () => {
+    const tools = distinctUnionTools(TOOLS);
+    const fp = fingerprinter();
+    return timed(() => {
+      for (const tool of tools) fp.schema(tool.input);
+    });
+  },
+  convert: () => {
+    const tools = distinctUnionTools(TOOLS);
+    return timed(() => {
+      for (const tool of tools) z.toJSONSchema(tool.input, { io: 'input' });
+    });
+  },
+  prepare: () => {
+    const tools = distinctUnionTools(TOOLS) as AnyTool[];
+    const config = settleOptions({ flattenUnionInput: true });
+    return timed(() => prepareTools(tools, config));
+  },
+});
+const coldRuns = rounds({
+  fingerprint: () => cold({ BENCH_COLD: 'fingerprint' }),
+  convert: () => cold({ BENCH_COLD: 'convert' }),
+});
+console.log(
+  `  warm: fingerprint ${ms(warm.fingerprint)}, z.toJSONSchema ${ms(warm.convert)} (${(warm.convert / warm.fingerprint).toFixed(1)}x), the flat preparation it replaces ${ms(warm.prepare)} (${(warm.prepare / warm.fingerprint).toFixed(1)}x)`,
+);
+console.log(
+  `  cold: fingerprint ${ms(coldRuns.fingerprint)}, z.toJSONSchema ${ms(coldRuns.convert)} (${(coldRuns.convert / coldRuns.fingerprint).toFixed(1)}x)`,
+);
+
+// Not `faithful`: a union root is no object there, so these tools are not served in it.
+const SETTINGS: Record<string, McpMountOptions> = {
+  flat: { flattenUnionInput: true },
+  auto: { projection: 'auto' },
+};
+console.log(`\nthe module at ${TOOLS} tools, per projection setting (load: a fresh node process's import())`);
+console.log(
+  'setting    projections  documents   size (gzip)            load JSON.parse / literal   cold matchDocuments',
+);
+for (const [name, options] of Object.entries(SETTINGS)) {
+  const config = settleOptions(options);
+  const built = buildDocuments(prepareTools(distinctUnionTools(TOOLS) as AnyTool[], config), config, 'bench');
+  const text = documentsModule(built);
+  const parsed = join(scratch, `${name}-parse.mjs`);
+  const literal = join(scratch, `${name}-literal.mjs`);
+  writeFileSync(parsed, text);
+  writeFileSync(literal, text.replace(/export default JSON\.parse\(.*\);/, `export default ${JSON.stringify(built)};`));
+  const times = rounds({
+    parse: () => load(parsed),
+    literal: () => load(literal),
+    match: () => cold({ BENCH_COLD: 'match', BENCH_DOCUMENTS: parsed, BENCH_OPTIONS: JSON.stringify(options) }),
+  });
+  console.log(
+    `${name.padEnd(10)} ${String(built.projections.served.length).padStart(11)}  ${String(built.documents.length).padStart(9)}   ${kib(text.length).padStart(10)} (${kib(gzipSync(text).length)})   ${ms(times.parse).padStart(10)} / ${ms(times.literal).padEnd(10)}   ${ms(times.match)}`,
+  );
+}
+
+const bundle = await build({
+  entryPoints: [join(here, '../src/core/mount/built-documents.ts')],
+  bundle: true,
+  write: false,
+  minify: true,
+  format: 'esm',
+  platform: 'neutral',
+  conditions: ['workerd', 'worker', 'browser'],
+  external: ['zod'],
+});
+const code = bundle.outputFiles[0]!.contents;
+console.log(
+  `\nthe reader's own code (matchDocuments and the fingerprint), minified: ${kib(code.length)} (${kib(gzipSync(code).length)} gzip)`,
+);
+rmSync(scratch, { recursive: true, force: true });
