@@ -21,18 +21,12 @@ const PLAIN = 'test/cli/fixtures/plain.mjs';
 // A plain JavaScript module without types: imported by URL.
 const plainTools: AnyTool[] = (await import(pathToFileURL(join(root, PLAIN)).href)).tools;
 
+/** `runCli` with its output collected per stream. */
 async function run(...argv: string[]) {
-  let [stdout, stderr] = ['', ''];
-  const code = await runCli(argv, {
-    stdout: (t) => {
-      stdout += t;
-    },
-    stderr: (t) => {
-      stderr += t;
-    },
-    cwd: root,
-  });
-  return { code, stdout, stderr };
+  const out = { stdout: [] as string[], stderr: [] as string[] };
+  const io = { stdout: (t: string) => out.stdout.push(t), stderr: (t: string) => out.stderr.push(t), cwd: root };
+  const code = await runCli(argv, io);
+  return { code, stdout: out.stdout.join(''), stderr: out.stderr.join('') };
 }
 
 let files = 0;
