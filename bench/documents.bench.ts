@@ -104,7 +104,7 @@ const SETTINGS: Record<string, McpMountOptions> = {
 };
 console.log(`\nthe module at ${TOOLS} tools, per projection setting (load: a fresh node process's import())`);
 console.log(
-  'setting    projections  documents   size (gzip)            load JSON.parse / literal   cold matchDocuments',
+  'setting    projections  documents   size: emitted (gzip) / one JSON.parse / literal    load: emitted / one JSON.parse / literal   cold matchDocuments',
 );
 for (const [name, options] of Object.entries(SETTINGS)) {
   const config = settleOptions(options);
