@@ -8,7 +8,8 @@ import { buildDocuments, documentsModule } from '../core/mount/built-documents-e
 import { type MountConfig, settleOptions } from '../core/mount/config.js';
 import type { McpMountOptions } from '../core/mount/options.js';
 import { type Preparation, prepareTools } from '../core/mount/prepare.js';
-import { reportOf, type ValidationReport, validateMcpSchemas } from '../core/mount/report.js';
+import { validateMcpSchemas } from '../core/mount/report.js';
+import { reportOf, type ValidationReport } from '../core/mount/report-of.js';
 import type { AnyTool } from '../core/mount/tool.js';
 
 /** A check's report, and the preparation it was made from when there was one. */

@@ -14,7 +14,7 @@ import type { Preparation } from './prepare.js';
  * The documents of a preparation: every served projection's input and output document of every tool, each
  * distinct text once, with the fingerprints `matchDocuments` checks them by.
  *
- * @param preparation `prepareTools(tools, config)`, with every projection of `config` prepared
+ * @param preparation `prepareTools(tools, config)`; every served projection is prepared now, if it was not
  * @param config the configuration it was prepared with
  * @param command the command that builds them, repeated in the stale reasons
  * @example
@@ -35,32 +35,33 @@ export function buildDocuments(preparation: Preparation, config: MountConfig, co
     }
     return index;
   };
-  const perProjection = (schemas: Readonly<Partial<Record<ProjectionName, JsonSchema>>>) => {
-    const out: Partial<Record<ProjectionName, number>> = {};
-    for (const projection of preparation.projections.served) {
-      const schema = schemas[projection];
-      if (schema !== undefined) out[projection] = indexOf(schema);
-    }
-    return out;
-  };
   const fp = fingerprinter();
-  const tools = preparation.tools.map(
-    (t): BuiltTool => ({
+  const { served } = preparation.projections;
+  const tools = preparation.tools.map((t): BuiltTool => {
+    const input: Partial<Record<ProjectionName, number>> = {};
+    const output: Partial<Record<ProjectionName, number>> = {};
+    for (const projection of served) {
+      const documents = t.documents(projection);
+      if (documents === undefined) continue;
+      input[projection] = indexOf(documents.inputSchema);
+      if (documents.outputSchema) output[projection] = indexOf(documents.outputSchema);
+    }
+    return {
       name: t.name,
       fingerprint: toolFingerprint(t.tool, config, fp),
       servable: t.servable,
       requiredKeys: [...t.requiredKeys],
-      input: perProjection(t.inputSchemas),
-      ...(t.outputSchemas && { output: perProjection(t.outputSchemas) }),
-    }),
-  );
+      input,
+      ...(t.tool.output !== undefined && { output }),
+    };
+  });
   return {
     format: BUILT_DOCUMENTS_FORMAT,
     ...(command !== undefined && { command }),
     options: optionsFingerprint(config, fp),
     projections: { default: preparation.projections.default, served: [...preparation.projections.served] },
     tools,
-    issues: preparation.issues,
+    issues: preparation.allIssues(),
     documents,
   };
 }

@@ -15,7 +15,7 @@ import { toolFingerprint } from '../../../src/core/mount/built-fingerprints.js';
 import { settleOptions } from '../../../src/core/mount/config.js';
 import type { McpMountOptions } from '../../../src/core/mount/options.js';
 import { prepareTools } from '../../../src/core/mount/prepare.js';
-import { reportOf } from '../../../src/core/mount/report.js';
+import { reportOf } from '../../../src/core/mount/report-of.js';
 import { type AnyTool, defineTool } from '../../../src/core/mount/tool.js';
 
 const COMMAND = 'mcp-mount check src/tools.ts --emit src/mcp-documents.js';
@@ -79,11 +79,11 @@ describe('build-time documents', () => {
       const matched = match.matched.get(prepared.name)!;
       expect(matched.servable).toBe(true);
       expect(matched.requiredKeys).toEqual(prepared.requiredKeys);
-      expect(matched.projections).toEqual(config.projection.served.filter((p) => prepared.inputSchemas[p]));
+      expect(matched.projections).toEqual(config.projection.served.filter((p) => prepared.documents(p)));
       for (const projection of config.projection.served) {
-        expect(matched.inputSchema(projection)).toEqual(prepared.inputSchemas[projection]);
-        expect(matched.inputText(projection)).toBe(JSON.stringify(prepared.inputSchemas[projection]));
-        expect(matched.outputSchema(projection)).toEqual(prepared.outputSchemas?.[projection]);
+        expect(matched.inputSchema(projection)).toEqual(prepared.documents(projection)?.inputSchema);
+        expect(matched.inputText(projection)).toBe(JSON.stringify(prepared.documents(projection)?.inputSchema));
+        expect(matched.outputSchema(projection)).toEqual(prepared.documents(projection)?.outputSchema);
       }
     }
     // Parsed once per distinct document, shared and frozen.
@@ -102,7 +102,7 @@ describe('build-time documents', () => {
     const built = (await emitAndImport([odd], {})) as { documents: string[] };
     const config = settleOptions({});
     const prepared = prepareTools([odd], config).tools[0]!;
-    expect(built.documents).toEqual([JSON.stringify(prepared.inputSchemas.faithful)]);
+    expect(built.documents).toEqual([JSON.stringify(prepared.documents('faithful')!.inputSchema)]);
     expect(matchDocuments([odd], config, built).stale).toEqual([]);
   });
 
