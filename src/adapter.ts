@@ -5,4 +5,5 @@
  * for writing an adapter for another framework, or for serving web `Request`s directly.
  */
 export { createMcpFetchHandler } from './core/serve/create-handler.js';
+export { createPrebuiltMcpFetchHandler, type PrebuiltOptions } from './core/serve/create-prebuilt-handler.js';
 export type { FetchExtras, McpFetchHandler } from './core/serve/handler.js';

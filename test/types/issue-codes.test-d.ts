@@ -66,6 +66,7 @@ function whatToDo(code: SchemaIssueCode): 'schema' | 'profile' | 'definition' | 
       return 'definition';
     case 'unknown-profile':
     case 'invalid-option':
+    case 'stale-documents':
       return 'options';
     case 'server-hook-threw':
     case 'server-hook-registers-tool':
@@ -77,6 +78,7 @@ function whatToDo(code: SchemaIssueCode): 'schema' | 'profile' | 'definition' | 
       return 'hook';
     case 'internal-error':
       return 'bug';
+
     case 'narrowed':
     case 'pattern-flags':
     case 'unsafe-number':

@@ -120,6 +120,8 @@ export interface MountConfig {
   readonly server: { readonly name: string; readonly version: string; readonly instructions?: string };
   /** `projection` (or `flattenUnionInput`), settled. */
   readonly projection: ProjectionPolicy;
+  /** `documents` and `staleDocuments` (default `'fail'`); undefined without documents. */
+  readonly documents?: { readonly module: unknown; readonly stale: (typeof STALE_DOCUMENTS)[number] };
   readonly extend?: ExtendOption;
   /** The probe's options, with `policy` defaulted to `'throw'` and every list copied and frozen. */
   readonly validation: Readonly<SchemaValidationOptions> & {
@@ -209,6 +211,7 @@ export function settleOptions(options: McpMountOptions<any> = {}): MountConfig {
   const config: MountConfig = {
     server: settleIdentity(options),
     projection: settleProjection(options),
+    ...documentsOf(options),
     ...(options.extend && { extend: Object.freeze({ ...options.extend }) }),
     validation: settleValidation(options.schemaValidation),
     ...settleRepair(repair),
@@ -245,6 +248,8 @@ const TOP_LEVEL_KEYS: readonly string[] = [
   'projection',
   'flattenUnionInput',
   'prepareProjections',
+  'documents',
+  'staleDocuments',
   'repair',
   'access',
   'observe',
@@ -444,6 +449,21 @@ function positiveInteger(name: string, value: unknown, fallback: number): number
 }
 
 const PREPARE_PROJECTIONS = ['on-first-use', 'at-startup'] as const;
+const STALE_DOCUMENTS = ['fail', 'prepare'] as const;
+
+/** `documents` and `staleDocuments`. @throws TypeError for a `staleDocuments` that names nothing, or one without documents. */
+function documentsOf(options: McpMountOptions<any>): Pick<MountConfig, 'documents'> {
+  const stale = options.staleDocuments ?? 'fail';
+  if (!STALE_DOCUMENTS.includes(stale)) {
+    throw new TypeError(`mcp-mount: staleDocuments must be 'fail' or 'prepare', got ${String(stale)}`);
+  }
+  if (options.documents === undefined) {
+    if (options.staleDocuments !== undefined)
+      throw new TypeError('mcp-mount: staleDocuments is given without documents');
+    return {};
+  }
+  return { documents: Object.freeze({ module: options.documents, stale }) };
+}
 
 /**
  * `projection` and its shorthand `flattenUnionInput`, and `prepareProjections`.

@@ -205,6 +205,24 @@ export interface PrepareOptions<S extends AnyZodObject = AnyZodObject, R = unkno
    * The default projection is always prepared at construction. A single-projection mount has no other.
    */
   prepareProjections?: 'on-first-use' | 'at-startup';
+  /**
+   * Build-time documents: the default export of the module `mcp-mount check <module> --emit <file>` wrote for
+   * these tools and options (docs/decisions/0024-build-time-documents.md). Every tool they describe as it is
+   * now is served them as they are: no conversion, projection or probe at startup (the probe ran when they were
+   * written). Each tool's Zod schemas are fingerprinted at startup, and what no longer matches follows
+   * `staleDocuments`. The Zod schemas still parse every call. `mcp-mount/fetch/prebuilt` serves only these.
+   */
+  documents?: unknown;
+  /**
+   * What a mount does when `documents` no longer describe a tool (changed or added since they were written,
+   * or written for other options or another mcp-mount):
+   * - `'fail'` (default): construction throws `McpMountSchemaError`, one `stale-documents` issue per tool,
+   *   each naming what changed and the command to run; on Workers, the deploy fails;
+   * - `'prepare'`: those tools are prepared at startup as without documents, with one warning logged (for
+   *   `wrangler dev` between builds). Not in `mcp-mount/fetch/prebuilt`, which cannot prepare.
+   * A tool the documents hold but the mount does not is a warning either way.
+   */
+  staleDocuments?: 'fail' | 'prepare';
   /** Generic over the extend schema and `resolve`'s result, so that `resolve` and tools see them typed. */
   extend?: ExtendOption<S, R>;
   schemaValidation?: SchemaValidationOptions;

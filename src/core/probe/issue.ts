@@ -62,6 +62,7 @@ export const SCHEMA_ISSUE_CODES = [
   'pattern-flags',
   'unsafe-number',
   'projection-fallback',
+  'stale-documents',
   'invalid-option',
   'internal-error',
   // The `features` hook.

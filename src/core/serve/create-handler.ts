@@ -3,20 +3,23 @@
  * serves them (handler.ts).
  */
 import type { z } from 'zod';
-import { settleOptions } from '../mount/config.js';
+import { type MountConfig, settleOptions } from '../mount/config.js';
+import { preparationFromDocuments } from '../mount/from-documents.js';
 import type { McpMountOptions, MountExtend } from '../mount/options.js';
 import { lateIssues } from '../mount/policy.js';
 import { prepareTools } from '../mount/prepare.js';
-import type { AnyZodObject, MountableTool } from '../mount/tool.js';
+import type { AnyTool, AnyZodObject, MountableTool } from '../mount/tool.js';
 import { type McpFetchHandler, serveMount } from './handler.js';
 
 /**
- * Builds the MCP endpoint for `tools`. All schema work happens here, once; a request only registers
- * precomputed carriers and parses its arguments.
+ * Builds the MCP endpoint for `tools`. All schema work happens here, once (the default projection's; the
+ * others' on first use, `prepareProjections`), or not at all for tools served build-time `documents`; a
+ * request only registers precomputed carriers and parses its arguments.
  *
  * @throws TypeError when an option's value cannot mean anything (see `settleOptions`).
  * @throws McpMountSchemaError when a tool name is invalid or duplicated, a key is claimed by two slices, or,
- *   under `schemaValidation.policy: 'throw'` (the default), the probe reports any error-level issue.
+ *   under `schemaValidation.policy: 'throw'` (the default), the probe reports any error-level issue; with
+ *   `documents`, when they no longer describe a tool (`stale-documents`, unless `staleDocuments: 'prepare'`).
  *
  * @example
  * ```ts
@@ -31,9 +34,10 @@ export function createMcpFetchHandler<Host = unknown, S extends AnyZodObject = n
   options: McpMountOptions<S, R> = {},
 ): McpFetchHandler<Host> {
   const config = settleOptions(options);
-  const preparation = prepareTools(tools, config, {
-    eager: config.projection.prepare === 'at-startup',
-    onLate: lateIssues(config),
-  });
+  const prepare = (some: readonly AnyTool[], c: MountConfig) =>
+    prepareTools(some, c, { eager: c.projection.prepare === 'at-startup', onLate: lateIssues(c) });
+  const preparation = config.documents
+    ? preparationFromDocuments(tools, config, config.documents.module, prepare)
+    : prepare(tools, config);
   return serveMount(config, preparation);
 }

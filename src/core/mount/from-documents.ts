@@ -1,0 +1,99 @@
+/**
+ * A preparation from build-time documents (docs/decisions/0024-build-time-documents.md): the tools whose
+ * documents match are served them as they are, without conversion, projection or probe; the rest follow
+ * `staleDocuments`. Imports nothing of the preparation itself, so that an entry serving
+ * documents leaves it out of its bundle: a stale tool is prepared by the `prepare` the caller passes.
+ */
+import { checkAppViews } from '../probe/app-views.js';
+import type { SchemaIssue } from '../probe/issue.js';
+import { checkToolNames } from '../probe/names.js';
+import { checkToolScopes } from '../probe/scopes.js';
+import type { ProjectionName } from '../projection/names.js';
+import { type MatchedTool, matchDocuments, type StaleDocuments } from './built-documents.js';
+import type { MountConfig } from './config.js';
+import type { Preparation, PreparedTool, ToolDocuments } from './prepare.js';
+import { McpMountSchemaError } from './schema-error.js';
+import { probeServerHook } from './server-hook.js';
+import { slicesOf } from './slices.js';
+import type { AnyTool } from './tool.js';
+
+/** Prepares the tools the documents no longer describe (the full entry's `prepareTools`), or none. */
+export type PrepareStale = (tools: readonly AnyTool[], config: MountConfig) => Preparation;
+
+/**
+ * The mount's preparation from `documents`: every tool the module describes as it is now served its
+ * documents; a stale one (changed, added, or the whole module for other options or another format) fails the
+ * mount (`staleDocuments: 'fail'`, the default), or, given `prepare` and `'prepare'`, is prepared here with a
+ * `stale-documents` warning logged. A tool the module holds but the mount does not is a warning either way.
+ *
+ * @throws McpMountSchemaError listing each stale tool and the command to run, under `'fail'` or without `prepare`.
+ */
+export function preparationFromDocuments(
+  tools: readonly AnyTool[],
+  config: MountConfig,
+  documents: unknown,
+  prepare?: PrepareStale,
+): Preparation {
+  const match = matchDocuments(tools, config, documents);
+  const removed = match.stale.filter((s) => s.kind === 'removed').map((s) => staleIssue(s, 'warning'));
+  const stale = match.stale.filter((s) => s.kind !== 'removed');
+  const preparing = prepare !== undefined && config.documents?.stale === 'prepare';
+  if (stale.length > 0 && !preparing) throw new McpMountSchemaError(stale.map((s) => staleIssue(s, 'error')));
+  const staleTools = tools.filter((t) => !match.matched.has(t.name));
+  const prepared = staleTools.length > 0 ? prepare!(staleTools, config) : undefined;
+  const warnings = stale.map((s) => staleIssue(s, 'warning'));
+  if (warnings.length > 0) {
+    config.logger.warn(
+      `mcp-mount: these tools were prepared at startup, because the build-time documents do not describe them:\n${warnings.map((w) => `  ${w.message}`).join('\n')}`,
+    );
+  }
+  const byName = new Map(prepared?.tools.map((t) => [t.name, t]));
+  // The names, the hook and the views are checked below for every tool: only the stale tools' own issues here.
+  const ownOf = (issues: SchemaIssue[]) => issues.filter((i) => byName.has(i.tool));
+  const all = tools.map(
+    (tool) => byName.get(tool.name) ?? servedFromDocuments(tool, match.matched.get(tool.name)!, config),
+  );
+  const hook = probeServerHook(config.features, config.server);
+  const own = [
+    ...checkToolNames(tools.map((t) => t.name)),
+    ...match.issues.filter((i) => match.matched.has(i.tool)),
+    ...warnings,
+    ...removed,
+    ...hook.issues,
+    ...checkAppViews(tools, hook.surface),
+  ];
+  return {
+    tools: all,
+    issues: [...own, ...ownOf(prepared?.issues ?? [])],
+    allIssues: () => [...own, ...ownOf(prepared?.allIssues() ?? [])],
+    surface: hook.surface,
+    projections: { default: config.projection.default, served: config.projection.served },
+  };
+}
+
+/** A tool served its build-time documents: its slices and scopes settled as the preparation settles them. */
+function servedFromDocuments(tool: AnyTool, matched: MatchedTool, config: MountConfig): PreparedTool {
+  const scopes = checkToolScopes(tool.name, tool.scopes).scopes;
+  const known = new Map<ProjectionName, ToolDocuments | undefined>();
+  const documents = (projection: ProjectionName): ToolDocuments | undefined => {
+    if (known.has(projection)) return known.get(projection);
+    const inputSchema = matched.inputSchema(projection);
+    const outputSchema = matched.outputSchema(projection);
+    const found = inputSchema && { inputSchema, ...(outputSchema && { outputSchema }) };
+    known.set(projection, found);
+    return found;
+  };
+  return {
+    tool,
+    name: tool.name,
+    documents,
+    requiredKeys: matched.requiredKeys,
+    servable: matched.servable,
+    ...(scopes && { scopes }),
+    ...slicesOf(tool, config),
+  };
+}
+
+function staleIssue(stale: StaleDocuments, severity: SchemaIssue['severity']): SchemaIssue {
+  return { tool: stale.tool ?? '*', path: '', code: 'stale-documents', message: stale.reason, severity, side: 'tool' };
+}
