@@ -1,0 +1,123 @@
+/**
+ * A mount given build-time documents (docs/decisions/0024-build-time-documents.md): it serves exactly what a
+ * mount without them serves, fails on documents that no longer describe a tool (or prepares that tool under
+ * `staleDocuments: 'prepare'`), and the prebuilt entry serves documents only.
+ */
+
+import { defineTool, type McpMountOptions, McpMountSchemaError, validateMcpSchemas } from 'mcp-mount';
+import { createMcpFetchHandler, createPrebuiltMcpFetchHandler } from 'mcp-mount/adapter';
+import { mcp } from 'mcp-mount/fetch/prebuilt';
+import { describe, expect, it } from 'vitest';
+import * as z from 'zod';
+import { buildDocuments } from '../../../src/core/mount/built-documents-emit.js';
+import { settleOptions } from '../../../src/core/mount/config.js';
+import { prepareTools } from '../../../src/core/mount/prepare.js';
+import type { AnyTool } from '../../../src/core/mount/tool.js';
+
+const echo = ({ input }: { input: unknown }) => ({ content: [{ type: 'text' as const, text: JSON.stringify(input) }] });
+const media = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('image'), url: z.string(), width: z.number().int().optional() }),
+  z.object({ kind: z.literal('video'), url: z.string(), seconds: z.number() }),
+]);
+const tag = (labels: z.ZodType) =>
+  defineTool({
+    name: 'tag',
+    input: z.object({ labels }),
+    output: z.object({ count: z.number() }),
+    handler: () => ({ structuredContent: { count: 1 }, content: [] }),
+  });
+const tools: AnyTool[] = [
+  defineTool({ name: 'post', input: z.object({ text: z.string(), media: z.array(media) }), handler: echo }),
+  tag(z.record(z.string(), z.string())),
+];
+const options: McpMountOptions = { projection: 'auto' };
+
+/** What `mcp-mount check --emit` writes for these tools and options, as the module's default export. */
+function documentsOf(of: readonly AnyTool[], with_: McpMountOptions) {
+  const config = settleOptions(with_);
+  return JSON.parse(JSON.stringify(buildDocuments(prepareTools(of, config), config, 'npm run build:mcp')));
+}
+
+const request = (body: object, userAgent: string) =>
+  new Request('http://localhost/mcp', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json', 'user-agent': userAgent },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, ...body }),
+  });
+const quiet = { logger: { warn: () => {}, error: () => {} } };
+
+describe('a mount given build-time documents', () => {
+  const documents = documentsOf(tools, options);
+
+  it('lists, per family, exactly what a mount without them lists, and reports the same', async () => {
+    const built = createPrebuiltMcpFetchHandler(tools, { ...options, documents, observe: quiet });
+    const live = createMcpFetchHandler(tools, { ...options, observe: quiet });
+    for (const agent of ['some-agent/1', 'claude-code/1', 'gemini-cli/1', 'openai-mcp/1', 'cursor/1']) {
+      const [a, b] = await Promise.all(
+        [built, live].map(async (h) => (await h.fetch(request({ method: 'tools/list' }, agent))).text()),
+      );
+      expect(JSON.parse(a!), agent).toEqual(JSON.parse(b!));
+    }
+    expect(built.report).toEqual(validateMcpSchemas(tools, options));
+  });
+
+  it('parses calls with the Zod schemas, repairs included', async () => {
+    const built = createPrebuiltMcpFetchHandler(tools, { ...options, documents });
+    const args = { text: 'hi', media: JSON.stringify([{ kind: 'video', url: 'u', seconds: '3' }]) };
+    const answer = await built.fetch(request({ method: 'tools/call', params: { name: 'post', arguments: args } }, 'x'));
+    const text = ((await answer.json()) as { result: { content: Array<{ text: string }> } }).result.content[0]!.text;
+    expect(JSON.parse(text)).toEqual({ text: 'hi', media: [{ kind: 'video', url: 'u', seconds: 3 }] });
+    const bad = await built.fetch(
+      request({ method: 'tools/call', params: { name: 'post', arguments: { text: 1, media: [] } } }, 'x'),
+    );
+    expect(JSON.stringify(await bad.json())).toMatch(/text: expected string, received number/);
+  });
+
+  it('fails the mount when a tool changed since, naming it, what changed and the command', () => {
+    const changed = [tools[0]!, tag(z.array(z.string()))];
+    const mount = () => createPrebuiltMcpFetchHandler(changed, { ...options, documents });
+    expect(mount).toThrow(McpMountSchemaError);
+    expect(mount).toThrow(
+      /tag .*stale-documents: tool "tag" changed since the documents were built: its input schema; run `npm run build:mcp` again/,
+    );
+    expect(() => createMcpFetchHandler(changed, { ...options, documents })).toThrow(/stale-documents/);
+  });
+
+  it('fails for a tool added, and for documents of other options; a tool removed is a warning', () => {
+    const added = [...tools, defineTool({ name: 'extra', input: z.object({}), handler: echo })];
+    expect(() => mcp(added, { ...options, documents })).toThrow(/tool "extra" is not in the documents/);
+    expect(() => mcp(tools, { projection: 'flat', documents })).toThrow(/other options/);
+    const warnings: string[] = [];
+    const one = createPrebuiltMcpFetchHandler([tools[0]!], {
+      ...options,
+      documents,
+      observe: { logger: { warn: (m: string) => warnings.push(m), error: () => {} } },
+    });
+    expect(one.report.issues).toContainEqual(
+      expect.objectContaining({ tool: 'tag', code: 'stale-documents', severity: 'warning' }),
+    );
+  });
+
+  it("under staleDocuments: 'prepare', prepares the stale tool at startup with one warning, and serves it", async () => {
+    const changed = [tools[0]!, tag(z.array(z.string()))];
+    const warnings: string[] = [];
+    const handler = createMcpFetchHandler(changed, {
+      ...options,
+      documents,
+      staleDocuments: 'prepare',
+      observe: { logger: { warn: (m: string) => warnings.push(m), error: () => {} } },
+    });
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/prepared at startup.*\n.*tool "tag" changed/);
+    expect(handler.report.projections.flat!.tools).toEqual(
+      validateMcpSchemas(changed, options).projections.flat!.tools,
+    );
+  });
+
+  it('the prebuilt entry takes documents only: no documents, or staleDocuments: prepare, is a TypeError', () => {
+    expect(() => createPrebuiltMcpFetchHandler(tools, {} as never)).toThrow(/serves build-time documents only/);
+    expect(() => createPrebuiltMcpFetchHandler(tools, { documents, staleDocuments: 'prepare' })).toThrow(TypeError);
+    expect(() => createMcpFetchHandler(tools, { staleDocuments: 'prepare' })).toThrow(/without documents/);
+    expect(() => createMcpFetchHandler(tools, { documents, staleDocuments: 'later' as 'fail' })).toThrow(TypeError);
+  });
+});

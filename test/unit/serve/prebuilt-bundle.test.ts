@@ -1,0 +1,50 @@
+/**
+ * `mcp-mount/fetch/prebuilt` leaves the preparation out of a Worker's bundle (docs/decisions/0024-build-time-documents.md):
+ * bundled as wrangler bundles (esbuild, workerd conditions, tree-shaken), its output holds no byte of conversion,
+ * projection, probe rule or preparation, where `mcp-mount/fetch`'s holds them all.
+ */
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../../..', import.meta.url));
+
+async function ourInputs(entry: string): Promise<string[]> {
+  const result = await build({
+    stdin: { contents: `export { mcp } from './${entry}';`, resolveDir: root, loader: 'ts' },
+    absWorkingDir: root,
+    bundle: true,
+    write: false,
+    metafile: true,
+    format: 'esm',
+    platform: 'neutral',
+    conditions: ['workerd', 'worker', 'browser'],
+    mainFields: ['module', 'main'],
+    external: ['zod', 'zod/*', '@modelcontextprotocol/*', 'rate-limiter-flexible', 'rate-limiter-flexible/*'],
+    logLevel: 'silent',
+  });
+  // What the bundle holds: a module reached but tree-shaken away contributes no bytes.
+  const [output] = Object.values(result.metafile.outputs);
+  return Object.entries(output!.inputs)
+    .filter(([path, { bytesInOutput }]) => path.startsWith('src/') && bytesInOutput > 0)
+    .map(([path]) => path);
+}
+
+/** What only a preparation needs; the probe's scope, name and app-view checks are what a mount settles itself. */
+const PREPARATION =
+  /^src\/core\/projection\/(?!names\.ts)|^src\/core\/probe\/(?!(scopes|names|app-views|issue)\.ts)|^src\/core\/zod\/convert\.ts$|^src\/core\/mount\/(prepare|documents|checked-documents|report)\.ts$/;
+
+describe('the prebuilt fetch entry', () => {
+  it('bundles no conversion, projection, probe rule or preparation', async () => {
+    const inputs = await ourInputs('src/adapters/fetch/prebuilt.ts');
+    expect(inputs.filter((i) => PREPARATION.test(i))).toEqual([]);
+    expect(inputs).toContain('src/core/mount/built-documents.ts');
+  });
+
+  it('where mcp-mount/fetch bundles them (the check can fail)', async () => {
+    const inputs = await ourInputs('src/adapters/fetch/index.ts');
+    expect(inputs).toContain('src/core/zod/convert.ts');
+    expect(inputs).toContain('src/core/probe/meta-schema/validate-2020-12.ts');
+    expect(inputs.filter((i) => PREPARATION.test(i)).length).toBeGreaterThan(40);
+  });
+});
