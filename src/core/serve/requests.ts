@@ -13,6 +13,7 @@ import type { Registration } from './registration.js';
 import type { FetchExtras, RequestState } from './request-state.js';
 import { sdkExchange } from './sdk.js';
 import { startTrace } from './telemetry.js';
+import { toolList } from './tool-list.js';
 import { toolSet } from './tool-set.js';
 
 export interface RequestPath {
@@ -26,7 +27,7 @@ export function serveRequests(
   registrations: readonly Registration[],
 ): RequestPath {
   const tools = toolSet(registrations, config);
-  const sdk = sdkExchange(config, surface, tools);
+  const sdk = sdkExchange(config, surface, tools, toolList(registrations, config, tools));
   // A request without a JSON-RPC message of its own: no method, no call, the default projection.
   const outside = noMessage(config);
   // The tracer, and what the duration histogram may name: the mount's own tools and prompts, never a name a

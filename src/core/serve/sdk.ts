@@ -6,6 +6,7 @@ import {
   type AuthInfo,
   createMcpHandler as createSdkHandler,
   type McpRequestContext,
+  type McpServer,
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { MountConfig } from '../mount/config.js';
@@ -16,6 +17,7 @@ import { openExchange, releaseWhenSent } from './exchange.js';
 import { observeError } from './observe.js';
 import type { RequestState } from './request-state.js';
 import { perRequestServer } from './server-hook.js';
+import { type Listing, type ToolList, withListing } from './tool-list.js';
 import type { ToolSet } from './tool-set.js';
 
 /** What the SDK's `fetch` is handed beside the request. */
@@ -32,24 +34,17 @@ export interface SdkExchange {
   close(): Promise<void>;
 }
 
-export function sdkExchange(config: MountConfig, surface: ServerSurface, tools: ToolSet): SdkExchange {
+export function sdkExchange(config: MountConfig, surface: ServerSurface, tools: ToolSet, list: ToolList): SdkExchange {
   const states = new Map<Request, RequestState>();
+  // A `tools/list` answered with the sentinel, keyed like `states`, until its entries are spliced in.
+  const listings = new Map<Request, Listing>();
   // The factory always gets our request; were a state missing, the request would be served as one without a
   // message of its own.
   const outside: RequestState = noMessage(config);
   const sdk = createSdkHandler(
     (rc: McpRequestContext) => {
       const state = (rc.requestInfo && states.get(rc.requestInfo)) || outside;
-      return perRequestServer(config, surface, state, rc, (server) =>
-        // A call holds only the tool it names; a list, what this caller may see (tool-set.ts).
-        tools.populate(state, (r) => {
-          const registered = server.registerTool(r.name, r.config(state), (args: any, ctx: ServerContext) =>
-            r.run(args, ctx, state),
-          );
-          if (r.execution) registered.execution = r.execution;
-          return registered;
-        }),
-      );
+      return perRequestServer(config, surface, state, rc, (server) => populate(server, state, rc), list.cacheHints);
     },
     {
       maxRequestBodySize: config.maxRequestBodyBytes,
@@ -59,6 +54,22 @@ export function sdkExchange(config: MountConfig, surface: ServerSurface, tools: 
       },
     },
   );
+
+  /** The request's tools: a call holds only the tool it names, a batch what this caller may see (tool-set.ts). */
+  const populate = (server: McpServer, state: RequestState, rc: McpRequestContext) => {
+    const { requestInfo } = rc;
+    // A single `tools/list` registers no tool: it is answered from the cache (tool-list.ts).
+    if (requestInfo && state.method === 'tools/list') {
+      return list.serve(server, state, rc.era, (listing) => listings.set(requestInfo, listing));
+    }
+    tools.populate(state, (r) => {
+      const registered = server.registerTool(r.name, r.config(state), (args: any, ctx: ServerContext) =>
+        r.run(args, ctx, state),
+      );
+      if (r.execution) registered.execution = r.execution;
+      return registered;
+    });
+  };
 
   /**
    * The state is keyed by our own request only while the SDK's factory may look it up (the factory runs
@@ -70,14 +81,18 @@ export function sdkExchange(config: MountConfig, surface: ServerSurface, tools: 
     states.set(opened.request, state);
     let response: Response;
     try {
-      response = await sdk.fetch(opened.request, options);
+      response = await asAccepted(await sdk.fetch(opened.request, options), accept);
+      // A single `tools/list` the SDK dispatched: its sentinel becomes the entries (tool-list.ts).
+      const listing = listings.get(opened.request);
+      if (listing) response = await withListing(response, listing);
     } catch (error) {
       opened.release();
       throw error;
     } finally {
       states.delete(opened.request);
+      listings.delete(opened.request);
     }
-    return releaseWhenSent(await asAccepted(response, accept), opened.release);
+    return releaseWhenSent(response, opened.release);
   };
 
   return { exchange, close: () => sdk.close() };

@@ -2,7 +2,12 @@
  * The per-request `McpServer`: capabilities declared from the mount's configuration, the `features` hook run
  * where a request may need what it registers, and the tools the request needs.
  */
-import { type McpRequestContext, McpServer, type ServerCapabilities } from '@modelcontextprotocol/server';
+import {
+  type McpRequestContext,
+  McpServer,
+  type McpServerOptions,
+  type ServerCapabilities,
+} from '@modelcontextprotocol/server';
 import type { MountConfig } from '../mount/config.js';
 import type { ServerSurface } from '../mount/server-hook.js';
 import { recordFeatures, restrictFeatures } from './feature-access.js';
@@ -13,7 +18,8 @@ const TOOL_METHODS: ReadonlySet<string> = new Set(['tools/call', 'tools/list']);
 
 /**
  * Builds one request's server: capabilities, then the hook where it runs (what it registers held to the
- * access rules, feature-access.ts), then `populate` registers the tools this request needs (tool-set.ts).
+ * access rules, feature-access.ts), then `populate` registers the tools this request needs (tool-set.ts), or
+ * installs its `tools/list` (tool-list.ts); `cacheHints`, the server's (tool-list.ts says which).
  * Called by the SDK's handler factory, once per exchange.
  */
 export async function perRequestServer(
@@ -22,6 +28,7 @@ export async function perRequestServer(
   state: RequestState,
   rc: McpRequestContext,
   populate: (server: McpServer) => void,
+  cacheHints?: McpServerOptions['cacheHints'],
 ): Promise<McpServer> {
   const { name, version, instructions } = config.server;
   const hook = config.features && !(state.method !== undefined && TOOL_METHODS.has(state.method));
@@ -34,7 +41,12 @@ export async function perRequestServer(
   if (hook && surface.prompts.length > 0) capabilities.prompts = { listChanged: false };
   const server = new McpServer(
     { name, version },
-    { capabilities, instructions, ...(config.requestState && { requestState: config.requestState }) },
+    {
+      capabilities,
+      instructions,
+      ...(config.requestState && { requestState: config.requestState }),
+      ...(cacheHints && { cacheHints }),
+    },
   );
   if (hook) {
     const items = recordFeatures(server, config, state);

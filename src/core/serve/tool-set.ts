@@ -17,8 +17,10 @@ export interface ToolSet {
   visibility(request: Request, authInfo: AuthInfo | undefined, host: unknown): Promise<Visibility | undefined>;
   /** A 401 for a call to a visible tool with `scopes` that came without credentials, else undefined. */
   refuseCall(request: Request, state: RequestState): Response | undefined;
-  /** Registers this request's tools on its server through `register`. */
+  /** Registers this request's tools on its server through `register` (a call, a batch; tool-list.ts lists). */
   populate(state: RequestState, register: (registration: Registration) => RegisteredTool): void;
+  /** The tools this request's `tools/list` shows, in the mount's order; chooses its projection. */
+  listed(state: RequestState): Registration[];
 }
 
 export function toolSet(registrations: readonly Registration[], config: MountConfig): ToolSet {
@@ -28,6 +30,11 @@ export function toolSet(registrations: readonly Registration[], config: MountCon
     r.listed(state.projection()) !== undefined &&
     visible(r, state) &&
     (config.listUnauthorizedTools || !r.scopes || r.scopes.permits(state.authInfo));
+  const shown = (state: RequestState) => {
+    // Chosen here, now that the SDK has accepted the request, before any tool is listed.
+    state.projection();
+    return registrations.filter((r) => listed(r, state));
+  };
   /** The called tool, when this request may call it. */
   const called = (state: RequestState) => {
     const r = state.call && byName.get(state.call.tool);
@@ -55,16 +62,11 @@ export function toolSet(registrations: readonly Registration[], config: MountCon
         }
         return;
       }
-      // Chosen here, now that the SDK has accepted the request, before any tool is listed.
-      state.projection();
-      let any = false;
-      for (const r of registrations) {
-        if (!listed(r, state)) continue;
-        register(r);
-        any = true;
-      }
-      if (!any) placeholder(register);
+      const tools = shown(state);
+      for (const r of tools) register(r);
+      if (tools.length === 0) placeholder(register);
     },
+    listed: shown,
   };
 
   /**

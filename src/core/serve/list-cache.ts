@@ -1,0 +1,77 @@
+/**
+ * The bytes of `tools/list` entries, built once per mount for each (projection, era) a request asks for, and
+ * never parsed again: per request only the choice of entries remains (docs/decisions/0025-cached-tools-list.md).
+ */
+import type { McpRequestContext } from '@modelcontextprotocol/server';
+import type { ServedTool } from '../mount/report.js';
+import type { ProjectionName } from '../projection/names.js';
+import type { Registration } from './registration.js';
+
+/** The era a request's server serves: `modern` (2026-07-28) or `legacy` (2025). */
+export type Era = McpRequestContext['era'];
+
+/** One (projection, era)'s entries, as UTF-8 JSON. */
+export interface ListEntries {
+  /** The entries of the tools `visible` holds (a subset, in the mount's order), joined by commas. */
+  join(visible: readonly Registration[]): Uint8Array;
+}
+
+const COMMA = 0x2c;
+const encoder = new TextEncoder();
+
+/** The entries of one (projection, era), built from every registration its projection lists. */
+export function listEntries(registrations: readonly Registration[], projection: ProjectionName, era: Era): ListEntries {
+  const parts = new Map<Registration, Uint8Array>();
+  for (const r of registrations) {
+    const served = r.listed(projection);
+    if (served) parts.set(r, encoder.encode(JSON.stringify(sdkEntry(served, era))));
+  }
+  const every = joined([...parts.values()]);
+  return {
+    join(visible) {
+      // The visible tools are a subset of the listed ones: as many means the same, served prebuilt.
+      if (visible.length === parts.size) return every;
+      return joined(visible.map((r) => parts.get(r)!));
+    },
+  };
+}
+
+/** `parts` joined by commas into one buffer: one copy of each, linear in their total size. */
+function joined(parts: readonly Uint8Array[]): Uint8Array {
+  let size = Math.max(parts.length - 1, 0);
+  for (const part of parts) size += part.length;
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const [i, part] of parts.entries()) {
+    if (i > 0) out[at++] = COMMA;
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
+/**
+ * The tool as the SDK's own `tools/list` handler builds it (`McpServer.setToolRequestHandlers`), field for
+ * field and in its order, then as the era's codec encodes it:
+ * - `inputSchema` is `{ type: 'object', ...document }`, as the SDK's `standardSchemaToJsonSchema` makes it of
+ *   a carrier's document (ours is an object root already: `type` keeps its place and value);
+ * - `outputSchema` is the document itself: the SDK keeps a root that has a `type`, and a served tool's output
+ *   root is always `type: 'object'` (a tool whose output root is not an object is not served), so the 2025
+ *   codec, which wraps a non-object output root in `{ result }`, never changes a served tool either;
+ * - the 2026-07-28 codec deletes `execution`, which that revision no longer has; the 2025 codec keeps it.
+ * Fields without a value are left out, as `JSON.stringify` leaves out the SDK's `undefined` ones.
+ */
+function sdkEntry(served: ServedTool, era: Era): Record<string, unknown> {
+  const entry: Record<string, unknown> = {
+    name: served.name,
+    title: served.title,
+    description: served.description,
+    inputSchema: { type: 'object', ...served.inputSchema },
+    annotations: served.annotations,
+    icons: served.icons,
+    execution: era === 'legacy' ? served.execution : undefined,
+    _meta: served._meta,
+  };
+  if (served.outputSchema) entry.outputSchema = served.outputSchema;
+  return entry;
+}

@@ -1,0 +1,104 @@
+/**
+ * A `tools/list` that costs close to nothing (docs/decisions/0025-cached-tools-list.md). The request's server
+ * registers no tool: its `tools/list` answers with one sentinel tool whose name is a per-mount random nonce, so
+ * the SDK still does everything around the result (the request's validation, the era's codec: `resultType`,
+ * `ttlMs`/`cacheScope`, the serverInfo `_meta`; JSON or SSE framing; errors). Once the SDK has answered, the
+ * sentinel's JSON text in that small body is replaced by the cached entries of the tools this caller may see.
+ */
+import type { McpServer, McpServerOptions } from '@modelcontextprotocol/server';
+import type { MountConfig } from '../mount/config.js';
+import { type Era, type ListEntries, listEntries } from './list-cache.js';
+import type { Registration } from './registration.js';
+import type { RequestState } from './request-state.js';
+import type { ToolSet } from './tool-set.js';
+
+/** What one request's `tools/list` answer is to become: the sentinel's text, and the bytes in its place. */
+export interface Listing {
+  sentinel: string;
+  entries: Uint8Array;
+}
+
+export interface ToolList {
+  /**
+   * The per-request server's cache hints: `tools/list` `cacheScope: 'private'` where the list can differ
+   * from one caller to the next (`visibleTools`, a `projection` chosen per client, scoped tools hidden from
+   * callers without them), so that no shared cache may keep it (SEP-2549), whatever the SDK's default.
+   */
+  cacheHints?: McpServerOptions['cacheHints'];
+  /**
+   * Installs `server`'s `tools/list` handler for this request. When the SDK dispatches the request, the
+   * projection is chosen, the visible tools found, and `record` given the listing to splice in (`withListing`).
+   */
+  serve(server: McpServer, state: RequestState, era: Era, record: (listing: Listing) => void): void;
+}
+
+interface Sentinel {
+  tool: { name: string; inputSchema: { type: 'object' } };
+  text: string;
+}
+
+export function toolList(registrations: readonly Registration[], config: MountConfig, tools: ToolSet): ToolList {
+  // Made on the first list, not at the mount: a Worker may not make random values in its global scope.
+  let sentinel: Sentinel | undefined;
+  const caches = new Map<string, ListEntries>();
+  const entriesFor = (state: RequestState, era: Era) => {
+    const projection = state.projection();
+    const key = `${projection} ${era}`;
+    const cached = caches.get(key);
+    if (cached) return cached;
+    const entries = listEntries(registrations, projection, era);
+    caches.set(key, entries);
+    return entries;
+  };
+  const perCaller =
+    config.visibleTools !== undefined ||
+    config.projection.choose !== undefined ||
+    (!config.listUnauthorizedTools && registrations.some((r) => r.scopes));
+
+  return {
+    ...(perCaller && { cacheHints: PRIVATE_LIST }),
+    serve(server, state, era, record) {
+      // Chosen while the SDK builds the server, as for any request that lists tools: a projection function
+      // that throws is the mount's 500 that onError sees, never an error text in the result.
+      state.projection();
+      server.server.setRequestHandler('tools/list', () => {
+        sentinel ??= newSentinel();
+        const entries = entriesFor(state, era).join(tools.listed(state));
+        record({ sentinel: sentinel.text, entries });
+        return { tools: [sentinel.tool] };
+      });
+    },
+  };
+}
+
+const PRIVATE_LIST: McpServerOptions['cacheHints'] = Object.freeze({ 'tools/list': { cacheScope: 'private' } });
+
+function newSentinel(): Sentinel {
+  const tool = { name: `mcp-mount-list-${crypto.randomUUID()}`, inputSchema: { type: 'object' as const } };
+  return { tool, text: JSON.stringify(tool) };
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * `response` with the sentinel's first occurrence replaced by the listing's entries (the result precedes
+ * the echoed id in the SDK's answer, and nothing a client sends can hold a nonce it never saw). Only the
+ * SDK's small body is read and encoded; the entries are copied once, never parsed. A body without the
+ * sentinel (an error) is passed on as it was.
+ */
+export async function withListing(response: Response, listing: Listing): Promise<Response> {
+  if (!response.body) return response;
+  const text = await response.text();
+  const headers = new Headers(response.headers);
+  headers.delete('content-length');
+  const init = { status: response.status, statusText: response.statusText, headers };
+  const at = text.indexOf(listing.sentinel);
+  if (at < 0) return new Response(text, init);
+  const head = encoder.encode(text.slice(0, at));
+  const tail = encoder.encode(text.slice(at + listing.sentinel.length));
+  const body = new Uint8Array(head.length + listing.entries.length + tail.length);
+  body.set(head);
+  body.set(listing.entries, head.length);
+  body.set(tail, head.length + listing.entries.length);
+  return new Response(body, init);
+}
