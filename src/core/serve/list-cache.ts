@@ -13,15 +13,18 @@ export type Era = McpRequestContext['era'];
 /** One (projection, era)'s entries, as UTF-8 JSON. */
 export interface ListEntries {
   /** The entries of the tools `visible` holds (a subset, in the mount's order), joined by commas. */
-  join(visible: readonly Registration[]): Uint8Array;
+  join(visible: readonly Registration[]): Blob;
 }
 
-const COMMA = 0x2c;
 const encoder = new TextEncoder();
 
-/** The entries of one (projection, era), built from every registration its projection lists. */
+/**
+ * The entries of one (projection, era), built from every registration its projection lists. They are kept as
+ * a `Blob`, which a response body and a larger `Blob` take by reference: a list that shows every tool copies
+ * nothing per request, a partial one copies its entries once.
+ */
 export function listEntries(registrations: readonly Registration[], projection: ProjectionName, era: Era): ListEntries {
-  const parts = new Map<Registration, Uint8Array>();
+  const parts = new Map<Registration, BlobPart>();
   for (const r of registrations) {
     const served = r.listed(projection);
     if (served) parts.set(r, encoder.encode(JSON.stringify(sdkEntry(served, era))));
@@ -36,18 +39,14 @@ export function listEntries(registrations: readonly Registration[], projection: 
   };
 }
 
-/** `parts` joined by commas into one buffer: one copy of each, linear in their total size. */
-function joined(parts: readonly Uint8Array[]): Uint8Array {
-  let size = Math.max(parts.length - 1, 0);
-  for (const part of parts) size += part.length;
-  const out = new Uint8Array(size);
-  let at = 0;
+/** `parts` joined by commas. */
+function joined(parts: readonly BlobPart[]): Blob {
+  const withCommas: BlobPart[] = [];
   for (const [i, part] of parts.entries()) {
-    if (i > 0) out[at++] = COMMA;
-    out.set(part, at);
-    at += part.length;
+    if (i > 0) withCommas.push(',');
+    withCommas.push(part);
   }
-  return out;
+  return new Blob(withCommas);
 }
 
 /**

@@ -15,7 +15,7 @@ import type { ToolSet } from './tool-set.js';
 /** What one request's `tools/list` answer is to become: the sentinel's text, and the bytes in its place. */
 export interface Listing {
   sentinel: string;
-  entries: Uint8Array;
+  entries: Blob;
 }
 
 export interface ToolList {
@@ -78,13 +78,11 @@ function newSentinel(): Sentinel {
   return { tool, text: JSON.stringify(tool) };
 }
 
-const encoder = new TextEncoder();
-
 /**
  * `response` with the sentinel's first occurrence replaced by the listing's entries (the result precedes
  * the echoed id in the SDK's answer, and nothing a client sends can hold a nonce it never saw). Only the
- * SDK's small body is read and encoded; the entries are copied once, never parsed. A body without the
- * sentinel (an error) is passed on as it was.
+ * SDK's small body is read; the entries are taken as they are, never parsed. A body without the sentinel
+ * (an error) is passed on as it was.
  */
 export async function withListing(response: Response, listing: Listing): Promise<Response> {
   if (!response.body) return response;
@@ -94,11 +92,6 @@ export async function withListing(response: Response, listing: Listing): Promise
   const init = { status: response.status, statusText: response.statusText, headers };
   const at = text.indexOf(listing.sentinel);
   if (at < 0) return new Response(text, init);
-  const head = encoder.encode(text.slice(0, at));
-  const tail = encoder.encode(text.slice(at + listing.sentinel.length));
-  const body = new Uint8Array(head.length + listing.entries.length + tail.length);
-  body.set(head);
-  body.set(listing.entries, head.length);
-  body.set(tail, head.length + listing.entries.length);
+  const body = new Blob([text.slice(0, at), listing.entries, text.slice(at + listing.sentinel.length)]);
   return new Response(body, init);
 }

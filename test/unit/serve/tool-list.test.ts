@@ -43,15 +43,15 @@ describe('cacheScope of tools/list', () => {
 });
 
 describe('list entries', () => {
-  it('serve every listed tool from one prebuilt buffer, and a subset as those entries joined', () => {
+  it('serve every listed tool from one prebuilt buffer, and a subset as those entries joined', async () => {
     const { registrations: rs } = registrations([plain, other, scoped]);
     const entries = listEntries(rs, 'faithful', 'modern');
     const every = entries.join(rs);
     expect(entries.join([...rs])).toBe(every);
-    const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-    const all = JSON.parse(`[${text(every)}]`);
+    const text = (blob: Blob) => blob.text();
+    const all = JSON.parse(`[${await text(every)}]`);
     expect(all.map((t: { name: string }) => t.name)).toEqual(['plain', 'other', 'scoped']);
-    expect(JSON.parse(`[${text(entries.join([rs[0]!, rs[2]!]))}]`)).toEqual([all[0], all[2]]);
-    expect(text(entries.join([]))).toBe('');
+    expect(JSON.parse(`[${await text(entries.join([rs[0]!, rs[2]!]))}]`)).toEqual([all[0], all[2]]);
+    expect(await text(entries.join([]))).toBe('');
   });
 });
