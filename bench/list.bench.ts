@@ -1,0 +1,98 @@
+/**
+ * What one `tools/list` costs at 200 tools, each the benchmark's union wrapped in an object (so every
+ * projection lists it), under `faithful`, `flatten` (`flat`) and `projection: 'auto'`, beside the plain SDK
+ * with the same Zod schemas, in one process: `npx tsx bench/list.bench.ts`. Requests are 2026-07-28 JSON
+ * through `fetch(Request)`, read to the end; each figure is the median over BENCH_ROUNDS interleaved rounds
+ * (default 5) of the mean of BENCH_BATCH_MS (default 500 ms) of sequential lists. `first` is the first list
+ * of a fresh mount (the cache being built); `visible` is a mount whose `visibleTools` hides every other tool.
+ * BENCH_TOOLS sets the tool count (default 200).
+ */
+import { createMcpFetchHandler } from '../src/adapter.js';
+import { type AnyTool, defineTool, type McpMountOptions } from '../src/index.js';
+import * as z from 'zod';
+import { plainSdkHandler } from './fixtures/plain-sdk.js';
+import { type BenchTool, unionInput, unionTools } from './fixtures/union-tools.js';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const BATCH_MS = Number(process.env.BENCH_BATCH_MS ?? 500);
+const N = Number(process.env.BENCH_TOOLS ?? 200);
+type Fetch = (request: Request) => Promise<Response>;
+
+const meta = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1.0.0' },
+};
+const list = () =>
+  new Request('http://bench.local/mcp', {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/list',
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta } }),
+  });
+
+/** The fixture's tools with each union wrapped in an object: a union root is no object under `faithful`. */
+function wrapped(n: number): BenchTool[] {
+  return unionTools(n).map((t) => ({ ...t, input: z.object({ request: unionInput() }) }));
+}
+
+function mount(tools: BenchTool[], options: McpMountOptions): Fetch {
+  const defined: AnyTool[] = tools.map((t) => defineTool({ ...t, handler: () => 'ok' }));
+  const handler = createMcpFetchHandler(defined, { schemaValidation: { policy: 'warn' }, ...options });
+  return (request) => handler.fetch(request);
+}
+
+/** Milliseconds per list: the mean of one batch of sequential lists, and the body size. */
+async function perList(serve: Fetch): Promise<{ ms: number; bytes: number }> {
+  const started = performance.now();
+  let n = 0;
+  let bytes = 0;
+  while (n < 3 || performance.now() - started < BATCH_MS) {
+    bytes = (await (await serve(list())).arrayBuffer()).byteLength;
+    n++;
+  }
+  return { ms: (performance.now() - started) / n, bytes };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+const flavours: Array<[string, McpMountOptions]> = [
+  ['faithful', { projection: 'faithful' }],
+  ['flat', { flattenUnionInput: true }],
+  ['auto', { projection: 'auto' }],
+  ['flat, visible', { flattenUnionInput: true, access: { visibleTools: () => (t: AnyTool) => t.name.endsWith('0') } }],
+];
+const servers: Array<[string, Fetch]> = [];
+const firsts = new Map<string, number>();
+for (const [name, options] of flavours) {
+  const serve = mount(wrapped(N), options);
+  const t = performance.now();
+  await (await serve(list())).arrayBuffer();
+  firsts.set(name, performance.now() - t);
+  servers.push([name, serve]);
+}
+servers.push(['plain SDK', ((handler) => (request: Request) => handler.fetch(request))(plainSdkHandler(wrapped(N)))]);
+
+const times = new Map<string, number[]>(servers.map(([name]) => [name, []]));
+const sizes = new Map<string, number>();
+for (let round = 0; round < ROUNDS; round++) {
+  const order = servers.map((_, i) => servers[(i + round) % servers.length]!);
+  for (const [name, serve] of order) {
+    const { ms, bytes } = await perList(serve);
+    times.get(name)!.push(ms);
+    sizes.set(name, bytes);
+  }
+}
+
+console.log(`tools/list at ${N} tools wrapped in an object (ms per list, median of ${ROUNDS} rounds)\n`);
+console.log(`${'flavour'.padEnd(16)}${'per list'.padStart(10)}${'first'.padStart(10)}${'body KiB'.padStart(10)}`);
+for (const [name] of servers) {
+  const first = firsts.get(name);
+  console.log(
+    `${name.padEnd(16)}${median(times.get(name)!).toFixed(2).padStart(10)}${(first === undefined ? '-' : first.toFixed(1)).padStart(10)}${(sizes.get(name)! / 1024).toFixed(0).padStart(10)}`,
+  );
+}
