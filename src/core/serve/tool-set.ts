@@ -1,8 +1,9 @@
 /**
- * Which tools one request's server holds: `tools/list` shows what the caller may see and call
- * (`visibleTools`, then `scopes` unless `listUnauthorizedTools`) among the tools its projection can serve; a `tools/call` holds the called tool
- * alone, looked up by name, so its cost does not grow with the tool count. A hidden tool is held by
- * nobody: its call gets the SDK's unknown-tool answer. See docs/decisions/0012-access-control.md.
+ * Which tools one request sees: `tools/list` shows what the caller may see and call (`visibleTools`, then
+ * `scopes` unless `listUnauthorizedTools`) among the tools its projection can serve, from the cache for a
+ * single list (tool-list.ts), registered for a batch; a `tools/call` holds the called tool alone, looked up
+ * by name, so its cost does not grow with the tool count. A hidden tool is held by nobody: its call gets the
+ * SDK's unknown-tool answer. See docs/decisions/0012-access-control.md.
  */
 import type { AuthInfo, RegisteredTool } from '@modelcontextprotocol/server';
 import type { MountConfig } from '../mount/config.js';
