@@ -3,7 +3,7 @@
  * never parsed again: per request only the choice of entries remains (docs/decisions/0025-cached-tools-list.md).
  */
 import type { McpRequestContext } from '@modelcontextprotocol/server';
-import type { ServedTool } from '../mount/report.js';
+import type { ToolDocuments } from '../mount/prepare.js';
 import type { ProjectionName } from '../projection/names.js';
 import type { Registration } from './registration.js';
 
@@ -26,8 +26,8 @@ const encoder = new TextEncoder();
 export function listEntries(registrations: readonly Registration[], projection: ProjectionName, era: Era): ListEntries {
   const parts = new Map<Registration, BlobPart>();
   for (const r of registrations) {
-    const served = r.listed(projection);
-    if (served) parts.set(r, encoder.encode(JSON.stringify(sdkEntry(served, era))));
+    const documents = r.listed(projection);
+    if (documents) parts.set(r, encoder.encode(JSON.stringify(sdkEntry(r, documents, era))));
   }
   const every = joined([...parts.values()]);
   return {
@@ -60,17 +60,18 @@ function joined(parts: readonly BlobPart[]): Blob {
  * - the 2026-07-28 codec deletes `execution`, which that revision no longer has; the 2025 codec keeps it.
  * Fields without a value are left out, as `JSON.stringify` leaves out the SDK's `undefined` ones.
  */
-function sdkEntry(served: ServedTool, era: Era): Record<string, unknown> {
+function sdkEntry(r: Registration, documents: ToolDocuments, era: Era): Record<string, unknown> {
+  const { tool } = r;
   const entry: Record<string, unknown> = {
-    name: served.name,
-    title: served.title,
-    description: served.description,
-    inputSchema: { type: 'object', ...served.inputSchema },
-    annotations: served.annotations,
-    icons: served.icons,
-    execution: era === 'legacy' ? served.execution : undefined,
-    _meta: served._meta,
+    name: r.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: { type: 'object', ...documents.inputSchema },
+    annotations: tool.annotations,
+    icons: tool.icons,
+    execution: era === 'legacy' ? tool.execution : undefined,
+    _meta: tool._meta,
   };
-  if (served.outputSchema) entry.outputSchema = served.outputSchema;
+  if (documents.outputSchema && tool.output) entry.outputSchema = documents.outputSchema;
   return entry;
 }
