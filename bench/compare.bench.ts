@@ -22,6 +22,7 @@ import { z } from 'zod';
 import { createMcpFetchHandler } from '../src/adapter.js';
 import { defineTool } from '../src/index.js';
 import { plainSdkHandler } from './fixtures/plain-sdk.js';
+import { rpc } from './fixtures/requests.js';
 import {
   type BenchTool,
   invalidArguments,
@@ -35,24 +36,6 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const BATCH_MS = Number(process.env.BENCH_BATCH_MS ?? 250);
 const PARTS = new Set((process.env.BENCH_ONLY ?? 'requests,mount,cold,bundle').split(',').map((p) => p.trim()));
 type Fetch = (request: Request) => Promise<Response>;
-
-const meta = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientCapabilities': {},
-  'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1.0.0' },
-};
-
-function rpc(method: string, params: Record<string, unknown>): () => Request {
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: meta } });
-  const headers: Record<string, string> = {
-    'content-type': 'application/json',
-    accept: 'application/json, text/event-stream',
-    'mcp-protocol-version': '2026-07-28',
-    'mcp-method': method,
-  };
-  if (typeof params.name === 'string') headers['mcp-name'] = params.name;
-  return () => new Request('http://bench.local/mcp', { method: 'POST', headers, body });
-}
 
 function mountOurs(tools: BenchTool[]): Fetch {
   const handler = createMcpFetchHandler(
