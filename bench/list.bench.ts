@@ -15,6 +15,7 @@ import * as z from 'zod';
 import { createMcpFetchHandler } from '../src/adapter.js';
 import { type AnyTool, defineTool, type McpMountOptions } from '../src/index.js';
 import { plainSdkHandler } from './fixtures/plain-sdk.js';
+import { rpc } from './fixtures/requests.js';
 import { type BenchTool, unionInput, unionTools } from './fixtures/union-tools.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -22,22 +23,7 @@ const BATCH_MS = Number(process.env.BENCH_BATCH_MS ?? 500);
 const N = Number(process.env.BENCH_TOOLS ?? 200);
 type Fetch = (request: Request) => Promise<Response>;
 
-const meta = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientCapabilities': {},
-  'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1.0.0' },
-};
-const list = () =>
-  new Request('http://bench.local/mcp', {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'tools/list',
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta } }),
-  });
+const list = rpc('tools/list', {});
 
 /** The fixture's tools with each union wrapped in an object: a union root is no object under `faithful`. */
 function wrapped(n: number): BenchTool[] {
