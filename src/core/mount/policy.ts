@@ -18,6 +18,8 @@ export const FATAL_UNDER_EVERY_POLICY: ReadonlySet<SchemaIssueCode> = new Set<Sc
   'invalid-scopes',
   'server-hook-threw',
   'server-hook-registers-tool',
+  // Documents that no longer describe a tool would serve it a document its parser does not match.
+  'stale-documents',
 ]);
 
 /**
