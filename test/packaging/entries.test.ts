@@ -18,6 +18,7 @@ const ENTRIES = [
   'dist/adapter.js',
   'dist/lockfile/index.js',
   'dist/adapters/fetch/index.js',
+  'dist/adapters/fetch/prebuilt.js',
   'dist/adapters/next/index.js',
   'dist/testing/index.js',
 ];
@@ -91,7 +92,7 @@ describe('package.json exports', () => {
       'protectedResourceMetadata',
       'validateMcpSchemas',
     ]);
-    expect(await names('dist/adapter.js')).toEqual(['createMcpFetchHandler']);
+    expect(await names('dist/adapter.js')).toEqual(['createMcpFetchHandler', 'createPrebuiltMcpFetchHandler']);
     expect(await names('dist/lockfile/index.js')).toEqual(['diffSchemaLock', 'writeSchemaLock']);
   });
 });

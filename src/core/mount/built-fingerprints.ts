@@ -3,7 +3,10 @@
  * documents and its probe verdict are computed from; per mount, the options that shape every document
  * (docs/decisions/0024-build-time-documents.md). No conversion, projection or probe runs here.
  */
-import * as z from 'zod';
+// The version from Zod's core module itself: `z.core.version` would keep all of `z.core`, Zod's locales
+// included, in a Worker's bundle.
+import type * as z from 'zod';
+import { version as zodVersion } from 'zod/v4/core';
 import { type Fingerprinter, fingerprinter } from '../zod/fingerprint.js';
 import type { MountConfig } from './config.js';
 import type { AnyTool } from './tool.js';
@@ -66,7 +69,7 @@ export interface OptionsFingerprint {
  * ```
  */
 export function optionsFingerprint(config: MountConfig, fp: Fingerprinter = fingerprinter()): OptionsFingerprint {
-  const { major, minor, patch } = z.core.version;
+  const { major, minor, patch } = zodVersion;
   const { policy: _policy, ...validation } = config.validation;
   const { default: byDefault, served } = config.projection;
   return {
