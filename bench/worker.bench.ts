@@ -1,0 +1,279 @@
+/**
+ * Workers in workerd, mcp-mount beside a plain SDK v2 Worker with the same tools (issue 24):
+ * `npx tsx bench/worker.bench.ts` (also run by `npm run bench`). Tools: bench/fixtures/object-union-tools.ts,
+ * at 10, 50 and 200 tools. Flavours: the plain SDK Worker; `mcp-mount/fetch` with default options, with
+ * `flattenUnionInput: true` and with `projection: 'auto'`; and the same three serving build-time documents
+ * (`mcp-mount check --emit`, `mcp-mount/fetch/prebuilt`), skipped with a line saying why where this tree has
+ * neither. Every Worker is bundled as `wrangler deploy --minify` bundles it (bench/workerd/bundle.ts).
+ *
+ * - startup: `wrangler check startup` per bundle, flavours interleaved in each round, median of
+ *   `BENCH_ROUNDS` (default 5) of the profile's sampled time outside `(idle)`; then where the time goes at
+ *   the largest tool count, by phase, and the functions with the most self time.
+ * - requests: CPU per request of the workerd process, after warm-up, minus that of a trivial Worker, for
+ *   tools/list and tools/call in the 2026-07-28 era and the 2025 era, batches of `BENCH_BATCH_MS` (default
+ *   1000) of sequential requests, median of `BENCH_ROUNDS`.
+ * - bundle: the whole Worker (minified, and gzip) and mcp-mount's own code alone.
+ *
+ * BENCH_ONLY (a comma list of `startup`, `requests`, `bundle`) and BENCH_TOOLS (default `10,50,200`) run
+ * parts. bench/README.md explains how to read the tables. Nothing here asserts a time.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { SourceMap } from 'node:module';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { callArguments } from './fixtures/object-union-tools.js';
+import { bundleWorker, root, uploadForm, type WorkerBundle } from './workerd/bundle.js';
+import {
+  cacheDir,
+  emitDocuments,
+  entrySource,
+  FLAVOURS,
+  type Flavour,
+  prebuiltMissing,
+  TRIVIAL_WORKER,
+} from './workerd/flavours.js';
+import { activeMs, breakdown, type Locate, windowMs } from './workerd/profile.js';
+import { cpuPerRequest, type RunningWorker, startWorker } from './workerd/requests.js';
+import { checkStartup, writeForm } from './workerd/startup.js';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const BATCH_MS = Number(process.env.BENCH_BATCH_MS ?? 1000);
+const PARTS = new Set((process.env.BENCH_ONLY ?? 'startup,requests,bundle').split(',').map((p) => p.trim()));
+const COUNTS = (process.env.BENCH_TOOLS ?? '10,50,200').split(',').map(Number);
+const TOP = Math.max(...COUNTS);
+/** The example Worker's compatibility date (examples/cloudflare-worker/wrangler.jsonc). */
+const COMPATIBILITY_DATE = '2026-01-20';
+
+function push<T>(lists: Record<string, T[]>, key: string, value: T) {
+  const list = lists[key] ?? [];
+  list.push(value);
+  lists[key] = list;
+}
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const load = () =>
+  `load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`;
+const row = (cells: Array<string | number>) => `| ${cells.join(' | ')} |`;
+const header = (cells: string[]) => `${row(cells)}\n${row(cells.map(() => '---'))}`;
+const ms = (x: number) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
+
+const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
+console.log(`Worker benchmark at ${commit}, ${ROUNDS} rounds, tools ${COUNTS.join(', ')}; ${load()}`);
+mkdirSync(cacheDir, { recursive: true });
+
+const missing = prebuiltMissing();
+if (missing) console.log(`build-time documents: skipped (${missing})`);
+/** Emits the documents of a prebuilt flavour at every count; false (and a line saying why) when it cannot. */
+function documentsEmitted(f: Flavour): boolean {
+  for (const n of COUNTS) {
+    const failure = emitDocuments(f, n);
+    if (failure === undefined) continue;
+    console.log(`${f.label}: skipped, \`mcp-mount check --emit\` failed at ${n} tools: ${failure}`);
+    return false;
+  }
+  return true;
+}
+const flavours = FLAVOURS.filter((f) => f.kind !== 'prebuilt' || (missing === undefined && documentsEmitted(f)));
+
+const bundles = new Map<string, WorkerBundle>();
+async function bundleOf(f: Flavour, n: number): Promise<WorkerBundle> {
+  const key = `${f.key}-${n}`;
+  if (!bundles.has(key)) bundles.set(key, await bundleWorker(entrySource(f, n)));
+  return bundles.get(key)!;
+}
+
+/** Startup per flavour and tool count, then where the time goes at the largest count. */
+async function startup() {
+  const active: Record<string, number[]> = {};
+  const window: Record<string, number[]> = {};
+  const phases: Record<string, Array<Record<string, number>>> = {};
+  const functions: Record<string, Record<string, number>> = {};
+  const forms = new Map<string, string>();
+  for (const f of flavours) {
+    for (const n of COUNTS) {
+      const form = await uploadForm((await bundleOf(f, n)).code, COMPATIBILITY_DATE);
+      forms.set(`${f.key}-${n}`, writeForm(join(cacheDir, `${f.key}-${n}.bundle`), form));
+    }
+  }
+  const before = load();
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const n of COUNTS) {
+      for (let i = 0; i < flavours.length; i++) {
+        const f = flavours[(round + i) % flavours.length]!;
+        const key = `${f.key}-${n}`;
+        const profile = checkStartup(forms.get(key)!, join(cacheDir, `${key}.cpuprofile`));
+        push(active, key, activeMs(profile));
+        push(window, key, windowMs(profile));
+        if (n !== TOP || f.kind === 'sdk') continue;
+        const found = breakdown(profile, locator((await bundleOf(f, n)).map));
+        push(phases, f.key, found.phases);
+        const fns = functions[f.key] ?? {};
+        for (const [fn, t] of Object.entries(found.functions)) fns[fn] = (fns[fn] ?? 0) + t / ROUNDS;
+        functions[f.key] = fns;
+      }
+    }
+  }
+  console.log(`\nStartup, ms (wrangler check startup: sampled time outside idle; median of ${ROUNDS})`);
+  console.log(`${before} at the start, ${load()} at the end\n`);
+  printStartup(active, window);
+  printBreakdown(phases, functions);
+}
+
+function printStartup(active: Record<string, number[]>, window: Record<string, number[]>) {
+  const sdk = (n: number) => median(active[`sdk-${n}`] ?? [Number.NaN]);
+  console.log(header(['flavour', ...COUNTS.map((n) => `${n} tools`), `over the SDK at ${TOP}`]));
+  for (const f of flavours) {
+    const at = (n: number) => median(active[`${f.key}-${n}`]!);
+    const over = f.kind === 'sdk' ? '' : `+${ms(at(TOP) - sdk(TOP))}`;
+    console.log(row([f.label, ...COUNTS.map((n) => ms(at(n))), over]));
+  }
+  console.log(
+    `\nprofile window (Profiler.start to stop, idle included) at ${TOP} tools: ${flavours
+      .map((f) => `${f.key} ${ms(median(window[`${f.key}-${TOP}`]!))}`)
+      .join(', ')}`,
+  );
+}
+
+function printBreakdown(
+  phases: Record<string, Array<Record<string, number>>>,
+  functions: Record<string, Record<string, number>>,
+) {
+  const keys = Object.keys(phases);
+  if (keys.length === 0) return;
+  const names = [...new Set(keys.flatMap((k) => phases[k]!.flatMap((p) => Object.keys(p))))].sort();
+  console.log(`\nWhere startup goes at ${TOP} tools, ms (median of ${ROUNDS} profiles per phase)\n`);
+  console.log(header(['phase', ...keys]));
+  for (const name of names)
+    console.log(row([name, ...keys.map((k) => ms(median(phases[k]!.map((p) => p[name] ?? 0))))]));
+  for (const k of keys) {
+    const top = Object.entries(functions[k]!)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 8);
+    console.log(`\ntop self time, ${k} (mean ms per startup): ${top.map(([fn, t]) => `${fn} ${ms(t)}`).join('; ')}`);
+  }
+}
+
+/** Maps a profile position in the bundle to its source, through the bundle's source map. */
+function locator(map: string): Locate {
+  const sourceMap = new SourceMap(JSON.parse(map));
+  return (line, column) => {
+    const entry = sourceMap.findEntry(line, column) as {
+      originalSource?: string;
+      originalLine?: number;
+      name?: string;
+    };
+    if (entry.originalSource === undefined) return undefined;
+    const source = entry.originalSource.replace(/^(\.\.\/)+/, '').replace(`${root.slice(1)}/`, '');
+    return { source, line: entry.originalLine ?? 0, ...(entry.name ? { name: entry.name } : {}) };
+  };
+}
+
+const meta = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1.0.0' },
+};
+
+/** A request as test/soak/load.ts builds it: 2026-07-28 headers and `_meta`, or a 2025-era request. */
+function mcpRequest(era: '2026' | '2025', method: string, params: Record<string, unknown>) {
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+  };
+  if (era === '2026') {
+    headers['mcp-protocol-version'] = '2026-07-28';
+    headers['mcp-method'] = method;
+    if (typeof params.name === 'string') headers['mcp-name'] = params.name;
+  }
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method,
+    params: era === '2026' ? { ...params, _meta: meta } : params,
+  });
+  return { method: 'POST', headers, body };
+}
+
+/** The measured requests at `n` tools, with text each response must hold. */
+function legs(n: number) {
+  const call = { name: `tool_${n - 1}`, arguments: callArguments };
+  return (['2026', '2025'] as const).flatMap((era) => [
+    { label: `tools/list (${era})`, request: mcpRequest(era, 'tools/list', {}), expect: `"tool_${n - 1}"` },
+    { label: `tools/call (${era})`, request: mcpRequest(era, 'tools/call', call), expect: 'ok\\":true' },
+  ]);
+}
+
+/** CPU per request in workerd, per flavour, leg and tool count, above the trivial Worker's. */
+async function requests() {
+  console.log(
+    `\nCPU per request in workerd, ms (process CPU over ${BATCH_MS} ms batches, minus a trivial Worker's; median of ${ROUNDS})`,
+  );
+  for (const n of COUNTS) {
+    const workers: Array<[string, RunningWorker]> = [
+      ['trivial', await startWorker(TRIVIAL_WORKER, COMPATIBILITY_DATE)],
+    ];
+    for (const f of flavours) workers.push([f.key, await startWorker((await bundleOf(f, n)).code, COMPATIBILITY_DATE)]);
+    const before = load();
+    const measured = legs(n);
+    for (const [key, worker] of workers) {
+      for (const { request, expect, label } of measured) {
+        const text = await worker.fetch(request);
+        if (key !== 'trivial' && !text.includes(expect)) throw new Error(`${key} ${label}: ${text.slice(0, 300)}`);
+        await cpuPerRequest(worker, request, BATCH_MS / 4, 3); // warm-up
+      }
+    }
+    const cpu: Record<string, number[]> = {};
+    for (let round = 0; round < ROUNDS; round++) {
+      for (let i = 0; i < workers.length; i++) {
+        const [key, worker] = workers[(round + i) % workers.length]!;
+        for (const { request, label } of measured) {
+          push(cpu, `${key} ${label}`, (await cpuPerRequest(worker, request, BATCH_MS)).ms);
+        }
+      }
+    }
+    for (const [, worker] of workers) await worker.dispose();
+    console.log(`\n${n} tools (${before} at the start, ${load()} at the end)\n`);
+    printRequests(
+      cpu,
+      measured.map((l) => l.label),
+    );
+  }
+}
+
+function printRequests(cpu: Record<string, number[]>, labels: string[]) {
+  const floor = (label: string) => median(cpu[`trivial ${label}`]!);
+  console.log(header(['flavour', ...labels]));
+  for (const f of flavours) {
+    console.log(row([f.label, ...labels.map((l) => ms(median(cpu[`${f.key} ${l}`]!) - floor(l)))]));
+  }
+  console.log(row(['(floor: trivial Worker, subtracted above)', ...labels.map((l) => ms(floor(l)))]));
+}
+
+/** The whole Worker per flavour and tool count, and mcp-mount's own code. */
+async function bundleSizes() {
+  console.log('\nWorker bundle, KiB: gzip (minified), as `wrangler deploy --minify` bundles it\n');
+  const kib = (b: number) => (b / 1024).toFixed(1);
+  console.log(header(['flavour', ...COUNTS.map((n) => `${n} tools`), 'own code']));
+  const folders: Record<string, Record<string, number>> = {};
+  for (const f of flavours) {
+    const sizes: string[] = [];
+    for (const n of COUNTS) {
+      const b = await bundleOf(f, n);
+      sizes.push(`${kib(b.gzip)} (${kib(b.bytes)})`);
+    }
+    const own = f.kind === 'sdk' ? undefined : await bundleWorker(entrySource(f, TOP), true);
+    if (own) folders[f.key] = own.ownBytes;
+    console.log(row([f.label, ...sizes, own ? `${kib(own.gzip)} (${kib(own.bytes)})` : '']));
+  }
+  const keys = Object.keys(folders);
+  const names = [...new Set(keys.flatMap((k) => Object.keys(folders[k]!)))].sort();
+  console.log('\nOwn code by folder, KiB minified (before gzip)\n');
+  console.log(header(['folder', ...keys]));
+  for (const name of names) console.log(row([name, ...keys.map((k) => kib(folders[k]![name] ?? 0))]));
+}
+
+if (PARTS.has('startup')) await startup();
+if (PARTS.has('requests')) await requests();
+if (PARTS.has('bundle')) await bundleSizes();

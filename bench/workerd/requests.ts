@@ -1,0 +1,89 @@
+/**
+ * CPU per request in workerd: a bundle runs in Miniflare's workerd process (one process per Worker), reached
+ * on a socket of its own (`unsafeDirectSockets`, not through Miniflare's entry Worker, which costs about
+ * 1.5 ms of CPU per request in the same process, and varies), and the process's CPU time (`/proc/<pid>/stat`, utime + stime, all threads) is read before and after a batch of
+ * sequential requests. Dividing by the count gives CPU per request, workerd's own HTTP handling included;
+ * the caller subtracts the same measure of a trivial Worker.
+ */
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { Miniflare } from 'miniflare';
+
+const TICK_MS = 1000 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
+
+/** Fields of /proc/<pid>/stat after the command name (which may hold spaces): [state, ppid, ...]. */
+function statFields(pid: number | string): string[] | undefined {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return [
+      text.slice(text.indexOf('(') + 1, text.lastIndexOf(')')),
+      ...text.slice(text.lastIndexOf(')') + 2).split(' '),
+    ];
+  } catch {
+    return undefined; // the process ended while we looked
+  }
+}
+
+/** CPU time of process `pid` so far, in ms (user + system, every thread). */
+export function cpuMs(pid: number): number {
+  const f = statFields(pid)!;
+  return (Number(f[12]) + Number(f[13])) * TICK_MS;
+}
+
+/** The workerd processes this process started. */
+function workerdChildren(): Set<number> {
+  const found = new Set<number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const f = statFields(entry);
+    if (f?.[0] === 'workerd' && Number(f[2]) === process.pid) found.add(Number(entry));
+  }
+  return found;
+}
+
+export interface RunningWorker {
+  pid: number;
+  fetch(request: { method: string; headers: Record<string, string>; body: string }): Promise<string>;
+  dispose(): Promise<void>;
+}
+
+/** Starts `code` (an ES module Worker) in a workerd process of its own, on a loopback socket. */
+export async function startWorker(code: string, compatibilityDate: string): Promise<RunningWorker> {
+  const before = workerdChildren();
+  const socket = { host: '127.0.0.1', port: 0 };
+  const mf = new Miniflare({ modules: true, script: code, compatibilityDate, unsafeDirectSockets: [socket] });
+  await mf.ready;
+  const url = new URL('/mcp', await mf.unsafeGetDirectURL());
+  const started = [...workerdChildren()].filter((pid) => !before.has(pid));
+  if (started.length !== 1) throw new Error(`expected one new workerd process, found ${started.length}`);
+  return {
+    pid: started[0]!,
+    async fetch({ method, headers, body }) {
+      const response = await fetch(url, { method, headers, body });
+      const text = await response.text();
+      if (response.status !== 200) throw new Error(`HTTP ${response.status}: ${text.slice(0, 300)}`);
+      return text;
+    },
+    dispose: () => mf.dispose(),
+  };
+}
+
+/**
+ * Mean CPU ms per request over as many sequential requests as fit in `batchMs` of wall time (at least
+ * `minCount`). The tick is 10 ms: a batch should hold 100 ticks or more for 1% resolution.
+ */
+export async function cpuPerRequest(
+  worker: RunningWorker,
+  request: Parameters<RunningWorker['fetch']>[0],
+  batchMs: number,
+  minCount = 5,
+): Promise<{ ms: number; count: number }> {
+  const cpu = cpuMs(worker.pid);
+  const started = performance.now();
+  let count = 0;
+  while (count < minCount || performance.now() - started < batchMs) {
+    await worker.fetch(request);
+    count++;
+  }
+  return { ms: (cpuMs(worker.pid) - cpu) / count, count };
+}
