@@ -34,7 +34,13 @@ import {
   TRIVIAL_WORKER,
 } from './workerd/flavours.js';
 import { activeMs, breakdown, type Locate, windowMs } from './workerd/profile.js';
-import { cpuPerRequest, type RunningWorker, startWorker } from './workerd/requests.js';
+import {
+  cpuPerRequest,
+  type RunningWorker,
+  startupCpuMs,
+  startWorker,
+  type WorkerRequest,
+} from './workerd/requests.js';
 import { checkStartup, writeForm } from './workerd/startup.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -86,17 +92,15 @@ async function bundleOf(f: Flavour, n: number): Promise<WorkerBundle> {
 
 /** Startup per flavour and tool count, then where the time goes at the largest count. */
 async function startup() {
-  const active: Record<string, number[]> = {};
-  const window: Record<string, number[]> = {};
+  const runs: Record<'active' | 'window' | 'thread' | 'process', Record<string, number[]>> = {
+    active: {},
+    window: {},
+    thread: {},
+    process: {},
+  };
   const phases: Record<string, Array<Record<string, number>>> = {};
   const functions: Record<string, Record<string, number>> = {};
-  const forms = new Map<string, string>();
-  for (const f of flavours) {
-    for (const n of COUNTS) {
-      const form = await uploadForm((await bundleOf(f, n)).code, COMPATIBILITY_DATE);
-      forms.set(`${f.key}-${n}`, writeForm(join(cacheDir, `${f.key}-${n}.bundle`), form));
-    }
-  }
+  const forms = await writeForms();
   const before = load();
   for (let round = 0; round < ROUNDS; round++) {
     for (const n of COUNTS) {
@@ -104,8 +108,11 @@ async function startup() {
         const f = flavours[(round + i) % flavours.length]!;
         const key = `${f.key}-${n}`;
         const profile = checkStartup(forms.get(key)!, join(cacheDir, `${key}.cpuprofile`));
-        push(active, key, activeMs(profile));
-        push(window, key, windowMs(profile));
+        push(runs.active, key, activeMs(profile));
+        push(runs.window, key, windowMs(profile));
+        const cpu = await startupCpuMs((await bundleOf(f, n)).code, COMPATIBILITY_DATE);
+        push(runs.thread, key, cpu.thread);
+        push(runs.process, key, cpu.process);
         if (n !== TOP || f.kind === 'sdk') continue;
         const found = breakdown(profile, locator((await bundleOf(f, n)).map));
         push(phases, f.key, found.phases);
@@ -115,25 +122,38 @@ async function startup() {
       }
     }
   }
-  console.log(`\nStartup, ms (wrangler check startup: sampled time outside idle; median of ${ROUNDS})`);
-  console.log(`${before} at the start, ${load()} at the end\n`);
-  printStartup(active, window);
+  console.log(`\nStartup, ms, median of ${ROUNDS} (${before} at the start, ${load()} at the end)`);
+  console.log("\nwrangler check startup: the profile's sampled time outside (idle)\n");
+  printStartup(runs.active);
+  console.log("\nworkerd's main thread (the isolate's), CPU from /proc for the same import (10 ms ticks)\n");
+  printStartup(runs.thread);
+  const at = (m: Record<string, number[]>) =>
+    flavours.map((f) => `${f.key} ${ms(median(m[`${f.key}-${TOP}`]!))}`).join(', ');
+  console.log(`\nat ${TOP} tools, the profile's window (Profiler.start to stop, idle included): ${at(runs.window)}`);
+  console.log(`at ${TOP} tools, the whole workerd process (V8's helper threads too): ${at(runs.process)}`);
   printBreakdown(phases, functions);
 }
 
-function printStartup(active: Record<string, number[]>, window: Record<string, number[]>) {
-  const sdk = (n: number) => median(active[`sdk-${n}`] ?? [Number.NaN]);
+/** Each bundle as the upload form `wrangler check startup --worker` reads, by `flavour-count`. */
+async function writeForms(): Promise<Map<string, string>> {
+  const forms = new Map<string, string>();
+  for (const f of flavours) {
+    for (const n of COUNTS) {
+      const form = await uploadForm((await bundleOf(f, n)).code, COMPATIBILITY_DATE);
+      forms.set(`${f.key}-${n}`, writeForm(join(cacheDir, `${f.key}-${n}.bundle`), form));
+    }
+  }
+  return forms;
+}
+
+function printStartup(runs: Record<string, number[]>) {
+  const at = (f: Flavour, n: number) => median(runs[`${f.key}-${n}`]!);
+  const sdk = flavours.find((f) => f.kind === 'sdk')!;
   console.log(header(['flavour', ...COUNTS.map((n) => `${n} tools`), `over the SDK at ${TOP}`]));
   for (const f of flavours) {
-    const at = (n: number) => median(active[`${f.key}-${n}`]!);
-    const over = f.kind === 'sdk' ? '' : `+${ms(at(TOP) - sdk(TOP))}`;
-    console.log(row([f.label, ...COUNTS.map((n) => ms(at(n))), over]));
+    const over = f === sdk ? '' : `+${ms(at(f, TOP) - at(sdk, TOP))}`;
+    console.log(row([f.label, ...COUNTS.map((n) => ms(at(f, n))), over]));
   }
-  console.log(
-    `\nprofile window (Profiler.start to stop, idle included) at ${TOP} tools: ${flavours
-      .map((f) => `${f.key} ${ms(median(window[`${f.key}-${TOP}`]!))}`)
-      .join(', ')}`,
-  );
 }
 
 function printBreakdown(
@@ -177,23 +197,18 @@ const meta = {
 };
 
 /** A request as test/soak/load.ts builds it: 2026-07-28 headers and `_meta`, or a 2025-era request. */
-function mcpRequest(era: '2026' | '2025', method: string, params: Record<string, unknown>) {
-  const headers: Record<string, string> = {
-    'content-type': 'application/json',
-    accept: 'application/json, text/event-stream',
+function mcpRequest(era: '2026' | '2025', method: string, params: Record<string, unknown>): WorkerRequest {
+  const modern = era === '2026';
+  const name: Record<string, string> = typeof params.name === 'string' ? { 'mcp-name': params.name } : {};
+  return {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...(modern ? { 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...name } : {}),
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: modern ? { ...params, _meta: meta } : params }),
   };
-  if (era === '2026') {
-    headers['mcp-protocol-version'] = '2026-07-28';
-    headers['mcp-method'] = method;
-    if (typeof params.name === 'string') headers['mcp-name'] = params.name;
-  }
-  const body = JSON.stringify({
-    jsonrpc: '2.0',
-    id: 1,
-    method,
-    params: era === '2026' ? { ...params, _meta: meta } : params,
-  });
-  return { method: 'POST', headers, body };
 }
 
 /** The measured requests at `n` tools, with text each response must hold. */

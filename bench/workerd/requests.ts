@@ -24,9 +24,9 @@ function statFields(pid: number | string): string[] | undefined {
   }
 }
 
-/** CPU time of process `pid` so far, in ms (user + system, every thread). */
-export function cpuMs(pid: number): number {
-  const f = statFields(pid)!;
+/** CPU time of process `pid` so far, in ms (user + system): every thread, or thread `tid` alone. */
+export function cpuMs(pid: number, tid?: number): number {
+  const f = statFields(tid === undefined ? pid : `${pid}/task/${tid}`)!;
   return (Number(f[12]) + Number(f[13])) * TICK_MS;
 }
 
@@ -41,9 +41,17 @@ function workerdChildren(): Set<number> {
   return found;
 }
 
+/** One HTTP request to a Worker. */
+export interface WorkerRequest {
+  method: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
 export interface RunningWorker {
   pid: number;
-  fetch(request: { method: string; headers: Record<string, string>; body: string }): Promise<string>;
+  /** The response's text; throws unless it is a 200. */
+  fetch(request: WorkerRequest): Promise<string>;
   dispose(): Promise<void>;
 }
 
@@ -74,7 +82,7 @@ export async function startWorker(code: string, compatibilityDate: string): Prom
  */
 export async function cpuPerRequest(
   worker: RunningWorker,
-  request: Parameters<RunningWorker['fetch']>[0],
+  request: WorkerRequest,
   batchMs: number,
   minCount = 5,
 ): Promise<{ ms: number; count: number }> {
@@ -86,4 +94,35 @@ export async function cpuPerRequest(
     count++;
   }
   return { ms: (cpuMs(worker.pid) - cpu) / count, count };
+}
+
+/**
+ * CPU for the first import of `code`, in ms: what `wrangler check startup` profiles (a wrapper Worker
+ * imports the bundle on its first request), read from `/proc` instead of sampled, so that time the thread
+ * waits for a core on a loaded machine does not count. `thread` is workerd's main thread, which runs the
+ * isolate; `process` adds V8's helper threads (concurrent compilation and GC marking).
+ */
+export async function startupCpuMs(
+  code: string,
+  compatibilityDate: string,
+): Promise<{ thread: number; process: number }> {
+  const wrapper = `export default { async fetch() { await import('./worker.js'); return new Response('ok'); } };`;
+  const modules = [
+    { type: 'ESModule' as const, path: 'main.js', contents: wrapper },
+    { type: 'ESModule' as const, path: 'worker.js', contents: code },
+  ];
+  const before = workerdChildren();
+  const socket = { host: '127.0.0.1', port: 0 };
+  const mf = new Miniflare({ modules, modulesRoot: '/', compatibilityDate, unsafeDirectSockets: [socket] });
+  try {
+    await mf.ready;
+    const url = await mf.unsafeGetDirectURL();
+    const [pid] = [...workerdChildren()].filter((p) => !before.has(p));
+    const [thread, process] = [cpuMs(pid!, pid), cpuMs(pid!)];
+    const response = await fetch(url);
+    if ((await response.text()) !== 'ok') throw new Error(`startup failed: HTTP ${response.status}`);
+    return { thread: cpuMs(pid!, pid) - thread, process: cpuMs(pid!) - process };
+  } finally {
+    await mf.dispose();
+  }
 }
