@@ -92,11 +92,12 @@ async function bundleOf(f: Flavour, n: number): Promise<WorkerBundle> {
 
 /** Startup per flavour and tool count, then where the time goes at the largest count. */
 async function startup() {
-  const runs: Record<'active' | 'window' | 'thread' | 'process', Record<string, number[]>> = {
+  const runs: Record<'active' | 'window' | 'thread' | 'process' | 'first', Record<string, number[]>> = {
     active: {},
     window: {},
     thread: {},
     process: {},
+    first: {},
   };
   const phases: Record<string, Array<Record<string, number>>> = {};
   const functions: Record<string, Record<string, number>> = {};
@@ -110,9 +111,11 @@ async function startup() {
         const profile = checkStartup(forms.get(key)!, join(cacheDir, `${key}.cpuprofile`));
         push(runs.active, key, activeMs(profile));
         push(runs.window, key, windowMs(profile));
-        const cpu = await startupCpuMs((await bundleOf(f, n)).code, COMPATIBILITY_DATE);
+        const list = mcpRequest('2026', 'tools/list', {});
+        const cpu = await startupCpuMs((await bundleOf(f, n)).code, COMPATIBILITY_DATE, list);
         push(runs.thread, key, cpu.thread);
         push(runs.process, key, cpu.process);
+        push(runs.first, key, cpu.first);
         if (n !== TOP || f.kind === 'sdk') continue;
         const found = breakdown(profile, locator((await bundleOf(f, n)).map));
         push(phases, f.key, found.phases);
@@ -127,6 +130,8 @@ async function startup() {
   printStartup(runs.active);
   console.log("\nworkerd's main thread (the isolate's), CPU from /proc for the same import (10 ms ticks)\n");
   printStartup(runs.thread);
+  console.log("\nthe isolate's first tools/list (2026-07-28) right after, main thread CPU\n");
+  printStartup(runs.first);
   const at = (m: Record<string, number[]>) =>
     flavours.map((f) => `${f.key} ${ms(median(m[`${f.key}-${TOP}`]!))}`).join(', ');
   console.log(`\nat ${TOP} tools, the profile's window (Profiler.start to stop, idle included): ${at(runs.window)}`);
@@ -151,8 +156,9 @@ function printStartup(runs: Record<string, number[]>) {
   const sdk = flavours.find((f) => f.kind === 'sdk')!;
   console.log(header(['flavour', ...COUNTS.map((n) => `${n} tools`), `over the SDK at ${TOP}`]));
   for (const f of flavours) {
-    const over = f === sdk ? '' : `+${ms(at(f, TOP) - at(sdk, TOP))}`;
-    console.log(row([f.label, ...COUNTS.map((n) => ms(at(f, n))), over]));
+    const over = at(f, TOP) - at(sdk, TOP);
+    const overText = f === sdk ? '' : `${over >= 0 ? '+' : ''}${ms(over)}`;
+    console.log(row([f.label, ...COUNTS.map((n) => ms(at(f, n))), overText]));
   }
 }
 

@@ -100,13 +100,17 @@ export async function cpuPerRequest(
  * CPU for the first import of `code`, in ms: what `wrangler check startup` profiles (a wrapper Worker
  * imports the bundle on its first request), read from `/proc` instead of sampled, so that time the thread
  * waits for a core on a loaded machine does not count. `thread` is workerd's main thread, which runs the
- * isolate; `process` adds V8's helper threads (concurrent compilation and GC marking).
+ * isolate; `process` adds V8's helper threads (concurrent compilation and GC marking). With `first`, also
+ * the main thread's CPU for that request, sent next: what the isolate's first client pays on top.
  */
-export async function startupCpuMs(
-  code: string,
-  compatibilityDate: string,
-): Promise<{ thread: number; process: number }> {
-  const wrapper = `export default { async fetch() { await import('./worker.js'); return new Response('ok'); } };`;
+export async function startupCpuMs(code: string, compatibilityDate: string, first?: WorkerRequest) {
+  const wrapper = `let worker;
+    export default {
+      async fetch(request, env, ctx) {
+        worker ??= (await import('./worker.js')).default;
+        return request.method === 'POST' ? worker.fetch(request, env, ctx) : new Response('ok');
+      },
+    };`;
   const modules = [
     { type: 'ESModule' as const, path: 'main.js', contents: wrapper },
     { type: 'ESModule' as const, path: 'worker.js', contents: code },
@@ -121,7 +125,13 @@ export async function startupCpuMs(
     const [thread, process] = [cpuMs(pid!, pid), cpuMs(pid!)];
     const response = await fetch(url);
     if ((await response.text()) !== 'ok') throw new Error(`startup failed: HTTP ${response.status}`);
-    return { thread: cpuMs(pid!, pid) - thread, process: cpuMs(pid!) - process };
+    const measured = { thread: cpuMs(pid!, pid) - thread, process: cpuMs(pid!) - process, first: Number.NaN };
+    if (first === undefined) return measured;
+    const started = cpuMs(pid!, pid);
+    const answer = await fetch(url, first);
+    if (answer.status !== 200) throw new Error(`first request: HTTP ${answer.status}: ${await answer.text()}`);
+    await answer.text();
+    return { ...measured, first: cpuMs(pid!, pid) - started };
   } finally {
     await mf.dispose();
   }
