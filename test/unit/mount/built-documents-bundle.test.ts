@@ -3,27 +3,10 @@
  * imports it (docs/decisions/0024-build-time-documents.md): bundled as wrangler does (esbuild, workerd
  * conditions), its metafile holds none of them.
  */
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
+import { workerBundleOf } from '../../support/worker-bundle.js';
 
-const root = fileURLToPath(new URL('../../..', import.meta.url));
-
-async function inputsOf(entry: string): Promise<string[]> {
-  const result = await build({
-    entryPoints: [entry],
-    absWorkingDir: root,
-    bundle: true,
-    write: false,
-    metafile: true,
-    format: 'esm',
-    platform: 'neutral',
-    conditions: ['workerd', 'worker', 'browser'],
-    mainFields: ['module', 'main'],
-    logLevel: 'silent',
-  });
-  return Object.keys(result.metafile.inputs);
-}
+const inputsOf = async (entry: string) => (await workerBundleOf(entry)).reached;
 
 const FORBIDDEN =
   /^src\/core\/(projection|probe)\/|^src\/core\/zod\/convert\.ts$|^src\/core\/mount\/(prepare|documents|checked-documents)\.ts$/;

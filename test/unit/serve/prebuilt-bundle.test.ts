@@ -3,32 +3,11 @@
  * bundled as wrangler bundles (esbuild, workerd conditions, tree-shaken), its output holds no byte of conversion,
  * projection, probe rule or preparation, where `mcp-mount/fetch`'s holds them all.
  */
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
+import { workerBundleOf } from '../../support/worker-bundle.js';
 
-const root = fileURLToPath(new URL('../../..', import.meta.url));
-
-async function ourInputs(entry: string): Promise<string[]> {
-  const result = await build({
-    stdin: { contents: `export { mcp } from './${entry}';`, resolveDir: root, loader: 'ts' },
-    absWorkingDir: root,
-    bundle: true,
-    write: false,
-    metafile: true,
-    format: 'esm',
-    platform: 'neutral',
-    conditions: ['workerd', 'worker', 'browser'],
-    mainFields: ['module', 'main'],
-    external: ['zod', 'zod/*', '@modelcontextprotocol/*', 'rate-limiter-flexible', 'rate-limiter-flexible/*'],
-    logLevel: 'silent',
-  });
-  // What the bundle holds: a module reached but tree-shaken away contributes no bytes.
-  const [output] = Object.values(result.metafile.outputs);
-  return Object.entries(output!.inputs)
-    .filter(([path, { bytesInOutput }]) => path.startsWith('src/') && bytesInOutput > 0)
-    .map(([path]) => path);
-}
+const EXTERNAL = ['zod', 'zod/*', '@modelcontextprotocol/*', 'rate-limiter-flexible', 'rate-limiter-flexible/*'];
+const ourInputs = async (entry: string) => (await workerBundleOf(entry, EXTERNAL)).ours;
 
 /** What only a preparation needs; the probe's scope, name and app-view checks are what a mount settles itself. */
 const PREPARATION =
