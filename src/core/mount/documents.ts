@@ -21,6 +21,7 @@ import { localResolver } from '../projection/type-atoms.js';
 import { findUnflattened } from '../projection/unflattened.js';
 import { type Conversion, toJsonSchema } from '../zod/convert.js';
 import { shapeKeys } from '../zod/shape-keys.js';
+import { perProjection } from './per-projection.js';
 import type { AnyZodObject } from './tool.js';
 
 /** One slice converted once; each projection is computed from it. */
@@ -96,11 +97,8 @@ export function documentProjector(
     families.set(name, found);
     return found;
   };
-  const documents = new Map<ProjectionName, ProjectedDocument | { conflicts: KeyConflict[] }>();
   return {
-    document(projection) {
-      const known = documents.get(projection);
-      if (known) return known;
+    document: perProjection((projection): ProjectedDocument | { conflicts: KeyConflict[] } => {
       const f = family(projection === 'faithful' ? 'faithful' : 'flat');
       const unflattened = f.parts.flatMap((p) => p.unflattened);
       let doc: ProjectedDocument | { conflicts: KeyConflict[] };
@@ -114,9 +112,8 @@ export function documentProjector(
           : flatDocument(f.merged);
         doc = { projection, servable: true, unflattened, ...derived };
       }
-      documents.set(projection, doc);
       return doc;
-    },
+    }),
     required(projection) {
       const { merged } = family(projection === 'faithful' ? 'faithful' : 'flat');
       return Array.isArray(merged?.required) ? (merged.required as string[]) : [];

@@ -8,9 +8,9 @@ import { checkAppViews } from '../probe/app-views.js';
 import type { SchemaIssue } from '../probe/issue.js';
 import { checkToolNames } from '../probe/names.js';
 import { checkToolScopes } from '../probe/scopes.js';
-import type { ProjectionName } from '../projection/names.js';
 import { type MatchedTool, matchDocuments, type StaleDocuments } from './built-documents.js';
 import type { MountConfig } from './config.js';
+import { perProjection } from './per-projection.js';
 import type { Preparation, PreparedTool, ToolDocuments } from './prepare.js';
 import { McpMountSchemaError } from './schema-error.js';
 import { probeServerHook } from './server-hook.js';
@@ -74,15 +74,11 @@ export function preparationFromDocuments(
 /** A tool served its build-time documents: its slices and scopes settled as the preparation settles them. */
 function servedFromDocuments(tool: AnyTool, matched: MatchedTool, config: MountConfig): PreparedTool {
   const scopes = checkToolScopes(tool.name, tool.scopes).scopes;
-  const known = new Map<ProjectionName, ToolDocuments | undefined>();
-  const documents = (projection: ProjectionName): ToolDocuments | undefined => {
-    if (known.has(projection)) return known.get(projection);
+  const documents = perProjection((projection): ToolDocuments | undefined => {
     const inputSchema = matched.inputSchema(projection);
     const outputSchema = matched.outputSchema(projection);
-    const found = inputSchema && { inputSchema, ...(outputSchema && { outputSchema }) };
-    known.set(projection, found);
-    return found;
-  };
+    return inputSchema && { inputSchema, ...(outputSchema && { outputSchema }) };
+  });
   return {
     tool,
     name: tool.name,

@@ -5,11 +5,10 @@ import type { ProjectionName } from '../projection/names.js';
 import { NO_OUTPUT, notServed, schemaIssue, serveInput, serveOutput } from './checked-documents.js';
 import { type MountConfig, settleOptions } from './config.js';
 import { type ConvertedSide, type ConvertedSides, convertSide } from './documents.js';
+import { perProjection } from './per-projection.js';
 import { probeServerHook, type ServerSurface } from './server-hook.js';
 import { slicesOf, type ToolSlices } from './slices.js';
 import type { AnyTool } from './tool.js';
-
-export type { Slice } from './slices.js';
 
 /** What one projection lists a tool with: its `inputSchema`, and its `outputSchema` when it declares `output`. */
 export interface ToolDocuments {
@@ -122,7 +121,7 @@ function prepareTool(
   const prepared: PreparedTool = {
     tool,
     name: tool.name,
-    documents: memoised(documents),
+    documents: perProjection(documents),
     requiredKeys: input.requiredKeys,
     ...(access.scopes && { scopes: access.scopes }),
     ...slices,
@@ -132,15 +131,6 @@ function prepareTool(
   return {
     tool: prepared,
     issues: () => [...converted.issues, ...input.issues(), ...output.issues, ...access.issues, ...fields],
-  };
-}
-
-/** One result object per projection, so a caller comparing them by identity (a cache) sees the same. */
-function memoised(documents: (projection: ProjectionName) => ToolDocuments | undefined): PreparedTool['documents'] {
-  const known = new Map<ProjectionName, ToolDocuments | undefined>();
-  return (projection) => {
-    if (!known.has(projection)) known.set(projection, documents(projection));
-    return known.get(projection);
   };
 }
 

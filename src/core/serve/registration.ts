@@ -4,6 +4,7 @@
  */
 import type { ScopeChallengeHandler } from '@modelcontextprotocol/server';
 import type { MountConfig } from '../mount/config.js';
+import { perProjection } from '../mount/per-projection.js';
 import type { PreparedTool, ToolDocuments } from '../mount/prepare.js';
 import type { AnyTool } from '../mount/tool.js';
 import type { ProjectionName } from '../projection/names.js';
@@ -86,15 +87,6 @@ function auditedChallenge(config: MountConfig, tool: string, scopes: ScopeRule):
       });
     }
     return challenge;
-  };
-}
-
-/** One value per projection, built the first time a request of that projection needs it. */
-function perProjection<T>(build: (projection: ProjectionName) => T): (projection: ProjectionName) => T {
-  const built = new Map<ProjectionName, T>();
-  return (projection) => {
-    if (!built.has(projection)) built.set(projection, build(projection));
-    return built.get(projection)!;
   };
 }
 
