@@ -4,6 +4,7 @@
  * that an entry serving these documents leaves them out of its bundle: it only fingerprints the Zod schemas
  * and compares.
  */
+import { deepFreeze } from '../json-schema/freeze.js';
 import type { JsonSchema } from '../json-schema/types.js';
 import type { SchemaIssue } from '../probe/issue.js';
 import type { ProjectionName } from '../projection/names.js';
@@ -231,12 +232,4 @@ function matchedTool(entry: BuiltTool, served: readonly ProjectionName[], texts:
     outputText: (p) => texts.text(output?.[p]),
     outputSchema: (p) => texts.schema(output?.[p]),
   };
-}
-
-/** Parsed documents are shared by every tool that refers to them, so none may change one. */
-function deepFreeze<T>(value: T): T {
-  if (typeof value !== 'object' || value === null) return value;
-  Object.freeze(value);
-  for (const item of Object.values(value)) deepFreeze(item);
-  return value;
 }

@@ -3,6 +3,7 @@
  * probe's checks and deep-frozen (the documents `tools/list` serves are these objects).
  */
 import type * as z from 'zod';
+import { deepFreeze } from '../json-schema/freeze.js';
 import type { JsonSchema } from '../json-schema/types.js';
 import { checkDocument } from '../probe/index.js';
 import type { SchemaIssue, SchemaIssueCode } from '../probe/issue.js';
@@ -224,12 +225,4 @@ export function schemaIssue(
   side: SchemaIssue['side'] = 'input',
 ): SchemaIssue {
   return { tool, path, code, message, severity: 'error', side };
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
 }

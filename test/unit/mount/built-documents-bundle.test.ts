@@ -17,6 +17,7 @@ describe('the documents reader bundle', () => {
     const ours = inputs.filter((i) => i.startsWith('src/'));
     expect(ours.filter((i) => FORBIDDEN.test(i))).toEqual([]);
     expect(ours.sort()).toEqual([
+      'src/core/json-schema/freeze.ts',
       'src/core/mount/built-documents.ts',
       'src/core/mount/built-fingerprints.ts',
       'src/core/zod/def.ts',
