@@ -62,17 +62,16 @@ export function serveInput(
   const notes = sides.flatMap(({ side }) => (side.converted.ok ? side.converted.notes : []));
   const noteIssues = conversionNoteIssues(tool, notes, 'input');
   const zodShapeKeys = [...new Set(sides.flatMap(({ side }) => side.shapeKeys))];
-  const served = new Map<ProjectionName, JsonSchema | undefined>();
-  const found = new Map<ProjectionName, SchemaIssue[]>();
+  // Per projection prepared: what it lists the tool with (none where it does not), and what its checks found.
+  const prepared = new Map<ProjectionName, { schema?: JsonSchema; issues: SchemaIssue[] }>();
   let fallback: (ProjectedDocument & { issues: SchemaIssue[] }) | undefined;
   let conflicted = false;
 
-  const prepare = (projection: ProjectionName): SchemaIssue[] => {
+  const prepare = (projection: ProjectionName): { schema?: JsonSchema; issues: SchemaIssue[] } => {
     const doc = projector.document(projection);
     if ('conflicts' in doc) {
-      served.set(projection, undefined);
       conflicted = true;
-      return doc.conflicts.map((c) => keyConflict(tool, c));
+      return { issues: doc.conflicts.map((c) => keyConflict(tool, c)) };
     }
     const checked = { ...doc, issues: documentIssues(tool, doc, zodShapeKeys, config) };
     if (projection === byDefault && checked.servable) fallback = checked;
@@ -83,31 +82,31 @@ export function serveInput(
       (schema) => documentIssues(tool, { ...doc, schema: schema as JsonSchema, narrowed: [] }, zodShapeKeys, config),
       config,
     );
-    served.set(projection, family.schema === undefined ? undefined : deepFreeze(family.schema as JsonSchema));
-    return family.issues;
+    const { schema, issues } = family;
+    return { ...(schema !== undefined && { schema: deepFreeze(schema as JsonSchema) }), issues };
   };
   const at = (projection: ProjectionName, late: boolean): JsonSchema | undefined => {
-    if (!served.has(projection)) {
-      const issues = prepare(projection);
-      found.set(projection, issues);
-      if (late && issues.length > 0) options.onLate?.(issues);
+    let known = prepared.get(projection);
+    if (!known) {
+      known = prepare(projection);
+      prepared.set(projection, known);
+      if (late && known.issues.length > 0) options.onLate?.(known.issues);
     }
-    return served.get(projection);
+    return known.schema;
   };
 
-  at(byDefault, false);
-  const listedByDefault = served.get(byDefault) !== undefined;
+  const listedByDefault = at(byDefault, false) !== undefined;
   if (options.eager || !listedByDefault) for (const p of projections) at(p, false);
   // A conflict makes the tool unservable everywhere, and it is the one issue worth reading.
-  const servable = !conflicted && projections.some((p) => served.has(p) && served.get(p) !== undefined);
+  const servable = !conflicted && projections.some((p) => prepared.get(p)?.schema !== undefined);
   return {
     at: (projection) => (conflicted || !projections.includes(projection) ? undefined : at(projection, true)),
     requiredKeys: projector.required(byDefault),
     servable,
     issues: () => {
-      const own = projections.flatMap((p) => found.get(p) ?? []);
+      const own = projections.flatMap((p) => prepared.get(p)?.issues ?? []);
       const conflicts = own.filter((i) => i.code === 'key-conflict');
-      return conflicts.length > 0 ? [...onceEachConflict(conflicts), ...noteIssues] : [...noteIssues, ...own];
+      return conflicts.length > 0 ? [...onceEach(conflicts, 'key-conflict'), ...noteIssues] : [...noteIssues, ...own];
     },
   };
 }
@@ -121,10 +120,14 @@ function keyConflict(tool: string, c: KeyConflict): SchemaIssue {
   );
 }
 
-/** Each family finds the same conflict: it is reported once. */
-function onceEachConflict(issues: SchemaIssue[]): SchemaIssue[] {
+/**
+ * `issues` with each issue of `code` kept once per message: what several documents find alike is one issue (a
+ * key conflict each family finds; an unknown profile name each tool's check finds).
+ */
+export function onceEach(issues: SchemaIssue[], code: SchemaIssueCode): SchemaIssue[] {
   const seen = new Set<string>();
   return issues.filter((i) => {
+    if (i.code !== code) return true;
     if (seen.has(i.message)) return false;
     seen.add(i.message);
     return true;

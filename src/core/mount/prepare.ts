@@ -2,7 +2,7 @@ import type { JsonSchema } from '../json-schema/types.js';
 import { checkAppViews, checkToolFields, checkToolNames, checkToolScopes, type SettledScopes } from '../probe/index.js';
 import type { SchemaIssue } from '../probe/issue.js';
 import type { ProjectionName } from '../projection/names.js';
-import { NO_OUTPUT, notServed, schemaIssue, serveInput, serveOutput } from './checked-documents.js';
+import { NO_OUTPUT, notServed, onceEach, schemaIssue, serveInput, serveOutput } from './checked-documents.js';
 import { type MountConfig, settleOptions } from './config.js';
 import { type ConvertedSide, type ConvertedSides, convertSide } from './documents.js';
 import { perProjection } from './per-projection.js';
@@ -81,7 +81,9 @@ export function prepareTools(
   const prepared = tools.map((tool) => prepareTool(tool, config, extendSide, mode));
   const hook = probeServerHook(config.features, config.server);
   const views = checkAppViews(tools, hook.surface);
-  const collect = () => onceEach([...names, ...prepared.flatMap((p) => p.issues()), ...hook.issues, ...views]);
+  // A profile name is checked per document; one unknown name is reported once per mount, not once per tool.
+  const collect = () =>
+    onceEach([...names, ...prepared.flatMap((p) => p.issues()), ...hook.issues, ...views], 'unknown-profile');
   return {
     tools: prepared.map((p) => p.tool),
     issues: collect(),
@@ -188,15 +190,4 @@ function scopesWithoutAuth(tool: string): SchemaIssue {
     severity: 'warning',
     side: 'tool',
   };
-}
-
-/** A profile name is checked per document; one unknown name is reported once per mount, not once per tool. */
-function onceEach(issues: SchemaIssue[]): SchemaIssue[] {
-  const seen = new Set<string>();
-  return issues.filter((i) => {
-    if (i.code !== 'unknown-profile') return true;
-    if (seen.has(i.message)) return false;
-    seen.add(i.message);
-    return true;
-  });
 }
