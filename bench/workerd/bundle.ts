@@ -23,6 +23,8 @@ export interface WorkerBundle {
   gzip: number;
   /** Minified bytes per folder of `src/` (`src/core/probe`), before gzip. */
   ownBytes: Record<string, number>;
+  /** Minified bytes per file of `src/` (`src/core/probe/root.ts`), before gzip. */
+  fileBytes: Record<string, number>;
 }
 
 /**
@@ -85,12 +87,14 @@ export async function bundleWorker(source: string, ownCodeOnly = false): Promise
   const js = out.outputFiles.find((f) => f.path.endsWith('.js'))!;
   const map = out.outputFiles.find((f) => f.path.endsWith('.map'))!;
   const ownBytes: Record<string, number> = {};
+  const fileBytes: Record<string, number> = {};
   for (const [file, { bytesInOutput }] of Object.entries(jsOutput(out.metafile.outputs).inputs)) {
     const folder = /^src\/(?:core\/[^/]+|[^/]+)/.exec(file)?.[0];
     if (folder) ownBytes[folder] = (ownBytes[folder] ?? 0) + bytesInOutput;
+    if (folder && bytesInOutput > 0) fileBytes[file] = bytesInOutput;
   }
   const [code, bytes] = [js.text, js.contents.byteLength];
-  return { code, map: map.text, bytes, gzip: gzipSync(js.contents).byteLength, ownBytes };
+  return { code, map: map.text, bytes, gzip: gzipSync(js.contents).byteLength, ownBytes, fileBytes };
 }
 
 /** The metafile's entry for the bundle itself (the source map is an output too, with no inputs). */
