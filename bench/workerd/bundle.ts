@@ -64,8 +64,11 @@ const onlyOurs: Plugin = {
   },
 };
 
-/** Bundles `source` (a Worker entry's text, resolved from the repository root). */
-export async function bundleWorker(source: string, ownCodeOnly = false): Promise<WorkerBundle> {
+/**
+ * Bundles `source` (a Worker entry's text, resolved from the repository root); `extra` plugins run first
+ * (bench/workerd/leave-out.ts replaces modules with empty ones through one).
+ */
+export async function bundleWorker(source: string, ownCodeOnly = false, extra: Plugin[] = []): Promise<WorkerBundle> {
   const out = await build({
     stdin: { contents: source, resolveDir: root, sourcefile: 'worker.ts', loader: 'ts' },
     bundle: true,
@@ -81,7 +84,7 @@ export async function bundleWorker(source: string, ownCodeOnly = false): Promise
     sourcemap: 'external',
     metafile: true,
     external: ownCodeOnly ? NOT_OURS : [],
-    plugins: ownCodeOnly ? [selfReference, onlyOurs] : [selfReference],
+    plugins: [...extra, selfReference, ...(ownCodeOnly ? [onlyOurs] : [])],
     logLevel: 'silent',
   });
   const js = out.outputFiles.find((f) => f.path.endsWith('.js'))!;

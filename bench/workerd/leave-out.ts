@@ -1,0 +1,96 @@
+/**
+ * What each feature costs in a Worker bundle, measured by leaving it out: the feature's modules are replaced
+ * by empty ones (every export an empty function), so whatever only they import is tree-shaken too, and the
+ * own-code bundle (bench/workerd/bundle.ts, Zod and the SDK external) is measured with and without them, for
+ * the default entry (`mcp-mount/fetch`) and the prebuilt one. The bundles left are not meant to run.
+ *
+ *   npx tsx bench/workerd/leave-out.ts
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { build, type Plugin } from 'esbuild';
+import { bundleWorker, root } from './bundle.js';
+import { entrySource, FLAVOURS } from './flavours.js';
+
+/** Each feature as the modules that hold it (paths from `src/core/`). */
+const FEATURES: ReadonlyArray<[string, readonly string[]]> = [
+  ['bearer auth', ['serve/auth.ts', 'mount/token-cache.ts']],
+  ['CORS', ['serve/cors.ts']],
+  ['rate limits and the concurrency cap', ['serve/limits.ts', 'mount/rate-limits.ts']],
+  ['OpenTelemetry traces and metrics', ['serve/telemetry.ts', 'mount/telemetry-api.ts']],
+  ['feature access (prompts, resources)', ['serve/feature-access.ts']],
+  ['flat projection family', ['projection/flat-served.ts', 'projection/flatten.ts', 'projection/unflattened.ts']],
+  ['client-profile projections', ['projection/profiles/index.ts']],
+  ['probe: client-profile rules', ['probe/profiles.ts']],
+  ['probe: 2020-12 meta-schema validator', ['probe/meta-schema/index.ts']],
+  ['probe: every document rule (with the two above)', ['probe/check-document.ts']],
+  ['argument repair', ['repair/index.ts']],
+  ['messages (Zod issues as text)', ['messages/index.ts']],
+  ['build-time documents reader', ['mount/from-documents.ts']],
+];
+
+const files = (...names: string[]) => FEATURES.filter(([n]) => names.includes(n)).flatMap(([, f]) => f);
+/** What a mount with default options never runs: every feature an option switches on. */
+const OPTIONAL = files(
+  'bearer auth',
+  'CORS',
+  'rate limits and the concurrency cap',
+  'OpenTelemetry traces and metrics',
+  'feature access (prompts, resources)',
+  'flat projection family',
+  'client-profile projections',
+  'probe: client-profile rules',
+);
+/** The rows that leave several features out at once; the documents reader only where it is optional. */
+const GROUPS = (prebuilt: boolean): ReadonlyArray<[string, readonly string[]]> => {
+  const optional = prebuilt ? OPTIONAL : [...OPTIONAL, ...files('build-time documents reader')];
+  const product = files('argument repair', 'messages (Zod issues as text)');
+  const rows: Array<[string, readonly string[]]> = [
+    ['every option-switched feature above', optional],
+    ['... and repair and messages', [...optional, ...product]],
+  ];
+  if (!prebuilt) rows.push(['... and every document rule', [...optional, ...product, 'probe/check-document.ts']]);
+  return rows;
+};
+
+/** The module `file` as empty functions under its export names. */
+async function emptied(file: string): Promise<string> {
+  const out = await build({
+    entryPoints: [file],
+    bundle: false,
+    write: false,
+    metafile: true,
+    format: 'esm',
+    logLevel: 'silent',
+  });
+  const names = Object.values(out.metafile.outputs)[0]!.exports;
+  return names.map((n) => (n === 'default' ? 'export default function () {}' : `export function ${n}() {}`)).join('\n');
+}
+
+/** A plugin that loads `files` (paths from `src/core/`) as empty modules. */
+function leaveOut(files: readonly string[]): Plugin {
+  const paths = new Set(files.map((f) => join(root, 'src/core', f)));
+  for (const p of paths) readFileSync(p); // a feature row naming a file that moved fails here, not silently
+  return {
+    name: 'leave-out',
+    setup(b) {
+      b.onLoad({ filter: /\.ts$/ }, async ({ path }) =>
+        paths.has(path) ? { contents: await emptied(path), loader: 'ts' } : undefined,
+      );
+    },
+  };
+}
+
+const kib = (b: number) => (b / 1024).toFixed(1);
+
+for (const key of ['faithful', 'docs-faithful']) {
+  const flavour = FLAVOURS.find((f) => f.key === key)!;
+  const source = entrySource(flavour, 10);
+  const whole = await bundleWorker(source, true);
+  console.log(`\n${flavour.label}: own code ${kib(whole.gzip)} KiB gzip (${kib(whole.bytes)} minified)\n`);
+  console.log('| left out | KiB gzip saved | KiB minified saved |\n| --- | --- | --- |');
+  for (const [feature, left] of [...FEATURES, ...GROUPS(flavour.kind === 'prebuilt')]) {
+    const without = await bundleWorker(source, true, [leaveOut(left)]);
+    console.log(`| ${feature} | ${kib(whole.gzip - without.gzip)} | ${kib(whole.bytes - without.bytes)} |`);
+  }
+}
