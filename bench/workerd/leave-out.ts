@@ -12,10 +12,13 @@ import { build, type Plugin } from 'esbuild';
 import { bundleWorker, root, type WorkerBundle } from './bundle.js';
 import { entrySource, FLAVOURS } from './flavours.js';
 
-/** Each feature as the modules that hold it (paths from `src/core/`). */
+/**
+ * Each feature as the modules that hold it (paths from `src/core/`), or single functions of a module that
+ * holds more (`mount/access.ts#settleCorsPolicy`: that function's body emptied).
+ */
 const FEATURES: ReadonlyArray<[string, readonly string[]]> = [
-  ['bearer auth', ['serve/auth.ts', 'mount/token-cache.ts']],
-  ['CORS', ['serve/cors.ts']],
+  ['bearer auth', ['serve/auth.ts', 'mount/token-cache.ts', 'mount/access.ts#settleAuthPolicy']],
+  ['CORS', ['serve/cors.ts', 'mount/access.ts#settleCorsPolicy']],
   ['rate limits and the concurrency cap', ['serve/limits.ts', 'mount/rate-limits.ts']],
   ['OpenTelemetry traces and metrics', ['serve/telemetry.ts', 'mount/telemetry-api.ts']],
   ['feature access (prompts, resources)', ['serve/feature-access.ts']],
@@ -66,16 +69,43 @@ async function emptied(file: string): Promise<string> {
   return names.map((n) => (n === 'default' ? 'export default function () {}' : `export function ${n}() {}`)).join('\n');
 }
 
-/** A plugin that loads `files` (paths from `src/core/`) as empty modules. */
-function leaveOut(files: readonly string[]): Plugin {
-  const paths = new Set(files.map((f) => join(root, 'src/core', f)));
-  for (const p of paths) readFileSync(p); // a feature row naming a file that moved fails here, not silently
+/** `text` with the body of each function in `names` replaced by `{ return {}; }`. */
+function withEmptied(text: string, names: readonly string[]): string {
+  let out = text;
+  for (const name of names) {
+    const at = out.indexOf(`function ${name}(`);
+    if (at < 0) throw new Error(`no function ${name}`); // a row naming a function that moved fails here
+    const open = out.indexOf('{\n', out.indexOf(')', at));
+    let depth = 0;
+    let end = open;
+    for (; end < out.length; end++) {
+      if (out[end] === '{') depth++;
+      if (out[end] === '}' && --depth === 0) break;
+    }
+    out = `${out.slice(0, open)}{ return {}; }${out.slice(end + 1)}`;
+  }
+  return out;
+}
+
+/** A plugin that loads `left` (paths from `src/core/`) as empty modules, or with some functions emptied. */
+function leaveOut(left: readonly string[]): Plugin {
+  const whole = new Set<string>();
+  const functions = new Map<string, string[]>();
+  for (const entry of left) {
+    const [file, fn] = entry.split('#') as [string, string | undefined];
+    const path = join(root, 'src/core', file);
+    readFileSync(path); // a row naming a file that moved fails here, not silently
+    if (fn === undefined) whole.add(path);
+    else functions.set(path, [...(functions.get(path) ?? []), fn]);
+  }
   return {
     name: 'leave-out',
     setup(b) {
-      b.onLoad({ filter: /\.ts$/ }, async ({ path }) =>
-        paths.has(path) ? { contents: await emptied(path), loader: 'ts' } : undefined,
-      );
+      b.onLoad({ filter: /\.ts$/ }, async ({ path }) => {
+        if (whole.has(path)) return { contents: await emptied(path), loader: 'ts' };
+        const names = functions.get(path);
+        return names ? { contents: withEmptied(readFileSync(path, 'utf8'), names), loader: 'ts' } : undefined;
+      });
     },
   };
 }
