@@ -4,6 +4,7 @@
  */
 import { requireScopes } from '@modelcontextprotocol/server';
 import type { AccessOptions, AuthOptions, CorsOptions } from './options.js';
+import { positiveInteger } from './positive-integer.js';
 import { type TokenCache, tokenCache } from './token-cache.js';
 
 /** What the Origin and Host checks run with. */
@@ -175,7 +176,7 @@ export function settleAuthPolicy(options: AccessOptions): AuthPolicy | undefined
     requiredScopes: Object.freeze(requiredScopes),
     ...(resourceMetadataUrl !== undefined && { resourceMetadataUrl }),
     ...(cache && { cache }),
-    retryAfterSeconds: count('access.auth.retryAfterSeconds', auth.retryAfterSeconds, 5),
+    retryAfterSeconds: positiveInteger('access.auth.retryAfterSeconds', auth.retryAfterSeconds, 5),
   });
 }
 
@@ -187,17 +188,9 @@ function settleTokenCache(cache: AuthOptions['cache']): TokenCache | undefined {
   }
   const given = cache === true ? {} : cache;
   return tokenCache(
-    count('access.auth.cache.maxEntries', given.maxEntries, 10_000),
-    count('access.auth.cache.maxAgeSeconds', given.maxAgeSeconds, 300),
+    positiveInteger('access.auth.cache.maxEntries', given.maxEntries, 10_000),
+    positiveInteger('access.auth.cache.maxAgeSeconds', given.maxAgeSeconds, 300),
   );
-}
-
-function count(option: string, value: unknown, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) {
-    throw new TypeError(`mcp-mount: ${option} must be a positive integer, got ${String(value)}`);
-  }
-  return value;
 }
 
 /** Scopes as the SDK's `requireScopes` accepts them (the OAuth scope-token grammar), or a TypeError. */

@@ -31,6 +31,7 @@ import type {
   VisibleFeatures,
   VisibleTools,
 } from './options.js';
+import { positiveInteger } from './positive-integer.js';
 import { type RatePolicy, settleRatePolicy } from './rate-limits.js';
 import type { ServerHook } from './server-hook.js';
 import { settleTelemetry, type Telemetry } from './telemetry-api.js';
@@ -437,15 +438,6 @@ function boolean(name: string, value: unknown): void {
 /** @throws TypeError when `value` is given and not a function. */
 function hook(name: string, value: unknown): void {
   if (value !== undefined && typeof value !== 'function') throw new TypeError(`mcp-mount: ${name} must be a function`);
-}
-
-/** A limit given as a positive safe integer, else `fallback` when not given. @throws TypeError otherwise. */
-function positiveInteger(name: string, value: unknown, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) {
-    throw new TypeError(`mcp-mount: ${name} must be a positive integer, got ${String(value)}`);
-  }
-  return value;
 }
 
 const PREPARE_PROJECTIONS = ['on-first-use', 'at-startup'] as const;

@@ -4,6 +4,7 @@
  */
 import RateLimiterMemory from 'rate-limiter-flexible/lib/RateLimiterMemory.js';
 import type { LimitsOptions, RateLimiter, RateLimitOptions, RateWindow } from './options.js';
+import { positiveInteger } from './positive-integer.js';
 
 /** What the per-request limits run with. */
 export interface RatePolicy {
@@ -26,7 +27,7 @@ export interface RatePolicy {
 export function settleRatePolicy(limits: LimitsOptions, mountName: string): RatePolicy | undefined {
   const { rate, concurrency } = limits;
   if (rate === undefined && concurrency === undefined) return undefined;
-  if (concurrency !== undefined) positive('limits.concurrency', concurrency);
+  if (concurrency !== undefined) positiveInteger('limits.concurrency', concurrency);
   if (rate !== undefined && (typeof rate !== 'object' || rate === null)) {
     throw new TypeError('mcp-mount: limits.rate must be { perCaller, perTool, key, store }');
   }
@@ -56,19 +57,12 @@ export function settleRatePolicy(limits: LimitsOptions, mountName: string): Rate
 function limiter(rate: RateLimitOptions, option: string, window: RateWindow, keyPrefix: string): RateLimiter {
   if (typeof window !== 'object' || window === null)
     throw new TypeError(`mcp-mount: ${option} must be { points, durationSeconds }`);
-  const points = positive(`${option}.points`, window.points);
-  const duration = positive(`${option}.durationSeconds`, window.durationSeconds);
+  const points = positiveInteger(`${option}.points`, window.points);
+  const duration = positiveInteger(`${option}.durationSeconds`, window.durationSeconds);
   const options = { points, duration, keyPrefix };
   const built = rate.store ? rate.store(options) : new RateLimiterMemory(options);
   if (typeof (built as RateLimiter | undefined)?.consume !== 'function') {
     throw new TypeError(`mcp-mount: limits.rate.store must return a rate-limiter-flexible limiter (for ${option})`);
   }
   return built;
-}
-
-function positive(option: string, value: unknown): number {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) {
-    throw new TypeError(`mcp-mount: ${option} must be a positive integer, got ${String(value)}`);
-  }
-  return value;
 }

@@ -4,16 +4,13 @@
  */
 
 import type { MountConfig } from '../mount/config.js';
+import { positiveInteger } from '../mount/positive-integer.js';
 import type { PreparedTool } from '../mount/prepare.js';
 
 /** The deadline of one tool's calls, in milliseconds, or undefined for none. @throws TypeError when invalid. */
 export function settledTimeout(prepared: PreparedTool, config: MountConfig): number | undefined {
   const own: unknown = prepared.tool.timeoutMs;
-  if (own === undefined) return config.timeoutMs;
-  if (typeof own !== 'number' || !Number.isSafeInteger(own) || own <= 0) {
-    throw new TypeError(`mcp-mount: tool ${prepared.name}: timeoutMs must be a positive integer, got ${String(own)}`);
-  }
-  return own;
+  return own === undefined ? config.timeoutMs : positiveInteger(`tool ${prepared.name}: timeoutMs`, own);
 }
 
 /**
