@@ -32,7 +32,8 @@ export const DEFAULT_MAX_STRING_BYTES = 1024 * 1024;
  */
 export const DEFAULT_MAX_NODES = 1_000_000;
 
-export const DEFAULT_REPAIR_LIMITS = Object.freeze({
+// Marked pure so that a bundle which never reads it (every Worker) leaves it out.
+export const DEFAULT_REPAIR_LIMITS = /* @__PURE__ */ Object.freeze({
   maxDepth: DEFAULT_MAX_DEPTH,
   maxStringBytes: DEFAULT_MAX_STRING_BYTES,
   maxNodes: DEFAULT_MAX_NODES,
