@@ -14,8 +14,12 @@
  *   1000) of sequential requests, median of `BENCH_ROUNDS`.
  * - bundle: the whole Worker (minified, and gzip) and mcp-mount's own code alone.
  *
- * BENCH_ONLY (a comma list of `startup`, `requests`, `bundle`) and BENCH_TOOLS (default `10,50,200`) run
- * parts. bench/README.md explains how to read the tables. Nothing here asserts a time.
+ *   Beside them, a Worker answering the faithful flavour's own list bytes as a constant (one `Uint8Array`):
+ *   the floor of any Worker sending that body. A second table splits the list legs' CPU into user and system
+ *   time, and the main thread's apart.
+ *
+ * BENCH_ONLY (a comma list of `startup`, `requests`, `bundle`), BENCH_TOOLS (default `10,50,200`) and
+ * BENCH_FLAVOURS (a comma list of flavour keys; the SDK Worker and the faithful flavour always run) run parts. bench/README.md explains how to read the tables. Nothing here asserts a time.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
@@ -36,6 +40,7 @@ import {
 import { activeMs, breakdown, type Locate, windowMs } from './workerd/profile.js';
 import {
   cpuPerRequest,
+  type RequestCpu,
   type RunningWorker,
   startupCpuMs,
   startWorker,
@@ -48,6 +53,7 @@ const BATCH_MS = Number(process.env.BENCH_BATCH_MS ?? 1000);
 const PARTS = new Set((process.env.BENCH_ONLY ?? 'startup,requests,bundle').split(',').map((p) => p.trim()));
 const COUNTS = (process.env.BENCH_TOOLS ?? '10,50,200').split(',').map(Number);
 const TOP = Math.max(...COUNTS);
+const ONLY_FLAVOURS = process.env.BENCH_FLAVOURS?.split(',').map((f) => f.trim());
 /** The example Worker's compatibility date (examples/cloudflare-worker/wrangler.jsonc). */
 const COMPATIBILITY_DATE = '2026-01-20';
 
@@ -81,7 +87,11 @@ function documentsEmitted(f: Flavour): boolean {
   }
   return true;
 }
-const flavours = FLAVOURS.filter((f) => f.kind !== 'prebuilt' || (missing === undefined && documentsEmitted(f)));
+const chosen = (f: Flavour) =>
+  !ONLY_FLAVOURS || f.key === 'sdk' || f.key === 'faithful' || ONLY_FLAVOURS.includes(f.key);
+const flavours = FLAVOURS.filter(
+  (f) => chosen(f) && (f.kind !== 'prebuilt' || (missing === undefined && documentsEmitted(f))),
+);
 
 const bundles = new Map<string, WorkerBundle>();
 async function bundleOf(f: Flavour, n: number): Promise<WorkerBundle> {
@@ -226,6 +236,25 @@ function legs(n: number) {
   ]);
 }
 
+/**
+ * A Worker that answers each measured request with the bytes `answers` holds for its body (encoded once, sent
+ * as one `Uint8Array`): the floor of any Worker sending those bodies.
+ */
+function constantWorker(answers: ReadonlyArray<[string, string]>): string {
+  return `const answers = new Map(${JSON.stringify(answers)});
+    const encoded = new Map();
+    export default {
+      async fetch(request) {
+        const key = await request.text();
+        if (!encoded.has(key)) encoded.set(key, new TextEncoder().encode(answers.get(key) ?? '{}'));
+        const sse = answers.get(key)?.startsWith('event:');
+        return new Response(encoded.get(key), { headers: { 'content-type': sse ? 'text/event-stream' : 'application/json' } });
+      },
+    };`;
+}
+
+const CONSTANT = 'constant';
+
 /** CPU per request in workerd, per flavour, leg and tool count, above the trivial Worker's. */
 async function requests() {
   console.log(
@@ -236,21 +265,27 @@ async function requests() {
       ['trivial', await startWorker(TRIVIAL_WORKER, COMPATIBILITY_DATE)],
     ];
     for (const f of flavours) workers.push([f.key, await startWorker((await bundleOf(f, n)).code, COMPATIBILITY_DATE)]);
-    const before = load();
     const measured = legs(n);
+    const faithful = workers.find(([key]) => key === 'faithful')![1];
+    const lists = measured.filter((l) => l.label.startsWith('tools/list'));
+    const answers: Array<[string, string]> = [];
+    for (const l of lists) answers.push([l.request.body, await faithful.fetch(l.request)]);
+    workers.push([CONSTANT, await startWorker(constantWorker(answers), COMPATIBILITY_DATE)]);
+    const before = load();
     for (const [key, worker] of workers) {
       for (const { request, expect, label } of measured) {
         const text = await worker.fetch(request);
-        if (key !== 'trivial' && !text.includes(expect)) throw new Error(`${key} ${label}: ${text.slice(0, 300)}`);
+        const checked = key !== 'trivial' && (key !== CONSTANT || label.startsWith('tools/list'));
+        if (checked && !text.includes(expect)) throw new Error(`${key} ${label}: ${text.slice(0, 300)}`);
         await cpuPerRequest(worker, request, BATCH_MS / 4, 3); // warm-up
       }
     }
-    const cpu: Record<string, number[]> = {};
+    const cpu: Record<string, RequestCpu[]> = {};
     for (let round = 0; round < ROUNDS; round++) {
       for (let i = 0; i < workers.length; i++) {
         const [key, worker] = workers[(round + i) % workers.length]!;
         for (const { request, label } of measured) {
-          push(cpu, `${key} ${label}`, (await cpuPerRequest(worker, request, BATCH_MS)).ms);
+          push(cpu, `${key} ${label}`, await cpuPerRequest(worker, request, BATCH_MS));
         }
       }
     }
@@ -260,16 +295,39 @@ async function requests() {
       cpu,
       measured.map((l) => l.label),
     );
+    printListSplit(
+      cpu,
+      lists.map((l) => l.label),
+    );
   }
 }
 
-function printRequests(cpu: Record<string, number[]>, labels: string[]) {
-  const floor = (label: string) => median(cpu[`trivial ${label}`]!);
+const medianOf = (runs: RequestCpu[], part: keyof RequestCpu) => median(runs.map((r) => r[part]));
+
+function printRequests(cpu: Record<string, RequestCpu[]>, labels: string[]) {
+  const floor = (label: string) => medianOf(cpu[`trivial ${label}`]!, 'ms');
+  const over = (key: string, l: string) => ms(medianOf(cpu[`${key} ${l}`]!, 'ms') - floor(l));
   console.log(header(['flavour', ...labels]));
-  for (const f of flavours) {
-    console.log(row([f.label, ...labels.map((l) => ms(median(cpu[`${f.key} ${l}`]!) - floor(l)))]));
-  }
+  for (const f of flavours) console.log(row([f.label, ...labels.map((l) => over(f.key, l))]));
+  const constant = (l: string) => (l.startsWith('tools/list') ? over(CONSTANT, l) : '');
+  console.log(row(["(the faithful list's bytes as a constant Worker)", ...labels.map(constant)]));
   console.log(row(['(floor: trivial Worker, subtracted above)', ...labels.map((l) => ms(floor(l)))]));
+}
+
+/** The list legs' CPU, user / system, and the main thread's user / system, not less the floor. */
+function printListSplit(cpu: Record<string, RequestCpu[]>, labels: string[]) {
+  console.log(
+    '\nThe list legs, ms per request (the floor not subtracted): process user / system; main thread user / system\n',
+  );
+  const cell = (runs: RequestCpu[]) =>
+    `${ms(medianOf(runs, 'user'))} / ${ms(medianOf(runs, 'system'))}; ${ms(medianOf(runs, 'mainUser'))} / ${ms(medianOf(runs, 'mainSystem'))}`;
+  console.log(header(['flavour', ...labels]));
+  const keys: Array<[string, string]> = [
+    ...flavours.map((f): [string, string] => [f.key, f.label]),
+    [CONSTANT, 'the faithful list as a constant'],
+    ['trivial', 'trivial Worker'],
+  ];
+  for (const [key, label] of keys) console.log(row([label, ...labels.map((l) => cell(cpu[`${key} ${l}`]!))]));
 }
 
 /** The whole Worker per flavour and tool count, and mcp-mount's own code. */

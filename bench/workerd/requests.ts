@@ -1,8 +1,9 @@
 /**
  * CPU per request in workerd: a bundle runs in Miniflare's workerd process (one process per Worker), reached
  * on a socket of its own (`unsafeDirectSockets`, not through Miniflare's entry Worker, which costs about
- * 1.5 ms of CPU per request in the same process, and varies), and the process's CPU time (`/proc/<pid>/stat`, utime + stime, all threads) is read before and after a batch of
- * sequential requests. Dividing by the count gives CPU per request, workerd's own HTTP handling included;
+ * 1.5 ms of CPU per request in the same process, and varies), and the process's CPU time (`/proc/<pid>/stat`,
+ * utime + stime, all threads; and the main thread's apart) is read before and after a batch of sequential
+ * requests. Dividing by the count gives CPU per request, workerd's own HTTP handling included;
  * the caller subtracts the same measure of a trivial Worker.
  */
 import { execFileSync } from 'node:child_process';
@@ -24,10 +25,16 @@ function statFields(pid: number | string): string[] | undefined {
   }
 }
 
+/** CPU time of process `pid` so far, in ms, user and system apart: every thread, or thread `tid` alone. */
+export function cpuTimes(pid: number, tid?: number): { user: number; system: number } {
+  const f = statFields(tid === undefined ? pid : `${pid}/task/${tid}`)!;
+  return { user: Number(f[12]) * TICK_MS, system: Number(f[13]) * TICK_MS };
+}
+
 /** CPU time of process `pid` so far, in ms (user + system): every thread, or thread `tid` alone. */
 export function cpuMs(pid: number, tid?: number): number {
-  const f = statFields(tid === undefined ? pid : `${pid}/task/${tid}`)!;
-  return (Number(f[12]) + Number(f[13])) * TICK_MS;
+  const { user, system } = cpuTimes(pid, tid);
+  return user + system;
 }
 
 /** The workerd processes this process started. */
@@ -76,6 +83,18 @@ export async function startWorker(code: string, compatibilityDate: string): Prom
   };
 }
 
+/** Mean CPU ms per request of one batch: the whole process (`ms`), and its parts. */
+export interface RequestCpu {
+  ms: number;
+  count: number;
+  /** The process's user and system (kernel: socket writes, page faults) time apart. */
+  user: number;
+  system: number;
+  /** workerd's main thread alone (the isolate's, and its socket writes), user and system apart. */
+  mainUser: number;
+  mainSystem: number;
+}
+
 /**
  * Mean CPU ms per request over as many sequential requests as fit in `batchMs` of wall time (at least
  * `minCount`). The tick is 10 ms: a batch should hold 100 ticks or more for 1% resolution.
@@ -85,15 +104,26 @@ export async function cpuPerRequest(
   request: WorkerRequest,
   batchMs: number,
   minCount = 5,
-): Promise<{ ms: number; count: number }> {
-  const cpu = cpuMs(worker.pid);
+): Promise<RequestCpu> {
+  const [process, main] = [cpuTimes(worker.pid), cpuTimes(worker.pid, worker.pid)];
   const started = performance.now();
   let count = 0;
   while (count < minCount || performance.now() - started < batchMs) {
     await worker.fetch(request);
     count++;
   }
-  return { ms: (cpuMs(worker.pid) - cpu) / count, count };
+  const [processAfter, mainAfter] = [cpuTimes(worker.pid), cpuTimes(worker.pid, worker.pid)];
+  const per = (after: number, before: number) => (after - before) / count;
+  const user = per(processAfter.user, process.user);
+  const system = per(processAfter.system, process.system);
+  return {
+    ms: user + system,
+    count,
+    user,
+    system,
+    mainUser: per(mainAfter.user, main.user),
+    mainSystem: per(mainAfter.system, main.system),
+  };
 }
 
 /**
