@@ -220,6 +220,34 @@ describe('the cached tools/list is what the SDK lists for the same carriers', ()
     expect(modern).not.toBe(await (await flat.fetch(listRequest('modern'))).text());
   });
 
+  it('a client accepting JSON alone gets the SDK JSON answer from an SSE-serving mount, in both eras', async () => {
+    const options = mountOptions('faithful', 'sse');
+    const mount = createMcpFetchHandler(tools, options);
+    const sdk = reference(validateMcpSchemas(tools, options).tools.filter(unscoped), 'json');
+    for (const era of ['modern', 'legacy'] as const) {
+      const onlyJson = listRequest(era);
+      onlyJson.headers.set('accept', 'application/json');
+      const ours = await mount.fetch(onlyJson);
+      expect(ours.headers.get('content-type')).toBe('application/json');
+      // The SDK's own answer (an SSE event in 2025-era serving): its one JSON-RPC message, as sent.
+      const theirs = await (await sdk.fetch(listRequest(era))).text();
+      expect(await ours.text()).toBe(theirs.startsWith('event:') ? theirs.split('\n')[1]!.slice(6) : theirs);
+    }
+  });
+
+  it('sends the same bytes on every list of a mount (the cached buffer is shared, never consumed)', async () => {
+    for (const mode of ['json', 'sse'] as const) {
+      const options = mountOptions('faithful', mode);
+      const mount = createMcpFetchHandler(tools, options);
+      const sdk = await (
+        await reference(validateMcpSchemas(tools, options).tools.filter(unscoped), mode).fetch(listRequest('legacy'))
+      ).text();
+      const lists = await Promise.all([1, 2, 3].map(() => mount.fetch(listRequest('legacy'))));
+      for (const list of lists) expect(await list.text()).toBe(sdk);
+      expect(await (await mount.fetch(listRequest('legacy'))).text()).toBe(sdk);
+    }
+  });
+
   it('a cursor is ignored as the SDK ignores it, and a malformed list gets the SDK answer', async () => {
     const options = mountOptions('flat', 'json');
     const mount = createMcpFetchHandler(tools, options);

@@ -84,21 +84,33 @@ function quality(ranges: readonly MediaRange[], type: string, subtype: string): 
 
 /**
  * `response` as the client accepts it: unchanged unless the plan asks for JSON and the SDK answered with an
- * event stream, which is then read to its end and answered with the JSON-RPC response(s) it carried, as the
- * SDK's own JSON response mode does (notifications sent before the result are dropped: a client that takes
- * no stream cannot receive them). A stream that carried no response is passed on as it was.
+ * event stream (`collapses`), which is then read to its end and answered with the JSON-RPC response(s) it
+ * carried (`collapsed`).
  */
 export async function asAccepted(response: Response, plan: AcceptPlan): Promise<Response> {
+  if (!collapses(response, plan)) return response;
+  const { body, headers } = collapsed(await response.text(), response.headers);
+  return new Response(body, { status: response.status, headers });
+}
+
+/** True when the plan asks for JSON and `response` is an event stream. */
+export function collapses(response: Response, plan: AcceptPlan): boolean {
   const type = response.headers.get('content-type')?.toLowerCase() ?? '';
-  if (!plan.json || !type.startsWith('text/event-stream') || !response.body) return response;
-  const text = await response.text();
-  const answers = responsesIn(text);
-  const headers = new Headers(response.headers);
-  if (answers.length === 0) return new Response(text, { status: response.status, headers });
+  return plan.json && type.startsWith('text/event-stream') && response.body !== null;
+}
+
+/**
+ * The JSON body an event stream's text collapses to, and its headers: the JSON-RPC response(s) it carried, as
+ * the SDK's own JSON response mode answers (notifications sent before the result are dropped: a client that
+ * takes no stream cannot receive them). A stream that carried no response keeps its text and headers.
+ */
+export function collapsed(stream: string, sent: Headers): { body: string; headers: Headers } {
+  const answers = responsesIn(stream);
+  const headers = new Headers(sent);
+  if (answers.length === 0) return { body: stream, headers };
   headers.set('content-type', 'application/json');
   headers.delete('content-length');
-  const body = answers.length === 1 ? answers[0] : `[${answers.join(',')}]`;
-  return new Response(body, { status: response.status, headers });
+  return { body: answers.length === 1 ? answers[0]! : `[${answers.join(',')}]`, headers };
 }
 
 /** The JSON-RPC responses (a result or an error, with an id) among an event stream's `data` fields. */

@@ -12,41 +12,90 @@ export type Era = McpRequestContext['era'];
 
 /** One (projection, era)'s entries, as UTF-8 JSON. */
 export interface ListEntries {
-  /** The entries of the tools `visible` holds (a subset, in the mount's order), joined by commas. */
-  join(visible: readonly Registration[]): Blob;
+  /**
+   * The entries of the tools `visible` holds (a subset, in the mount's order), joined by commas: the chunks to
+   * send, in order. Every listed tool: the one prebuilt buffer. A subset in a few runs of neighbours: views of
+   * it (no copy). Else one buffer of the visible entries, copied once.
+   */
+  join(visible: readonly Registration[]): readonly Uint8Array[];
 }
 
 const encoder = new TextEncoder();
 
 /**
- * The entries of one (projection, era), built from every registration its projection lists. They are kept as
- * a `Blob`, which a response body and a larger `Blob` take by reference: a list that shows every tool copies
- * nothing per request, a partial one copies its entries once.
+ * A subset shown as more runs than this is copied into one buffer: workerd hands each chunk of a response
+ * stream from JS to its own side, which for hundreds of chunks costs more than the copy.
+ */
+const MAX_VIEWS = 8;
+
+/**
+ * The entries of one (projection, era), built from every registration its projection lists, kept as one
+ * buffer (each entry a span of it, the commas between them included). The buffer is what every full list
+ * sends, never copied: in workerd, a body made per request from 2.4 MB of parts (a `Blob` of them, a string)
+ * is copied into fresh memory and costs several times the send itself. Chunks are the cache's own bytes:
+ * nothing may write into a response's chunks (no reader of a body does).
  */
 export function listEntries(registrations: readonly Registration[], projection: ProjectionName, era: Era): ListEntries {
-  const parts = new Map<Registration, BlobPart>();
+  const encoded: Uint8Array[] = [];
+  const index = new Map<Registration, number>();
   for (const r of registrations) {
     const documents = r.listed(projection);
-    if (documents) parts.set(r, encoder.encode(JSON.stringify(sdkEntry(r, documents, era))));
+    if (!documents) continue;
+    index.set(r, encoded.length);
+    encoded.push(encoder.encode(JSON.stringify(sdkEntry(r, documents, era))));
   }
-  const every = joined([...parts.values()]);
+  const { bytes, starts } = joined(encoded);
+  const span = (i: number) => bytes.subarray(starts[i], starts[i]! + encoded[i]!.byteLength);
+  const every = [bytes];
   return {
     join(visible) {
       // The visible tools are a subset of the listed ones: as many means the same, served prebuilt.
-      if (visible.length === parts.size) return every;
-      return joined(visible.map((r) => parts.get(r)!));
+      if (visible.length === index.size) return every;
+      const runs = runsOf(visible.map((r) => index.get(r)!));
+      if (runs && runs.length <= MAX_VIEWS)
+        return runs.map(([first, last], i) => withComma(bytes, starts, first, last, i > 0));
+      return [joined(visible.map((r) => span(index.get(r)!))).bytes];
     },
   };
 }
 
-/** `parts` joined by commas. */
-function joined(parts: readonly BlobPart[]): Blob {
-  const withCommas: BlobPart[] = [];
+/** `parts` in one buffer, joined by commas, and where each part starts in it. */
+function joined(parts: readonly Uint8Array[]): { bytes: Uint8Array; starts: number[] } {
+  let length = Math.max(parts.length - 1, 0);
+  for (const part of parts) length += part.byteLength;
+  const bytes = new Uint8Array(length);
+  const starts: number[] = [];
+  let at = 0;
   for (const [i, part] of parts.entries()) {
-    if (i > 0) withCommas.push(',');
-    withCommas.push(part);
+    if (i > 0) bytes[at++] = COMMA;
+    starts.push(at);
+    bytes.set(part, at);
+    at += part.byteLength;
   }
-  return new Blob(withCommas);
+  return { bytes, starts };
+}
+
+const COMMA = 0x2c;
+
+/** The runs of consecutive numbers in `indices`, as [first, last]; undefined unless they ascend. */
+function runsOf(indices: readonly number[]): Array<[number, number]> | undefined {
+  const runs: Array<[number, number]> = [];
+  for (const i of indices) {
+    const run = runs.at(-1);
+    if (run && i <= run[1]) return undefined;
+    if (run && i === run[1] + 1) run[1] = i;
+    else runs.push([i, i]);
+  }
+  return runs;
+}
+
+/**
+ * The view of entries `first` to `last` of the joined buffer, with the comma before `first` when `comma` (a
+ * run after the first: its comma is the one before it in the buffer, as entries run in the mount's order).
+ */
+function withComma(bytes: Uint8Array, starts: readonly number[], first: number, last: number, comma: boolean) {
+  const end = last + 1 < starts.length ? starts[last + 1]! - 1 : bytes.byteLength;
+  return bytes.subarray(starts[first]! - (comma ? 1 : 0), end);
 }
 
 /**

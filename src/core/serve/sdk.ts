@@ -81,10 +81,16 @@ export function sdkExchange(config: MountConfig, surface: ServerSurface, tools: 
     states.set(opened.request, state);
     let response: Response;
     try {
-      response = await asAccepted(await sdk.fetch(opened.request, options), accept);
-      // A single `tools/list` the SDK dispatched: its sentinel becomes the entries (tool-list.ts).
+      const sent = await sdk.fetch(opened.request, options);
+      // A single `tools/list` the SDK dispatched: its body read once, to its end, its sentinel become the
+      // entries (tool-list.ts). The exchange is over, so the hold is given up at once.
       const listing = listings.get(opened.request);
-      if (listing) response = await withListing(response, listing);
+      if (listing) {
+        response = await withListing(sent, listing, accept);
+        opened.release();
+        return response;
+      }
+      response = await asAccepted(sent, accept);
     } catch (error) {
       opened.release();
       throw error;

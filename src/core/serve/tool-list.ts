@@ -7,6 +7,7 @@
  */
 import type { McpServer, McpServerOptions } from '@modelcontextprotocol/server';
 import type { MountConfig } from '../mount/config.js';
+import { type AcceptPlan, collapsed, collapses } from './accept.js';
 import { type Era, type ListEntries, listEntries } from './list-cache.js';
 import type { Registration } from './registration.js';
 import type { RequestState } from './request-state.js';
@@ -15,7 +16,8 @@ import type { ToolSet } from './tool-set.js';
 /** What one request's `tools/list` answer is to become: the sentinel's text, and the bytes in its place. */
 export interface Listing {
   sentinel: string;
-  entries: Blob;
+  /** UTF-8 chunks, in order (list-cache.ts). */
+  entries: readonly Uint8Array[];
 }
 
 export interface ToolList {
@@ -79,19 +81,35 @@ function newSentinel(): Sentinel {
 }
 
 /**
- * `response` with the sentinel's first occurrence replaced by the listing's entries (the result precedes
- * the echoed id in the SDK's answer, and nothing a client sends can hold a nonce it never saw). Only the
- * SDK's small body is read; the entries are taken as they are, never parsed. A body without the sentinel
- * (an error) is passed on as it was.
+ * `response` as the client accepts it (`plan`: an event stream collapsed to JSON, accept.ts), with the
+ * sentinel's first occurrence replaced by the listing's entries (the result precedes the echoed id in the
+ * SDK's answer, and nothing a client sends can hold a nonce it never saw). The SDK's small body is read once,
+ * to its end; the entries are sent as they are, never parsed, copied or re-encoded: the body is a stream of
+ * the head, the entries' chunks and the tail. A body without the sentinel (an error) is passed on as it was.
  */
-export async function withListing(response: Response, listing: Listing): Promise<Response> {
+export async function withListing(response: Response, listing: Listing, plan: AcceptPlan): Promise<Response> {
   if (!response.body) return response;
-  const text = await response.text();
-  const headers = new Headers(response.headers);
+  const read = await response.text();
+  const { body: text, headers } = collapses(response, plan)
+    ? collapsed(read, response.headers)
+    : { body: read, headers: new Headers(response.headers) };
   headers.delete('content-length');
   const init = { status: response.status, statusText: response.statusText, headers };
   const at = text.indexOf(listing.sentinel);
   if (at < 0) return new Response(text, init);
-  const body = new Blob([text.slice(0, at), listing.entries, text.slice(at + listing.sentinel.length)]);
-  return new Response(body, init);
+  const head = encoder.encode(text.slice(0, at));
+  const tail = encoder.encode(text.slice(at + listing.sentinel.length));
+  return new Response(chunksOf([head, ...listing.entries, tail]), init);
+}
+
+const encoder = new TextEncoder();
+
+/** A stream of `chunks`, all enqueued at once: they are in memory already. */
+function chunksOf(chunks: readonly Uint8Array[]): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(chunk);
+      controller.close();
+    },
+  });
 }

@@ -3,13 +3,13 @@
  * that a list showing every tool is the one prebuilt buffer, a partial one the same entries joined.
  */
 import { defineTool, type McpMountOptions } from 'mcp-mount';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import * as z from 'zod';
 import { settleOptions } from '../../../src/core/mount/config.js';
 import { prepareTools } from '../../../src/core/mount/prepare.js';
 import { listEntries } from '../../../src/core/serve/list-cache.js';
 import { registration } from '../../../src/core/serve/registration.js';
-import { toolList } from '../../../src/core/serve/tool-list.js';
+import { toolList, withListing } from '../../../src/core/serve/tool-list.js';
 import { toolSet } from '../../../src/core/serve/tool-set.js';
 
 const plain = defineTool({ name: 'plain', input: z.object({ a: z.string() }), handler: () => 'ok' });
@@ -42,16 +42,89 @@ describe('cacheScope of tools/list', () => {
   });
 });
 
+const decoder = new TextDecoder();
+const text = (chunks: readonly Uint8Array[]) => chunks.map((c) => decoder.decode(c)).join('');
+const names = (chunks: readonly Uint8Array[]) => JSON.parse(`[${text(chunks)}]`).map((t: { name: string }) => t.name);
+
 describe('list entries', () => {
-  it('serve every listed tool from one prebuilt buffer, and a subset as those entries joined', async () => {
+  it('serve every listed tool from one prebuilt buffer, and a subset as those entries joined', () => {
     const { registrations: rs } = registrations([plain, other, scoped]);
     const entries = listEntries(rs, 'faithful', 'modern');
     const every = entries.join(rs);
     expect(entries.join([...rs])).toBe(every);
-    const text = (blob: Blob) => blob.text();
-    const all = JSON.parse(`[${await text(every)}]`);
+    expect(every).toHaveLength(1);
+    const all = JSON.parse(`[${text(every)}]`);
     expect(all.map((t: { name: string }) => t.name)).toEqual(['plain', 'other', 'scoped']);
-    expect(JSON.parse(`[${await text(entries.join([rs[0]!, rs[2]!]))}]`)).toEqual([all[0], all[2]]);
-    expect(await text(entries.join([]))).toBe('');
+    expect(JSON.parse(`[${text(entries.join([rs[0]!, rs[2]!]))}]`)).toEqual([all[0], all[2]]);
+    expect(text(entries.join([]))).toBe('');
+  });
+
+  const many = Array.from({ length: 24 }, (_, i) =>
+    defineTool({ name: `t${i}`, input: z.object({ [`k${i}`]: z.string() }), handler: () => 'ok' }),
+  );
+
+  it('serve a subset in a few runs of neighbours as views of the prebuilt buffer, with their commas', () => {
+    const { registrations: rs } = registrations(many);
+    const entries = listEntries(rs, 'faithful', 'legacy');
+    const [buffer] = entries.join(rs);
+    const cases: Array<[number[], number]> = [
+      [[0, 1, 2], 1],
+      [[3, 4, 9, 23], 3],
+      [[23], 1],
+      [[1, 3, 5, 7, 9, 11, 13, 15], 8],
+    ];
+    for (const [picked, runs] of cases) {
+      const chunks = entries.join(picked.map((i) => rs[i]!));
+      expect(chunks).toHaveLength(runs);
+      for (const chunk of chunks) expect(chunk.buffer).toBe(buffer!.buffer);
+      expect(names(chunks)).toEqual(picked.map((i) => `t${i}`));
+    }
+  });
+
+  it('copy a subset in many runs, or out of order, into one buffer of those entries', () => {
+    const { registrations: rs } = registrations(many);
+    const entries = listEntries(rs, 'faithful', 'modern');
+    const [buffer] = entries.join(rs);
+    for (const picked of [
+      [0, 2, 4, 6, 8, 10, 12, 14, 16],
+      [5, 4],
+      [1, 1],
+    ]) {
+      const chunks = entries.join(picked.map((i) => rs[i]!));
+      expect(chunks).toHaveLength(1);
+      expect(chunks[0]!.buffer).not.toBe(buffer!.buffer);
+      expect(names(chunks)).toEqual(picked.map((i) => `t${i}`));
+    }
+  });
+});
+
+describe('withListing', () => {
+  const sentinel = '{"name":"mcp-mount-list-n","inputSchema":{"type":"object"}}';
+  const entries = [new TextEncoder().encode('{"name":"a"}'), new TextEncoder().encode(',{"name":"b"}')];
+  const sse = (id: number) =>
+    new Response(`event: message\ndata: {"result":{"tools":[${sentinel}]},"jsonrpc":"2.0","id":${id}}\n\n`, {
+      headers: { 'content-type': 'text/event-stream', 'content-length': '1' },
+    });
+
+  it('reads the SDK answer once, collapsing an event stream for a JSON client and splicing in the entries', async () => {
+    const sent = sse(7);
+    const read = vi.spyOn(sent, 'text');
+    const answer = await withListing(sent, { sentinel, entries }, { json: true });
+    expect(read).toHaveBeenCalledTimes(1);
+    expect(answer.headers.get('content-type')).toBe('application/json');
+    expect(answer.headers.get('content-length')).toBeNull();
+    expect(await answer.text()).toBe('{"result":{"tools":[{"name":"a"},{"name":"b"}]},"jsonrpc":"2.0","id":7}');
+  });
+
+  it('keeps the event stream for a client that takes one, and passes an answer without the sentinel', async () => {
+    const answer = await withListing(sse(1), { sentinel, entries }, { json: false });
+    expect(answer.headers.get('content-type')).toBe('text/event-stream');
+    expect(await answer.text()).toBe(
+      'event: message\ndata: {"result":{"tools":[{"name":"a"},{"name":"b"}]},"jsonrpc":"2.0","id":1}\n\n',
+    );
+    const error = new Response('{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"no"}}', { status: 400 });
+    const passed = await withListing(error, { sentinel, entries }, { json: false });
+    expect(passed.status).toBe(400);
+    expect(await passed.text()).toContain('-32602');
   });
 });
