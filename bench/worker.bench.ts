@@ -14,7 +14,7 @@
  *   1000) of sequential requests, median of `BENCH_ROUNDS`.
  * - bundle: the whole Worker (minified, and gzip) and mcp-mount's own code alone.
  *
- *   Beside them, a Worker answering the faithful flavour's own list bytes as a constant (one `Uint8Array`):
+ *   Beside them, two faithful mounts whose `visibleTools` filters the list, and a Worker answering the faithful flavour's own list bytes as a constant (one `Uint8Array`):
  *   the floor of any Worker sending that body. A second table splits the list legs' CPU into user and system
  *   time, and the main thread's apart.
  *
@@ -92,6 +92,22 @@ const chosen = (f: Flavour) =>
 const flavours = FLAVOURS.filter(
   (f) => chosen(f) && (f.kind !== 'prebuilt' || (missing === undefined && documentsEmitted(f))),
 );
+
+/**
+ * Filtered lists, measured in the requests part only: `visibleTools` showing one tool in ten (scattered: its
+ * entries copied once per list) and the second half (one run: sent from the prebuilt buffer).
+ */
+const FILTERED: readonly Flavour[] = [
+  ['visible-tenth', 'one tool in ten', '% 10 === 9'],
+  ['visible-half', 'the second half', `>= ${TOP / 2}`],
+]
+  .map(([key, label, test]) => ({
+    key: key!,
+    label: `mcp-mount, faithful, \`visibleTools\`: ${label}`,
+    kind: 'mount' as const,
+    optionsSource: `{ access: { visibleTools: () => (t) => Number(t.name.slice(5)) ${test} } }`,
+  }))
+  .filter(chosen);
 
 const bundles = new Map<string, WorkerBundle>();
 async function bundleOf(f: Flavour, n: number): Promise<WorkerBundle> {
@@ -254,6 +270,7 @@ function constantWorker(answers: ReadonlyArray<[string, string]>): string {
 }
 
 const CONSTANT = 'constant';
+const measuredFlavours = [...flavours, ...FILTERED];
 
 /** CPU per request in workerd, per flavour, leg and tool count, above the trivial Worker's. */
 async function requests() {
@@ -264,7 +281,9 @@ async function requests() {
     const workers: Array<[string, RunningWorker]> = [
       ['trivial', await startWorker(TRIVIAL_WORKER, COMPATIBILITY_DATE)],
     ];
-    for (const f of flavours) workers.push([f.key, await startWorker((await bundleOf(f, n)).code, COMPATIBILITY_DATE)]);
+    for (const f of measuredFlavours) {
+      workers.push([f.key, await startWorker((await bundleOf(f, n)).code, COMPATIBILITY_DATE)]);
+    }
     const measured = legs(n);
     const faithful = workers.find(([key]) => key === 'faithful')![1];
     const lists = measured.filter((l) => l.label.startsWith('tools/list'));
@@ -308,7 +327,7 @@ function printRequests(cpu: Record<string, RequestCpu[]>, labels: string[]) {
   const floor = (label: string) => medianOf(cpu[`trivial ${label}`]!, 'ms');
   const over = (key: string, l: string) => ms(medianOf(cpu[`${key} ${l}`]!, 'ms') - floor(l));
   console.log(header(['flavour', ...labels]));
-  for (const f of flavours) console.log(row([f.label, ...labels.map((l) => over(f.key, l))]));
+  for (const f of measuredFlavours) console.log(row([f.label, ...labels.map((l) => over(f.key, l))]));
   const constant = (l: string) => (l.startsWith('tools/list') ? over(CONSTANT, l) : '');
   console.log(row(["(the faithful list's bytes as a constant Worker)", ...labels.map(constant)]));
   console.log(row(['(floor: trivial Worker, subtracted above)', ...labels.map((l) => ms(floor(l)))]));
@@ -323,7 +342,7 @@ function printListSplit(cpu: Record<string, RequestCpu[]>, labels: string[]) {
     `${ms(medianOf(runs, 'user'))} / ${ms(medianOf(runs, 'system'))}; ${ms(medianOf(runs, 'mainUser'))} / ${ms(medianOf(runs, 'mainSystem'))}`;
   console.log(header(['flavour', ...labels]));
   const keys: Array<[string, string]> = [
-    ...flavours.map((f): [string, string] => [f.key, f.label]),
+    ...measuredFlavours.map((f): [string, string] => [f.key, f.label]),
     [CONSTANT, 'the faithful list as a constant'],
     ['trivial', 'trivial Worker'],
   ];

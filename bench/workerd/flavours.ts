@@ -14,6 +14,8 @@ export interface Flavour {
   kind: 'sdk' | 'mount' | 'prebuilt';
   /** The mount options (mount and prebuilt flavours). */
   options?: Record<string, unknown>;
+  /** The mount options as source text, for options JSON cannot hold (functions); else `options`, as JSON. */
+  optionsSource?: string;
 }
 
 const SETTINGS: ReadonlyArray<[string, string, Record<string, unknown>]> = [
@@ -44,7 +46,7 @@ export function entrySource(flavour: Flavour, n: number): string {
     import { objectUnionTools } from ${fixture('object-union-tools.ts')};
     import { result } from ${fixture('union-tools.ts')};`;
   const mounted = `objectUnionTools(${n}).map((t) => defineTool({ ...t, handler: ({ input }) => result(input) }))`;
-  const options = JSON.stringify(flavour.options ?? {});
+  const options = flavour.optionsSource ?? JSON.stringify(flavour.options ?? {});
   switch (flavour.kind) {
     case 'sdk':
       return `${tools}
