@@ -44,35 +44,43 @@ export function listEntries(registrations: readonly Registration[], projection: 
     index.set(r, encoded.length);
     encoded.push(encoder.encode(JSON.stringify(sdkEntry(r, documents, era))));
   }
-  const { bytes, starts } = joined(encoded);
-  const span = (i: number) => bytes.subarray(starts[i], starts[i]! + encoded[i]!.byteLength);
+  // Only the joined buffer and each entry's span in it are kept.
+  const { bytes, starts, ends } = joined(encoded);
+  const span = (first: number, last: number) => bytes.subarray(starts[first], ends[last]);
   const every = [bytes];
   return {
     join(visible) {
       // The visible tools are a subset of the listed ones: as many means the same, served prebuilt.
       if (visible.length === index.size) return every;
       const runs = runsOf(visible.map((r) => index.get(r)!));
-      if (runs && runs.length <= MAX_VIEWS)
-        return runs.map(([first, last], i) => withComma(bytes, starts, first, last, i > 0));
-      return [joined(visible.map((r) => span(index.get(r)!))).bytes];
+      if (runs && runs.length <= MAX_VIEWS) {
+        // A later run starts at the comma before it in the buffer: entries run in the mount's order.
+        return runs.map(([first, last], i) =>
+          i > 0 ? bytes.subarray(starts[first]! - 1, ends[last]) : span(first, last),
+        );
+      }
+      const entry = (r: Registration) => span(index.get(r)!, index.get(r)!);
+      return [joined(visible.map(entry)).bytes];
     },
   };
 }
 
-/** `parts` in one buffer, joined by commas, and where each part starts in it. */
-function joined(parts: readonly Uint8Array[]): { bytes: Uint8Array; starts: number[] } {
+/** `parts` in one buffer, joined by commas, and where each part starts and ends in it. */
+function joined(parts: readonly Uint8Array[]): { bytes: Uint8Array; starts: number[]; ends: number[] } {
   let length = Math.max(parts.length - 1, 0);
   for (const part of parts) length += part.byteLength;
   const bytes = new Uint8Array(length);
   const starts: number[] = [];
+  const ends: number[] = [];
   let at = 0;
   for (const [i, part] of parts.entries()) {
     if (i > 0) bytes[at++] = COMMA;
     starts.push(at);
     bytes.set(part, at);
     at += part.byteLength;
+    ends.push(at);
   }
-  return { bytes, starts };
+  return { bytes, starts, ends };
 }
 
 const COMMA = 0x2c;
@@ -87,15 +95,6 @@ function runsOf(indices: readonly number[]): Array<[number, number]> | undefined
     else runs.push([i, i]);
   }
   return runs;
-}
-
-/**
- * The view of entries `first` to `last` of the joined buffer, with the comma before `first` when `comma` (a
- * run after the first: its comma is the one before it in the buffer, as entries run in the mount's order).
- */
-function withComma(bytes: Uint8Array, starts: readonly number[], first: number, last: number, comma: boolean) {
-  const end = last + 1 < starts.length ? starts[last + 1]! - 1 : bytes.byteLength;
-  return bytes.subarray(starts[first]! - (comma ? 1 : 0), end);
 }
 
 /**

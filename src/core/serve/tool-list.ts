@@ -89,8 +89,9 @@ function newSentinel(): Sentinel {
  */
 export async function withListing(response: Response, listing: Listing, plan: AcceptPlan): Promise<Response> {
   if (!response.body) return response;
+  const collapse = collapses(response, plan);
   const read = await response.text();
-  const { body: text, headers } = collapses(response, plan)
+  const { body: text, headers } = collapse
     ? collapsed(read, response.headers)
     : { body: read, headers: new Headers(response.headers) };
   headers.delete('content-length');
