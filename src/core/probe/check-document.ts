@@ -8,7 +8,7 @@ import { optionRules } from './option-rules.js';
 import { PROFILES, resolveProfiles } from './profiles.js';
 import { indexRefs } from './refs.js';
 import { rootNotObject, rootProblem } from './root.js';
-import type { CheckContext, Rule, RuleContext } from './types.js';
+import type { CheckContext, Finding, Rule, RuleContext, SchemaVisit } from './types.js';
 
 /**
  * Checks one served document (a tool's input or output schema, exactly as `tools/list` serves it) and
@@ -35,7 +35,7 @@ export function checkDocument(doc: JsonSchema, ctx: CheckContext): SchemaIssue[]
     report({ path, code: 'invalid-json-schema', severity: 'error', message: invalidSchemaMessage(path, expected) });
   }
 
-  const { profiles, unknown } = resolveProfiles(ctx.side === 'input' ? (ctx.options.profiles ?? []) : []);
+  const { rules, unknown } = rulesFor(ctx);
   for (const name of unknown) {
     report({
       path: '',
@@ -45,15 +45,14 @@ export function checkDocument(doc: JsonSchema, ctx: CheckContext): SchemaIssue[]
     });
   }
 
-  const rules: Array<{ rule: Rule; profile?: string }> = [
-    ...[...BASE_RULES, ...optionRules(ctx.options)].map((rule) => ({ rule })),
-    ...profiles.flatMap((p) => p.rules.map((rule) => ({ rule, profile: p.name }))),
-  ].filter(({ rule }) => !rule.sides || rule.sides.includes(ctx.side));
-
   const ruleCtx: RuleContext = { ...ctx, doc, refs: indexRefs(doc) };
-  for (const visit of walkSchemas(doc)) {
-    for (const { rule, profile } of rules) {
-      const tag = profile ? { profile } : {};
+  const visits = walkSchemas(doc);
+  // Indexed loops and no per-rule allocation: this runs for every rule at every node of every document at
+  // startup, where the code is still cold.
+  for (let v = 0; v < visits.length; v++) {
+    const visit = visits[v]!;
+    for (let r = 0; r < rules.length; r++) {
+      const { rule, profile } = rules[r]!;
       let found: ReturnType<Rule['check']>;
       try {
         found = rule.check(visit, ruleCtx);
@@ -61,18 +60,48 @@ export function checkDocument(doc: JsonSchema, ctx: CheckContext): SchemaIssue[]
         // A rule that trips over a malformed node must not take the whole probe down with it.
         found = { severity: 'error', message: `check ${rule.id} could not read this node: ${String(error)}` };
       }
-      for (const f of found === undefined ? [] : Array.isArray(found) ? found : [found]) {
-        report({
-          path: f.path ?? visit.pointer,
-          code: rule.id,
-          severity: f.severity ?? rule.severity,
-          message: f.message,
-          ...tag,
-        });
-      }
+      if (found === undefined) continue;
+      if (!Array.isArray(found)) report(finding(found, visit, rule, profile));
+      else for (let f = 0; f < found.length; f++) report(finding(found[f]!, visit, rule, profile));
     }
   }
   return issues;
+}
+
+type RuleEntry = { rule: Rule; profile?: string };
+
+/** The rules for one kind of check, in the order their issues are listed for one node, and the unknown profile names. */
+const ruleSets = new Map<string, { rules: readonly RuleEntry[]; unknown: readonly string[] }>();
+
+/**
+ * The rules a check runs: the base rules, the ones its options switch on, then each profile's (input side
+ * only), without those for the other side. Built once per kind of check, not once per document.
+ */
+function rulesFor(ctx: CheckContext): { rules: readonly RuleEntry[]; unknown: readonly string[] } {
+  const names = ctx.side === 'input' ? (ctx.options.profiles ?? []) : [];
+  const key = JSON.stringify([ctx.side, !!ctx.options.requireTypedProperties, !!ctx.options.requirePortableFormats, names]);
+  let known = ruleSets.get(key);
+  if (!known) {
+    const { profiles, unknown } = resolveProfiles(names);
+    const rules = [
+      ...[...BASE_RULES, ...optionRules(ctx.options)].map((rule): RuleEntry => ({ rule })),
+      ...profiles.flatMap((p) => p.rules.map((rule): RuleEntry => ({ rule, profile: p.name }))),
+    ].filter(({ rule }) => !rule.sides || rule.sides.includes(ctx.side));
+    known = { rules, unknown };
+    ruleSets.set(key, known);
+  }
+  return known;
+}
+
+/** One finding as the issue `report` completes: at the node's pointer and with the rule's severity unless it says. */
+function finding(f: Finding, visit: SchemaVisit, rule: Rule, profile: string | undefined) {
+  return {
+    path: f.path ?? visit.pointer,
+    code: rule.id,
+    severity: f.severity ?? rule.severity,
+    message: f.message,
+    ...(profile !== undefined && { profile }),
+  };
 }
 
 /** `deprecated` (at `/properties/a/deprecated`) must be boolean: what the meta-schema says, and where it came from. */
