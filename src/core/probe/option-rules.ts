@@ -37,10 +37,11 @@ const requireTypedProperties = positionRule({
   reason: 'clients stringify arguments whose schema has no type; repair cannot undo that where a string is valid',
   severity: 'error',
   positions: ({ node, pointer: at }) => typedPositions(node, at),
-  message: ({ path, schema, name }, ctx) =>
-    isTyped(schema) || (ctx.options.allowUntyped ?? []).includes(untypedKey(ctx.tool, path))
+  // The position's path is read only for an untyped one: it is spelled when first read.
+  message: (position, ctx) =>
+    isTyped(position.schema) || (ctx.options.allowUntyped ?? []).includes(untypedKey(ctx.tool, position.path))
       ? undefined
-      : `${name} ${describeUntyped(schema)}; give it a typed schema (z.string(), z.number(), z.object({...}), z.record(...)) so clients send a real value, or allow it with allowUntyped: ['${untypedKey(ctx.tool, path)}']`,
+      : `${position.name} ${describeUntyped(position.schema)}; give it a typed schema (z.string(), z.number(), z.object({...}), z.record(...)) so clients send a real value, or allow it with allowUntyped: ['${untypedKey(ctx.tool, position.path)}']`,
 });
 
 const requirePortableFormats: Rule = {

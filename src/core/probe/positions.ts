@@ -21,21 +21,45 @@ export type PropertyPosition = ValuePosition & { kind: 'property'; key: string }
 
 /** Each property `node` declares, in `properties` order. */
 export function declaredProperties(node: JsonSchema, at: string): PropertyPosition[] {
-  if (!isPlainObject(node.properties)) return [];
-  return Object.entries(node.properties).map(([key, schema]) => property(at, key, schema));
+  const { properties } = node;
+  if (!isPlainObject(properties)) return [];
+  const keys = Object.keys(properties);
+  const out: PropertyPosition[] = [];
+  for (let i = 0; i < keys.length; i++) out.push(new PropertyAt(at, keys[i]!, properties[keys[i]!]));
+  return out;
 }
 
 /** Each key `node` requires that it also declares, in `required` order (a key listed twice counts twice). */
 export function requiredProperties(node: JsonSchema, at: string): PropertyPosition[] {
   const { properties, required } = node;
   if (!isPlainObject(properties) || !Array.isArray(required)) return [];
-  return required.flatMap((key: unknown) =>
-    typeof key === 'string' && Object.hasOwn(properties, key) ? [property(at, key, properties[key])] : [],
-  );
+  const out: PropertyPosition[] = [];
+  for (let i = 0; i < required.length; i++) {
+    const key: unknown = required[i];
+    if (typeof key === 'string' && Object.hasOwn(properties, key)) out.push(new PropertyAt(at, key, properties[key]));
+  }
+  return out;
 }
 
-function property(at: string, key: string, schema: unknown): PropertyPosition {
-  return { path: pointer(at, 'properties', key), schema, kind: 'property', name: `\`${key}\``, key };
+/**
+ * A property's position, its pointer and name spelled when first read: the probe looks at every property of
+ * every document at startup, and reports few of them.
+ */
+class PropertyAt implements PropertyPosition {
+  readonly kind = 'property';
+  #path: string | undefined;
+  constructor(
+    private readonly at: string,
+    readonly key: string,
+    readonly schema: unknown,
+  ) {}
+  get path(): string {
+    this.#path ??= pointer(this.at, 'properties', this.key);
+    return this.#path;
+  }
+  get name(): string {
+    return `\`${this.key}\``;
+  }
 }
 
 /**
@@ -78,10 +102,12 @@ export function findingsAt<P extends ValuePosition>(
   positions: readonly P[],
   message: (position: P) => string | undefined,
 ): Finding[] {
-  return positions.flatMap((position): Finding[] => {
-    const text = message(position);
-    return text === undefined ? [] : [{ path: position.path, message: text }];
-  });
+  const found: Finding[] = [];
+  for (let i = 0; i < positions.length; i++) {
+    const text = message(positions[i]!);
+    if (text !== undefined) found.push({ path: positions[i]!.path, message: text });
+  }
+  return found;
 }
 
 /** What a rule over positions is: its data, which positions of a node it reads, and what it says of one. */
