@@ -220,12 +220,20 @@ export function typeOfValue(value: unknown): JsonType {
   return typeof value as JsonType;
 }
 
-/** The `type` keyword as a list of known type names, or undefined when absent or malformed. */
-export function declaredTypes(node: JsonSchema): JsonType[] | undefined {
+/** `type: "string"` and the like as a one-name list, one frozen list per name: the common case allocates nothing. */
+const ONE_TYPE: Readonly<Record<string, readonly JsonType[]>> = Object.fromEntries(
+  JSON_TYPES.map((t) => [t, Object.freeze([t])]),
+);
+
+/**
+ * The `type` keyword as a list of known type names, or undefined when absent or malformed. Read-only: a
+ * single name's list is shared, and a list's is the document's own array.
+ */
+export function declaredTypes(node: JsonSchema): readonly JsonType[] | undefined {
   const t = node.type;
-  const list = typeof t === 'string' ? [t] : Array.isArray(t) ? t : undefined;
-  if (!list || list.length === 0 || !list.every((x) => JSON_TYPES.includes(x))) return undefined;
-  return list as JsonType[];
+  if (typeof t === 'string') return Object.hasOwn(ONE_TYPE, t) ? ONE_TYPE[t] : undefined;
+  if (!Array.isArray(t) || t.length === 0 || !t.every((x) => JSON_TYPES.includes(x))) return undefined;
+  return t as JsonType[];
 }
 
 /** True for a node typed exactly as an object (`"object"` or `["object"]`). */

@@ -70,8 +70,9 @@ const unionNotFlattened: Rule = {
   severity: 'warning',
   sides: ['input'],
   check: ({ node, pointer: at, parent }, ctx) => {
+    if (!ctx.flattenRequested || !parent) return undefined;
     const union = unionOf(node);
-    if (!ctx.flattenRequested || !parent || !union) return undefined;
+    if (!union) return undefined;
     // Only a choice between object shapes is what flattening is for. A string-or-object union and
     // a nullable wrapper are served as intended, even when the flattener lists them as left.
     if (union.branches.filter(isObjectLike).length < 2) return undefined;

@@ -18,7 +18,9 @@ export function unsatisfiableReason(node: JsonSchema): string | undefined {
     conjuncts.push(schema);
     if (isPlainObject(schema) && Array.isArray(schema.allOf)) for (const b of schema.allOf) collect(b, seen);
   };
-  collect(node, new Set());
+  // Most nodes asked about are a `const` beside its `type` (a union's tag), with no `allOf` to follow.
+  if (Array.isArray(node.allOf)) collect(node, new Set());
+  else conjuncts.push(node);
   if (conjuncts.includes(false)) return 'one of its allOf branches is `false`';
 
   let kinds: Set<JsonType> | undefined;
@@ -33,9 +35,10 @@ export function unsatisfiableReason(node: JsonSchema): string | undefined {
       kinds = kinds ? new Set([...kinds].filter((k) => next.has(k))) : next;
     }
     const allowed = 'const' in part ? [part.const] : Array.isArray(part.enum) ? part.enum : undefined;
-    if (allowed) {
+    if (allowed && values === undefined) values = allowed;
+    else if (allowed) {
       const keys = new Set(allowed.map(stableStringify));
-      values = values ? values.filter((v) => keys.has(stableStringify(v))) : allowed;
+      values = values!.filter((v) => keys.has(stableStringify(v)));
     }
   }
   if (kinds && kinds.size === 0) return `it must be ${typeNames.join(' and ')} at once`;

@@ -53,8 +53,15 @@ export function admittedKinds(node: unknown): Set<JsonType> | undefined {
 
 /** Accepts null next to at least one other kind (a nullable value, not a literal null). */
 export function isNullable(node: unknown): boolean {
+  // One type name and nothing else that narrows or widens it: one kind (two for `number`, neither null).
+  if (isPlainObject(node) && typeof node.type === 'string' && !hasKindKeyword(node)) return false;
   const kinds = admittedKinds(node);
   return kinds ? kinds.has('null') && kinds.size > 1 : false;
+}
+
+/** Keywords besides `type` that `admittedKinds` reads. */
+function hasKindKeyword(node: JsonSchema): boolean {
+  return 'const' in node || 'enum' in node || 'oneOf' in node || 'anyOf' in node;
 }
 
 /** The property name when the node is reached as `properties/<name>`. */

@@ -92,7 +92,7 @@ function atomsOf(
   return 'any';
 }
 
-function atomsFromTypes(schema: JsonSchema, types: JsonType[], via: ReadonlySet<string>): TypeAtom[] {
+function atomsFromTypes(schema: JsonSchema, types: readonly JsonType[], via: ReadonlySet<string>): TypeAtom[] {
   const atoms: TypeAtom[] = [];
   for (const type of new Set(types)) {
     const fragment: JsonSchema = {};
