@@ -1,8 +1,8 @@
-import { forEachSubschema } from './keywords.js';
-import { positionPointer } from './pointer.js';
+import { subschemaShape } from './keywords.js';
+import { escapePointerToken } from './pointer.js';
 import { isPlainObject, type JsonSchema } from './types.js';
 
-// Sub-schemas are found with the flattener's keyword table (forEachSubschema), so data keywords
+// Sub-schemas are found with the flattener's keyword table (subschemaShape, as forEachSubschema reads it), so data keywords
 // (`default`, `examples`, `const`, `enum`) are never walked as schemas and both sides agree on positions.
 
 /** One sub-schema `walkSchemas` reached. Boolean sub-schemas are not visited; they are seen on the parent. */
@@ -49,19 +49,44 @@ function visit(current: SchemaVisit, ancestors: Set<object>, out: SchemaVisit[])
   if (ancestors.has(current.node)) return;
   out.push(current);
   ancestors.add(current.node);
-  const children: SchemaVisit[] = [];
-  forEachSubschema(current.node, (child, at) => {
-    if (!isPlainObject(child)) return;
-    const { keyword, key } = at;
-    children.push({
-      node: child,
-      pointer: positionPointer(current.pointer, at),
-      parent: current,
-      keyword,
-      key: key === undefined ? undefined : String(key),
-      depth: DEFS.has(keyword) ? 0 : current.depth + (DEEPER.has(keyword) ? 1 : 0),
-    });
-  });
-  for (const child of children) visit(child, ancestors, out);
+  // forEachSubschema's order and positions, without a callback and a position object per child: the probe
+  // walks every node of every document at startup.
+  const { node } = current;
+  const keywords = Object.keys(node);
+  for (let k = 0; k < keywords.length; k++) {
+    const keyword = keywords[k]!;
+    const shape = subschemaShape(keyword);
+    if (shape === undefined) continue;
+    const value = node[keyword];
+    if (shape === 'map') {
+      if (!isPlainObject(value)) continue;
+      const names = Object.keys(value);
+      for (let i = 0; i < names.length; i++) child(current, value[names[i]!], keyword, names[i]!, ancestors, out);
+    } else if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) child(current, value[i], keyword, i, ancestors, out);
+    } else if (shape === 'single') child(current, value, keyword, undefined, ancestors, out);
+  }
   ancestors.delete(current.node);
+}
+
+function child(
+  parent: SchemaVisit,
+  node: unknown,
+  keyword: string,
+  key: string | number | undefined,
+  ancestors: Set<object>,
+  out: SchemaVisit[],
+): void {
+  if (!isPlainObject(node)) return;
+  // Keywords are plain names (no `~` or `/`); a key is escaped.
+  const at = `${parent.pointer}/${keyword}`;
+  const next: SchemaVisit = {
+    node,
+    pointer: key === undefined ? at : `${at}/${escapePointerToken(key)}`,
+    parent,
+    keyword,
+    key: key === undefined ? undefined : String(key),
+    depth: DEFS.has(keyword) ? 0 : parent.depth + (DEEPER.has(keyword) ? 1 : 0),
+  };
+  visit(next, ancestors, out);
 }
