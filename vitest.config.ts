@@ -19,6 +19,7 @@ const propertyFiles = [
   'test/unit/repair/union-outcome.test.ts',
   'test/cases/http-property.test.ts',
   'test/integration/probe-equals-list.test.ts',
+  'test/unit/probe/meta-schema-plain.property.test.ts',
 ];
 
 export default defineConfig({

@@ -1,3 +1,4 @@
+import { plainlyValid } from './plainly-valid.js';
 import { validate } from './validate-2020-12.js';
 
 /** One place a document breaks the JSON Schema 2020-12 meta-schema. */
@@ -24,10 +25,12 @@ const ECHOES: ReadonlySet<string> = new Set(['anyOf', 'oneOf', 'allOf', 'not', '
  * Where `doc` is not a valid JSON Schema 2020-12 document, one violation per offending value (in the
  * meta-schema's order of vocabularies): checked by Ajv's validator for the meta-schema, compiled ahead of time (no Ajv and no
  * `new Function` at run time: docs/decisions/0017-meta-schema-check.md). `format` is not asserted (an
- * annotation in 2020-12). Pure; linear in the document's size.
+ * annotation in 2020-12). A document `plainlyValid` vouches for is not run through it: at startup, where
+ * the validator's code is cold, it costs several times that check (docs/decisions/0027-meta-schema-check-for-plain-documents.md).
+ * Pure; linear in the document's size.
  */
 export function metaSchemaViolations(doc: unknown): MetaSchemaViolation[] {
-  if (checked(doc)) return [];
+  if (plainlyValid(doc) || checked(doc)) return [];
   const errors = checked.errors ?? [];
   const specific = errors.filter((e) => !ECHOES.has(e.keyword));
   const out = new Map<string, MetaSchemaViolation>();
