@@ -127,7 +127,18 @@ export function documentProjector(
  * where Zod refuses only keys no side knows (docs/decisions/0014-per-client-projections.md).
  */
 function faithfulSide(schema: JsonSchema): { schema: JsonSchema; unflattened: [] } {
-  return { schema: relaxIntersections(schema), unflattened: [] };
+  // Only an intersection is relaxed, and most documents have none: those are copied as they are, which is
+  // what the relaxation returns for them, without its two walks.
+  return { schema: holdsAllOf(schema) ? relaxIntersections(schema) : cloneJson(schema), unflattened: [] };
+}
+
+/** Whether any object in `value` has an `allOf` key (a schema keyword or not: a cheap over-approximation). */
+function holdsAllOf(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(holdsAllOf);
+  if (typeof value !== 'object' || value === null) return false;
+  if (Object.hasOwn(value, 'allOf')) return true;
+  for (const key in value) if (holdsAllOf((value as Record<string, unknown>)[key])) return true;
+  return false;
 }
 
 /** The `flat` projection of one slice (docs/design/flatten.md, The pipeline). */
