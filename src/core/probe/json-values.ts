@@ -6,6 +6,7 @@ import { pointer } from '../json-schema/pointer.js';
  * Scans every value, data keywords (`default`, `const`, `enum`, `examples`) included.
  */
 export function findNonJsonValues(doc: unknown): Array<{ path: string; what: string }> {
+  if (plainJson(doc, 0)) return [];
   const found: Array<{ path: string; what: string }> = [];
   // The path is kept as tokens and spelled as a pointer only for a finding: most documents have none.
   const tokens: Array<string | number> = [];
@@ -64,4 +65,39 @@ function describeNonJson(value: unknown): string | undefined {
     default:
       return undefined;
   }
+}
+
+/** Deeper than this, `plainJson` leaves the document to the full scan, which also finds a cycle. */
+const PLAIN_DEPTH = 256;
+
+/**
+ * True when every value in `value` survives `JSON.stringify` as it is and nothing is nested deeper than
+ * `PLAIN_DEPTH` (so nothing is circular): what the full scan would find nothing in, checked without keeping
+ * a path or a set of ancestors. Most documents are plain, and the probe scans every one at startup.
+ */
+function plainJson(value: unknown, depth: number): boolean {
+  if (depth > PLAIN_DEPTH) return false;
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return Number.isFinite(value);
+    case 'object':
+      break;
+    default:
+      return false;
+  }
+  if (value === null) return true;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (!plainJson(value[i], depth + 1)) return false;
+    return true;
+  }
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return false;
+  const keys = Object.keys(value);
+  for (let i = 0; i < keys.length; i++) {
+    if (!plainJson((value as Record<string, unknown>)[keys[i]!], depth + 1)) return false;
+  }
+  return true;
 }
