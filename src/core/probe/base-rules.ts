@@ -23,11 +23,17 @@ const requiredInProperties: Rule = {
     if (!Array.isArray(node.required) || !node.required.every((k: unknown) => typeof k === 'string'))
       return { path: pointer(at, 'required'), message: '`required` must be an array of property names' };
     const properties = isPlainObject(node.properties) ? node.properties : {};
-    return node.required.flatMap((key: string, i: number): Finding[] =>
-      Object.hasOwn(properties, key)
-        ? []
-        : [{ path: pointer(at, 'required', i), message: `\`${key}\` is required but has no entry in \`properties\`` }],
-    );
+    let found: Finding[] | undefined;
+    for (let i = 0; i < node.required.length; i++) {
+      const key = node.required[i] as string;
+      if (Object.hasOwn(properties, key)) continue;
+      found ??= [];
+      found.push({
+        path: pointer(at, 'required', i),
+        message: `\`${key}\` is required but has no entry in \`properties\``,
+      });
+    }
+    return found;
   },
 };
 
@@ -39,6 +45,7 @@ const enumValues: Rule = {
     if (!('enum' in node)) return undefined;
     if (!Array.isArray(node.enum) || node.enum.length === 0)
       return { message: '`enum` is empty or not an array, so no value can pass' };
+    if (distinctScalars(node.enum)) return undefined;
     const keys: string[] = node.enum.map(stableStringify);
     return node.enum.flatMap((value: unknown, i: number): Finding[] =>
       keys.indexOf(keys[i]!) < i
@@ -47,6 +54,18 @@ const enumValues: Rule = {
     );
   },
 };
+
+/**
+ * True when every value is a string, a boolean, null or a finite number and none is there twice: then no two
+ * have the same JSON text either (a set tells 0 from -0 no more than JSON does). Most enums are such.
+ */
+function distinctScalars(values: unknown[]): boolean {
+  for (const v of values) {
+    if (typeof v === 'number' ? !Number.isFinite(v) : v !== null && typeof v !== 'string' && typeof v !== 'boolean')
+      return false;
+  }
+  return new Set(values).size === values.length;
+}
 
 const refLeft: Rule = {
   id: 'ref-not-inlined',
