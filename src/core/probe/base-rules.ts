@@ -8,7 +8,7 @@ import { shortLiteral } from '../messages/describe.js';
 import { positionRule, requiredProperties } from './positions.js';
 import { rootKeysServed, rootNotObject } from './root.js';
 import { unsatisfiableReason } from './satisfiable.js';
-import { admittedKinds, hasType, isNullable, isObjectLike, subject, unionOf } from './schema-facts.js';
+import { admittedKinds, hasKind, hasType, isNullable, isObjectLike, subject, unionOf } from './schema-facts.js';
 import type { Finding, Rule, SchemaVisit } from './types.js';
 
 // Checks that always run on the served document. Errors are documents no client can use as meant;
@@ -170,8 +170,8 @@ const stringOrStructure: Rule = {
     const { node } = visit;
     if (!unionOf(node) && (declaredTypes(node)?.length ?? 0) <= 1) return undefined; // only where the choice is made
     const kinds = admittedKinds(node);
-    if (!kinds?.has('string')) return undefined;
-    const structures = (['object', 'array'] as const).filter((k) => kinds.has(k));
+    if (kinds === undefined || !hasKind(kinds, 'string')) return undefined;
+    const structures = (['object', 'array'] as const).filter((k) => hasKind(kinds, k));
     if (structures.length === 0) return undefined;
     return {
       message: `${subject(visit)} accepts a string or an ${structures.join(' or ')}; when a client sends the ${structures[0]} as a JSON string, argument repair cannot tell it from a real string`,
