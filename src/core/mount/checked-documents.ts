@@ -58,7 +58,7 @@ export function serveInput(
   options: { eager: boolean; onLate?: (issues: SchemaIssue[]) => void },
 ): ServedInput {
   const { served: projections, default: byDefault } = config.projection;
-  const projector = documentProjector(sides);
+  const projector = documentProjector(sides, { faithfulOnly: projections.every((p) => p === 'faithful') });
   const notes = sides.flatMap(({ side }) => (side.converted.ok ? side.converted.notes : []));
   const noteIssues = conversionNoteIssues(tool, notes, 'input');
   const zodShapeKeys = [...new Set(sides.flatMap(({ side }) => side.shapeKeys))];

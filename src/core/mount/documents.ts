@@ -70,9 +70,13 @@ type Family = {
   conflicts: KeyConflict[];
 };
 
-/** The projector of one tool, from its converted slices (all converted). Nothing is computed until asked. */
+/**
+ * The projector of one tool, from its converted slices (all converted). Nothing is computed until asked.
+ * `faithfulOnly`: the mount serves `faithful` alone, so no other family reads the converted slices after it.
+ */
 export function documentProjector(
   sides: ReadonlyArray<{ slice: RootPart['slice']; side: ConvertedSide }>,
+  options: { faithfulOnly?: boolean } = {},
 ): DocumentProjector {
   const converted = sides.map(({ slice, side }) => ({
     slice,
@@ -84,7 +88,10 @@ export function documentProjector(
     if (found) return found;
     const parts = converted.map((c) => ({
       ...c,
-      ...(name === 'faithful' ? faithfulSide(c.schema) : flatSide(c.schema)),
+      // The mount's `extend` is converted once for every tool: each gets its own copy.
+      ...(name === 'faithful'
+        ? faithfulSide(c.schema, options.faithfulOnly && c.slice !== 'extend')
+        : flatSide(c.schema)),
     }));
     const nonObject = parts.find(({ schema }) => !isPlainObjectRoot(schema))?.schema;
     const merged = nonObject ? undefined : mergeRootObjects(parts, { keepRootKeywords: name === 'faithful' });
@@ -126,10 +133,12 @@ export function documentProjector(
  * only the relaxation the superset rule needs: JSON Schema's `allOf` refuses a key one strict member lacks,
  * where Zod refuses only keys no side knows (docs/decisions/0014-per-client-projections.md).
  */
-function faithfulSide(schema: JsonSchema): { schema: JsonSchema; unflattened: [] } {
-  // Only an intersection is relaxed, and most documents have none: those are copied as they are, which is
-  // what the relaxation returns for them, without its two walks.
-  return { schema: holdsAllOf(schema) ? relaxIntersections(schema) : cloneJson(schema), unflattened: [] };
+function faithfulSide(schema: JsonSchema, owned = false): { schema: JsonSchema; unflattened: [] } {
+  // Only an intersection is relaxed, and most documents have none: those are served as conversion wrote
+  // them, which is what the relaxation returns (a copy) for them, without its two walks. A copy still where
+  // another family or tool reads the converted slice too: what is served here is frozen.
+  if (holdsAllOf(schema)) return { schema: relaxIntersections(schema), unflattened: [] };
+  return { schema: owned ? schema : cloneJson(schema), unflattened: [] };
 }
 
 /** Whether any object in `value` has an `allOf` key (a schema keyword or not: a cheap over-approximation). */
