@@ -70,12 +70,16 @@ export const EVALUATION_DEPENDENT: readonly string[] = ['unevaluatedProperties',
 /** A sub-schema position: the keyword holding it and, for lists and maps, the index or name. */
 export type Position = { keyword: string; key?: string | number };
 
+/** The three tables as one (they share no keyword): every walk asks this of every keyword it meets. */
+const SHAPES: ReadonlyMap<string, 'single' | 'list' | 'map'> = new Map([
+  ...[...SINGLE].map((k) => [k, 'single'] as const),
+  ...[...LIST].map((k) => [k, 'list'] as const),
+  ...[...MAP].map((k) => [k, 'map'] as const),
+]);
+
 /** How a keyword holds sub-schemas: one, a list, a name → schema map, or none (data or a scalar). */
 export function subschemaShape(keyword: string): 'single' | 'list' | 'map' | undefined {
-  if (SINGLE.has(keyword)) return 'single';
-  if (LIST.has(keyword)) return 'list';
-  if (MAP.has(keyword)) return 'map';
-  return undefined;
+  return SHAPES.get(keyword);
 }
 
 /** Calls `fn` for every direct sub-schema of `node`, in document order. */

@@ -79,7 +79,8 @@ const ruleSets = new Map<string, { rules: readonly RuleEntry[]; unknown: readonl
  */
 function rulesFor(ctx: CheckContext): { rules: readonly RuleEntry[]; unknown: readonly string[] } {
   const names = ctx.side === 'input' ? (ctx.options.profiles ?? []) : [];
-  const key = JSON.stringify([ctx.side, !!ctx.options.requireTypedProperties, !!ctx.options.requirePortableFormats, names]);
+  const flags = `${ctx.side} ${ctx.options.requireTypedProperties ? 1 : 0}${ctx.options.requirePortableFormats ? 1 : 0}`;
+  const key = names.length === 0 ? flags : `${flags} ${JSON.stringify(names)}`;
   let known = ruleSets.get(key);
   if (!known) {
     const { profiles, unknown } = resolveProfiles(names);

@@ -11,6 +11,12 @@ import { kindsOfType } from './schema-facts.js';
  * intersections (`allOf:[{type:"string"},{type:"number"}]`) and never claims a satisfiable schema is empty.
  */
 export function unsatisfiableReason(node: JsonSchema): string | undefined {
+  // The common case, a `const` beside its one `type` (a union's tag) and nothing to intersect: satisfiable
+  // when the value is of that type, which is what the general reading below finds for it.
+  if (typeof node.type === 'string' && 'const' in node && !('enum' in node) && !Array.isArray(node.allOf)) {
+    const kind = typeOfValue(node.const);
+    if (kind === node.type || (node.type === 'number' && kind === 'integer')) return undefined;
+  }
   const conjuncts: unknown[] = [];
   const collect = (schema: unknown, seen: Set<unknown>) => {
     if (seen.has(schema)) return;
