@@ -71,77 +71,42 @@ const objectOf =
     return true;
   };
 
-const isSchemaMap = objectOf((v) => plainlyValid(v));
+const isSchema: Check = (v) => plainlyValid(v);
+const isSchemaMap = objectOf(isSchema);
+const isAnchor: Check = (v) => typeof v === 'string' && ANCHOR.test(v);
 
-/** What the 2020-12 meta-schema requires of each keyword read here. */
+/** Every keyword in `keywords` checked by `check`. */
+const each = (keywords: readonly string[], check: Check) => keywords.map((k): [string, Check] => [k, check]);
+
+/**
+ * What the 2020-12 meta-schema requires of each keyword read here, grouped by requirement; the vocabulary
+ * each keyword comes from is in its meta-schema (core, applicator, unevaluated, validation, meta-data,
+ * format-annotation, content), the deprecated ones in the root's own `properties`.
+ */
 const KEYWORDS: ReadonlyMap<string, Check> = new Map<string, Check>([
-  // core
+  // One schema.
+  ...each(['items', 'contains', 'additionalProperties', 'propertyNames', 'if', 'then', 'else', 'not'], isSchema),
+  ...each(['unevaluatedItems', 'unevaluatedProperties', 'contentSchema'], isSchema),
+  // A non-empty list of schemas (`schemaArray`), and names to schemas.
+  ...each(['prefixItems', 'allOf', 'anyOf', 'oneOf'], isSchemaArray),
+  ...each(['properties', 'patternProperties', 'dependentSchemas', '$defs', 'definitions'], isSchemaMap),
+  // Strings: URIs and URI references (their formats are not asserted), and the annotations.
+  ...each(['$schema', '$ref', '$dynamicRef', '$recursiveRef', '$comment', 'pattern', 'format'], isString),
+  ...each(['title', 'description', 'contentEncoding', 'contentMediaType'], isString),
+  ...each(['$anchor', '$dynamicAnchor', '$recursiveAnchor'], isAnchor),
   ['$id', (v) => typeof v === 'string' && ID.test(v)],
-  ['$schema', isString],
-  ['$ref', isString],
-  ['$anchor', (v) => typeof v === 'string' && ANCHOR.test(v)],
-  ['$dynamicRef', isString],
-  ['$dynamicAnchor', (v) => typeof v === 'string' && ANCHOR.test(v)],
-  ['$comment', isString],
-  ['$defs', isSchemaMap],
-  // applicator
-  ['prefixItems', isSchemaArray],
-  ['items', (v) => plainlyValid(v)],
-  ['contains', (v) => plainlyValid(v)],
-  ['additionalProperties', (v) => plainlyValid(v)],
-  ['properties', isSchemaMap],
-  ['patternProperties', isSchemaMap],
-  ['dependentSchemas', isSchemaMap],
-  ['propertyNames', (v) => plainlyValid(v)],
-  ['if', (v) => plainlyValid(v)],
-  ['then', (v) => plainlyValid(v)],
-  ['else', (v) => plainlyValid(v)],
-  ['allOf', isSchemaArray],
-  ['anyOf', isSchemaArray],
-  ['oneOf', isSchemaArray],
-  ['not', (v) => plainlyValid(v)],
-  // unevaluated
-  ['unevaluatedItems', (v) => plainlyValid(v)],
-  ['unevaluatedProperties', (v) => plainlyValid(v)],
-  // validation
-  ['type', isType],
-  ['const', isAny],
-  ['enum', isArray],
+  // Numbers and counts.
+  ...each(['maximum', 'exclusiveMaximum', 'minimum', 'exclusiveMinimum'], isNumber),
   ['multipleOf', (v) => isNumber(v) && (v as number) > 0],
-  ['maximum', isNumber],
-  ['exclusiveMaximum', isNumber],
-  ['minimum', isNumber],
-  ['exclusiveMinimum', isNumber],
-  ['maxLength', isNonNegativeInteger],
-  ['minLength', isNonNegativeInteger],
-  ['pattern', isString],
-  ['maxItems', isNonNegativeInteger],
-  ['minItems', isNonNegativeInteger],
-  ['uniqueItems', isBoolean],
-  ['maxContains', isNonNegativeInteger],
-  ['minContains', isNonNegativeInteger],
-  ['maxProperties', isNonNegativeInteger],
-  ['minProperties', isNonNegativeInteger],
+  ...each(['maxLength', 'minLength', 'maxItems', 'minItems', 'maxContains', 'minContains'], isNonNegativeInteger),
+  ...each(['maxProperties', 'minProperties'], isNonNegativeInteger),
+  // The rest of validation and meta-data.
+  ['type', isType],
   ['required', isStringArray],
   ['dependentRequired', objectOf(isStringArray)],
-  // meta-data
-  ['title', isString],
-  ['description', isString],
-  ['default', isAny],
-  ['deprecated', isBoolean],
-  ['readOnly', isBoolean],
-  ['writeOnly', isBoolean],
-  ['examples', isArray],
-  // format-annotation
-  ['format', isString],
-  // content
-  ['contentEncoding', isString],
-  ['contentMediaType', isString],
-  ['contentSchema', (v) => plainlyValid(v)],
-  // the root's deprecated keywords
-  ['definitions', isSchemaMap],
-  ['$recursiveAnchor', (v) => typeof v === 'string' && ANCHOR.test(v)],
-  ['$recursiveRef', isString],
+  ...each(['enum', 'examples'], isArray),
+  ...each(['uniqueItems', 'deprecated', 'readOnly', 'writeOnly'], isBoolean),
+  ...each(['const', 'default'], isAny),
 ]);
 
 /** Keywords the meta-schema constrains that are not read here: a document carrying one goes to Ajv. */
