@@ -1,0 +1,255 @@
+/**
+ * Review R1 of the cached tools/list (list-cache.ts, tool-list.ts): what a consumer of the body, a
+ * middleware in front, or a throwing visibleTools predicate does to it. Failing tests are findings
+ * (reproductions for workerd and the validator in .scratch/ of the review worktree, not committed).
+ */
+import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
+import { Hono } from 'hono';
+import { compress } from 'hono/compress';
+import { type AnyTool, defineTool, type McpMountOptions, type ServedTool, validateMcpSchemas } from 'mcp-mount';
+import { createMcpFetchHandler } from 'mcp-mount/adapter';
+import { mcp } from 'mcp-mount/hono';
+import { describe, expect, it } from 'vitest';
+import * as z from 'zod';
+import { carrier } from '../../src/core/serve/carrier.js';
+import { listen } from '../support/server.js';
+
+const pass = (value: unknown) => ({ value });
+const tools: AnyTool[] = Array.from({ length: 40 }, (_, i) =>
+  defineTool({
+    name: `t${String(i).padStart(2, '0')}`,
+    description: `tool ${i} ${'x'.repeat(200)}`,
+    input: z.object({ a: z.string(), n: z.number().optional() }),
+    handler: () => 'ok',
+  }),
+);
+const silent = { warn: () => {}, error: () => {} };
+const options = (extra: McpMountOptions = {}, mode: 'json' | 'sse' = 'json'): McpMountOptions => ({
+  name: 'cache',
+  version: '1.2.3',
+  projection: 'flat',
+  protocol: { responseMode: mode },
+  schemaValidation: { policy: 'warn' },
+  observe: { logger: silent },
+  ...extra,
+});
+
+function listRequest(url = 'http://localhost/mcp', extra: Record<string, string> = {}): Request {
+  return new Request(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...extra },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+  });
+}
+
+function reference(listed: readonly ServedTool[], mode: 'json' | 'sse') {
+  return createMcpHandler(
+    () => {
+      const server = new McpServer(
+        { name: 'cache', version: '1.2.3' },
+        { capabilities: { tools: { listChanged: false } } },
+      );
+      for (const t of listed) {
+        server.registerTool(
+          t.name,
+          { title: t.title, description: t.description, inputSchema: carrier(t.inputSchema, pass) } as never,
+          () => ({ content: [] }),
+        );
+      }
+      return server;
+    },
+    { responseMode: mode },
+  );
+}
+
+async function sdkText(extra: McpMountOptions, shown: (name: string) => boolean, mode: 'json' | 'sse' = 'json') {
+  const listed = validateMcpSchemas(tools, options(extra, mode)).tools.filter((t) => shown(t.name));
+  return (await reference(listed, mode).fetch(listRequest())).text();
+}
+
+/** Equal texts, reported by where they first differ rather than by a 20 KB diff. */
+function same(actual: string, expected: string) {
+  let at = 0;
+  while (at < actual.length && actual[at] === expected[at]) at++;
+  expect({ length: actual.length, firstDifference: at === actual.length && at === expected.length ? -1 : at }).toEqual({
+    length: expected.length,
+    firstDifference: -1,
+  });
+}
+
+describe('a consumer of a cached list cannot change the next one', () => {
+  it('writing into a chunk it read leaves later lists as they were', async () => {
+    const mount = createMcpFetchHandler(tools, options());
+    const expected = await sdkText({}, () => true);
+    const reader = (await mount.fetch(listRequest())).body!.getReader();
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      value.fill(0x20);
+    }
+    same(await (await mount.fetch(listRequest())).text(), expected);
+  });
+
+  it('a consumer re-streaming the body as a byte stream (which transfers each chunk) leaves later lists intact', async () => {
+    const mount = createMcpFetchHandler(tools, options());
+    const expected = await sdkText({}, () => true);
+    const reader = (await mount.fetch(listRequest())).body!.getReader();
+    // A byte stream's enqueue transfers the chunk's ArrayBuffer (Streams spec), as a BYOB-capable proxy does.
+    const bytes = new ReadableStream({
+      type: 'bytes',
+      async pull(controller) {
+        const { value, done } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      },
+    });
+    await new Response(bytes).text().catch(() => undefined);
+    same(await (await mount.fetch(listRequest())).text(), expected);
+  });
+
+  it('the same for a filtered list sent as views of the shared buffer', async () => {
+    const visible = ['t01', 't02', 't30'];
+    const extra = { access: { visibleTools: () => visible } };
+    const mount = createMcpFetchHandler(tools, options(extra));
+    const expected = await sdkText(extra, (n) => visible.includes(n));
+    const reader = (await mount.fetch(listRequest())).body!.getReader();
+    const seen: Uint8Array[] = [];
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      seen.push(value);
+    }
+    for (const chunk of seen) chunk.fill(0x20);
+    same(await (await mount.fetch(listRequest())).text(), expected);
+  });
+});
+
+describe('a filtered list hands its consumer nothing of the hidden tools', () => {
+  it("no chunk's buffer holds a hidden tool's entry", async () => {
+    const visible = ['t01', 't02', 't30'];
+    const mount = createMcpFetchHandler(tools, options({ access: { visibleTools: () => visible } }));
+    const reader = (await mount.fetch(listRequest())).body!.getReader();
+    const buffers: string[] = [];
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffers.push(new TextDecoder().decode(new Uint8Array(value.buffer)));
+    }
+    // A view's buffer is the whole cache: every tool's entry, hidden ones included.
+    expect(buffers.filter((b) => b.includes('"t10"'))).toEqual([]);
+  });
+});
+
+describe('filters of every shape, byte for byte with the SDK', () => {
+  const names = tools.map((t) => t.name);
+  const patterns: Record<string, string[]> = {
+    none: [],
+    all: names,
+    one: ['t17'],
+    first: ['t00'],
+    last: ['t39'],
+    'every other (20 runs: copied)': names.filter((_, i) => i % 2 === 0),
+    'eight runs': names.filter((_, i) => i % 5 === 0),
+    'nine runs': names.filter((_, i) => i % 4 === 0 && i < 36),
+    reversed: [...names].reverse().slice(0, 9),
+    duplicates: ['t03', 't03', 't04', 't03'],
+    'unknown names': ['nope', 't05', 'also-nope'],
+    'all but one': names.slice(1),
+    'as many names as tools, one unknown': [...names.slice(1), 'nope'],
+  };
+  for (const mode of ['json', 'sse'] as const) {
+    for (const [label, visible] of Object.entries(patterns)) {
+      it(`${mode}: ${label}`, async () => {
+        const extra = { access: { visibleTools: () => visible } };
+        const mount = createMcpFetchHandler(tools, options(extra, mode));
+        const expected = await sdkText(extra, (n) => visible.includes(n), mode);
+        same(await (await mount.fetch(listRequest())).text(), expected);
+        same(await (await mount.fetch(listRequest())).text(), expected);
+      });
+    }
+  }
+});
+
+const MODERN = {
+  'mcp-protocol-version': '2026-07-28',
+  'mcp-method': 'tools/list',
+};
+const META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'review', version: '1.0.0' },
+};
+function modernList(url: string, extra: Record<string, string> = {}): Request {
+  return new Request(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...MODERN, ...extra },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: META } }),
+  });
+}
+
+describe('middleware in front, over real HTTP', () => {
+  it('Hono compress: the gzipped 2026-07-28 JSON list is the SDK list, on every request', async () => {
+    const app = new Hono();
+    app.use(compress({ encoding: 'gzip' }));
+    app.all('/mcp', mcp(tools, options()));
+    const running = await listen(app.fetch);
+    try {
+      const listed = validateMcpSchemas(tools, options()).tools;
+      const expected = await (await reference(listed, 'json').fetch(modernList('http://localhost/mcp'))).text();
+      for (let i = 0; i < 3; i++) {
+        const response = await fetch(modernList(running.url, { 'accept-encoding': 'gzip' }));
+        // fetch decodes the gzip itself.
+        expect(response.headers.get('content-encoding')).toBe('gzip');
+        same(await response.text(), expected);
+      }
+    } finally {
+      await running.close();
+    }
+  });
+});
+
+describe('a 2025-era SSE answer collapsed to JSON for a JSON-only client', () => {
+  it("has the SDK JSON answer's headers, not the event stream's (no-transform keeps every proxy from compressing it)", async () => {
+    const mount = createMcpFetchHandler(tools, options({}, 'sse'));
+    const response = await mount.fetch(listRequest('http://localhost/mcp', { accept: 'application/json' }));
+    expect(response.headers.get('content-type')).toBe('application/json');
+    // The SDK's own JSON answer (2026-07-28, or responseMode json where it applies) sends content-type alone.
+    expect({
+      cacheControl: response.headers.get('cache-control'),
+      connection: response.headers.get('connection'),
+      accelBuffering: response.headers.get('x-accel-buffering'),
+    }).toEqual({ cacheControl: null, connection: null, accelBuffering: null });
+  });
+
+  it('is compressed by Hono compress like any JSON answer', async () => {
+    const app = new Hono();
+    app.use(compress({ encoding: 'gzip' }));
+    app.all('/mcp', mcp(tools, options({}, 'sse')));
+    const response = await app.request(
+      listRequest('http://localhost/mcp', { accept: 'application/json', 'accept-encoding': 'gzip' }),
+    );
+    expect(response.headers.get('content-encoding')).toBe('gzip');
+  });
+});
+
+describe('a visibleTools predicate that throws while a single tools/list is answered', () => {
+  it("is the mount's 500 that onError sees, as for a call, never its text in the result", async () => {
+    const seen: unknown[] = [];
+    const extra: McpMountOptions = {
+      access: {
+        visibleTools: () => () => {
+          throw new Error('db password=hunter2');
+        },
+      },
+      observe: { logger: silent, onError: (error) => void seen.push(error) },
+    };
+    const mount = createMcpFetchHandler(tools, options(extra));
+    for (const request of [listRequest(), modernList('http://localhost/mcp')]) {
+      const response = await mount.fetch(request);
+      const text = await response.text();
+      expect(text).not.toContain('hunter2');
+      expect(response.status).toBe(500);
+    }
+    expect(seen).toHaveLength(2);
+  });
+});
