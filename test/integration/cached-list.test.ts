@@ -5,7 +5,7 @@
  * projection, in JSON and SSE, with `visibleTools`, scoped tools and `listUnauthorizedTools`, `execution`,
  * `_meta`, `icons`, annotations and output schemas.
  */
-import { type AuthInfo, createMcpHandler, McpServer } from '@modelcontextprotocol/server';
+import type { AuthInfo } from '@modelcontextprotocol/server';
 import {
   type AnyTool,
   defineTool,
@@ -17,10 +17,9 @@ import {
 import { createMcpFetchHandler } from 'mcp-mount/adapter';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { carrier } from '../../src/core/serve/carrier.js';
+import { reference } from '../support/list-reference.js';
 import { withClients } from '../support/server.js';
 
-const pass = (value: unknown) => ({ value });
 const union = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('a'), n: z.number().int() }),
   z.object({ kind: z.literal('b'), s: z.string().max(8), deep: z.union([z.string(), z.object({ x: z.boolean() })]) }),
@@ -78,36 +77,6 @@ function listRequest(era: Era, id: unknown = 1, params: Record<string, unknown> 
     params: era === 'modern' ? { ...params, _meta: META } : params,
   };
   return new Request('http://localhost/mcp', { method: 'POST', headers, body: JSON.stringify(body) });
-}
-
-/** The SDK alone, registering the reported documents through carriers, as the mount registered them before. */
-function reference(listed: readonly ServedTool[], responseMode: Mode) {
-  return createMcpHandler(
-    () => {
-      const server = new McpServer(
-        { name: 'cache', version: '1.2.3' },
-        { capabilities: { tools: { listChanged: false } } },
-      );
-      for (const t of listed) {
-        const registered = server.registerTool(
-          t.name,
-          {
-            title: t.title,
-            description: t.description,
-            inputSchema: carrier(t.inputSchema, pass),
-            outputSchema: t.outputSchema && carrier(t.outputSchema, pass),
-            annotations: t.annotations,
-            icons: t.icons ? [...t.icons] : undefined,
-            _meta: t._meta,
-          } as never,
-          () => ({ content: [] }),
-        );
-        if (t.execution) registered.execution = t.execution;
-      }
-      return server;
-    },
-    { responseMode },
-  );
 }
 
 function mountOptions(projection: (typeof PROJECTION_NAMES)[number], mode: Mode, extra: McpMountOptions = {}) {
