@@ -3,18 +3,22 @@
  * middleware in front, or a throwing visibleTools predicate does to it. Failing tests are findings
  * (reproductions for workerd and the validator in .scratch/ of the review worktree, not committed).
  */
-import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import express from 'express';
 import { Hono } from 'hono';
 import { compress } from 'hono/compress';
-import { type AnyTool, defineTool, type McpMountOptions, type ServedTool, validateMcpSchemas } from 'mcp-mount';
+import { type AnyTool, defineTool, type McpMountOptions, validateMcpSchemas } from 'mcp-mount';
 import { createMcpFetchHandler } from 'mcp-mount/adapter';
+import { mcp as expressMcp } from 'mcp-mount/express';
 import { mcp } from 'mcp-mount/hono';
+import { mcp as nextMcp } from 'mcp-mount/next';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { carrier } from '../../src/core/serve/carrier.js';
+import { reference } from '../support/list-reference.js';
 import { listen } from '../support/server.js';
 
-const pass = (value: unknown) => ({ value });
 const tools: AnyTool[] = Array.from({ length: 40 }, (_, i) =>
   defineTool({
     name: `t${String(i).padStart(2, '0')}`,
@@ -40,26 +44,6 @@ function listRequest(url = 'http://localhost/mcp', extra: Record<string, string>
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...extra },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
   });
-}
-
-function reference(listed: readonly ServedTool[], mode: 'json' | 'sse') {
-  return createMcpHandler(
-    () => {
-      const server = new McpServer(
-        { name: 'cache', version: '1.2.3' },
-        { capabilities: { tools: { listChanged: false } } },
-      );
-      for (const t of listed) {
-        server.registerTool(
-          t.name,
-          { title: t.title, description: t.description, inputSchema: carrier(t.inputSchema, pass) } as never,
-          () => ({ content: [] }),
-        );
-      }
-      return server;
-    },
-    { responseMode: mode },
-  );
 }
 
 async function sdkText(extra: McpMountOptions, shown: (name: string) => boolean, mode: 'json' | 'sse' = 'json') {
@@ -252,4 +236,73 @@ describe('a visibleTools predicate that throws while a single tools/list is answ
     }
     expect(seen).toHaveLength(2);
   });
+});
+
+describe('a large cached list over real sockets, on every Node adapter', () => {
+  const many = Array.from({ length: 400 }, (_, i) =>
+    defineTool({
+      name: `m${i}`,
+      description: 'y'.repeat(1000),
+      input: z.object({ a: z.string() }),
+      handler: () => 'ok',
+    }),
+  );
+  const servers: Record<string, () => http.Server> = {
+    hono: () => {
+      const app = new Hono();
+      app.all('/mcp', mcp(many, options({}, 'sse')));
+      return serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as http.Server;
+    },
+    express: () => express().use('/mcp', expressMcp(many, options({}, 'sse'))).listen(0, '127.0.0.1'),
+    next: () => {
+      const route = nextMcp(many, options({}, 'sse'));
+      return serve({ fetch: (r) => route.POST(r, { params: {} }), port: 0, hostname: '127.0.0.1' }) as http.Server;
+    },
+  };
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
+  const send = (port: number, agent: http.Agent, onResponse: (res: http.IncomingMessage) => void) => {
+    const headers = { 'content-type': 'application/json', accept: 'application/json', 'content-length': body.length };
+    const req = http.request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', agent, headers }, onResponse);
+    req.on('error', () => {});
+    req.end(body);
+    return req;
+  };
+  const read = (port: number, agent: http.Agent, delayMs = 0) =>
+    new Promise<{ text: string; socket: unknown }>((resolve) => {
+      send(port, agent, (res) => {
+        res.pause();
+        const parts: Buffer[] = [];
+        setTimeout(() => res.on('data', (c: Buffer) => parts.push(c)).resume(), delayMs);
+        res.on('end', () => resolve({ text: Buffer.concat(parts).toString(), socket: res.socket }));
+      });
+    });
+
+  for (const [name, make] of Object.entries(servers)) {
+    it(`${name}: the same list (an SSE mount collapsed to JSON) after a client aborts mid-body, beside a slow reader, on a reused connection`, async () => {
+      const server = make();
+      await new Promise<void>((resolve) => (server.listening ? resolve() : server.once('listening', resolve)));
+      const { port } = server.address() as AddressInfo;
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+      try {
+        const first = await read(port, agent);
+        expect(JSON.parse(first.text).result.tools).toHaveLength(400);
+        await new Promise<void>((resolve) => {
+          const req = send(port, agent, (res) => {
+            res.once('data', () => {
+              req.destroy();
+              resolve();
+            });
+          });
+        });
+        const slow = read(port, new http.Agent(), 300);
+        const others = await Promise.all([1, 2, 3].map(() => read(port, new http.Agent())));
+        const [a, b] = [await read(port, agent), await read(port, agent)];
+        expect(a.socket).toBe(b.socket);
+        for (const r of [...others, a, b, await slow]) expect(r.text === first.text).toBe(true);
+      } finally {
+        agent.destroy();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      }
+    });
+  }
 });
