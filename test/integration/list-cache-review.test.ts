@@ -253,7 +253,10 @@ describe('a large cached list over real sockets, on every Node adapter', () => {
       app.all('/mcp', mcp(many, options({}, 'sse')));
       return serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as http.Server;
     },
-    express: () => express().use('/mcp', expressMcp(many, options({}, 'sse'))).listen(0, '127.0.0.1'),
+    express: () =>
+      express()
+        .use('/mcp', expressMcp(many, options({}, 'sse')))
+        .listen(0, '127.0.0.1'),
     next: () => {
       const route = nextMcp(many, options({}, 'sse'));
       return serve({ fetch: (r) => route.POST(r, { params: {} }), port: 0, hostname: '127.0.0.1' }) as http.Server;
