@@ -109,7 +109,8 @@ export function collapsed(stream: string, sent: Headers): { body: string; header
   const headers = new Headers(sent);
   if (answers.length === 0) return { body: stream, headers };
   headers.set('content-type', 'application/json');
-  headers.delete('content-length');
+  // The stream's own headers (`no-transform` would keep any proxy or middleware from compressing the JSON).
+  for (const name of ['content-length', 'cache-control', 'connection', 'x-accel-buffering']) headers.delete(name);
   return { body: answers.length === 1 ? answers[0]! : `[${answers.join(',')}]`, headers };
 }
 
