@@ -18,6 +18,11 @@ export interface ListEntries {
    * it (no copy). Else one buffer of the visible entries, copied once.
    */
   join(visible: readonly Registration[]): readonly Uint8Array[];
+  /**
+   * False once the buffer has been emptied: a reader of a response that transferred a chunk's memory (a byte
+   * stream's `enqueue`, `postMessage` with transfer) detaches the one buffer every list sends.
+   */
+  intact(): boolean;
 }
 
 const encoder = new TextEncoder();
@@ -33,7 +38,9 @@ const MAX_VIEWS = 8;
  * buffer (each entry a span of it, the commas between them included). The buffer is what every full list
  * sends, never copied: in workerd, a body made per request from 2.4 MB of parts (a `Blob` of them, a string)
  * is copied into fresh memory and costs several times the send itself. Chunks are the cache's own bytes:
- * nothing may write into a response's chunks (no reader of a body does).
+ * nothing may write into a response's chunks (no reader of a body does); one transferred is noticed by
+ * `intact`, and the entries built again. A filtered list's views are of the whole buffer: only the view's
+ * bytes are the body, and code beside the mount that serialised a chunk's `.buffer` would send every entry.
  */
 export function listEntries(registrations: readonly Registration[], projection: ProjectionName, era: Era): ListEntries {
   const encoded: Uint8Array[] = [];
@@ -48,7 +55,9 @@ export function listEntries(registrations: readonly Registration[], projection: 
   const { bytes, starts, ends } = joined(encoded);
   const span = (first: number, last: number) => bytes.subarray(starts[first], ends[last]);
   const every = [bytes];
+  const length = bytes.byteLength;
   return {
+    intact: () => bytes.byteLength === length,
     join(visible) {
       // The visible tools are a subset of the listed ones: as many means the same, served prebuilt.
       if (visible.length === index.size) return every;

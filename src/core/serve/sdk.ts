@@ -85,6 +85,10 @@ export function sdkExchange(config: MountConfig, surface: ServerSurface, tools: 
       // A single `tools/list` the SDK dispatched: its body read once, to its end, its sentinel become the
       // entries (tool-list.ts). The exchange is over, so the hold is given up at once.
       const listing = listings.get(opened.request);
+      if (listing?.failure) {
+        await sent.body?.cancel();
+        throw listing.failure.error;
+      }
       if (listing) {
         response = await withListing(sent, listing, accept);
         opened.release();

@@ -18,6 +18,8 @@ export interface Listing {
   sentinel: string;
   /** UTF-8 chunks, in order (list-cache.ts). */
   entries: readonly Uint8Array[];
+  /** What listing threw (a `visibleTools` predicate), for the exchange to rethrow as the mount's 500. */
+  failure?: { error: unknown };
 }
 
 export interface ToolList {
@@ -47,7 +49,12 @@ export function toolList(registrations: readonly Registration[], config: MountCo
     const projection = state.projection();
     const key = `${projection} ${era}`;
     const cached = caches.get(key);
-    if (cached) return cached;
+    if (cached?.intact()) return cached;
+    if (cached) {
+      config.logger.warn(
+        'mcp-mount: a reader of a tools/list response transferred its bytes; the list is built again. Response chunks are shared by every list: never transfer or write into them',
+      );
+    }
     const entries = listEntries(registrations, projection, era);
     caches.set(key, entries);
     return entries;
@@ -65,8 +72,14 @@ export function toolList(registrations: readonly Registration[], config: MountCo
       state.projection();
       server.server.setRequestHandler('tools/list', () => {
         sentinel ??= newSentinel();
-        const entries = entriesFor(state, era).join(tools.listed(state));
-        record({ sentinel: sentinel.text, entries });
+        try {
+          const entries = entriesFor(state, era).join(tools.listed(state));
+          record({ sentinel: sentinel.text, entries });
+        } catch (error) {
+          // A `visibleTools` predicate runs here, inside the SDK's handler, which would answer with its text:
+          // recorded instead, it is the mount's 500 that onError sees, as it is for a call.
+          record({ sentinel: sentinel.text, entries: [], failure: { error } });
+        }
         return { tools: [sentinel.tool] };
       });
     },
