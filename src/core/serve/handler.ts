@@ -27,6 +27,8 @@ export interface McpFetchHandler<Host = unknown> {
    * preflight from an allowed origin gets 204, and responses to it carry CORS headers.
    * Never rejects: a failure inside becomes a JSON-RPC 500 (-32603) whose message carries an error id, and is
    * logged with that id (`observe.logger`) and reported to `onError`.
+   * A `tools/list` body is streamed from bytes the mount keeps for every list (ADR 0025): read, pipe or
+   * decode it, but never write into or transfer its chunks.
    */
   fetch(request: Request, extras?: FetchExtras<Host>): Promise<Response>;
   /** Aborts in-flight exchanges. */
