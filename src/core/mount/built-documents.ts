@@ -13,8 +13,11 @@ import { changedParts, type OptionsFingerprint, optionsFingerprint, toolFingerpr
 import type { MountConfig } from './config.js';
 import type { AnyTool } from './tool.js';
 
-/** The one format this version reads and writes. */
-export const BUILT_DOCUMENTS_FORMAT = 1;
+/**
+ * The one format this version reads and writes: 2 since the fingerprint walk was rewritten (its hashes differ
+ * from format 1's, so a format 1 module is reported stale for its format, not as every tool changed).
+ */
+export const BUILT_DOCUMENTS_FORMAT = 2;
 
 /** One tool in a documents module. Documents are indexes into `BuiltDocuments.documents`. */
 export interface BuiltTool {

@@ -132,6 +132,57 @@ describe('fingerprint', () => {
     expect(fingerprint(generated())).not.toBe(fingerprint(z.object({ id: z.string().default('id-0') })));
   });
 
+  it('hashes a field only the generic walk knows, on a known kind of definition and on an unknown one', () => {
+    const withField = (schema: z.ZodType, key: string, value: unknown) => {
+      (schema._zod.def as unknown as Record<string, unknown>)[key] = value;
+      return fingerprint(z.object({ a: schema }));
+    };
+    const plain = fingerprint(z.object({ a: z.string() }));
+    expect(withField(z.string(), 'futureField', 1)).not.toBe(plain);
+    expect(withField(z.string(), 'futureField', 1)).toBe(withField(z.string(), 'futureField', 1));
+    expect(withField(z.string(), 'futureField', 1)).not.toBe(withField(z.string(), 'futureField', 2));
+    expect(withField(z.string(), 'futureField', 1)).not.toBe(withField(z.string(), 'otherField', 1));
+    // A known field holding what its handler does not expect is walked generically, and still seen.
+    expect(withField(z.string().optional(), 'innerType', 'text')).not.toBe(
+      withField(z.string().optional(), 'innerType', 'other'),
+    );
+    const kind = (type: string, extra: unknown) => {
+      const schema = z.string();
+      Object.assign(schema._zod.def, { type, extra });
+      return fingerprint(schema);
+    };
+    expect(kind('future', { x: [1] })).toBe(kind('future', { x: [1] }));
+    expect(kind('future', { x: [1] })).not.toBe(kind('future', { x: [2] }));
+    expect(kind('future', { x: [1] })).not.toBe(kind('other', { x: [1] }));
+  });
+
+  it('hashes numbers by value (-0 apart from 0, NaN as one) and a check inside the definition', () => {
+    const literal = (value: number) => fingerprint(z.literal(value));
+    expect(literal(0)).not.toBe(literal(-0));
+    expect(literal(1.5)).not.toBe(literal(1.25));
+    expect(literal(2 ** 40)).not.toBe(literal(2 ** 40 + 1));
+    expect(fingerprint(z.number().default(Number.NaN))).toBe(fingerprint(z.number().default(Number.NaN)));
+    expect(fingerprint(z.array(z.string()).min(1))).not.toBe(fingerprint(z.array(z.string()).min(2)));
+  });
+
+  it("reads an object's shape alike before and after Zod copies it on first use", () => {
+    const build = () => z.object({ a: z.string(), b: z.object({ c: z.number() }) });
+    const parsed = build();
+    parsed.parse({ a: 'x', b: { c: 1 } });
+    expect(fingerprint(parsed)).toBe(fingerprint(build()));
+  });
+
+  it('walks a shared sub-schema once and still tells its uses apart', () => {
+    const shared = z.object({ x: z.string() });
+    expect(fingerprint(z.object({ a: shared, b: z.number() }))).not.toBe(
+      fingerprint(z.object({ a: z.number(), b: shared })),
+    );
+    // Two levels sharing at each: hashed in linear time, not by the expanded tree.
+    let node: z.ZodType = z.string();
+    for (let i = 0; i < 64; i++) node = z.object({ left: node, right: node });
+    expect(fingerprint(node)).toMatch(/^[0-9a-f]{16}$/);
+  });
+
   it('hashes values with the schemas in them, and one fingerprinter reuses what it has walked', () => {
     const fp = fingerprinter();
     expect(fp.value({ scopes: ['a'] })).toBe(fp.value({ scopes: ['a'] }));
