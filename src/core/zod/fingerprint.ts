@@ -7,7 +7,8 @@
  * any other field, of any kind of definition, goes through the generic value walk, so a field a Zod release
  * adds is hashed without a change here. Beside the definition it hashes the metadata documents carry
  * (`.describe()`, `.meta()`: `z.globalRegistry`), a default's value and a catch's value (which conversion
- * serves as `default`), and follows `z.lazy`. A schema already hashed is not walked again: its hash is reused, so sharing a sub-schema
+ * serves as `default`), an override assigned to `_zod.toJSONSchema` (what conversion serves instead), and
+ * follows `z.lazy`. A schema already hashed is not walked again: its hash is reused, so sharing a sub-schema
  * or building it twice gives the same fingerprint, and a cycle is hashed as a back-reference to the level it
  * returns to.
  *
@@ -41,6 +42,8 @@ const Tag = {
   Throws: 20,
   Cycle: 21,
   Map: 22,
+  Set: 23,
+  Override: 24,
   Field: 25,
   NaN: 26,
   ToJSON: 27,
@@ -110,10 +113,11 @@ export function fingerprint(schema: z.core.$ZodType): string {
 type Read = (owner: any) => unknown;
 const readDefault: Read = (def) => def.defaultValue;
 const readCatch: Read = (def) => def.catchValue(undefined);
+const readOverride: Read = (internals) => internals.toJSONSchema();
 const readToJSON: Read = (value) => value.toJSON();
 
 type Def = Record<string, unknown>;
-type Internals = { def: Def; parent?: object };
+type Internals = { def: Def; parent?: object; toJSONSchema?: unknown };
 
 /** A Zod schema's `_zod`, when `value` is a schema (its `def.type` a string), else undefined. */
 function internalsOf(value: unknown): Internals | undefined {
@@ -268,7 +272,7 @@ class Walk {
     this.int(this.d2);
   }
 
-  /** The definition, then the metadata a document carries and the parent's presence. */
+  /** The definition, then the metadata a document carries, the parent's presence and an override. */
   private schemaBody(schema: object, internals: Internals): void {
     const def = internals.def;
     this.int(Tag.Schema);
@@ -283,6 +287,15 @@ class Walk {
       this.value(meta);
     }
     if (internals.parent !== undefined) this.int(Tag.Parent);
+    // Conversion serves what an override assigned to `_zod.toJSONSchema` returns instead of the definition.
+    const override = internals.toJSONSchema;
+    if (typeof override === 'function') {
+      this.int(Tag.Override);
+      this.stable(readOverride, internals);
+    } else if (override !== undefined) {
+      this.int(Tag.Override);
+      this.value(override);
+    }
   }
 
   /**
@@ -425,7 +438,7 @@ class Walk {
   }
 
   /**
-   * A value a getter produces (a default, a catch's value): hashed when two reads agree, else as
+   * A value a getter produces (a default, a catch's value, an override): hashed when two reads agree, else as
    * "varying" (`.default(() => randomUUID())`), so that a generated default does not make every mount stale.
    */
   private stable(read: Read, owner: object): void {
@@ -534,7 +547,10 @@ class Walk {
     }
   }
 
-  /** Arrays, plain objects and the built-in objects a default can hold. */
+  /**
+   * Arrays, plain objects and the built-in objects a default can hold, each as JSON serialises it or tagged
+   * apart from what it would be mistaken for (a `Set` serialises as `{}`, not as the array of its items).
+   */
   private container(value: object): void {
     if (Array.isArray(value)) {
       this.items(Tag.Array, value);
@@ -552,7 +568,7 @@ class Walk {
       return;
     }
     if (value instanceof Set) {
-      this.items(Tag.Array, [...value]);
+      this.items(Tag.Set, [...value]);
       return;
     }
     if (value instanceof Map) {

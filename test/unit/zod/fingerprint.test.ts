@@ -132,6 +132,24 @@ describe('fingerprint', () => {
     expect(fingerprint(generated())).not.toBe(fingerprint(z.object({ id: z.string().default('id-0') })));
   });
 
+  it('tells a Set default from an array default of the same items (JSON serves a Set as {})', () => {
+    const withDefault = (value: unknown) => fingerprint(z.object({ tags: z.any().default(value) }));
+    expect(withDefault(new Set(['a', 'b']))).not.toBe(withDefault(['a', 'b']));
+    expect(withDefault(new Set(['a', 'b']))).toBe(withDefault(new Set(['a', 'b'])));
+    expect(withDefault(new Map([['a', 1]]))).not.toBe(withDefault([['a', 1]]));
+  });
+
+  it('hashes an override assigned to _zod.toJSONSchema by what it returns', () => {
+    const overridden = (type: string) => {
+      const schema = z.string();
+      schema._zod.toJSONSchema = () => ({ type });
+      return fingerprint(z.object({ a: schema }));
+    };
+    expect(overridden('integer')).not.toBe(fingerprint(z.object({ a: z.string() })));
+    expect(overridden('integer')).toBe(overridden('integer'));
+    expect(overridden('integer')).not.toBe(overridden('boolean'));
+  });
+
   it('hashes a field only the generic walk knows, on a known kind of definition and on an unknown one', () => {
     const withField = (schema: z.ZodType, key: string, value: unknown) => {
       (schema._zod.def as unknown as Record<string, unknown>)[key] = value;
