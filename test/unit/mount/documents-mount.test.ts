@@ -61,6 +61,59 @@ describe('a mount given build-time documents', () => {
     expect(built.report).toEqual(validateMcpSchemas(tools, options));
   });
 
+  it('lists byte for byte what a mount without them lists, in both eras, every field of an entry included', async () => {
+    const rich: AnyTool[] = [
+      defineTool({
+        name: 'rich',
+        title: 'Every field',
+        description: 'Has "quotes", $& and \u2028 in it',
+        input: z.object({ q: media, limit: z.number().int().default(10) }),
+        output: z.object({ items: z.array(z.string()) }),
+        annotations: { readOnlyHint: true },
+        icons: [{ src: 'https://example.com/i.png', mimeType: 'image/png' }],
+        execution: { taskSupport: 'forbidden' },
+        _meta: { 'example.com/x': { inputSchema: [1] } },
+        handler: () => ({ structuredContent: { items: [] }, content: [] }),
+      }),
+      ...tools,
+    ];
+    const modern = (body: object) =>
+      new Request('http://localhost/mcp', {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json',
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': 'tools/list',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          ...body,
+          params: {
+            _meta: {
+              'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+              'io.modelcontextprotocol/clientCapabilities': {},
+              'io.modelcontextprotocol/clientInfo': { name: 'test', version: '1.0.0' },
+            },
+          },
+        }),
+      });
+    const built = createPrebuiltMcpFetchHandler(rich, {
+      ...options,
+      documents: documentsOf(rich, options),
+      observe: quiet,
+    });
+    const live = createMcpFetchHandler(rich, { ...options, observe: quiet });
+    for (const agent of ['some-agent/1', 'gemini-cli/1']) {
+      for (const make of [() => request({ method: 'tools/list' }, agent), () => modern({ method: 'tools/list' })]) {
+        const [a, b] = await Promise.all([built, live].map(async (h) => (await h.fetch(make())).text()));
+        expect(a).toContain('"outputSchema":{"type":"object"');
+        expect(a).toBe(b);
+      }
+    }
+  });
+
   it('parses calls with the Zod schemas, repairs included', async () => {
     const built = createPrebuiltMcpFetchHandler(tools, { ...options, documents });
     const args = { text: 'hi', media: JSON.stringify([{ kind: 'video', url: 'u', seconds: '3' }]) };
