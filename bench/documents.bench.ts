@@ -2,7 +2,8 @@
  * Build-time documents (docs/decisions/0024-build-time-documents.md): `npx tsx bench/documents.bench.ts` (also
  * run by `npm run bench`). At 200 union tools, each with a document of its own (bench/fixtures/documents-tools.ts):
  * - the drift guard's fingerprint walk against `z.toJSONSchema` of the same schemas, warm (in process, fresh
- *   schemas each round) and cold (a fresh process each, as a Worker isolate pays it);
+ *   schemas each round) and cold (a fresh process each, as a Worker isolate pays it), cold also at the Worker
+ *   benchmark's 200 tools (bench/fixtures/object-union-tools.ts);
  * - per projection setting (`flat`, `'auto'`): the emitted module's size, the time a fresh Node
  *   process takes to import it in both forms (`JSON.parse('...')` of one string literal, and the same object as
  *   a literal), and a cold `matchDocuments` (the module's load, the fingerprints and the comparison);
@@ -89,12 +90,17 @@ const warm = rounds({
 const coldRuns = rounds({
   fingerprint: () => cold({ BENCH_COLD: 'fingerprint' }),
   convert: () => cold({ BENCH_COLD: 'convert' }),
+  objectFingerprint: () => cold({ BENCH_COLD: 'fingerprint', BENCH_FIXTURE: 'object-union' }),
+  objectConvert: () => cold({ BENCH_COLD: 'convert', BENCH_FIXTURE: 'object-union' }),
 });
 console.log(
   `  warm: fingerprint ${ms(warm.fingerprint)}, z.toJSONSchema ${ms(warm.convert)} (${(warm.convert / warm.fingerprint).toFixed(1)}x), the flat preparation it replaces ${ms(warm.prepare)} (${(warm.prepare / warm.fingerprint).toFixed(1)}x)`,
 );
 console.log(
   `  cold: fingerprint ${ms(coldRuns.fingerprint)}, z.toJSONSchema ${ms(coldRuns.convert)} (${(coldRuns.convert / coldRuns.fingerprint).toFixed(1)}x)`,
+);
+console.log(
+  `  cold, the Worker benchmark's ${TOOLS} tools (bench/fixtures/object-union-tools.ts): fingerprint ${ms(coldRuns.objectFingerprint)}, z.toJSONSchema ${ms(coldRuns.objectConvert)} (${(coldRuns.objectConvert / coldRuns.objectFingerprint).toFixed(1)}x)`,
 );
 
 // Not `faithful`: a union root is no object there, so these tools are not served in it.
