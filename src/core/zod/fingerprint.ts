@@ -54,11 +54,56 @@ const Field = {
   type: 101,
   check: 102,
   shape: 103,
-  inner: 104,
-  list: 105,
   checks: 106,
   read: 107,
+  innerType: 111,
+  in: 112,
+  out: 113,
+  element: 114,
+  keyType: 115,
+  valueType: 116,
+  catchall: 117,
+  left: 118,
+  right: 119,
+  rest: 120,
+  options: 121,
+  items: 122,
+  values: 123,
 } as const;
+
+/** The number of a definition field that holds a schema (or, from `options` on, an array of them), else 0. */
+function schemaField(key: string): number {
+  switch (key) {
+    case 'innerType':
+      return Field.innerType;
+    case 'in':
+      return Field.in;
+    case 'out':
+      return Field.out;
+    case 'element':
+      return Field.element;
+    case 'keyType':
+      return Field.keyType;
+    case 'valueType':
+      return Field.valueType;
+    case 'catchall':
+      return Field.catchall;
+    case 'left':
+      return Field.left;
+    case 'right':
+      return Field.right;
+    case 'rest':
+      return Field.rest;
+    case 'options':
+      return Field.options;
+    case 'items':
+      return Field.items;
+    case 'values':
+      return Field.values;
+    default:
+      return 0;
+  }
+}
 
 /** The global registry's own map, read directly (a `get` with a parent merges copies of the parents' metadata). */
 const ownMap = (z.globalRegistry as unknown as { _map?: unknown })._map;
@@ -177,6 +222,16 @@ class Walk {
     this.h2 = Math.imul(this.h2 ^ n, 1597334677);
   }
 
+  /** Two tokens, as two `int`s would feed them, in one call: a Worker's startup runs this code unoptimised. */
+  private pair(a: number, b: number): void {
+    let h1 = Math.imul(this.h1 ^ a, 2654435761);
+    let h2 = Math.imul(this.h2 ^ a, 1597334677);
+    h1 = Math.imul(h1 ^ b, 2654435761);
+    h2 = Math.imul(h2 ^ b, 1597334677);
+    this.h1 = h1;
+    this.h2 = h2;
+  }
+
   /** Sets `d1`, `d2` to the digest of the state. */
   private finish(): void {
     let h1 = Math.imul(this.h1 ^ (this.h1 >>> 16), 2246822507);
@@ -194,8 +249,7 @@ class Walk {
   }
 
   private kept(index: number): void {
-    this.int(this.lane1[index]!);
-    this.int(this.lane2[index]!);
+    this.pair(this.lane1[index]!, this.lane2[index]!);
   }
 
   /** A string, as two tokens: its own hash, kept for the short strings met again and again. */
@@ -216,8 +270,7 @@ class Walk {
       h2 = Math.imul(h2 ^ c, 1597334677);
     }
     if (short) this.texts.set(s, this.keep(h1, h2));
-    this.int(h1);
-    this.int(h2);
+    this.pair(h1, h2);
   }
 
   /** A number as its two 32-bit halves (so -0 and 0 differ), NaN as one token. */
@@ -228,8 +281,7 @@ class Walk {
     }
     float[0] = n;
     this.int(Tag.Number);
-    this.int(halves[0]!);
-    this.int(halves[1]!);
+    this.pair(halves[0]!, halves[1]!);
   }
 
   /** A schema met inside another: its own hash (reused, or computed now), or a back-reference on a cycle. */
@@ -242,8 +294,7 @@ class Walk {
     this.entered++;
     const at = this.stack.lastIndexOf(schema);
     if (at >= 0) {
-      this.int(Tag.Back);
-      this.int(this.stack.length - at);
+      this.pair(Tag.Back, this.stack.length - at);
       if (at < this.low) this.low = at;
       return;
     }
@@ -268,8 +319,7 @@ class Walk {
     const whole = this.low >= level;
     if (whole && this.entered !== entered) this.seen.set(schema, this.keep(this.d1, this.d2));
     this.low = whole ? outer : Math.min(outer, this.low);
-    this.int(this.d1);
-    this.int(this.d2);
+    this.pair(this.d1, this.d2);
   }
 
   /** The definition, then the metadata a document carries, the parent's presence and an override. */
@@ -315,23 +365,6 @@ class Walk {
           this.int(Field.shape);
           this.shape(def);
           continue;
-        case 'innerType':
-        case 'in':
-        case 'out':
-        case 'element':
-        case 'keyType':
-        case 'valueType':
-        case 'catchall':
-        case 'left':
-        case 'right':
-        case 'rest':
-          if (this.inner(key, def[key])) continue;
-          break;
-        case 'options':
-        case 'items':
-        case 'values':
-          if (this.list(key, def[key])) continue;
-          break;
         case 'checks':
           if (this.checks(def[key])) continue;
           break;
@@ -349,6 +382,11 @@ class Walk {
         case 'getter':
           if (def.type === 'lazy') continue; // followed by the schema, as the target it returns
           break;
+        default: {
+          const field = schemaField(key);
+          if (field !== 0 && (field < Field.options ? this.inner(field, def[key]) : this.list(field, def[key])))
+            continue;
+        }
       }
       this.field(key, def[key]);
     }
@@ -362,22 +400,19 @@ class Walk {
     this.value(value);
   }
 
-  /** A field that holds one schema; false (for the generic walk) when it holds something else. */
-  private inner(key: string, value: unknown): boolean {
+  /** A field (numbered `field`) holding one schema; false (for the generic walk) when it holds anything else. */
+  private inner(field: number, value: unknown): boolean {
     const internals = internalsOf(value);
     if (internals === undefined) return false;
-    this.int(Field.inner);
-    this.text(key);
+    this.int(field);
     this.schema(value as object, internals);
     return true;
   }
 
   /** A field that holds an array (of schemas, or a literal's values); false when it holds something else. */
-  private list(key: string, value: unknown): boolean {
+  private list(field: number, value: unknown): boolean {
     if (!Array.isArray(value)) return false;
-    this.int(Field.list);
-    this.text(key);
-    this.int(value.length);
+    this.pair(field, value.length);
     for (const item of value) {
       const internals = internalsOf(item);
       if (internals !== undefined) this.schema(item, internals);
@@ -410,8 +445,7 @@ class Walk {
   /** The checks (`.min(1)`, `.regex(...)`) by their definitions; false when `value` is not an array. */
   private checks(value: unknown): boolean {
     if (!Array.isArray(value)) return false;
-    this.int(Field.checks);
-    this.int(value.length);
+    this.pair(Field.checks, value.length);
     for (const check of value) {
       const internals = internalsOf(check);
       const def = (check as { _zod?: { def?: unknown } } | null | undefined)?._zod?.def;
@@ -445,10 +479,8 @@ class Walk {
     this.once(read, owner);
     const [first1, first2] = [this.d1, this.d2];
     this.once(read, owner);
-    if (first1 === this.d1 && first2 === this.d2) {
-      this.int(first1);
-      this.int(first2);
-    } else this.int(Tag.Varying);
+    if (first1 === this.d1 && first2 === this.d2) this.pair(first1, first2);
+    else this.int(Tag.Varying);
   }
 
   /** Sets `d1`, `d2` to the digest of one read, hashed in a fresh state; the state around it is kept. */
@@ -591,8 +623,7 @@ class Walk {
   }
 
   private items(tag: number, items: readonly unknown[]): void {
-    this.int(tag);
-    this.int(items.length);
+    this.pair(tag, items.length);
     for (const item of items) this.value(item);
   }
 }
