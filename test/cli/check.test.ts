@@ -15,7 +15,7 @@ import { writeSchemaLock } from 'mcp-mount/lockfile';
 import { afterAll, describe, expect, it } from 'vitest';
 import { connectV2 } from '../../examples/shared/clients.js';
 import { options as exampleOptions, tools as exampleTools } from '../../examples/shared/tools.js';
-import { matchDocuments } from '../../src/core/mount/built-documents.js';
+import { BUILT_DOCUMENTS_FORMAT, matchDocuments } from '../../src/core/mount/built-documents.js';
 import { settleOptions } from '../../src/core/mount/config.js';
 import { serveTools } from '../support/server.js';
 import { options as goodOptions, tools as goodTools } from './fixtures/good.js';
@@ -194,7 +194,7 @@ describe('mcp-mount check --emit', { timeout: 120_000 }, () => {
         (error, stdout) => (error ? reject(error) : resolve(stdout)),
       ),
     );
-    expect(JSON.parse(loaded)).toEqual([1, ['search_notes', 'save_link']]);
+    expect(JSON.parse(loaded)).toEqual([BUILT_DOCUMENTS_FORMAT, ['search_notes', 'save_link']]);
     const built = (await import(pathToFileURL(file).href)).default;
     const match = matchDocuments(goodTools, settleOptions(goodOptions), built);
     expect(match.stale).toEqual([]);
