@@ -161,6 +161,7 @@ function readModule(built: unknown): BuiltDocuments | string {
 }
 
 const OPTION_PARTS: ReadonlyArray<[keyof OptionsFingerprint, string]> = [
+  ['mount', 'the mcp-mount version'],
   ['zod', 'the Zod version'],
   ['projections', 'the projections served (default:served)'],
   ['validation', 'the schemaValidation options'],
@@ -170,7 +171,9 @@ const OPTION_PARTS: ReadonlyArray<[keyof OptionsFingerprint, string]> = [
 /** The options parts that differ, named, with the values where they mean something to a person. */
 function optionsMismatch(before: OptionsFingerprint, now: OptionsFingerprint): string | undefined {
   const changed = OPTION_PARTS.filter(([key]) => before[key] !== now[key]).map(([key, name]) =>
-    key === 'zod' || key === 'projections' ? `${name} ${before[key]} → ${now[key]}` : `${name} changed`,
+    key === 'mount' || key === 'zod' || key === 'projections'
+      ? `${name} ${before[key] ?? 'unrecorded'} → ${now[key]}`
+      : `${name} changed`,
   );
   return changed.length > 0 ? changed.join(', ') : undefined;
 }

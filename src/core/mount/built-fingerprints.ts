@@ -9,6 +9,7 @@ import type * as z from 'zod';
 import { version as zodVersion } from 'zod/v4/core';
 import { type Fingerprinter, fingerprinter } from '../zod/fingerprint.js';
 import type { MountConfig } from './config.js';
+import { MCP_MOUNT_VERSION } from './package-version.js';
 import type { AnyTool } from './tool.js';
 
 /**
@@ -48,12 +49,14 @@ export function changedParts(before: string, after: string): Array<(typeof FINGE
 }
 
 /**
- * What shapes every document of a mount, part by part so that a mismatch can be named: the Zod version (a
- * release can change what `toJSONSchema` emits), the projections served and the default, the
+ * What shapes every document of a mount, part by part so that a mismatch can be named: mcp-mount's own
+ * version (a release can project or probe the same schema differently), the Zod version (a release can change
+ * what `toJSONSchema` emits), the projections served and the default, the
  * `schemaValidation` options but `policy` (they decide the checks and the fallback documents; `policy` only
  * what a mount does with errors, and documents are only built without any), and `extend`'s schema.
  */
 export interface OptionsFingerprint {
+  readonly mount: string;
   readonly zod: string;
   readonly projections: string;
   readonly validation: string;
@@ -73,6 +76,7 @@ export function optionsFingerprint(config: MountConfig, fp: Fingerprinter = fing
   const { policy: _policy, ...validation } = config.validation;
   const { default: byDefault, served } = config.projection;
   return {
+    mount: MCP_MOUNT_VERSION,
     zod: `${major}.${minor}.${patch}`,
     projections: `${byDefault}:${served.join(',')}`,
     validation: fp.value(validation),

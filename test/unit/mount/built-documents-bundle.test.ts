@@ -20,6 +20,7 @@ describe('the documents reader bundle', () => {
       'src/core/json-schema/freeze.ts',
       'src/core/mount/built-documents.ts',
       'src/core/mount/built-fingerprints.ts',
+      'src/core/mount/package-version.ts',
       'src/core/zod/def.ts',
       'src/core/zod/fingerprint.ts',
     ]);

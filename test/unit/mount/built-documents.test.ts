@@ -177,6 +177,18 @@ describe('build-time documents', () => {
         'options',
         /the Zod version 4\.0\.0 → /,
       ],
+      [
+        { ...built, options: { ...(built.options as object), mount: '0.0.9' } },
+        {},
+        'options',
+        /the mcp-mount version 0\.0\.9 → \d+\.\d+\.\d+/,
+      ],
+      [
+        { ...built, options: { ...(built.options as { mount: string }), mount: undefined } },
+        {},
+        'options',
+        /the mcp-mount version unrecorded → /,
+      ],
       [undefined, {}, 'format', /not an object; expected the default export of a module written by/],
       [{ format: 2 }, {}, 'format', /lack tools, issues, documents or options/],
     ];
