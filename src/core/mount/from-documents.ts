@@ -17,7 +17,7 @@ import { probeServerHook } from './server-hook.js';
 import { slicesOf } from './slices.js';
 import type { AnyTool } from './tool.js';
 
-/** Prepares the tools the documents no longer describe (the full entry's `prepareTools`), or none. */
+/** Prepares the tools the documents no longer describe (the full entry's `prepareTools`, without the features hook, which runs here once). */
 export type PrepareStale = (tools: readonly AnyTool[], config: MountConfig) => Preparation;
 
 /**

@@ -61,6 +61,11 @@ export interface PrepareMode {
   eager: boolean;
   /** Hears the issues of each projection prepared after construction, once each. */
   onLate?: (issues: SchemaIssue[]) => void;
+  /**
+   * False where the caller runs the `features` hook and checks the views itself (build-time documents with
+   * stale tools: the hook runs once per mount, for every tool); default true.
+   */
+  hook?: boolean;
 }
 
 /**
@@ -79,8 +84,8 @@ export function prepareTools(
   // The mount's `extend` is converted once, for every tool that takes it.
   const extendSide = config.extend ? convertSide(config.extend.schema) : undefined;
   const prepared = tools.map((tool) => prepareTool(tool, config, extendSide, mode));
-  const hook = probeServerHook(config.features, config.server);
-  const views = checkAppViews(tools, hook.surface);
+  const hook = probeServerHook(mode.hook === false ? undefined : config.features, config.server);
+  const views = mode.hook === false ? [] : checkAppViews(tools, hook.surface);
   // A profile name is checked per document; one unknown name is reported once per mount, not once per tool.
   const collect = () =>
     onceEach([...names, ...prepared.flatMap((p) => p.issues()), ...hook.issues, ...views], 'unknown-profile');

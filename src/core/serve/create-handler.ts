@@ -8,7 +8,7 @@ import { preparationFromDocuments } from '../mount/from-documents.js';
 import type { McpMountOptions, MountExtend } from '../mount/options.js';
 import { lateIssues } from '../mount/policy.js';
 import { prepareTools } from '../mount/prepare.js';
-import type { AnyTool, AnyZodObject, MountableTool } from '../mount/tool.js';
+import type { AnyZodObject, MountableTool } from '../mount/tool.js';
 import { type McpFetchHandler, serveMount } from './handler.js';
 
 /**
@@ -34,10 +34,13 @@ export function createMcpFetchHandler<Host = unknown, S extends AnyZodObject = n
   options: McpMountOptions<S, R> = {},
 ): McpFetchHandler<Host> {
   const config = settleOptions(options);
-  const prepare = (some: readonly AnyTool[], c: MountConfig) =>
-    prepareTools(some, c, { eager: c.projection.prepare === 'at-startup', onLate: lateIssues(c) });
+  const mode = (c: MountConfig) => ({ eager: c.projection.prepare === 'at-startup', onLate: lateIssues(c) });
+  // The stale tools of build-time documents are prepared without the features hook: the documents' path
+  // runs it once, for the whole mount.
   const preparation = config.documents
-    ? preparationFromDocuments(tools, config, config.documents.module, prepare)
-    : prepare(tools, config);
+    ? preparationFromDocuments(tools, config, config.documents.module, (some, c) =>
+        prepareTools(some, c, { ...mode(c), hook: false }),
+      )
+    : prepareTools(tools, config, mode(config));
   return serveMount(config, preparation);
 }

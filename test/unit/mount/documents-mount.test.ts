@@ -167,6 +167,26 @@ describe('a mount given build-time documents', () => {
     );
   });
 
+  it("runs the features hook once at construction under staleDocuments: 'prepare', as without documents", async () => {
+    const changed = [tools[0]!, tag(z.array(z.string()))];
+    const runs: boolean[] = [];
+    const features = (server: { registerPrompt: (...args: never[]) => unknown }, ctx: { probe: boolean }) => {
+      runs.push(ctx.probe);
+      server.registerPrompt('hello' as never, {} as never, (() => ({ messages: [] })) as never);
+    };
+    const handler = createMcpFetchHandler(changed, {
+      ...options,
+      documents,
+      staleDocuments: 'prepare',
+      features: features as never,
+      observe: quiet,
+    });
+    expect(runs).toEqual([true]);
+    const listed = await handler.fetch(request({ method: 'prompts/list' }, 'some-agent/1'));
+    expect(await listed.text()).toContain('"hello"');
+    expect(runs).toEqual([true, false]);
+  });
+
   it('the prebuilt entry takes documents only: no documents, or staleDocuments: prepare, is a TypeError', () => {
     expect(() => createPrebuiltMcpFetchHandler(tools, {} as never)).toThrow(/serves build-time documents only/);
     expect(() => createPrebuiltMcpFetchHandler(tools, { documents, staleDocuments: 'prepare' })).toThrow(TypeError);
