@@ -24,7 +24,9 @@ export type PrepareStale = (tools: readonly AnyTool[], config: MountConfig) => P
  * The mount's preparation from `documents`: every tool the module describes as it is now served its
  * documents; a stale one (changed, added, or the whole module for other options or another format) fails the
  * mount (`staleDocuments: 'fail'`, the default), or, given `prepare` and `'prepare'`, is prepared here with a
- * `stale-documents` warning logged. A tool the module holds but the mount does not is a warning either way.
+ * `stale-documents` warning logged. A tool the module holds but the mount does not is a warning either way,
+ * logged once under `schemaValidation.policy: 'throw'` (the policy logs it under `'warn'`) and named in the
+ * error when the mount fails.
  *
  * @throws McpMountSchemaError listing each stale tool and the command to run, under `'fail'` or without `prepare`.
  */
@@ -38,13 +40,21 @@ export function preparationFromDocuments(
   const removed = match.stale.filter((s) => s.kind === 'removed').map((s) => staleIssue(s, 'warning'));
   const stale = match.stale.filter((s) => s.kind !== 'removed');
   const preparing = prepare !== undefined && config.documents?.stale === 'prepare';
-  if (stale.length > 0 && !preparing) throw new McpMountSchemaError(stale.map((s) => staleIssue(s, 'error')));
+  if (stale.length > 0 && !preparing)
+    throw new McpMountSchemaError([...stale.map((s) => staleIssue(s, 'error')), ...removed]);
   const staleTools = tools.filter((t) => !match.matched.has(t.name));
   const prepared = staleTools.length > 0 ? prepare!(staleTools, config) : undefined;
   const warnings = stale.map((s) => staleIssue(s, 'warning'));
   if (warnings.length > 0) {
     config.logger.warn(
       `mcp-mount: these tools were prepared at startup, because the build-time documents do not describe them:\n${warnings.map((w) => `  ${w.message}`).join('\n')}`,
+    );
+  }
+  // Under 'warn' the policy logs every issue, under 'skip' none; under 'throw' the mount starts regardless, so
+  // a module holding a tool the mount lacks is said here.
+  if (removed.length > 0 && config.validation.policy === 'throw') {
+    config.logger.warn(
+      `mcp-mount: the build-time documents hold tools the mount does not:\n${removed.map((w) => `  ${w.message}`).join('\n')}`,
     );
   }
   const byName = new Map(prepared?.tools.map((t) => [t.name, t]));

@@ -149,6 +149,14 @@ describe('a mount given build-time documents', () => {
     expect(one.report.issues).toContainEqual(
       expect.objectContaining({ tool: 'tag', code: 'stale-documents', severity: 'warning' }),
     );
+    // The mount starts, so the warning is logged: nothing about stale documents passes in silence.
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/tool "tag" is in the documents but not in the mount/);
+    // And a mount that fails for a changed tool names the removed one too.
+    const changedAndRemoved = [tag(z.array(z.string()))].map((t) => ({ ...t, name: 'post' }));
+    expect(() => createPrebuiltMcpFetchHandler(changedAndRemoved, { ...options, documents })).toThrow(
+      /tool "tag" is in the documents but not in the mount/,
+    );
   });
 
   it("under staleDocuments: 'prepare', prepares the stale tool at startup with one warning, and serves it", async () => {
