@@ -497,6 +497,28 @@ describe('schemas that cannot be converted', () => {
     });
   }
 
+  it('metadata or an override that holds a cycle: a conversion error naming the field, never a stack overflow', () => {
+    const meta: Record<string, unknown> = { title: 'loops' };
+    meta.self = meta;
+    const looping = z.string();
+    (looping as unknown as { _zod: { toJSONSchema: () => unknown } })._zod.toJSONSchema = () => {
+      const doc: Record<string, unknown> = { type: 'string' };
+      doc.not = doc;
+      return doc;
+    };
+    for (const [name, input] of [
+      ['cyclic_meta', z.object({ q: z.string().meta(meta) })],
+      ['cyclic_override', z.object({ q: looping })],
+    ] as const) {
+      const cyclic: AnyTool = { name, input, handler: () => ({ content: [] }) };
+      const issues = validateMcpSchemas([cyclic]).issues;
+      expect(issues, name).toContainEqual(
+        expect.objectContaining({ tool: name, code: 'conversion-failed', severity: 'error' }),
+      );
+      expect(() => createMcpFetchHandler([cyclic]), name).toThrow(McpMountSchemaError);
+    }
+  });
+
   it('an output schema that cannot be converted: an output-side error; never served with a wrong outputSchema', async () => {
     const [issue] = find(base, 'unconvertible_output', { severity: 'error', side: 'output' });
     expect(`${issue!.code} ${issue!.message}`).toMatch(/output/i);
