@@ -191,8 +191,8 @@ describe('a 2025-era SSE answer collapsed to JSON for a JSON-only client', () =>
   });
 });
 
-describe('a visibleTools predicate that throws while a single tools/list is answered', () => {
-  it("is the mount's 500 that onError sees, as for a call, never its text in the result", async () => {
+describe('a visibleTools predicate that throws while a tools/list is answered', () => {
+  it("is the mount's 500 that onError sees, as for a call, never its text in the result, batched or not", async () => {
     const seen: unknown[] = [];
     const extra: McpMountOptions = {
       access: {
@@ -203,13 +203,22 @@ describe('a visibleTools predicate that throws while a single tools/list is answ
       observe: { logger: silent, onError: (error) => void seen.push(error) },
     };
     const mount = createMcpFetchHandler(tools, options(extra));
-    for (const request of [listRequest(), modernList('http://localhost/mcp')]) {
+    // A 2025-era client may batch a list with other requests.
+    const batch = new Request('http://localhost/mcp', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify([
+        { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} },
+        { jsonrpc: '2.0', id: 2, method: 'ping' },
+      ]),
+    });
+    for (const request of [listRequest(), modernList('http://localhost/mcp'), batch]) {
       const response = await mount.fetch(request);
       const text = await response.text();
       expect(text).not.toContain('hunter2');
       expect(response.status).toBe(500);
     }
-    expect(seen).toHaveLength(2);
+    expect(seen).toHaveLength(3);
   });
 });
 
