@@ -90,7 +90,7 @@ function quality(ranges: readonly MediaRange[], type: string, subtype: string): 
 export async function asAccepted(response: Response, plan: AcceptPlan): Promise<Response> {
   if (!collapses(response, plan)) return response;
   const { body, headers } = collapsed(await response.text(), response.headers);
-  return new Response(body, { status: response.status, headers });
+  return new Response(body, { status: response.status, statusText: response.statusText, headers });
 }
 
 /** True when the plan asks for JSON and `response` is an event stream. */

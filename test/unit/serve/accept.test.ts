@@ -34,8 +34,13 @@ describe('asAccepted', () => {
       'event: message\ndata: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1}}\n\n',
       'event: message\ndata: {"jsonrpc":"2.0","id":3,"result":{"ok":true}}\n\n',
     ].join('');
-    const sse = new Response(stream, { headers: { 'content-type': 'text/event-stream' } });
+    const sse = new Response(stream, {
+      status: 202,
+      statusText: 'Accepted',
+      headers: { 'content-type': 'text/event-stream' },
+    });
     const answer = await asAccepted(sse, { json: true });
+    expect([answer.status, answer.statusText]).toEqual([202, 'Accepted']);
     expect(answer.headers.get('content-type')).toBe('application/json');
     expect(await answer.json()).toEqual({ jsonrpc: '2.0', id: 3, result: { ok: true } });
   });
