@@ -10,6 +10,7 @@ import { checkToolNames } from '../probe/names.js';
 import { checkToolScopes } from '../probe/scopes.js';
 import { type MatchedTool, matchDocuments, type StaleDocuments } from './built-documents.js';
 import type { MountConfig } from './config.js';
+import { formatSchemaIssues } from './format-issues.js';
 import { perProjection } from './per-projection.js';
 import type { Preparation, PreparedTool, ToolDocuments } from './prepare.js';
 import { McpMountSchemaError } from './schema-error.js';
@@ -17,7 +18,10 @@ import { probeServerHook } from './server-hook.js';
 import { slicesOf } from './slices.js';
 import type { AnyTool } from './tool.js';
 
-/** Prepares the tools the documents no longer describe (the full entry's `prepareTools`, without the features hook, which runs here once). */
+/**
+ * Prepares the tools the documents no longer describe (the full entry's `prepareTools`, without the features
+ * hook, which runs here once for the whole mount).
+ */
 export type PrepareStale = (tools: readonly AnyTool[], config: MountConfig) => Preparation;
 
 /**
@@ -54,7 +58,7 @@ export function preparationFromDocuments(
   // a module holding a tool the mount lacks is said here.
   if (removed.length > 0 && config.validation.policy === 'throw') {
     config.logger.warn(
-      `mcp-mount: the build-time documents hold tools the mount does not:\n${removed.map((w) => `  ${w.message}`).join('\n')}`,
+      `mcp-mount: the build-time documents hold tools the mount does not\n${formatSchemaIssues(removed)}`,
     );
   }
   const byName = new Map(prepared?.tools.map((t) => [t.name, t]));
