@@ -497,7 +497,7 @@ describe('schemas that cannot be converted', () => {
     });
   }
 
-  it('metadata or an override that holds a cycle: a conversion error naming the field, never a stack overflow', () => {
+  it('metadata or an override that holds a cycle: a conversion error for the tool, never a stack overflow', () => {
     const meta: Record<string, unknown> = { title: 'loops' };
     meta.self = meta;
     const looping = z.string();

@@ -1,7 +1,8 @@
 /**
  * Our own code in a Worker bundle stays within its ceiling (docs/decisions/0029-worker-budgets-restated.md):
  * each Worker entry as a team writes it, bundled from the built package as `wrangler deploy --minify` bundles
- * it (the Worker benchmark's own bundler), Zod and the SDK left out. Raising a ceiling is a decision, made in the commit that needs it.
+ * it (the Worker benchmark's own bundler), Zod and the SDK left out. Raising a ceiling is a decision, made
+ * in the commit that needs it.
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
