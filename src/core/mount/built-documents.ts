@@ -14,10 +14,11 @@ import type { MountConfig } from './config.js';
 import type { AnyTool } from './tool.js';
 
 /**
- * The one format this version reads and writes: 2 since the fingerprint walk was rewritten (its hashes differ
- * from format 1's, so a format 1 module is reported stale for its format, not as every tool changed).
+ * The one format this version reads and writes: a new one each time the fingerprint's hashes change (2 and 3:
+ * the walk rewritten), so that a module of an earlier format is reported stale for its format, not as every
+ * tool changed.
  */
-export const BUILT_DOCUMENTS_FORMAT = 2;
+export const BUILT_DOCUMENTS_FORMAT = 3;
 
 /** One tool in a documents module. Documents are indexes into `BuiltDocuments.documents`. */
 export interface BuiltTool {

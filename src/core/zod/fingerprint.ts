@@ -2,15 +2,21 @@
  * A structural fingerprint of Zod schemas: a hash of everything a served document is computed from, built by
  * one walk of the definitions that builds nothing else (docs/decisions/0024-build-time-documents.md).
  *
- * The walk reads each `_zod.def` field by field: the fields Zod's definitions have (`type`, `shape`,
- * `innerType`, `options`, `checks`, ...) are hashed by a handler of their own that knows what they hold, and
- * any other field, of any kind of definition, goes through the generic value walk, so a field a Zod release
- * adds is hashed without a change here. Beside the definition it hashes the metadata documents carry
- * (`.describe()`, `.meta()`: `z.globalRegistry`), a default's value and a catch's value (which conversion
- * serves as `default`), an override assigned to `_zod.toJSONSchema` (what conversion serves instead), and
- * follows `z.lazy`. A schema already hashed is not walked again: its hash is reused, so sharing a sub-schema
- * or building it twice gives the same fingerprint, and a cycle is hashed as a back-reference to the level it
- * returns to.
+ * The walk reads each `_zod.def`: the kinds of definition the tools of a mount are made of (objects, unions,
+ * wrappers, arrays, literals, enums, strings, numbers, booleans) by a handler of their own that reads the
+ * fields Zod gives that kind, as long as the definition has no other field; any other definition, and any
+ * definition with a field its kind's handler does not know, field by field, each through the generic value
+ * walk unless Zod defines it, so that a field a Zod release adds is hashed without a change here. Beside the
+ * definition it hashes the metadata documents carry (`.describe()`, `.meta()`: `z.globalRegistry`), a
+ * default's value and a catch's value (which conversion serves as `default`), an override assigned to
+ * `_zod.toJSONSchema` (what conversion serves instead), and follows `z.lazy`. A schema already hashed is not
+ * walked again: its hash is reused, so sharing a sub-schema or building it twice gives the same fingerprint,
+ * and a cycle is hashed as a back-reference to the level it returns to.
+ *
+ * How it stays cheap where it runs, at a Worker's startup and mostly in V8's lower tiers: the walk writes
+ * small integers (tags, and indexes of digests already computed) into one `Int32Array`, so that it allocates
+ * nothing per token, and one function, hot from the first tool on, mixes each schema's run of tokens into
+ * its digest (docs/design/build-time-documents.md, "The drift guard").
  *
  * Runs once per mount on schemas the author wrote, so its recursion depth is the schema's own.
  * Not cryptographic: it guards against drift, not against an attacker (Workers have no synchronous crypto).
@@ -18,39 +24,46 @@
 import * as z from 'zod';
 import { lazyTarget } from './def.js';
 
-/** Tags that keep different kinds of token from hashing alike. */
-const Tag = {
-  Undefined: 1,
-  Null: 2,
-  False: 3,
-  True: 4,
-  Number: 5,
-  String: 6,
-  BigInt: 7,
-  Symbol: 8,
-  Function: 9,
-  RegExp: 10,
-  Date: 11,
-  Array: 12,
-  Object: 13,
-  Schema: 14,
-  Check: 15,
-  Back: 16,
-  Meta: 17,
-  Parent: 18,
-  Varying: 19,
-  Throws: 20,
-  Cycle: 21,
-  Map: 22,
-  Set: 23,
-  Override: 24,
-  Field: 25,
-  NaN: 26,
-  ToJSON: 27,
-} as const;
+// Tokens: small integers, so that in V8's lower tiers each stays a small integer (no number is allocated).
+// Each value token is prefixed by what it is; only `REF` is read apart: the index after it names a digest,
+// whose lanes are what is hashed (so an index never reaches a fingerprint).
+const UNDEFINED = 1;
+const NULL = 2;
+const FALSE = 3;
+const TRUE = 4;
+const INT = 5;
+const FLOAT = 6;
+const STRING = 7;
+const BIGINT = 8;
+const SYMBOL = 9;
+const FUNCTION = 10;
+const REGEXP = 11;
+const DATE = 12;
+const ARRAY = 13;
+const OBJECT = 14;
+const SCHEMA = 15;
+const CHECK = 16;
+const BACK = 17;
+const META = 18;
+const PARENT = 19;
+const VARYING = 20;
+const THROWS = 21;
+const CYCLE = 22;
+const MAP = 23;
+const SET = 24;
+const OVERRIDE = 25;
+const FIELD = 26;
+const NAN = 27;
+const TO_JSON = 28;
+const STABLE = 29;
+/** Opens a definition its kind's handler read; the kind's own number follows. */
+const KIND = 30;
+/** Integers from here up are never value tokens (`INT` operands are below it in size). */
+const SMALL = 2 ** 29;
+const REF = SMALL;
 
-/** The definition fields with a handler of their own, each hashed as its number instead of its name. */
-const Field = {
+/** Definition fields with a meaning of their own, each hashed as its number instead of its name. */
+const F = {
   type: 101,
   check: 102,
   shape: 103,
@@ -69,54 +82,90 @@ const Field = {
   options: 121,
   items: 122,
   values: 123,
+  discriminator: 124,
+  inclusive: 125,
+  entries: 126,
 } as const;
 
-/** The number of a definition field that holds a schema (or, from `options` on, an array of them), else 0. */
-function schemaField(key: string): number {
-  switch (key) {
-    case 'innerType':
-      return Field.innerType;
-    case 'in':
-      return Field.in;
-    case 'out':
-      return Field.out;
-    case 'element':
-      return Field.element;
-    case 'keyType':
-      return Field.keyType;
-    case 'valueType':
-      return Field.valueType;
-    case 'catchall':
-      return Field.catchall;
-    case 'left':
-      return Field.left;
-    case 'right':
-      return Field.right;
-    case 'rest':
-      return Field.rest;
-    case 'options':
-      return Field.options;
-    case 'items':
-      return Field.items;
-    case 'values':
-      return Field.values;
-    default:
-      return 0;
+/**
+ * The number of each definition field the generic walk knows: from `innerType` to `rest` a field holding one
+ * schema, from `options` to `values` an array of them (or of a literal's values). A null-prototype object, so
+ * that a key such as `constructor` finds nothing.
+ */
+const FIELD_OF: Record<string, number | undefined> = Object.assign(Object.create(null), {
+  type: F.type,
+  check: F.check,
+  shape: F.shape,
+  checks: F.checks,
+  defaultValue: F.read,
+  catchValue: F.read,
+  innerType: F.innerType,
+  in: F.in,
+  out: F.out,
+  element: F.element,
+  keyType: F.keyType,
+  valueType: F.valueType,
+  catchall: F.catchall,
+  left: F.left,
+  right: F.right,
+  rest: F.rest,
+  options: F.options,
+  items: F.items,
+  values: F.values,
+});
+
+/**
+ * The kinds of definition read by a handler of their own, each by its number: 1 to 4 wrap one schema, 10 to
+ * 18 hold none but their checks, then objects, arrays, unions, literals and enums.
+ */
+const KIND_OF: Record<string, number | undefined> = Object.assign(Object.create(null), {
+  optional: 1,
+  nullable: 2,
+  readonly: 3,
+  nonoptional: 4,
+  string: 10,
+  number: 11,
+  boolean: 12,
+  bigint: 13,
+  any: 14,
+  unknown: 15,
+  null: 16,
+  undefined: 17,
+  never: 18,
+  object: 20,
+  array: 21,
+  union: 22,
+  literal: 23,
+  enum: 24,
+});
+
+// Three lanes of a polynomial hash, each modulo a prime below 2^24 with a base small enough that every
+// intermediate value stays a small integer (under 2^30) in V8's lower tiers.
+const P1 = 16777213;
+const P2 = 16777199;
+const P3 = 16777183;
+const B1 = 31;
+const B2 = 29;
+const B3 = 23;
+/**
+ * Nine tables of 256 random 24-bit numbers for `keep`, three per lane, one per byte: a fixed sequence
+ * (xorshift32 from a fixed seed), since fingerprints built in one process are checked in another.
+ */
+const TABLES = (() => {
+  const tables = new Int32Array(9 * 256);
+  let x = 0x2545f491;
+  for (let i = 0; i < tables.length; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    tables[i] = x >>> 8;
   }
-}
-
-/** The global registry's own map, read directly (a `get` with a parent merges copies of the parents' metadata). */
-const ownMap = (z.globalRegistry as unknown as { _map?: unknown })._map;
-const registry: Pick<WeakMap<object, unknown>, 'get'> | undefined = ownMap instanceof WeakMap ? ownMap : undefined;
-
-const SEED1 = 0xdeadbeef;
-const SEED2 = 0x41c6ce57;
+  return tables;
+})();
 /** Generic values nested deeper than this are checked for cycles (a value's metadata is a level or two deep). */
 const UNTRACKED_DEPTH = 32;
-
-/** A number's two 32-bit halves, read through one shared buffer. */
-const float = new Float64Array(1);
-const halves = new Int32Array(float.buffer);
+/** Wrappers and leaves hashed in line, one inside another, before one is hashed as a schema of its own. */
+const INLINE_DEPTH = 64;
 
 /** Hashes schemas and values, sharing what it has hashed: one per mount, so a schema two tools use is walked once. */
 export interface Fingerprinter {
@@ -124,6 +173,19 @@ export interface Fingerprinter {
   schema(schema: z.core.$ZodType): string;
   /** Any value's fingerprint (a tool's `scopes`, `_meta`); the schemas in it are hashed as by `schema`. */
   value(value: unknown): string;
+}
+
+/** What a fingerprinter keeps from one walk to the next (its memo), and what the walk installs. */
+interface Tables {
+  /** Digests by index, three lanes: schemas', strings' and stable reads'. */
+  lane1: Int32Array<ArrayBuffer>;
+  lane2: Int32Array<ArrayBuffer>;
+  lane3: Int32Array<ArrayBuffer>;
+  size: number;
+  /** The digest of each schema hashed whole (no back-reference out of it) that holds 4 schemas or more. */
+  seen: Map<object, number>;
+  /** The digest of each string met. */
+  texts: Map<string, number>;
 }
 
 /**
@@ -136,8 +198,13 @@ export interface Fingerprinter {
  * ```
  */
 export function fingerprinter(): Fingerprinter {
-  const walk = new Walk();
-  return { schema: (schema) => walk.top(schema), value: (value) => walk.top(value) };
+  const tables = newTables();
+  return { schema: (schema) => top(tables, schema), value: (value) => top(tables, value) };
+}
+
+function newTables(): Tables {
+  const lanes = () => new Int32Array(1024);
+  return { lane1: lanes(), lane2: lanes(), lane3: lanes(), size: 0, seen: new Map(), texts: new Map() };
 }
 
 /**
@@ -154,15 +221,204 @@ export function fingerprint(schema: z.core.$ZodType): string {
   return fingerprinter().schema(schema);
 }
 
-/** What `stable` reads twice. */
-type Read = (owner: any) => unknown;
-const readDefault: Read = (def) => def.defaultValue;
-const readCatch: Read = (def) => def.catchValue(undefined);
-const readOverride: Read = (internals) => internals.toJSONSchema();
-const readToJSON: Read = (value) => value.toJSON();
-
 type Def = Record<string, unknown>;
 type Internals = { def: Def; parent?: object; toJSONSchema?: unknown };
+type Registry = Pick<WeakMap<object, unknown>, 'get'>;
+
+// The walk's state, in module variables (a closure's slots are the cheapest state in V8's lower tiers). `top`
+// installs a fingerprinter's tables here and takes them back, so a walk that re-enters (a getter that
+// fingerprints) keeps its own.
+let tokens = new Int32Array(4096);
+let count = 0;
+let lane1 = new Int32Array(0);
+let lane2 = new Int32Array(0);
+let lane3 = new Int32Array(0);
+let size = 0;
+let seen = new Map<object, number>();
+let texts = new Map<string, number>();
+/** The schemas being hashed as schemas of their own, outermost first: a cycle is one met again here. */
+let stack: object[] = [];
+/** Schemas hashed so far (in line or not), to tell how many a schema holds. */
+let entered = 0;
+/** The lowest level the current schema's back-references returned to. */
+let low = Number.POSITIVE_INFINITY;
+/** Wrappers and leaves being hashed in line, one inside another. */
+let inline = 0;
+/** Generic values being walked deeper than `UNTRACKED_DEPTH`, to end a cycle that does not pass through a schema. */
+let values = new Set<object>();
+let nesting = 0;
+/** The global registry's own map, read per walk (`clear()` replaces it); undefined when Zod keeps it elsewhere. */
+let registry: Registry | undefined;
+/** Walks under way: one that re-enters gets a token buffer of its own. */
+let active = 0;
+
+/** A number's two 32-bit halves, read through one shared buffer. */
+const float = new Float64Array(1);
+const halves = new Int32Array(float.buffer);
+
+/** The fingerprint of `value` (a schema or anything else) as 16 hex digits, with `tables` as the memo. */
+function top(tables: Tables, value: unknown): string {
+  return active === 0 ? run(tables, value) : nested(value);
+}
+
+/** Installs `tables`, walks, and takes them back (the memo's lanes may have grown, even when it threw). */
+function run(tables: Tables, value: unknown): string {
+  count = 0;
+  lane1 = tables.lane1;
+  lane2 = tables.lane2;
+  lane3 = tables.lane3;
+  size = tables.size;
+  seen = tables.seen;
+  texts = tables.texts;
+  stack.length = 0;
+  entered = 0;
+  low = Number.POSITIVE_INFINITY;
+  inline = 0;
+  nesting = 0;
+  if (values.size > 0) values.clear();
+  const own = (z.globalRegistry as unknown as { _map?: unknown })._map;
+  registry = own instanceof WeakMap ? own : undefined;
+  active++;
+  try {
+    walkValue(value);
+    const at = digest(0);
+    return hex(lane1[at]!, 6) + hex(lane2[at]!, 6) + hex(lane3[at]! & 0xffff, 4);
+  } finally {
+    active--;
+    tables.lane1 = lane1;
+    tables.lane2 = lane2;
+    tables.lane3 = lane3;
+    tables.size = size;
+  }
+}
+
+/**
+ * A walk begun inside another (a getter that fingerprints): with a token buffer, a stack and a memo of its
+ * own, so the outer walk's state is as it left it.
+ */
+function nested(value: unknown): string {
+  const outer = { tokens, count, lane1, lane2, lane3, size, seen, texts, stack, entered, low, inline, values, nesting };
+  tokens = new Int32Array(4096);
+  stack = [];
+  values = new Set();
+  active--;
+  try {
+    return run(newTables(), value);
+  } finally {
+    active++;
+    ({ tokens, count, lane1, lane2, lane3, size, seen, texts, stack, entered, low, inline, values, nesting } = outer);
+  }
+}
+
+/** A lane (24 bits) as `digits` hex digits. */
+function hex(n: number, digits: number): string {
+  return (n % 16 ** digits).toString(16).padStart(digits, '0');
+}
+
+/** Room for `n` more tokens. */
+function room(n: number): void {
+  if (count + n <= tokens.length) return;
+  let length = tokens.length * 2;
+  while (length < count + n) length *= 2;
+  const grown = new Int32Array(length);
+  grown.set(tokens.subarray(0, count));
+  tokens = grown;
+}
+
+function put(t: number): void {
+  if (count === tokens.length) room(1);
+  tokens[count++] = t;
+}
+
+function put2(a: number, b: number): void {
+  if (count + 2 > tokens.length) room(2);
+  tokens[count++] = a;
+  tokens[count++] = b;
+}
+
+/**
+ * Mixes the tokens from `start` on into a new digest (three lanes of a polynomial hash), drops them, and
+ * returns the digest's index. A `REF` mixes the lanes of the digest it names.
+ */
+function digest(start: number): number {
+  let a = 1;
+  let b = 2;
+  let c = 3;
+  const end = count;
+  const t = tokens;
+  for (let i = start; i < end; i++) {
+    const token = t[i]!;
+    if (token === REF) {
+      const at = t[++i]!;
+      a = (a * B1 + lane1[at]!) % P1;
+      b = (b * B2 + lane2[at]!) % P2;
+      c = (c * B3 + lane3[at]!) % P3;
+    } else {
+      a = (a * B1 + token) % P1;
+      b = (b * B2 + token) % P2;
+      c = (c * B3 + token) % P3;
+    }
+  }
+  count = start;
+  return keep(a, b, c);
+}
+
+/**
+ * Stores a digest, each lane put through tabulation (a table of random numbers per byte, the bytes' entries
+ * xored); returns its index. The tables are what keep the polynomial from being linear across schemas:
+ * without them a schema's digest would be a sum in which two schemas nested the other way round could come
+ * out equal. Lookups and xors keep every value a small integer.
+ */
+function keep(a: number, b: number, c: number): number {
+  if (size === lane1.length) {
+    const grown = [new Int32Array(size * 2), new Int32Array(size * 2), new Int32Array(size * 2)] as const;
+    grown[0].set(lane1);
+    grown[1].set(lane2);
+    grown[2].set(lane3);
+    [lane1, lane2, lane3] = grown;
+  }
+  const t = TABLES;
+  lane1[size] = t[a & 255]! ^ t[256 + ((a >>> 8) & 255)]! ^ t[512 + ((a >>> 16) & 255)]!;
+  lane2[size] = t[768 + (b & 255)]! ^ t[1024 + ((b >>> 8) & 255)]! ^ t[1280 + ((b >>> 16) & 255)]!;
+  lane3[size] = t[1536 + (c & 255)]! ^ t[1792 + ((c >>> 8) & 255)]! ^ t[2048 + ((c >>> 16) & 255)]!;
+  return size++;
+}
+
+/** A string, by its digest, computed once per fingerprinter. */
+function text(s: string): void {
+  let at = texts.get(s);
+  if (at === undefined) {
+    let a = s.length;
+    let b = s.length;
+    let c = s.length;
+    for (let i = 0; i < s.length; i++) {
+      const code = s.charCodeAt(i);
+      a = (a * B1 + code) % P1;
+      b = (b * B2 + code) % P2;
+      c = (c * B3 + code) % P3;
+    }
+    at = keep(a, b, c);
+    texts.set(s, at);
+  }
+  put2(REF, at);
+}
+
+/** A number: a small integer as itself, anything else as 16-bit pieces of its halves (-0 apart from 0), NaN as one. */
+function number(n: number): void {
+  if (Number.isInteger(n) && n < SMALL && n > -SMALL && (n !== 0 || 1 / n > 0)) {
+    put2(INT, n);
+  } else if (Number.isNaN(n)) {
+    put(NAN);
+  } else {
+    float[0] = n;
+    room(5);
+    tokens[count++] = FLOAT;
+    tokens[count++] = halves[0]! & 0xffff;
+    tokens[count++] = halves[0]! >>> 16;
+    tokens[count++] = halves[1]! & 0xffff;
+    tokens[count++] = halves[1]! >>> 16;
+  }
+}
 
 /** A Zod schema's `_zod`, when `value` is a schema (its `def.type` a string), else undefined. */
 function internalsOf(value: unknown): Internals | undefined {
@@ -173,457 +429,461 @@ function internalsOf(value: unknown): Internals | undefined {
 }
 
 /**
- * The walk. One hash state (two 32-bit lanes, cyrb53's mixing) is fed token by token; entering a schema saves
- * it and starts a fresh one, so each schema gets a hash of its own that the enclosing one is fed, and that
- * can be reused wherever the schema is met again. Digests are kept in two lanes of numbers, indexed, so that
- * neither a schema nor a string allocates one.
+ * A schema. A wrapper or a leaf with nothing but its definition (no metadata, parent or override) is hashed
+ * in line, its tokens in the enclosing schema's run: it holds no schema a cycle could return through but
+ * what it wraps, which is hashed as a schema of its own. Any other schema is hashed as one: its digest
+ * reused, or computed now, or a back-reference on a cycle.
  */
-class Walk {
-  private h1 = SEED1;
-  private h2 = SEED2;
-  /** The last digest `finish` computed. */
-  private d1 = 0;
-  private d2 = 0;
-  /** Finished digests (schemas', strings'), by index. */
-  private readonly lane1: number[] = [];
-  private readonly lane2: number[] = [];
-  /**
-   * The index of the digest of each schema hashed whole (no back-reference out of it) that holds schemas. A
-   * `Map`, not a `WeakMap`: the walk lives one mount, and tens of thousands of weak entries slow every collection.
-   */
-  private readonly seen = new Map<object, number>();
-  /** The schemas being hashed, outermost first: a cycle is one met again here (a few levels: a scan is cheap). */
-  private readonly stack: object[] = [];
-  /** Schemas entered so far, to tell a schema that holds none. */
-  private entered = 0;
-  /** The index of each short string's digest: keys, literals and kinds are met again and again. */
-  private readonly texts = new Map<string, number>();
-  /** Generic values being walked deeper than `UNTRACKED_DEPTH`, to end a cycle that does not pass through a schema. */
-  private readonly values = new Set<object>();
-  private nesting = 0;
-  /** The lowest level the current schema's back-references returned to. */
-  private low = Number.POSITIVE_INFINITY;
-
-  /** The fingerprint of `value` (a schema or anything else) as 16 hex digits. */
-  top(value: unknown): string {
-    this.h1 = SEED1;
-    this.h2 = SEED2;
-    this.stack.length = 0;
-    this.nesting = 0;
-    this.low = Number.POSITIVE_INFINITY;
-    this.values.clear();
-    this.value(value);
-    this.finish();
-    return (this.d1 >>> 0).toString(16).padStart(8, '0') + (this.d2 >>> 0).toString(16).padStart(8, '0');
+function schema(value: object, internals: Internals): void {
+  entered++;
+  // In line only with nothing but the definition to hash: no parent, no override, no metadata of its own.
+  if (
+    inline < INLINE_DEPTH &&
+    internals.parent === undefined &&
+    internals.toJSONSchema === undefined &&
+    registry !== undefined &&
+    registry.get(value) === undefined
+  ) {
+    const start = count;
+    inline++;
+    const read = byKind(internals.def, true);
+    inline--;
+    if (read) return;
+    count = start;
   }
-
-  private int(n: number): void {
-    this.h1 = Math.imul(this.h1 ^ n, 2654435761);
-    this.h2 = Math.imul(this.h2 ^ n, 1597334677);
+  const known = seen.get(value);
+  if (known !== undefined) {
+    put2(REF, known);
+    return;
   }
-
-  /** Two tokens, as two `int`s would feed them, in one call: a Worker's startup runs this code unoptimised. */
-  private pair(a: number, b: number): void {
-    let h1 = Math.imul(this.h1 ^ a, 2654435761);
-    let h2 = Math.imul(this.h2 ^ a, 1597334677);
-    h1 = Math.imul(h1 ^ b, 2654435761);
-    h2 = Math.imul(h2 ^ b, 1597334677);
-    this.h1 = h1;
-    this.h2 = h2;
+  const at = stack.lastIndexOf(value);
+  if (at >= 0) {
+    room(3);
+    tokens[count++] = BACK;
+    tokens[count++] = INT;
+    tokens[count++] = stack.length - at;
+    if (at < low) low = at;
+    return;
   }
+  const level = stack.push(value) - 1;
+  const before = entered;
+  const outer = low;
+  const outerInline = inline;
+  low = Number.POSITIVE_INFINITY;
+  inline = 0;
+  const start = count;
+  schemaBody(value, internals);
+  stack.pop();
+  inline = outerInline;
+  const index = digest(start);
+  // A schema whose back-references all end inside it hashes the same wherever it is met: kept, when it holds
+  // enough schemas that walking it again would cost more than remembering it.
+  const whole = low >= level;
+  if (whole && entered - before >= 4) seen.set(value, index);
+  low = whole ? outer : Math.min(outer, low);
+  put2(REF, index);
+}
 
-  /** Sets `d1`, `d2` to the digest of the state. */
-  private finish(): void {
-    let h1 = Math.imul(this.h1 ^ (this.h1 >>> 16), 2246822507);
-    h1 ^= Math.imul(this.h2 ^ (this.h2 >>> 13), 3266489909);
-    let h2 = Math.imul(this.h2 ^ (this.h2 >>> 16), 2246822507);
-    h2 ^= Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-    this.d1 = h1;
-    this.d2 = h2;
+/** The definition, then the metadata a document carries, the parent's presence and an override. */
+function schemaBody(value: object, internals: Internals): void {
+  const def = internals.def;
+  put(SCHEMA);
+  if (!byKind(def, false)) fields(def);
+  if (def.type === 'lazy') {
+    const target = lazyTarget(value as z.core.$ZodType);
+    if (target) schema(target, target._zod as unknown as Internals);
   }
-
-  /** The index of a new digest. */
-  private keep(d1: number, d2: number): number {
-    this.lane2.push(d2);
-    return this.lane1.push(d1) - 1;
+  const meta = metaOf(value, internals);
+  if (meta !== undefined) {
+    put(META);
+    walkValue(meta);
   }
-
-  private kept(index: number): void {
-    this.pair(this.lane1[index]!, this.lane2[index]!);
+  if (internals.parent !== undefined) put(PARENT);
+  // Conversion serves what an override assigned to `_zod.toJSONSchema` returns instead of the definition.
+  const override = internals.toJSONSchema;
+  if (override !== undefined) {
+    put(OVERRIDE);
+    if (typeof override === 'function') stable(readOverride, internals);
+    else walkValue(override);
   }
+}
 
-  /** A string, as two tokens: its own hash, kept for the short strings met again and again. */
-  private text(s: string): void {
-    const short = s.length <= 64;
-    if (short) {
-      const index = this.texts.get(s);
-      if (index !== undefined) {
-        this.kept(index);
-        return;
-      }
-    }
-    let h1 = SEED1 ^ s.length;
-    let h2 = SEED2 ^ s.length;
-    for (let i = 0; i < s.length; i++) {
-      const c = s.charCodeAt(i);
-      h1 = Math.imul(h1 ^ c, 2654435761);
-      h2 = Math.imul(h2 ^ c, 1597334677);
-    }
-    if (short) this.texts.set(s, this.keep(h1, h2));
-    this.pair(h1, h2);
+/**
+ * The metadata conversion puts in a schema's document: its own registry entry, merged with its parents'
+ * (`.describe()` and every check clone have a parent) only where a parent has one, as `get` would merge them.
+ */
+function metaOf(value: object, internals: Internals): unknown {
+  if (registry === undefined) return z.globalRegistry.get(value as z.ZodType);
+  const own = registry.get(value);
+  for (let p = internals.parent; p !== undefined; p = (p as { _zod?: Internals })._zod?.parent) {
+    if (registry.get(p) !== undefined) return z.globalRegistry.get(value as z.ZodType);
   }
+  return own;
+}
 
-  /** A number as its two 32-bit halves (so -0 and 0 differ), NaN as one token. */
-  private number(n: number): void {
-    if (Number.isNaN(n)) {
-      this.int(Tag.NaN);
-      return;
-    }
-    float[0] = n;
-    this.int(Tag.Number);
-    this.pair(halves[0]!, halves[1]!);
-  }
-
-  /** A schema met inside another: its own hash (reused, or computed now), or a back-reference on a cycle. */
-  private schema(schema: object, internals: Internals): void {
-    const seen = this.seen.get(schema);
-    if (seen !== undefined) {
-      this.kept(seen);
-      return;
-    }
-    this.entered++;
-    const at = this.stack.lastIndexOf(schema);
-    if (at >= 0) {
-      this.pair(Tag.Back, this.stack.length - at);
-      if (at < this.low) this.low = at;
-      return;
-    }
-    const level = this.stack.push(schema) - 1;
-    const entered = this.entered;
-    const outer = this.low;
-    const h1 = this.h1;
-    const h2 = this.h2;
-    this.low = Number.POSITIVE_INFINITY;
-    this.h1 = SEED1;
-    this.h2 = SEED2;
-    try {
-      this.schemaBody(schema, internals);
-    } finally {
-      this.stack.pop();
-    }
-    this.finish();
-    this.h1 = h1;
-    this.h2 = h2;
-    // A schema whose back-references all end inside it hashes the same wherever it is met: kept, unless it
-    // holds no schema (most do not: a leaf costs less to hash again than to remember).
-    const whole = this.low >= level;
-    if (whole && this.entered !== entered) this.seen.set(schema, this.keep(this.d1, this.d2));
-    this.low = whole ? outer : Math.min(outer, this.low);
-    this.pair(this.d1, this.d2);
-  }
-
-  /** The definition, then the metadata a document carries, the parent's presence and an override. */
-  private schemaBody(schema: object, internals: Internals): void {
-    const def = internals.def;
-    this.int(Tag.Schema);
-    this.fields(def);
-    if (def.type === 'lazy') {
-      const target = lazyTarget(schema as z.core.$ZodType);
-      if (target) this.schema(target, target._zod as unknown as Internals);
-    }
-    const meta = this.meta(schema, internals);
-    if (meta !== undefined) {
-      this.int(Tag.Meta);
-      this.value(meta);
-    }
-    if (internals.parent !== undefined) this.int(Tag.Parent);
-    // Conversion serves what an override assigned to `_zod.toJSONSchema` returns instead of the definition.
-    const override = internals.toJSONSchema;
-    if (typeof override === 'function') {
-      this.int(Tag.Override);
-      this.stable(readOverride, internals);
-    } else if (override !== undefined) {
-      this.int(Tag.Override);
-      this.value(override);
-    }
-  }
-
-  /**
-   * A definition's (or a check's) fields in Zod's order, each that has a value: the ones Zod defines by a
-   * handler of their own, any other by its name and the generic walk.
-   */
-  private fields(def: Def): void {
-    for (const key in def) {
-      switch (key) {
-        case 'type':
-        case 'check':
-          if (typeof def[key] !== 'string') break;
-          this.int(key === 'type' ? Field.type : Field.check);
-          this.text(def[key] as string);
-          continue;
-        case 'shape':
-          this.int(Field.shape);
-          this.shape(def);
-          continue;
-        case 'checks':
-          if (this.checks(def[key])) continue;
-          break;
-        case 'defaultValue':
-          this.int(Field.read);
-          this.text(key);
-          this.stable(readDefault, def);
-          continue;
-        case 'catchValue':
-          if (typeof def[key] !== 'function') break;
-          this.int(Field.read);
-          this.text(key);
-          this.stable(readCatch, def);
-          continue;
-        case 'getter':
-          if (def.type === 'lazy') continue; // followed by the schema, as the target it returns
-          break;
-        default: {
-          const field = schemaField(key);
-          if (field !== 0 && (field < Field.options ? this.inner(field, def[key]) : this.list(field, def[key])))
-            continue;
-        }
-      }
-      this.field(key, def[key]);
-    }
-  }
-
-  /** A field by its name and the generic walk. */
-  private field(key: string, value: unknown): void {
-    if (value === undefined) return;
-    this.int(Tag.Field);
-    this.text(key);
-    this.value(value);
-  }
-
-  /** A field (numbered `field`) holding one schema; false (for the generic walk) when it holds anything else. */
-  private inner(field: number, value: unknown): boolean {
-    const internals = internalsOf(value);
+/**
+ * The definitions tools are mostly made of, read by their kind's own fields. False, with nothing written,
+ * when the definition has a field the kind's handler does not read, or a field that holds what the handler
+ * does not expect: then the generic walk reads it. In line (`inline`), only the kinds that hold no schema of
+ * their own but a wrapped one are read: the wrappers, and the leaves without checks (literals and enums
+ * whose values hold no object).
+ */
+function byKind(def: Def, inLine: boolean): boolean {
+  const kind = KIND_OF[def.type as string];
+  if (kind === undefined) return false;
+  let keys = 0;
+  for (const _ in def) keys++;
+  if (kind < 10) {
+    const inner = def.innerType;
+    const internals = keys === 2 ? internalsOf(inner) : undefined;
     if (internals === undefined) return false;
-    this.int(field);
-    this.schema(value as object, internals);
+    put2(KIND, kind);
+    schema(inner as object, internals);
     return true;
   }
-
-  /** A field that holds an array (of schemas, or a literal's values); false when it holds something else. */
-  private list(field: number, value: unknown): boolean {
-    if (!Array.isArray(value)) return false;
-    this.pair(field, value.length);
-    for (const item of value) {
-      const internals = internalsOf(item);
-      if (internals !== undefined) this.schema(item, internals);
-      else this.value(item);
+  if (kind < 20) {
+    const checks = def.checks;
+    if (checks === undefined) {
+      if (keys !== 1) return false;
+      put2(KIND, kind);
+      return true;
     }
+    if (inLine || keys !== 2 || !Array.isArray(checks)) return false;
+    put2(KIND, kind);
+    checkList(checks);
     return true;
   }
+  if (kind >= 23) {
+    const held = kind === 23 ? def.values : def.entries;
+    if (keys !== 2 || typeof held !== 'object' || held === null) return false;
+    if (inLine && !flat(held)) return false;
+    room(3);
+    tokens[count++] = KIND;
+    tokens[count++] = kind;
+    tokens[count++] = kind === 23 ? F.values : F.entries;
+    if (Array.isArray(held)) items(ARRAY, held);
+    else walkValue(held);
+    return true;
+  }
+  if (inLine) return false;
+  if (kind === 20) return objectDef(def, keys);
+  if (kind === 21) {
+    const { element, checks } = def;
+    const internals = internalsOf(element);
+    if (keys !== (checks === undefined ? 2 : 3) || internals === undefined) return false;
+    if (checks !== undefined && !Array.isArray(checks)) return false;
+    put2(KIND, kind);
+    schema(element as object, internals);
+    if (checks !== undefined) checkList(checks as unknown[]);
+    return true;
+  }
+  const { options, discriminator, inclusive } = def;
+  let expected = 2;
+  if (discriminator !== undefined) expected++;
+  if (inclusive !== undefined) expected++;
+  if (keys !== expected || !Array.isArray(options)) return false;
+  if (discriminator !== undefined && typeof discriminator !== 'string') return false;
+  if (inclusive !== undefined && typeof inclusive !== 'boolean') return false;
+  put2(KIND, kind);
+  list(F.options, options);
+  if (discriminator !== undefined) {
+    put(F.discriminator);
+    text(discriminator as string);
+  }
+  if (inclusive !== undefined) put2(F.inclusive, inclusive ? TRUE : FALSE);
+  return true;
+}
 
-  /** An object's shape, read without running Zod's first-read copy of it when that has not run yet. */
-  private shape(def: Def): void {
-    const getter = (def as { __lookupGetter__?: (key: string) => { raw?: unknown } | undefined }).__lookupGetter__?.(
-      'shape',
-    );
-    const shape = getter?.raw ?? def.shape;
-    if (typeof shape !== 'object' || shape === null) {
-      this.value(shape);
-      return;
+/** An object's definition: its shape, and its catch-all and checks when it has them. */
+function objectDef(def: Def, keys: number): boolean {
+  const { catchall, checks } = def;
+  const shape = rawShape(def);
+  let expected = 2;
+  if (catchall !== undefined) expected++;
+  if (checks !== undefined) expected++;
+  const catchallInternals = catchall === undefined ? undefined : internalsOf(catchall);
+  if (keys !== expected || typeof shape !== 'object' || shape === null) return false;
+  if (catchall !== undefined && catchallInternals === undefined) return false;
+  if (checks !== undefined && !Array.isArray(checks)) return false;
+  room(3);
+  tokens[count++] = KIND;
+  tokens[count++] = 20;
+  tokens[count++] = F.shape;
+  shapeEntries(shape as Record<string, unknown>);
+  if (catchallInternals !== undefined) {
+    put(F.catchall);
+    schema(catchall as object, catchallInternals);
+  }
+  if (checks !== undefined) checkList(checks as unknown[]);
+  return true;
+}
+
+/** True when a literal's values (an array) or an enum's entries (an object) hold no object. */
+function flat(held: object): boolean {
+  if (Array.isArray(held)) {
+    for (const item of held) if (typeof item === 'object' && item !== null) return false;
+    return true;
+  }
+  for (const key in held) {
+    const item = (held as Record<string, unknown>)[key];
+    if (typeof item === 'object' && item !== null) return false;
+  }
+  return true;
+}
+
+/**
+ * A definition's (or a check's) fields in Zod's order, each that has a value: the ones Zod defines by their
+ * number and what they hold, any other by its name and the generic walk.
+ */
+function fields(def: Def): void {
+  for (const key in def) {
+    const value = def[key];
+    if (value === undefined) continue;
+    const field = FIELD_OF[key];
+    if (field !== undefined && knownField(def, key, field, value)) continue;
+    put(FIELD);
+    text(key);
+    walkValue(value);
+  }
+}
+
+/** A field the generic walk knows, hashed by what it holds; false when it holds what the field does not. */
+function knownField(def: Def, key: string, field: number, value: unknown): boolean {
+  switch (field) {
+    case F.type:
+    case F.check:
+      if (typeof value !== 'string') return false;
+      put(field);
+      text(value);
+      return true;
+    case F.shape: {
+      put(field);
+      const shape = rawShape(def);
+      if (typeof shape === 'object' && shape !== null) shapeEntries(shape as Record<string, unknown>);
+      else walkValue(shape);
+      return true;
     }
-    const entries = shape as Record<string, unknown>;
-    for (const key in entries) {
-      const value = entries[key];
-      if (value === undefined) continue;
-      this.text(key);
+    case F.checks:
+      if (!Array.isArray(value)) return false;
+      checkList(value);
+      return true;
+    case F.read:
+      if (key === 'catchValue' && typeof value !== 'function') return false;
+      put(field);
+      text(key);
+      stable(key === 'catchValue' ? readCatch : readDefault, def);
+      return true;
+    default: {
+      if (field >= F.options) {
+        if (!Array.isArray(value)) return false;
+        list(field, value);
+        return true;
+      }
       const internals = internalsOf(value);
-      if (internals !== undefined) this.schema(value as object, internals);
-      else this.value(value);
+      if (internals === undefined) return false;
+      put(field);
+      schema(value as object, internals);
+      return true;
     }
   }
+}
 
-  /** The checks (`.min(1)`, `.regex(...)`) by their definitions; false when `value` is not an array. */
-  private checks(value: unknown): boolean {
-    if (!Array.isArray(value)) return false;
-    this.pair(Field.checks, value.length);
-    for (const check of value) {
-      const internals = internalsOf(check);
-      const def = (check as { _zod?: { def?: unknown } } | null | undefined)?._zod?.def;
-      if (internals !== undefined) this.schema(check, internals);
-      else if (typeof def === 'object' && def !== null) {
-        this.int(Tag.Check);
-        this.fields(def as Def);
-      } else this.value(check);
-    }
-    return true;
-  }
+/** An object's shape as the definition holds it, without running Zod's first-read copy when that has not run. */
+function rawShape(def: Def): unknown {
+  const getter = (def as { __lookupGetter__?: (key: string) => { raw?: unknown } | undefined }).__lookupGetter__?.(
+    'shape',
+  );
+  return getter?.raw ?? def.shape;
+}
 
-  /**
-   * The metadata conversion puts in a schema's document: its own registry entry, merged with its parents'
-   * (`.describe()` and every check clone have a parent) only where a parent has one, as `get` would merge them.
-   */
-  private meta(schema: object, internals: Internals): unknown {
-    if (registry === undefined) return z.globalRegistry.get(schema as z.ZodType);
-    const own = registry.get(schema);
-    for (let p = internals.parent; p !== undefined; p = (p as { _zod?: Internals })._zod?.parent) {
-      if (registry.get(p) !== undefined) return z.globalRegistry.get(schema as z.ZodType);
-    }
-    return own;
-  }
-
-  /**
-   * A value a getter produces (a default, a catch's value, an override): hashed when two reads agree, else as
-   * "varying" (`.default(() => randomUUID())`), so that a generated default does not make every mount stale.
-   */
-  private stable(read: Read, owner: object): void {
-    this.once(read, owner);
-    const [first1, first2] = [this.d1, this.d2];
-    this.once(read, owner);
-    if (first1 === this.d1 && first2 === this.d2) this.pair(first1, first2);
-    else this.int(Tag.Varying);
-  }
-
-  /** Sets `d1`, `d2` to the digest of one read, hashed in a fresh state; the state around it is kept. */
-  private once(read: Read, owner: object): void {
-    const h1 = this.h1;
-    const h2 = this.h2;
-    this.h1 = SEED1;
-    this.h2 = SEED2;
-    try {
-      let value: unknown;
-      let threw = false;
-      try {
-        value = read(owner);
-      } catch {
-        threw = true;
-      }
-      if (threw) this.int(Tag.Throws);
-      else this.value(value);
-      this.finish();
-    } finally {
-      this.h1 = h1;
-      this.h2 = h2;
-    }
-  }
-
-  private value(value: unknown): void {
-    switch (typeof value) {
-      case 'object':
-        if (value === null) this.int(Tag.Null);
-        else this.object(value);
-        return;
-      case 'string':
-        this.int(Tag.String);
-        {
-          this.text(value);
-          return;
-        }
-      case 'number': {
-        this.number(value);
-        return;
-      }
-      case 'boolean': {
-        this.int(value ? Tag.True : Tag.False);
-        return;
-      }
-      case 'function': {
-        this.int(Tag.Function);
-        return;
-      }
-      case 'undefined': {
-        this.int(Tag.Undefined);
-        return;
-      }
-      case 'bigint':
-        this.int(Tag.BigInt);
-        {
-          this.text(value.toString());
-          return;
-        }
-      default:
-        this.int(Tag.Symbol);
-        {
-          this.text((value as symbol).description ?? '');
-          return;
-        }
-    }
-  }
-
-  private object(value: object): void {
+function shapeEntries(shape: Record<string, unknown>): void {
+  for (const key in shape) {
+    const value = shape[key];
+    if (value === undefined) continue;
+    text(key);
     const internals = internalsOf(value);
-    if (internals !== undefined) {
-      this.schema(value, internals);
-      return;
-    }
-    const def = (value as { _zod?: { def?: unknown } })._zod?.def;
-    if (typeof def === 'object' && def !== null) {
-      // A check (`.min(1)`, `.regex(...)`): its definition is what it checks.
-      this.int(Tag.Check);
-      this.fields(def as Def);
-      return;
-    }
-    const tracked = this.nesting >= UNTRACKED_DEPTH;
-    if (tracked) {
-      if (this.values.has(value)) {
-        this.int(Tag.Cycle);
-        return;
-      }
-      this.values.add(value);
-    }
-    this.nesting++;
-    try {
-      this.container(value);
-    } finally {
-      this.nesting--;
-      if (tracked) this.values.delete(value);
-    }
+    if (internals !== undefined) schema(value as object, internals);
+    else walkValue(value);
   }
+}
 
-  /**
-   * Arrays, plain objects and the built-in objects a default can hold, each as JSON serialises it or tagged
-   * apart from what it would be mistaken for (a `Set` serialises as `{}`, not as the array of its items).
-   */
-  private container(value: object): void {
-    if (Array.isArray(value)) {
-      this.items(Tag.Array, value);
-      return;
-    }
-    if (value instanceof RegExp) {
-      this.int(Tag.RegExp);
-      this.text(value.source);
-      this.text(value.flags);
-      return;
-    }
-    if (value instanceof Date) {
-      this.int(Tag.Date);
-      this.number(value.getTime());
-      return;
-    }
-    if (value instanceof Set) {
-      this.items(Tag.Set, [...value]);
-      return;
-    }
-    if (value instanceof Map) {
-      this.items(Tag.Map, [...value]);
-      return;
-    }
-    if (typeof (value as { toJSON?: unknown }).toJSON === 'function') {
-      // It serialises as what its `toJSON` returns (a served default is that).
-      this.int(Tag.ToJSON);
-      this.stable(readToJSON, value);
-      return;
-    }
-    this.int(Tag.Object);
-    for (const key of Object.keys(value)) {
-      const item = (value as Record<string, unknown>)[key];
-      if (item === undefined) continue;
-      this.text(key);
-      this.value(item);
-    }
+/** An array of schemas (or of a literal's values), after its field's number and length. */
+function list(field: number, items: readonly unknown[]): void {
+  room(3);
+  tokens[count++] = field;
+  tokens[count++] = INT;
+  tokens[count++] = items.length;
+  for (const item of items) {
+    const internals = internalsOf(item);
+    if (internals !== undefined) schema(item as object, internals);
+    else walkValue(item);
   }
+}
 
-  private items(tag: number, items: readonly unknown[]): void {
-    this.pair(tag, items.length);
-    for (const item of items) this.value(item);
+/** The checks (`.min(1)`, `.regex(...)`) by their definitions. */
+function checkList(checks: readonly unknown[]): void {
+  room(3);
+  tokens[count++] = F.checks;
+  tokens[count++] = INT;
+  tokens[count++] = checks.length;
+  for (const check of checks) {
+    // One read of `_zod.def` tells a check that is a schema (`.int()`) from one that is not (`.min(1)`).
+    const internals = typeof check === 'object' && check !== null ? (check as { _zod?: Internals })._zod : undefined;
+    const def = internals?.def;
+    if (typeof def !== 'object' || def === null) walkValue(check);
+    else if (typeof def.type === 'string') schema(check as object, internals!);
+    else {
+      put(CHECK);
+      fields(def);
+    }
   }
+}
+
+/** What `stable` reads twice. */
+type Read = (owner: any) => unknown;
+const readDefault: Read = (def) => def.defaultValue;
+const readCatch: Read = (def) => def.catchValue(undefined);
+const readOverride: Read = (internals) => internals.toJSONSchema();
+const readToJSON: Read = (value) => value.toJSON();
+
+/**
+ * A value a getter produces (a default, a catch's value, an override): hashed when two reads agree, else as
+ * "varying" (`.default(() => randomUUID())`), so that a generated default does not make every mount stale.
+ */
+function stable(read: Read, owner: object): void {
+  const first = once(read, owner);
+  const second = once(read, owner);
+  if (lane1[first] !== lane1[second] || lane2[first] !== lane2[second] || lane3[first] !== lane3[second]) {
+    put(VARYING);
+    return;
+  }
+  room(3);
+  tokens[count++] = STABLE;
+  tokens[count++] = REF;
+  tokens[count++] = first;
+}
+
+/** The digest of one read (what it returns, or that it threw). */
+function once(read: Read, owner: object): number {
+  const start = count;
+  let value: unknown;
+  let threw = false;
+  try {
+    value = read(owner);
+  } catch {
+    threw = true;
+  }
+  if (threw) put(THROWS);
+  else walkValue(value);
+  return digest(start);
+}
+
+function walkValue(value: unknown): void {
+  switch (typeof value) {
+    case 'object':
+      if (value === null) put(NULL);
+      else object(value);
+      return;
+    case 'string':
+      put(STRING);
+      text(value);
+      return;
+    case 'number':
+      number(value);
+      return;
+    case 'boolean':
+      put(value ? TRUE : FALSE);
+      return;
+    case 'function':
+      put(FUNCTION);
+      return;
+    case 'undefined':
+      put(UNDEFINED);
+      return;
+    case 'bigint':
+      put(BIGINT);
+      text(value.toString());
+      return;
+    default:
+      put(SYMBOL);
+      text((value as symbol).description ?? '');
+  }
+}
+
+function object(value: object): void {
+  const internals = internalsOf(value);
+  if (internals !== undefined) {
+    schema(value, internals);
+    return;
+  }
+  const def = (value as { _zod?: { def?: unknown } })._zod?.def;
+  if (typeof def === 'object' && def !== null) {
+    // A check (`.min(1)`, `.regex(...)`): its definition is what it checks.
+    put(CHECK);
+    fields(def as Def);
+    return;
+  }
+  const tracked = nesting >= UNTRACKED_DEPTH;
+  if (tracked) {
+    if (values.has(value)) {
+      put(CYCLE);
+      return;
+    }
+    values.add(value);
+  }
+  nesting++;
+  container(value);
+  nesting--;
+  if (tracked) values.delete(value);
+}
+
+/**
+ * Arrays, plain objects and the built-in objects a default can hold, each as JSON serialises it or tagged
+ * apart from what it would be mistaken for (a `Set` serialises as `{}`, not as the array of its items).
+ */
+function container(value: object): void {
+  if (Array.isArray(value)) {
+    items(ARRAY, value);
+    return;
+  }
+  if (value instanceof RegExp) {
+    put(REGEXP);
+    text(value.source);
+    text(value.flags);
+    return;
+  }
+  if (value instanceof Date) {
+    put(DATE);
+    number(value.getTime());
+    return;
+  }
+  if (value instanceof Set) {
+    items(SET, [...value]);
+    return;
+  }
+  if (value instanceof Map) {
+    items(MAP, [...value]);
+    return;
+  }
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') {
+    // It serialises as what its `toJSON` returns (a served default is that).
+    put(TO_JSON);
+    stable(readToJSON, value);
+    return;
+  }
+  put(OBJECT);
+  for (const key of Object.keys(value)) {
+    const item = (value as Record<string, unknown>)[key];
+    if (item === undefined) continue;
+    text(key);
+    walkValue(item);
+  }
+}
+
+function items(tag: number, list: readonly unknown[]): void {
+  room(3);
+  tokens[count++] = tag;
+  tokens[count++] = INT;
+  tokens[count++] = list.length;
+  for (const item of list) walkValue(item);
 }

@@ -201,6 +201,86 @@ describe('fingerprint', () => {
     expect(fingerprint(node)).toMatch(/^[0-9a-f]{16}$/);
   });
 
+  it('tells apart every kind its handlers read, and each field they read', () => {
+    const tag = (t: string) => z.object({ t: z.literal(t), n: z.number() });
+    const pin = (t: string, n: number) => z.object({ t: z.literal(t), n: z.literal(n) });
+    const prints = [
+      z.string().optional(),
+      z.string().nullable(),
+      z.string().readonly(),
+      z.string().optional().nonoptional(),
+      z.any(),
+      z.unknown(),
+      z.null(),
+      z.undefined(),
+      z.never(),
+      z.bigint(),
+      z.boolean(),
+      z.object({ a: z.string() }).catchall(z.string()),
+      z.object({ a: z.string() }).catchall(z.number()),
+      z.array(z.string()),
+      z.array(z.number()),
+      z.array(z.string()).min(1),
+      z.union([tag('a'), tag('b')]),
+      z.union([tag('b'), tag('a')]),
+      z.discriminatedUnion('t', [tag('a'), tag('b')]),
+      z.xor([tag('a'), tag('b')]),
+      z.discriminatedUnion('t', [pin('a', 1), pin('b', 2)]),
+      z.discriminatedUnion('n', [pin('a', 1), pin('b', 2)]),
+      z.literal(['a', 'b']),
+      z.literal(['a', 'c']),
+      z.enum({ A: 'a', B: 'b' }),
+      z.enum({ A: 'a', B: 'c' }),
+      z.enum({ A: 'a', C: 'b' }),
+    ].map(fingerprint);
+    expect(new Set(prints).size).toBe(prints.length);
+  });
+
+  it('tells apart the same parts nested the other way round', () => {
+    const leaf = () => z.object({ x: z.string() });
+    const pairs: Array<[z.ZodType, z.ZodType]> = [
+      [z.array(leaf().optional()), z.array(leaf()).optional()],
+      [z.object({ a: z.object({ b: leaf() }) }), z.object({ b: z.object({ a: leaf() }) })],
+      [z.array(z.array(leaf()).nullable()), z.array(z.array(leaf())).nullable()],
+      [z.lazy(() => z.array(leaf())), z.array(z.lazy(() => leaf()))],
+    ];
+    for (const [a, b] of pairs) expect(fingerprint(a)).not.toBe(fingerprint(b));
+  });
+
+  it('gives a thousand schemas that differ in one small part a thousand fingerprints', () => {
+    const prints = new Set<string>();
+    for (let i = 0; i < 250; i++) {
+      prints.add(fingerprint(z.object({ [`k${i}`]: z.string() })));
+      prints.add(fingerprint(z.object({ k: z.number().max(i) })));
+      prints.add(fingerprint(z.object({ k: z.literal(i), j: z.string().optional() })));
+      prints.add(fingerprint(z.array(z.string()).length(i)));
+    }
+    expect(prints.size).toBe(1000);
+  });
+
+  it('ends on a wrapper that wraps itself, and on a chain of wrappers longer than it hashes in line', () => {
+    const self = z.string().optional();
+    (self._zod.def as unknown as { innerType: unknown }).innerType = self;
+    expect(fingerprint(self)).toMatch(/^[0-9a-f]{16}$/);
+    const chain = (leaf: () => z.ZodType) => {
+      let s: z.ZodType = leaf();
+      for (let i = 0; i < 200; i++) s = i % 2 ? s.optional() : s.nullable();
+      return s;
+    };
+    expect(fingerprint(chain(() => z.string()))).toBe(fingerprint(chain(() => z.string())));
+    expect(fingerprint(chain(() => z.string()))).not.toBe(fingerprint(chain(() => z.number())));
+  });
+
+  it('fingerprints inside a fingerprint (a default computed by fingerprinting) without disturbing the outer walk', () => {
+    const inner = z.object({ b: z.number() });
+    const withNested = () => z.object({ a: z.string().default(() => fingerprint(inner)), c: z.boolean() });
+    const plain = z.object({ a: z.string().default(fingerprint(inner)), c: z.boolean() });
+    expect(fingerprint(withNested())).toBe(fingerprint(plain));
+    const fp = fingerprinter();
+    expect(fp.schema(withNested())).toBe(fingerprint(plain));
+    expect(fp.schema(z.object({ c: z.boolean() }))).toBe(fingerprint(z.object({ c: z.boolean() })));
+  });
+
   it('hashes values with the schemas in them, and one fingerprinter reuses what it has walked', () => {
     const fp = fingerprinter();
     expect(fp.value({ scopes: ['a'] })).toBe(fp.value({ scopes: ['a'] }));
