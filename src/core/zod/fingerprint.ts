@@ -25,8 +25,9 @@ import * as z from 'zod';
 import { lazyTarget } from './def.js';
 
 // Tokens: small integers, so that in V8's lower tiers each stays a small integer (no number is allocated).
-// Each value token is prefixed by what it is; only `REF` is read apart: the index after it names a digest,
-// whose lanes are what is hashed (so an index never reaches a fingerprint).
+// Each value is prefixed by what it is, and whatever has no count in front is closed by `END`, so that two
+// different structures never write the same tokens. Only `REF` is read apart: the index after it names a
+// digest, whose lanes are what is hashed (so an index never reaches a fingerprint).
 const UNDEFINED = 1;
 const NULL = 2;
 const FALSE = 3;
@@ -58,6 +59,8 @@ const TO_JSON = 28;
 const STABLE = 29;
 /** Opens a definition its kind's handler read; the kind's own number follows. */
 const KIND = 30;
+/** Closes what has no count in front: a schema hashed in line, a shape, an object, a check's fields. */
+const END = 31;
 /** Integers from here up are never value tokens (`INT` operands are below it in size). */
 const SMALL = 2 ** 29;
 const REF = SMALL;
@@ -116,7 +119,8 @@ const FIELD_OF: Record<string, number | undefined> = Object.assign(Object.create
 
 /**
  * The kinds of definition read by a handler of their own, each by its number: 1 to 4 wrap one schema, 10 to
- * 18 hold none but their checks, then objects, arrays, unions, literals and enums.
+ * 18 hold none but their checks, then objects, arrays, unions, literals and enums. All but objects and unions
+ * hold at most one schema besides their checks, and are hashed in line (`schema`).
  */
 const KIND_OF: Record<string, number | undefined> = Object.assign(Object.create(null), {
   optional: 1,
@@ -138,6 +142,11 @@ const KIND_OF: Record<string, number | undefined> = Object.assign(Object.create(
   literal: 23,
   enum: 24,
 });
+const OBJECT_KIND = 20;
+const ARRAY_KIND = 21;
+const UNION_KIND = 22;
+const LITERAL_KIND = 23;
+const ENUM_KIND = 24;
 
 // Three lanes of a polynomial hash, each modulo a prime below 2^24 with a base small enough that every
 // intermediate value stays a small integer (under 2^30) in V8's lower tiers.
@@ -164,7 +173,7 @@ const TABLES = (() => {
 })();
 /** Generic values nested deeper than this are checked for cycles (a value's metadata is a level or two deep). */
 const UNTRACKED_DEPTH = 32;
-/** Wrappers and leaves hashed in line, one inside another, before one is hashed as a schema of its own. */
+/** Schemas hashed in line, one inside another, before the next is hashed as a schema of its own. */
 const INLINE_DEPTH = 64;
 
 /** Hashes schemas and values, sharing what it has hashed: one per mount, so a schema two tools use is walked once. */
@@ -242,7 +251,7 @@ let stack: object[] = [];
 let entered = 0;
 /** The lowest level the current schema's back-references returned to. */
 let low = Number.POSITIVE_INFINITY;
-/** Wrappers and leaves being hashed in line, one inside another. */
+/** Schemas being hashed in line, one inside another. */
 let inline = 0;
 /** Generic values being walked deeper than `UNTRACKED_DEPTH`, to end a cycle that does not pass through a schema. */
 let values = new Set<object>();
@@ -429,26 +438,27 @@ function internalsOf(value: unknown): Internals | undefined {
 }
 
 /**
- * A schema. A wrapper or a leaf with nothing but its definition (no metadata, parent or override) is hashed
- * in line, its tokens in the enclosing schema's run: it holds no schema a cycle could return through but
- * what it wraps, which is hashed as a schema of its own. Any other schema is hashed as one: its digest
- * reused, or computed now, or a back-reference on a cycle.
+ * A schema. One of the kinds that hold at most one schema besides their checks (wrappers, arrays, leaves) is
+ * hashed in line: its tokens, closed by `END`, go into the enclosing schema's run, with no digest, memo or
+ * stack entry of its own. A cycle through such schemas alone (only a definition edited by hand makes one)
+ * still ends: past `INLINE_DEPTH` of them, one inside another, the next is hashed as a schema of its own.
+ * Any other schema is hashed as one: its digest reused, or computed now, or a back-reference on a cycle.
+ * Objects and unions, which can share sub-schemas many times over, are memoised so that the walk stays linear.
  */
 function schema(value: object, internals: Internals): void {
   entered++;
-  // In line only with nothing but the definition to hash: no parent, no override, no metadata of its own.
-  if (
-    inline < INLINE_DEPTH &&
-    internals.parent === undefined &&
-    internals.toJSONSchema === undefined &&
-    registry !== undefined &&
-    registry.get(value) === undefined
-  ) {
+  const def = internals.def;
+  const kind = KIND_OF[def.type as string];
+  if (kind !== undefined && kind !== OBJECT_KIND && kind !== UNION_KIND && inline < INLINE_DEPTH) {
     const start = count;
     inline++;
-    const read = byKind(internals.def, true);
+    const read = byKind(def, kind);
+    if (read) extras(value, internals);
     inline--;
-    if (read) return;
+    if (read) {
+      put(END);
+      return;
+    }
     count = start;
   }
   const known = seen.get(value);
@@ -484,15 +494,21 @@ function schema(value: object, internals: Internals): void {
   put2(REF, index);
 }
 
-/** The definition, then the metadata a document carries, the parent's presence and an override. */
+/** The definition, then what `extras` adds. */
 function schemaBody(value: object, internals: Internals): void {
   const def = internals.def;
   put(SCHEMA);
-  if (!byKind(def, false)) fields(def);
+  const kind = KIND_OF[def.type as string];
+  if (kind === undefined || !byKind(def, kind)) fields(def);
   if (def.type === 'lazy') {
     const target = lazyTarget(value as z.core.$ZodType);
     if (target) schema(target, target._zod as unknown as Internals);
   }
+  extras(value, internals);
+}
+
+/** The metadata a document carries, the parent's presence and an override. */
+function extras(value: object, internals: Internals): void {
   const meta = metaOf(value, internals);
   if (meta !== undefined) {
     put(META);
@@ -522,15 +538,11 @@ function metaOf(value: object, internals: Internals): unknown {
 }
 
 /**
- * The definitions tools are mostly made of, read by their kind's own fields. False, with nothing written,
- * when the definition has a field the kind's handler does not read, or a field that holds what the handler
- * does not expect: then the generic walk reads it. In line (`inline`), only the kinds that hold no schema of
- * their own but a wrapped one are read: the wrappers, and the leaves without checks (literals and enums
- * whose values hold no object).
+ * The definitions tools are mostly made of, read by their kind's own fields (`kind`: its number in
+ * `KIND_OF`). False, with nothing written, when the definition has a field the kind's handler does not read,
+ * or a field that holds what the handler does not expect: then the generic walk reads it.
  */
-function byKind(def: Def, inLine: boolean): boolean {
-  const kind = KIND_OF[def.type as string];
-  if (kind === undefined) return false;
+function byKind(def: Def, kind: number): boolean {
   let keys = 0;
   for (const _ in def) keys++;
   if (kind < 10) {
@@ -548,26 +560,21 @@ function byKind(def: Def, inLine: boolean): boolean {
       put2(KIND, kind);
       return true;
     }
-    if (inLine || keys !== 2 || !Array.isArray(checks)) return false;
+    if (keys !== 2 || !Array.isArray(checks)) return false;
     put2(KIND, kind);
     checkList(checks);
     return true;
   }
-  if (kind >= 23) {
-    const held = kind === 23 ? def.values : def.entries;
+  if (kind === LITERAL_KIND || kind === ENUM_KIND) {
+    const held = kind === LITERAL_KIND ? def.values : def.entries;
     if (keys !== 2 || typeof held !== 'object' || held === null) return false;
-    if (inLine && !flat(held)) return false;
-    room(3);
-    tokens[count++] = KIND;
-    tokens[count++] = kind;
-    tokens[count++] = kind === 23 ? F.values : F.entries;
+    put2(KIND, kind);
     if (Array.isArray(held)) items(ARRAY, held);
     else walkValue(held);
     return true;
   }
-  if (inLine) return false;
-  if (kind === 20) return objectDef(def, keys);
-  if (kind === 21) {
+  if (kind === OBJECT_KIND) return objectDef(def, keys);
+  if (kind === ARRAY_KIND) {
     const { element, checks } = def;
     const internals = internalsOf(element);
     if (keys !== (checks === undefined ? 2 : 3) || internals === undefined) return false;
@@ -607,7 +614,7 @@ function objectDef(def: Def, keys: number): boolean {
   if (checks !== undefined && !Array.isArray(checks)) return false;
   room(3);
   tokens[count++] = KIND;
-  tokens[count++] = 20;
+  tokens[count++] = OBJECT_KIND;
   tokens[count++] = F.shape;
   shapeEntries(shape as Record<string, unknown>);
   if (catchallInternals !== undefined) {
@@ -615,19 +622,6 @@ function objectDef(def: Def, keys: number): boolean {
     schema(catchall as object, catchallInternals);
   }
   if (checks !== undefined) checkList(checks as unknown[]);
-  return true;
-}
-
-/** True when a literal's values (an array) or an enum's entries (an object) hold no object. */
-function flat(held: object): boolean {
-  if (Array.isArray(held)) {
-    for (const item of held) if (typeof item === 'object' && item !== null) return false;
-    return true;
-  }
-  for (const key in held) {
-    const item = (held as Record<string, unknown>)[key];
-    if (typeof item === 'object' && item !== null) return false;
-  }
   return true;
 }
 
@@ -705,6 +699,7 @@ function shapeEntries(shape: Record<string, unknown>): void {
     if (internals !== undefined) schema(value as object, internals);
     else walkValue(value);
   }
+  put(END);
 }
 
 /** An array of schemas (or of a literal's values), after its field's number and length. */
@@ -735,6 +730,7 @@ function checkList(checks: readonly unknown[]): void {
     else {
       put(CHECK);
       fields(def);
+      put(END);
     }
   }
 }
@@ -821,6 +817,7 @@ function object(value: object): void {
     // A check (`.min(1)`, `.regex(...)`): its definition is what it checks.
     put(CHECK);
     fields(def as Def);
+    put(END);
     return;
   }
   const tracked = nesting >= UNTRACKED_DEPTH;
@@ -842,6 +839,11 @@ function object(value: object): void {
  * apart from what it would be mistaken for (a `Set` serialises as `{}`, not as the array of its items).
  */
 function container(value: object): void {
+  const proto = Object.getPrototypeOf(value);
+  if ((proto === Object.prototype || proto === null) && (value as { toJSON?: unknown }).toJSON === undefined) {
+    entries(value as Record<string, unknown>);
+    return;
+  }
   if (Array.isArray(value)) {
     items(ARRAY, value);
     return;
@@ -871,13 +873,19 @@ function container(value: object): void {
     stable(readToJSON, value);
     return;
   }
+  entries(value as Record<string, unknown>);
+}
+
+/** An object's own enumerable entries, as JSON serialises them (an undefined value is left out). */
+function entries(value: Record<string, unknown>): void {
   put(OBJECT);
   for (const key of Object.keys(value)) {
-    const item = (value as Record<string, unknown>)[key];
+    const item = value[key];
     if (item === undefined) continue;
     text(key);
     walkValue(item);
   }
+  put(END);
 }
 
 function items(tag: number, list: readonly unknown[]): void {

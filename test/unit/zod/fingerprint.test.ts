@@ -137,6 +137,9 @@ describe('fingerprint', () => {
     expect(withDefault(new Set(['a', 'b']))).not.toBe(withDefault(['a', 'b']));
     expect(withDefault(new Set(['a', 'b']))).toBe(withDefault(new Set(['a', 'b'])));
     expect(withDefault(new Map([['a', 1]]))).not.toBe(withDefault([['a', 1]]));
+    // A value with a `toJSON`, its own or inherited, serves as what that returns.
+    expect(withDefault({ toJSON: () => 1 })).not.toBe(withDefault({ toJSON: () => 2 }));
+    expect(withDefault(new Date(0))).not.toBe(withDefault(new Date(1)));
   });
 
   it('hashes an override assigned to _zod.toJSONSchema by what it returns', () => {
@@ -243,6 +246,19 @@ describe('fingerprint', () => {
       [z.object({ a: z.object({ b: leaf() }) }), z.object({ b: z.object({ a: leaf() }) })],
       [z.array(z.array(leaf()).nullable()), z.array(z.array(leaf())).nullable()],
       [z.lazy(() => z.array(leaf())), z.array(z.lazy(() => leaf()))],
+    ];
+    for (const [a, b] of pairs) expect(fingerprint(a)).not.toBe(fingerprint(b));
+  });
+
+  it('tells apart where a nested object, a check or a field ends', () => {
+    const pairs: Array<[z.ZodType, z.ZodType]> = [
+      [z.string().meta({ a: { b: 1 }, c: 2 }), z.string().meta({ a: { b: 1, c: 2 } })],
+      [z.object({ a: z.array(z.string()).min(1) }), z.object({ a: z.array(z.string().min(1)) })],
+      [
+        z.object({ a: z.object({ b: z.string() }), c: z.string() }),
+        z.object({ a: z.object({ b: z.string(), c: z.string() }) }),
+      ],
+      [z.object({ a: z.string().optional(), b: z.number() }), z.object({ a: z.string(), b: z.number().optional() })],
     ];
     for (const [a, b] of pairs) expect(fingerprint(a)).not.toBe(fingerprint(b));
   });
