@@ -99,7 +99,7 @@ const flavours = FLAVOURS.filter(
  */
 const FILTERED: readonly Flavour[] = [
   ['visible-tenth', 'one tool in ten', '% 10 === 9'],
-  ['visible-half', 'the second half', `>= ${TOP / 2}`],
+  ['visible-half', 'the second half', '>= __TOOLS__ / 2'],
 ]
   .map(([key, label, test]) => ({
     key: key!,

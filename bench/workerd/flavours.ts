@@ -14,7 +14,10 @@ export interface Flavour {
   kind: 'sdk' | 'mount' | 'prebuilt';
   /** The mount options (mount and prebuilt flavours). */
   options?: Record<string, unknown>;
-  /** The mount options as source text, for options JSON cannot hold (functions); else `options`, as JSON. */
+  /**
+   * The mount options as source text, for options JSON cannot hold (functions); else `options`, as JSON.
+   * `__TOOLS__` in it stands for the Worker's tool count.
+   */
   optionsSource?: string;
 }
 
@@ -46,7 +49,7 @@ export function entrySource(flavour: Flavour, n: number): string {
     import { objectUnionTools } from ${fixture('object-union-tools.ts')};
     import { result } from ${fixture('union-tools.ts')};`;
   const mounted = `objectUnionTools(${n}).map((t) => defineTool({ ...t, handler: ({ input }) => result(input) }))`;
-  const options = flavour.optionsSource ?? JSON.stringify(flavour.options ?? {});
+  const options = flavour.optionsSource?.replaceAll('__TOOLS__', String(n)) ?? JSON.stringify(flavour.options ?? {});
   switch (flavour.kind) {
     case 'sdk':
       return `${tools}
