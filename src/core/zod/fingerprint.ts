@@ -9,14 +9,14 @@
  * walk unless Zod defines it, so that a field a Zod release adds is hashed without a change here. Beside the
  * definition it hashes the metadata documents carry (`.describe()`, `.meta()`: `z.globalRegistry`), a
  * default's value and a catch's value (which conversion serves as `default`), an override assigned to
- * `_zod.toJSONSchema` (what conversion serves instead), and follows `z.lazy`. A schema already hashed is not
- * walked again: its hash is reused, so sharing a sub-schema or building it twice gives the same fingerprint,
- * and a cycle is hashed as a back-reference to the level it returns to.
+ * `_zod.toJSONSchema` (what conversion serves instead), and follows `z.lazy`. An object or a union already
+ * hashed is not walked again: its hash is reused, so sharing a sub-schema or building it twice gives the same
+ * fingerprint, and a cycle is hashed as a back-reference to the level it returns to.
  *
- * How it stays cheap where it runs, at a Worker's startup and mostly in V8's lower tiers: the walk writes
- * small integers (tags, and indexes of digests already computed) into one `Int32Array`, so that it allocates
- * nothing per token, and one function, hot from the first tool on, mixes each schema's run of tokens into
- * its digest (docs/design/build-time-documents.md, "The drift guard").
+ * How it stays cheap where it runs, at a Worker's startup and mostly in V8's unoptimised tiers: the walk
+ * writes small integers (tags, and indexes of digests already computed) into one `Int32Array`, so that it
+ * allocates nothing per token; each schema's run of tokens is mixed by a polynomial hash whose values stay
+ * small integers, and each digest through lookup tables. The rules it keeps: docs/design/fingerprint.md.
  *
  * Runs once per mount on schemas the author wrote, so its recursion depth is the schema's own.
  * Not cryptographic: it guards against drift, not against an attacker (Workers have no synchronous crypto).
