@@ -57,6 +57,7 @@ const FIELD = 26;
 const NAN = 27;
 const TO_JSON = 28;
 const STABLE = 29;
+const BOXED = 32;
 /** Opens a definition its kind's handler read; the kind's own number follows. */
 const KIND = 30;
 /** Closes what has no count in front: a schema hashed in line, a shape, an object, a check's fields. */
@@ -171,8 +172,6 @@ const TABLES = (() => {
   }
   return tables;
 })();
-/** Generic values nested deeper than this are checked for cycles (a value's metadata is a level or two deep). */
-const UNTRACKED_DEPTH = 32;
 /** Schemas hashed in line, one inside another, before the next is hashed as a schema of its own. */
 const INLINE_DEPTH = 64;
 
@@ -253,9 +252,10 @@ let entered = 0;
 let low = Number.POSITIVE_INFINITY;
 /** Schemas being hashed in line, one inside another. */
 let inline = 0;
-/** Generic values being walked deeper than `UNTRACKED_DEPTH`, to end a cycle that does not pass through a schema. */
+/** The values (not schemas) being walked, to end a cycle that does not pass through a schema. */
 let values = new Set<object>();
-let nesting = 0;
+/** The nearest parent with metadata of its own, as the last `metaOf` found it. */
+let describedParent: object | undefined;
 /** The global registry's own map, read per walk (`clear()` replaces it); undefined when Zod keeps it elsewhere. */
 let registry: Registry | undefined;
 /** Walks under way: one that re-enters gets a token buffer of its own. */
@@ -283,7 +283,6 @@ function run(tables: Tables, value: unknown): string {
   entered = 0;
   low = Number.POSITIVE_INFINITY;
   inline = 0;
-  nesting = 0;
   if (values.size > 0) values.clear();
   const own = (z.globalRegistry as unknown as { _map?: unknown })._map;
   registry = own instanceof WeakMap ? own : undefined;
@@ -306,7 +305,7 @@ function run(tables: Tables, value: unknown): string {
  * own, so the outer walk's state is as it left it.
  */
 function nested(value: unknown): string {
-  const outer = { tokens, count, lane1, lane2, lane3, size, seen, texts, stack, entered, low, inline, values, nesting };
+  const outer = { tokens, count, lane1, lane2, lane3, size, seen, texts, stack, entered, low, inline, values };
   tokens = new Int32Array(4096);
   stack = [];
   values = new Set();
@@ -315,7 +314,7 @@ function nested(value: unknown): string {
     return run(newTables(), value);
   } finally {
     active++;
-    ({ tokens, count, lane1, lane2, lane3, size, seen, texts, stack, entered, low, inline, values, nesting } = outer);
+    ({ tokens, count, lane1, lane2, lane3, size, seen, texts, stack, entered, low, inline, values } = outer);
   }
 }
 
@@ -386,6 +385,10 @@ function keep(a: number, b: number, c: number): number {
     grown[2].set(lane3);
     [lane1, lane2, lane3] = grown;
   }
+  // A lane is negative after a negative token: taken to its residue, so that it and v + 2^24 stay apart.
+  if (a < 0) a += P1;
+  if (b < 0) b += P2;
+  if (c < 0) c += P3;
   const t = TABLES;
   lane1[size] = t[a & 255]! ^ t[256 + ((a >>> 8) & 255)]! ^ t[512 + ((a >>> 16) & 255)]!;
   lane2[size] = t[768 + (b & 255)]! ^ t[1024 + ((b >>> 8) & 255)]! ^ t[1280 + ((b >>> 16) & 255)]!;
@@ -486,10 +489,11 @@ function schema(value: object, internals: Internals): void {
   stack.pop();
   inline = outerInline;
   const index = digest(start);
-  // A schema whose back-references all end inside it hashes the same wherever it is met: kept, when it holds
-  // enough schemas that walking it again would cost more than remembering it.
+  // A schema with no back-reference inside hashes the same wherever it is met: kept, when it holds enough
+  // schemas that walking it again would cost more than remembering it. One on a cycle is not: met first from
+  // another schema of the cycle it hashes otherwise, and a fingerprint must not depend on what was walked first.
   const whole = low >= level;
-  if (whole && entered - before >= 4) seen.set(value, index);
+  if (low === Number.POSITIVE_INFINITY && entered - before >= 4) seen.set(value, index);
   low = whole ? outer : Math.min(outer, low);
   put2(REF, index);
 }
@@ -507,14 +511,23 @@ function schemaBody(value: object, internals: Internals): void {
   extras(value, internals);
 }
 
-/** The metadata a document carries, the parent's presence and an override. */
+/**
+ * The metadata a document carries, the parent's presence and an override. A parent with metadata of its own
+ * is hashed whole: conversion puts it in `$defs` when it has an `id` (which its children do not inherit), and
+ * leaves out of the child what the parent's definition already says.
+ */
 function extras(value: object, internals: Internals): void {
   const meta = metaOf(value, internals);
+  const described = describedParent;
   if (meta !== undefined) {
     put(META);
     walkValue(meta);
   }
-  if (internals.parent !== undefined) put(PARENT);
+  if (internals.parent !== undefined) {
+    put(PARENT);
+    const parent = described === undefined ? undefined : internalsOf(described);
+    if (parent !== undefined) schema(described!, parent);
+  }
   // Conversion serves what an override assigned to `_zod.toJSONSchema` returns instead of the definition.
   const override = internals.toJSONSchema;
   if (override !== undefined) {
@@ -529,10 +542,14 @@ function extras(value: object, internals: Internals): void {
  * (`.describe()` and every check clone have a parent) only where a parent has one, as `get` would merge them.
  */
 function metaOf(value: object, internals: Internals): unknown {
+  describedParent = undefined;
   if (registry === undefined) return z.globalRegistry.get(value as z.ZodType);
   const own = registry.get(value);
   for (let p = internals.parent; p !== undefined; p = (p as { _zod?: Internals })._zod?.parent) {
-    if (registry.get(p) !== undefined) return z.globalRegistry.get(value as z.ZodType);
+    if (registry.get(p) !== undefined) {
+      describedParent = p;
+      return z.globalRegistry.get(value as z.ZodType);
+    }
   }
   return own;
 }
@@ -633,6 +650,8 @@ function fields(def: Def): void {
   for (const key in def) {
     const value = def[key];
     if (value === undefined) continue;
+    // Zod caches a `z.lazy`'s target here on first use; the target is hashed after the fields either way.
+    if (key === '_cachedInner' && def.type === 'lazy') continue;
     const field = FIELD_OF[key];
     if (field !== undefined && knownField(def, key, field, value)) continue;
     put(FIELD);
@@ -727,6 +746,7 @@ function checkList(checks: readonly unknown[]): void {
     const def = internals?.def;
     if (typeof def !== 'object' || def === null) walkValue(check);
     else if (typeof def.type === 'string') schema(check as object, internals!);
+    else if (typeof (internals as { check?: unknown }).check !== 'function') walkValue(check);
     else {
       put(CHECK);
       fields(def);
@@ -812,26 +832,21 @@ function object(value: object): void {
     schema(value, internals);
     return;
   }
-  const def = (value as { _zod?: { def?: unknown } })._zod?.def;
-  if (typeof def === 'object' && def !== null) {
-    // A check (`.min(1)`, `.regex(...)`): its definition is what it checks.
-    put(CHECK);
-    fields(def as Def);
-    put(END);
+  // Every value being walked is on `values`, so a cycle through values alone (metadata, a check's fields)
+  // ends where it returns, however many ways it returns.
+  if (values.has(value)) {
+    put(CYCLE);
     return;
   }
-  const tracked = nesting >= UNTRACKED_DEPTH;
-  if (tracked) {
-    if (values.has(value)) {
-      put(CYCLE);
-      return;
-    }
-    values.add(value);
-  }
-  nesting++;
-  container(value);
-  nesting--;
-  if (tracked) values.delete(value);
+  values.add(value);
+  const zod = (value as { _zod?: { def?: unknown; check?: unknown } })._zod;
+  if (typeof zod?.def === 'object' && zod.def !== null && typeof zod.check === 'function') {
+    // A check (`.min(1)`, `.regex(...)`): its definition is what it checks.
+    put(CHECK);
+    fields(zod.def as Def);
+    put(END);
+  } else container(value);
+  values.delete(value);
 }
 
 /**
@@ -846,6 +861,12 @@ function container(value: object): void {
   }
   if (Array.isArray(value)) {
     items(ARRAY, value);
+    return;
+  }
+  if (value instanceof Number || value instanceof String || value instanceof Boolean) {
+    // JSON serialises a boxed primitive as the primitive.
+    put(BOXED);
+    walkValue(value.valueOf());
     return;
   }
   if (value instanceof RegExp) {
@@ -876,14 +897,15 @@ function container(value: object): void {
   entries(value as Record<string, unknown>);
 }
 
-/** An object's own enumerable entries, as JSON serialises them (an undefined value is left out). */
+/**
+ * An object's own enumerable entries, an undefined value included: JSON leaves such a key out of a default,
+ * but conversion assigns a metadata key as it is, so `undefined` there deletes what it would have written.
+ */
 function entries(value: Record<string, unknown>): void {
   put(OBJECT);
   for (const key of Object.keys(value)) {
-    const item = value[key];
-    if (item === undefined) continue;
     text(key);
-    walkValue(item);
+    walkValue(value[key]);
   }
   put(END);
 }

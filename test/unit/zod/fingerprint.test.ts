@@ -263,6 +263,76 @@ describe('fingerprint', () => {
     for (const [a, b] of pairs) expect(fingerprint(a)).not.toBe(fingerprint(b));
   });
 
+  it('gives a z.lazy the same fingerprint before and after Zod first resolves it', () => {
+    const tree = () => {
+      const node: z.ZodType = z.lazy(() => z.object({ v: z.number(), kids: z.array(node) }));
+      return node;
+    };
+    const fresh = fingerprint(tree());
+    const used = tree();
+    expect(fingerprint(used)).toBe(fresh);
+    expect(fingerprint(used)).toBe(fresh);
+    used.parse({ v: 1, kids: [{ v: 2, kids: [] }] });
+    expect(fingerprint(used)).toBe(fresh);
+  });
+
+  it("tells apart a parent's id and definition, which conversion puts in $defs and refers to", () => {
+    const user = (id: string) => z.object({ a: z.string() }).meta({ id });
+    const pairs: Array<[z.ZodType, z.ZodType]> = [
+      [z.string().meta({ id: 'A' }).describe('x'), z.string().meta({ id: 'B' }).describe('x')],
+      [z.string().meta({ id: 'A' }).min(1), z.string().min(1)],
+      [z.object({ u: user('User').describe('x') }), z.object({ u: user('Person').describe('x') })],
+      [z.string().max(5).meta({ id: 'A' }).min(1), z.string().meta({ id: 'A' }).max(5).min(1)],
+    ];
+    for (const [a, b] of pairs) expect(fingerprint(a)).not.toBe(fingerprint(b));
+  });
+
+  it('tells apart values a naive walk folds together: negative numbers, undefined metadata, boxed primitives', () => {
+    const pairs: Array<[z.ZodType, z.ZodType]> = [
+      [z.number().default(-10000), z.number().default(16767216)],
+      [z.number().catch(-5000), z.number().catch(16772216)],
+      [z.string().min(1).meta({ minLength: undefined }), z.string().min(1).meta({ type: undefined })],
+      [z.string().meta({ type: undefined }), z.string().meta({})],
+      [z.any().default(new Number(5)), z.any().default(new Number(6))],
+      [z.any().default(new Boolean(true)), z.any().default(new Boolean(false))],
+      [z.any().default(new String('ab')), z.any().default({ 0: 'a', 1: 'b' })],
+      [
+        z.string().meta({ x: { _zod: { def: { a: 1 } }, y: 1 } }),
+        z.string().meta({ x: { _zod: { def: { a: 1 } }, y: 2 } }),
+      ],
+    ];
+    for (const [a, b] of pairs) expect(fingerprint(a)).not.toBe(fingerprint(b));
+  });
+
+  it('ends at once on metadata that returns to itself many ways, and on a check whose definition holds itself', () => {
+    const meta: Record<string, unknown> = {};
+    for (const key of ['a', 'b', 'c', 'd', 'e', 'f']) meta[key] = meta;
+    meta.list = [meta, meta, meta];
+    expect(fingerprint(z.string().meta(meta))).toMatch(/^[0-9a-f]{16}$/);
+    const s = z.string().min(1);
+    const check = (s._zod.def.checks![0] as unknown as { _zod: { def: Record<string, unknown> } })._zod;
+    check.def.self = s._zod.def.checks![0];
+    expect(fingerprint(s)).toMatch(/^[0-9a-f]{16}$/);
+  });
+
+  it('gives each schema of a cycle the same fingerprint whichever a reused fingerprinter walked first', () => {
+    const pair = () => {
+      const a = z.object({
+        x: z.string(),
+        y: z.number(),
+        get b(): z.ZodType {
+          return b;
+        },
+      });
+      const b: z.ZodType = z.object({ p: z.boolean(), q: z.string(), r: z.number(), a });
+      return { a, b };
+    };
+    const { a, b } = pair();
+    const fp = fingerprinter();
+    fp.schema(a);
+    expect(fp.schema(b)).toBe(fingerprint(pair().b));
+  });
+
   it('gives a thousand schemas that differ in one small part a thousand fingerprints', () => {
     const prints = new Set<string>();
     for (let i = 0; i < 250; i++) {
