@@ -126,6 +126,19 @@ describe('a mount given build-time documents', () => {
     expect(JSON.stringify(await bad.json())).toMatch(/text: expected string, received number/);
   });
 
+  it('serves a recursive (z.lazy) tool built in another module instance, as a fresh startup meets it', async () => {
+    // The documents are written after conversion has resolved every z.lazy; a Worker's startup fingerprints
+    // schemas nothing has resolved yet.
+    const tree = () => {
+      const node: z.ZodType = z.lazy(() => z.object({ label: z.string(), children: z.array(node) }));
+      return [defineTool({ name: 'tree', input: z.object({ root: node }), handler: echo })];
+    };
+    const written = documentsOf(tree(), {});
+    const handler = createPrebuiltMcpFetchHandler(tree(), { documents: written, observe: quiet });
+    const listed = await (await handler.fetch(request({ method: 'tools/list' }, 'some-agent/1'))).json();
+    expect(listed.result.tools.map((t: { name: string }) => t.name)).toEqual(['tree']);
+  });
+
   it('fails the mount when a tool changed since, naming it, what changed and the command', () => {
     const changed = [tools[0]!, tag(z.array(z.string()))];
     const mount = () => createPrebuiltMcpFetchHandler(changed, { ...options, documents });
