@@ -7,9 +7,7 @@ const documents = [
   '{"type":"object","properties":{"query":{"type":"string","minLength":1},"limit":{"default":10,"type":"integer","minimum":1,"maximum":50}},"required":["query"]}',
   '{"type":"object","properties":{"query":{"type":"string"},"results":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string"},"title":{"type":"string"}},"required":["id","title"],"additionalProperties":false}}},"required":["query","results"],"additionalProperties":false}',
 ];
-const issues = JSON.parse('{"bodies":[],"rows":[]}');
-export default {
-  ...JSON.parse('{"format":3,"command":"mcp-mount check examples/shared/tools.ts --emit examples/cloudflare-worker/src/mcp-documents.ts","options":{"mount":"0.1.0","zod":"4.6.7","projections":"flat:flat","validation":"02ba255fd053443d","extend":"-"},"projections":{"default":"flat","served":["flat"]},"tools":[{"name":"send_message","fingerprint":"9109547f85eaf5f2.2ccfe411d61f57eb.-.55b3363fe75ba0cb","servable":true,"requiredKeys":["chatId","type"],"input":{"flat":0}},{"name":"publish_post","fingerprint":"-.90d48ab81b4b60c7.-.c47adc55193ce7e0","servable":true,"requiredKeys":["title","content"],"input":{"flat":1}},{"name":"search_notes","fingerprint":"-.2d9630c2c008fdde.2c86710c787764d4.69fd5df84fdfedab","servable":true,"requiredKeys":["query"],"input":{"flat":2},"output":{"flat":3}}]}'),
-  issues: issues.rows.map(([tool, at]) => ({ tool, ...issues.bodies[at] })),
-  documents,
-};
+const compact = JSON.parse('{"bodies":[],"rows":[]}');
+const issues = [];
+for (const [tool, at] of compact.rows) issues.push({ tool, ...compact.bodies[at] });
+export default { ...JSON.parse('{"format":3,"command":"mcp-mount check examples/shared/tools.ts --emit examples/cloudflare-worker/src/mcp-documents.ts","options":{"mount":"0.1.0","zod":"4.6.7","projections":"flat:flat","validation":"02ba255fd053443d","extend":"-"},"projections":{"default":"flat","served":["flat"]},"tools":[{"name":"send_message","fingerprint":"9109547f85eaf5f2.2ccfe411d61f57eb.-.55b3363fe75ba0cb","servable":true,"requiredKeys":["chatId","type"],"input":{"flat":0}},{"name":"publish_post","fingerprint":"-.90d48ab81b4b60c7.-.c47adc55193ce7e0","servable":true,"requiredKeys":["title","content"],"input":{"flat":1}},{"name":"search_notes","fingerprint":"-.2d9630c2c008fdde.2c86710c787764d4.69fd5df84fdfedab","servable":true,"requiredKeys":["query"],"input":{"flat":2},"output":{"flat":3}}]}'), issues, documents };

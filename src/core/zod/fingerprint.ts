@@ -714,32 +714,35 @@ function shapeEntries(shape: Record<string, unknown>): void {
     const value = shape[key];
     if (value === undefined) continue;
     text(key);
-    const internals = internalsOf(value);
-    if (internals !== undefined) schema(value as object, internals);
-    else walkValue(value);
+    member(value);
   }
   put(END);
 }
 
+/** Opens a run with a count in front: `tag`, then `n` as an integer. */
+function counted(tag: number, n: number): void {
+  room(3);
+  tokens[count++] = tag;
+  tokens[count++] = INT;
+  tokens[count++] = n;
+}
+
+/** A schema, or any other value, where a schema is expected. */
+function member(value: unknown): void {
+  const internals = internalsOf(value);
+  if (internals !== undefined) schema(value as object, internals);
+  else walkValue(value);
+}
+
 /** An array of schemas (or of a literal's values), after its field's number and length. */
 function list(field: number, items: readonly unknown[]): void {
-  room(3);
-  tokens[count++] = field;
-  tokens[count++] = INT;
-  tokens[count++] = items.length;
-  for (const item of items) {
-    const internals = internalsOf(item);
-    if (internals !== undefined) schema(item as object, internals);
-    else walkValue(item);
-  }
+  counted(field, items.length);
+  for (const item of items) member(item);
 }
 
 /** The checks (`.min(1)`, `.regex(...)`) by their definitions. */
 function checkList(checks: readonly unknown[]): void {
-  room(3);
-  tokens[count++] = F.checks;
-  tokens[count++] = INT;
-  tokens[count++] = checks.length;
+  counted(F.checks, checks.length);
   for (const check of checks) {
     // One read of `_zod.def` tells a check that is a schema (`.int()`) from one that is not (`.min(1)`).
     const internals = typeof check === 'object' && check !== null ? (check as { _zod?: Internals })._zod : undefined;
@@ -911,9 +914,6 @@ function entries(value: Record<string, unknown>): void {
 }
 
 function items(tag: number, list: readonly unknown[]): void {
-  room(3);
-  tokens[count++] = tag;
-  tokens[count++] = INT;
-  tokens[count++] = list.length;
+  counted(tag, list.length);
   for (const item of list) walkValue(item);
 }
