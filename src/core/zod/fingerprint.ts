@@ -190,7 +190,7 @@ interface Tables {
   lane2: Int32Array<ArrayBuffer>;
   lane3: Int32Array<ArrayBuffer>;
   size: number;
-  /** The digest of each schema hashed whole (no back-reference out of it) that holds 4 schemas or more. */
+  /** The digest of each schema with no back-reference inside that holds 4 schemas or more. */
   seen: Map<object, number>;
   /** The digest of each string met. */
   texts: Map<string, number>;
@@ -254,8 +254,6 @@ let low = Number.POSITIVE_INFINITY;
 let inline = 0;
 /** The values (not schemas) being walked, to end a cycle that does not pass through a schema. */
 let values = new Set<object>();
-/** The nearest parent with metadata of its own, as the last `metaOf` found it. */
-let describedParent: object | undefined;
 /** The global registry's own map, read per walk (`clear()` replaces it); undefined when Zod keeps it elsewhere. */
 let registry: Registry | undefined;
 /** Walks under way: one that re-enters gets a token buffer of its own. */
@@ -451,9 +449,8 @@ function internalsOf(value: unknown): Internals | undefined {
 function schema(value: object, internals: Internals): void {
   entered++;
   const def = internals.def;
-  const kind = KIND_OF[def.type as string];
+  let kind = KIND_OF[def.type as string];
   if (kind !== undefined && kind !== OBJECT_KIND && kind !== UNION_KIND && inline < INLINE_DEPTH) {
-    const start = count;
     inline++;
     const read = byKind(def, kind);
     if (read) extras(value, internals);
@@ -462,7 +459,8 @@ function schema(value: object, internals: Internals): void {
       put(END);
       return;
     }
-    count = start;
+    // Its handler refused the definition (nothing was written): the generic walk reads it.
+    kind = undefined;
   }
   const known = seen.get(value);
   if (known !== undefined) {
@@ -471,10 +469,7 @@ function schema(value: object, internals: Internals): void {
   }
   const at = stack.lastIndexOf(value);
   if (at >= 0) {
-    room(3);
-    tokens[count++] = BACK;
-    tokens[count++] = INT;
-    tokens[count++] = stack.length - at;
+    counted(BACK, stack.length - at);
     if (at < low) low = at;
     return;
   }
@@ -485,7 +480,7 @@ function schema(value: object, internals: Internals): void {
   low = Number.POSITIVE_INFINITY;
   inline = 0;
   const start = count;
-  schemaBody(value, internals);
+  schemaBody(value, internals, kind);
   stack.pop();
   inline = outerInline;
   const index = digest(start);
@@ -498,11 +493,10 @@ function schema(value: object, internals: Internals): void {
   put2(REF, index);
 }
 
-/** The definition, then what `extras` adds. */
-function schemaBody(value: object, internals: Internals): void {
+/** The definition (by its kind's handler, `kind`, when it has one), then what `extras` adds. */
+function schemaBody(value: object, internals: Internals, kind: number | undefined): void {
   const def = internals.def;
   put(SCHEMA);
-  const kind = KIND_OF[def.type as string];
   if (kind === undefined || !byKind(def, kind)) fields(def);
   if (def.type === 'lazy') {
     const target = lazyTarget(value as z.core.$ZodType);
@@ -517,8 +511,8 @@ function schemaBody(value: object, internals: Internals): void {
  * leaves out of the child what the parent's definition already says.
  */
 function extras(value: object, internals: Internals): void {
-  const meta = metaOf(value, internals);
-  const described = describedParent;
+  const described = describedParentOf(internals);
+  const meta = metaOf(value, described);
   if (meta !== undefined) {
     put(META);
     walkValue(meta);
@@ -537,21 +531,22 @@ function extras(value: object, internals: Internals): void {
   }
 }
 
-/**
- * The metadata conversion puts in a schema's document: its own registry entry, merged with its parents'
- * (`.describe()` and every check clone have a parent) only where a parent has one, as `get` would merge them.
- */
-function metaOf(value: object, internals: Internals): unknown {
-  describedParent = undefined;
-  if (registry === undefined) return z.globalRegistry.get(value as z.ZodType);
-  const own = registry.get(value);
+/** The nearest parent (`.describe()` and every check clone have one) with a registry entry of its own. */
+function describedParentOf(internals: Internals): object | undefined {
+  if (registry === undefined) return undefined;
   for (let p = internals.parent; p !== undefined; p = (p as { _zod?: Internals })._zod?.parent) {
-    if (registry.get(p) !== undefined) {
-      describedParent = p;
-      return z.globalRegistry.get(value as z.ZodType);
-    }
+    if (registry.get(p) !== undefined) return p;
   }
-  return own;
+  return undefined;
+}
+
+/**
+ * The metadata conversion puts in a schema's document: its own registry entry, merged with its parents' only
+ * where a parent has one (`described`), as `get` would merge them.
+ */
+function metaOf(value: object, described: object | undefined): unknown {
+  if (registry === undefined || described !== undefined) return z.globalRegistry.get(value as z.ZodType);
+  return registry.get(value);
 }
 
 /**
@@ -744,18 +739,32 @@ function list(field: number, items: readonly unknown[]): void {
 function checkList(checks: readonly unknown[]): void {
   counted(F.checks, checks.length);
   for (const check of checks) {
-    // One read of `_zod.def` tells a check that is a schema (`.int()`) from one that is not (`.min(1)`).
-    const internals = typeof check === 'object' && check !== null ? (check as { _zod?: Internals })._zod : undefined;
-    const def = internals?.def;
-    if (typeof def !== 'object' || def === null) walkValue(check);
-    else if (typeof def.type === 'string') schema(check as object, internals!);
-    else if (typeof (internals as { check?: unknown }).check !== 'function') walkValue(check);
+    // A check can be a schema (`.int()`); most are not (`.min(1)`).
+    const internals = internalsOf(check);
+    if (internals !== undefined) schema(check as object, internals);
     else {
-      put(CHECK);
-      fields(def);
-      put(END);
+      const def = checkDef(check);
+      if (def !== undefined) checkFields(def);
+      else walkValue(check);
     }
   }
+}
+
+/** The definition of a check that is not a schema (`.min(1)`: its `_zod` has a `check` function), else undefined. */
+function checkDef(value: unknown): Def | undefined {
+  const zod =
+    typeof value === 'object' && value !== null
+      ? (value as { _zod?: { def?: unknown; check?: unknown } })._zod
+      : undefined;
+  const def = zod?.def;
+  return typeof def === 'object' && def !== null && typeof zod!.check === 'function' ? (def as Def) : undefined;
+}
+
+/** A check, by its definition: what it checks. */
+function checkFields(def: Def): void {
+  put(CHECK);
+  fields(def);
+  put(END);
 }
 
 /** What `stable` reads twice. */
@@ -842,13 +851,9 @@ function object(value: object): void {
     return;
   }
   values.add(value);
-  const zod = (value as { _zod?: { def?: unknown; check?: unknown } })._zod;
-  if (typeof zod?.def === 'object' && zod.def !== null && typeof zod.check === 'function') {
-    // A check (`.min(1)`, `.regex(...)`): its definition is what it checks.
-    put(CHECK);
-    fields(zod.def as Def);
-    put(END);
-  } else container(value);
+  const def = checkDef(value);
+  if (def !== undefined) checkFields(def);
+  else container(value);
   values.delete(value);
 }
 
