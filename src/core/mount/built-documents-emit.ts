@@ -26,15 +26,10 @@ import type { Preparation } from './prepare.js';
  */
 export function buildDocuments(preparation: Preparation, config: MountConfig, command?: string): BuiltDocuments {
   const documents: string[] = [];
-  const indexes = new Map<string, number>();
+  const store = interning(documents);
   const indexOf = (schema: JsonSchema): number => {
     const text = JSON.stringify(schema);
-    let index = indexes.get(text);
-    if (index === undefined) {
-      index = documents.push(text) - 1;
-      indexes.set(text, index);
-    }
-    return index;
+    return store(text, text);
   };
   const fp = fingerprinter();
   const { served } = preparation.projections;
@@ -102,17 +97,24 @@ export function documentsModule(built: BuiltDocuments): string {
  */
 function compactIssues(issues: readonly SchemaIssue[]): { bodies: object[]; rows: Array<[string, number]> } {
   const bodies: object[] = [];
+  const store = interning(bodies);
+  return {
+    bodies,
+    rows: issues.map(({ tool, ...body }): [string, number] => [tool, store(JSON.stringify(body), body)]),
+  };
+}
+
+/** Stores each value in `into` once per `key` (its JSON text); returns its index there. */
+function interning<T>(into: T[]): (key: string, value: T) => number {
   const indexes = new Map<string, number>();
-  const rows = issues.map(({ tool, ...body }): [string, number] => {
-    const text = JSON.stringify(body);
-    let at = indexes.get(text);
+  return (key, value) => {
+    let at = indexes.get(key);
     if (at === undefined) {
-      at = bodies.push(body) - 1;
-      indexes.set(text, at);
+      at = into.push(value) - 1;
+      indexes.set(key, at);
     }
-    return [tool, at];
-  });
-  return { bodies, rows };
+    return at;
+  };
 }
 
 const ESCAPES: Readonly<Record<string, string>> = {
