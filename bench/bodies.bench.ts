@@ -7,6 +7,7 @@
  * of BENCH_ROUNDS (default 3). BENCH_KINDS picks kinds. Nothing here asserts a time (bench/README.md reads it).
  */
 import { loadavg } from 'node:os';
+import { median } from './median.js';
 import { cpuPerRequest, type RequestCpu, startWorker } from './workerd/requests.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -42,7 +43,6 @@ function workerSource(body: string): string {
     export default { async fetch(request) { await request.text(); ${body} } };`;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const only = process.env.BENCH_KINDS?.split(',');
 const load = () =>
   loadavg()

@@ -31,6 +31,7 @@ import {
   unionTools,
   validArguments,
 } from './fixtures/union-tools.js';
+import { median } from './median.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const BATCH_MS = Number(process.env.BENCH_BATCH_MS ?? 250);
@@ -71,7 +72,6 @@ async function batch(serve: Fetch, request: () => Request): Promise<number> {
 
 /** A full collection when the process runs with --expose-gc; nothing otherwise. */
 const collect = () => (globalThis as { gc?: () => void }).gc?.();
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const fmt = (x: number) => (x >= 100 ? x.toFixed(0) : x.toFixed(1)).padStart(8);
 
 if (PARTS.has('requests')) await requestRates();

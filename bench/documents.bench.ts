@@ -25,13 +25,13 @@ import { prepareTools } from '../src/core/mount/prepare.js';
 import type { AnyTool } from '../src/core/mount/tool.js';
 import { fingerprinter } from '../src/core/zod/fingerprint.js';
 import { distinctUnionTools } from './fixtures/documents-tools.js';
+import { median } from './median.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const TOOLS = 200;
 const here = fileURLToPath(new URL('.', import.meta.url));
 const scratch = mkdtempSync(join(tmpdir(), 'mcp-mount-documents-bench-'));
 const collect = () => (globalThis as { gc?: () => void }).gc?.();
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const ms = (x: number) => `${x.toFixed(1)} ms`;
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 

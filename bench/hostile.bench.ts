@@ -15,6 +15,7 @@ import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { createMcpFetchHandler } from '../src/adapter.js';
 import { defineTool } from '../src/index.js';
+import { median } from './median.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const MAX_MS = Number(process.env.BENCH_MAX_MS ?? 4000);
@@ -119,7 +120,6 @@ async function timePair(
     runs[0].push(await once(a));
     runs[1].push(await once(b));
   }
-  const median = (xs: number[]) => xs.sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
   return [median(runs[0]), median(runs[1])];
 }
 

@@ -17,6 +17,7 @@ import { RateLimiterRedis } from 'rate-limiter-flexible';
 import * as z from 'zod';
 import { createMcpFetchHandler, type McpFetchHandler } from '../src/adapter.js';
 import { defineTool, type LimitsOptions } from '../src/index.js';
+import { median } from './median.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
 const BATCH = Number(process.env.BENCH_BATCH ?? 200);
@@ -87,7 +88,6 @@ for (let round = 0; round < ROUNDS + 2; round++) {
     if (round >= 2) runs[i]!.push(((performance.now() - started) * 1000) / BATCH);
   }
 }
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const base = median(runs[1]!);
 const sdk = median(runs[0]!);
 console.log(`${'server'.padEnd(30)}${'µs/call'.padStart(10)}${'vs SDK'.padStart(9)}${'+µs vs no limits'.padStart(18)}`);

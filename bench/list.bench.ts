@@ -17,6 +17,7 @@ import { type AnyTool, defineTool, type McpMountOptions } from '../src/index.js'
 import { plainSdkHandler } from './fixtures/plain-sdk.js';
 import { rpc } from './fixtures/requests.js';
 import { type BenchTool, unionInput, unionTools } from './fixtures/union-tools.js';
+import { median } from './median.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const BATCH_MS = Number(process.env.BENCH_BATCH_MS ?? 500);
@@ -64,8 +65,6 @@ async function perList(serve: Fetch): Promise<{ answer: number; read: number; ra
   }
   return { answer: answer / n, read: read / n, raw: raw / n, bytes };
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 const flavours: Array<[string, McpMountOptions]> = [
   ['faithful', { projection: 'faithful' }],

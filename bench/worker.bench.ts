@@ -27,6 +27,7 @@ import { SourceMap } from 'node:module';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { callArguments } from './fixtures/object-union-tools.js';
+import { median } from './median.js';
 import { bundleWorker, root, uploadForm, type WorkerBundle } from './workerd/bundle.js';
 import {
   cacheDir,
@@ -62,7 +63,6 @@ function push<T>(lists: Record<string, T[]>, key: string, value: T) {
   list.push(value);
   lists[key] = list;
 }
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const load = () =>
   `load average ${loadavg()
     .map((l) => l.toFixed(1))

@@ -1,4 +1,6 @@
 /** Reading a V8 CPU profile (`.cpuprofile`) of a Worker's startup. */
+import { median } from '../median.js';
+
 export interface CpuProfile {
   nodes: Array<{
     id: number;
@@ -22,8 +24,7 @@ export function selfTimes(profile: CpuProfile): Map<number, number> {
   const { samples, timeDeltas } = profile;
   let at = profile.startTime;
   const stamps = timeDeltas.map((d) => (at += d));
-  const sorted = [...timeDeltas].sort((a, b) => a - b);
-  const interval = sorted[sorted.length >> 1] ?? 0;
+  const interval = timeDeltas.length > 0 ? median(timeDeltas) : 0;
   for (let i = 0; i < samples.length; i++) {
     const next = i + 1 < samples.length ? stamps[i + 1]! : Math.min(profile.endTime, stamps[i]! + interval);
     times.set(samples[i]!, (times.get(samples[i]!) ?? 0) + Math.max(0, next - stamps[i]!));
