@@ -18,11 +18,11 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import * as z from 'zod';
-import { buildDocuments, documentsModule } from '../src/core/mount/built-documents-emit.js';
-import { settleOptions } from '../src/core/mount/config.js';
-import type { McpMountOptions } from '../src/core/mount/options.js';
-import { prepareTools } from '../src/core/mount/prepare.js';
-import type { AnyTool } from '../src/core/mount/tool.js';
+import { buildDocuments, documentsModule } from '../src/core/documents/emit.js';
+import { settleOptions } from '../src/core/serve/config.js';
+import type { McpMountOptions } from '../src/core/serve/options.js';
+import { prepareTools } from '../src/core/prepare/prepare.js';
+import type { AnyTool } from '../src/core/model/tool.js';
 import { fingerprinter } from '../src/core/zod/fingerprint.js';
 import { distinctUnionTools } from './fixtures/documents-tools.js';
 import { median } from './median.js';
@@ -137,7 +137,7 @@ for (const [name, options] of Object.entries(SETTINGS)) {
 }
 
 const bundle = await build({
-  entryPoints: [join(here, '../src/core/mount/built-documents.ts')],
+  entryPoints: [join(here, '../src/core/documents/read.ts')],
   bundle: true,
   write: false,
   minify: true,

@@ -12,8 +12,8 @@ export {
   type ClientIdentity,
   type ProjectionChooser,
   type ProjectionRequest,
-} from './core/mount/client-identity.js';
-export { formatSchemaIssues } from './core/mount/format-issues.js';
+} from './core/prepare/client-identity.js';
+export { formatSchemaIssues } from './core/probe/format-issues.js';
 export type {
   AccessOptions,
   AuthOptions,
@@ -44,15 +44,15 @@ export type {
   VisibilityContext,
   VisibleFeatures,
   VisibleTools,
-} from './core/mount/options.js';
+} from './core/serve/options.js';
 export {
   type ProjectionReport,
   type ServedTool,
   type ValidationReport,
   validateMcpSchemas,
-} from './core/mount/report.js';
-export { McpMountSchemaError } from './core/mount/schema-error.js';
-export type { ServerHook, ServerHookContext } from './core/mount/server-hook.js';
+} from './core/prepare/report.js';
+export { McpMountSchemaError } from './core/probe/schema-error.js';
+export type { ServerHook, ServerHookContext } from './core/model/features.js';
 export {
   type AnyTool,
   type AnyZodObject,
@@ -62,8 +62,8 @@ export {
   type ToolDefinition,
   type ToolScopes,
   type ToolSignals,
-} from './core/mount/tool.js';
-export { ToolError } from './core/mount/tool-error.js';
+} from './core/model/tool.js';
+export { ToolError } from './core/model/tool-error.js';
 export type { SchemaIssue, SchemaIssueCode } from './core/probe/issue.js';
 export { PROJECTION_NAMES, type ProjectionName } from './core/projection/names.js';
 export type { Repair } from './core/repair/index.js';
@@ -71,4 +71,4 @@ export {
   type ProtectedResourceMetadata,
   type ProtectedResourceMetadataOptions,
   protectedResourceMetadata,
-} from './core/serve/resource-metadata.js';
+} from './core/access/resource-metadata.js';

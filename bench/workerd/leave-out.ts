@@ -14,14 +14,14 @@ import { entrySource, FLAVOURS } from './flavours.js';
 
 /**
  * Each feature as the modules that hold it (paths from `src/core/`), or single functions of a module that
- * holds more (`mount/access.ts#settleCorsPolicy`: that function's body emptied).
+ * holds more (`access/settle.ts#settleCorsPolicy`: that function's body emptied).
  */
 const FEATURES: ReadonlyArray<[string, readonly string[]]> = [
-  ['bearer auth', ['serve/auth.ts', 'mount/token-cache.ts', 'mount/access.ts#settleAuthPolicy']],
-  ['CORS', ['serve/cors.ts', 'mount/access.ts#settleCorsPolicy']],
-  ['rate limits and the concurrency cap', ['serve/limits.ts', 'mount/rate-limits.ts']],
-  ['OpenTelemetry traces and metrics', ['serve/telemetry.ts', 'mount/telemetry-api.ts']],
-  ['feature access (prompts, resources)', ['serve/feature-access.ts']],
+  ['bearer auth', ['access/auth.ts', 'access/token-cache.ts', 'access/settle.ts#settleAuthPolicy']],
+  ['CORS', ['access/cors.ts', 'access/settle.ts#settleCorsPolicy']],
+  ['rate limits and the concurrency cap', ['limits/rate.ts', 'limits/rate-policy.ts']],
+  ['OpenTelemetry traces and metrics', ['observe/telemetry.ts', 'observe/telemetry-api.ts']],
+  ['feature access (prompts, resources)', ['access/features.ts']],
   ['flat projection family', ['projection/flat-served.ts', 'projection/flatten.ts', 'projection/unflattened.ts']],
   ['client-profile projections', ['projection/profiles/index.ts']],
   ['probe: client-profile rules', ['probe/profiles.ts']],
@@ -29,7 +29,7 @@ const FEATURES: ReadonlyArray<[string, readonly string[]]> = [
   ['probe: every document rule (with the two above)', ['probe/check-document.ts']],
   ['argument repair', ['repair/index.ts']],
   ['messages (Zod issues as text)', ['messages/index.ts']],
-  ['build-time documents reader', ['mount/from-documents.ts']],
+  ['build-time documents reader', ['documents/preparation.ts']],
 ];
 
 const files = (...names: string[]) => FEATURES.filter(([n]) => names.includes(n)).flatMap(([, f]) => f);

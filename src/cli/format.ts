@@ -1,5 +1,5 @@
-import type { PrepareOptions } from '../core/mount/options.js';
-import type { ServedTool, ValidationReport } from '../core/mount/report.js';
+import type { PrepareOptions } from '../core/serve/options.js';
+import type { ServedTool, ValidationReport } from '../core/prepare/report.js';
 import type { SchemaIssue } from '../core/probe/issue.js';
 import type { ProjectionName } from '../core/projection/names.js';
 import { projectionOptionOf } from '../lockfile/lockfile.js';

@@ -1,8 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { McpMountOptions } from '../core/mount/options.js';
-import type { ValidationReport } from '../core/mount/report.js';
+import type { McpMountOptions } from '../core/serve/options.js';
+import type { ValidationReport } from '../core/prepare/report.js';
 import { PROFILES } from '../core/probe/index.js';
 import { isProjectionName, PROJECTION_NAMES, type ProjectionName } from '../core/projection/names.js';
 import { diffSchemaLock, projectionOptionOf, type SchemaLockDiff, writeSchemaLock } from '../lockfile/lockfile.js';

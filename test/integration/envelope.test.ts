@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { CallEvent } from '../../src/core/mount/options.js';
+import type { CallEvent } from '../../src/core/serve/options.js';
 import { echoTool } from '../support/echo.js';
 import { serveTools } from '../support/server.js';
 

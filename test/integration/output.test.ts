@@ -2,7 +2,7 @@
 import { defineTool } from 'mcp-mount';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { CallEvent } from '../../src/core/mount/options.js';
+import type { CallEvent } from '../../src/core/serve/options.js';
 import { textOf, withClients } from '../support/server.js';
 
 describe('output', () => {

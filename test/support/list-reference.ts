@@ -4,7 +4,7 @@
  */
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import type { ServedTool } from 'mcp-mount';
-import { carrier } from '../../src/core/serve/carrier.js';
+import { carrier } from '../../src/core/serve/sdk/carrier.js';
 
 const pass = (value: unknown) => ({ value });
 

@@ -6,7 +6,7 @@
  * (test/unit/serve/walk-growth.test.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { checkCall } from '../../src/core/serve/call.js';
+import { checkCall } from '../../src/core/arguments/call.js';
 import { fastest, POSITIONS, preparedAt, SHAPES, UNCAPPED } from '../support/hostile.js';
 
 const TIME_SIZE: Record<string, number> = {

@@ -3,9 +3,9 @@
  * read, once, so that the envelope step can fix it before the SDK's request schema sees it.
  */
 import { type AuthInfo, isJsonContentType } from '@modelcontextprotocol/server';
-import type { MountConfig } from '../mount/config.js';
-import { observeError } from './observe.js';
-import { refusedWith } from './refusal.js';
+import type { MountConfig } from './config.js';
+import { observeError } from '../observe/observe.js';
+import { refusedWith } from '../observe/refusal.js';
 
 /** What reading a request's message came to. */
 export type MessageRead =

@@ -3,12 +3,12 @@
  * serves them (handler.ts).
  */
 import type { z } from 'zod';
-import { type MountConfig, settleOptions } from '../mount/config.js';
-import { preparationFromDocuments } from '../mount/from-documents.js';
-import type { McpMountOptions, MountExtend } from '../mount/options.js';
-import { lateIssues } from '../mount/policy.js';
-import { prepareTools } from '../mount/prepare.js';
-import type { AnyZodObject, MountableTool } from '../mount/tool.js';
+import { type MountConfig, settleOptions } from './config.js';
+import { preparationFromDocuments } from '../documents/preparation.js';
+import type { McpMountOptions, MountExtend } from './options.js';
+import { lateIssues } from '../prepare/policy.js';
+import { prepareTools } from '../prepare/prepare.js';
+import type { AnyZodObject, MountableTool } from '../model/tool.js';
 import { type McpFetchHandler, serveMount } from './handler.js';
 
 /**

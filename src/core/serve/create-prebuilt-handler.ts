@@ -4,10 +4,10 @@
  * graph, so a Worker bundling it carries none of them.
  */
 import type { z } from 'zod';
-import { settleOptions } from '../mount/config.js';
-import { preparationFromDocuments } from '../mount/from-documents.js';
-import type { McpMountOptions, MountExtend } from '../mount/options.js';
-import type { AnyZodObject, MountableTool } from '../mount/tool.js';
+import { settleOptions } from './config.js';
+import { preparationFromDocuments } from '../documents/preparation.js';
+import type { McpMountOptions, MountExtend } from './options.js';
+import type { AnyZodObject, MountableTool } from '../model/tool.js';
 import { type McpFetchHandler, serveMount } from './handler.js';
 
 /** The options of a prebuilt mount: the core's, with `documents` required. */

@@ -5,11 +5,11 @@
  */
 import * as z from 'zod';
 import { isPlainObject } from '../json-schema/types.js';
-import type { ClientIdentity } from '../mount/client-identity.js';
-import type { MountConfig } from '../mount/config.js';
+import type { ClientIdentity } from '../prepare/client-identity.js';
+import type { MountConfig } from './config.js';
 import type { ProjectionName } from '../projection/names.js';
 import { type Repair, repairArgs } from '../repair/index.js';
-import { chooseProjection, clientIdentity } from './projection-choice.js';
+import { chooseProjection, clientIdentity } from '../prepare/projection-choice.js';
 
 /** What the message says, as every later step of the request reads it. */
 export interface MessageState {

@@ -11,15 +11,15 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { formatIssues } from '../messages/index.js';
-import type { MountConfig } from '../mount/config.js';
-import type { PreparedTool } from '../mount/prepare.js';
-import type { ToolContext } from '../mount/tool.js';
-import { errorResult, failedCall } from './failure.js';
+import type { MountConfig } from './config.js';
+import type { PreparedTool } from '../prepare/prepare.js';
+import type { ToolContext } from '../model/tool.js';
+import { errorResult, failedCall } from '../observe/failure.js';
 import type { CheckedCall } from './input-carrier.js';
-import { admitCall } from './limits.js';
+import { admitCall } from '../limits/rate.js';
 import { toolSignals } from './logging.js';
-import { type CallRecord, observeCall, whoCalled } from './observe.js';
-import { observeCallRefusal } from './refusal.js';
+import { type CallRecord, observeCall, whoCalled } from '../observe/observe.js';
+import { observeCallRefusal } from '../observe/refusal.js';
 import type { RequestState } from './request-state.js';
 import {
   errorWithinSchema,
@@ -29,7 +29,7 @@ import {
   withNotice,
   withStructured,
 } from './result.js';
-import { settledTimeout, timedOutText, withTimeout } from './timeout.js';
+import { settledTimeout, timedOutText, withTimeout } from '../limits/timeout.js';
 
 export type Executor = (call: CheckedCall, mcp: ServerContext, state: RequestState) => Promise<ToolResult>;
 

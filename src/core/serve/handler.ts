@@ -3,16 +3,16 @@
  * SDK v2 handler (stateless; 2026-07-28 and 2025-era clients) with a fresh `McpServer` per request. Its
  * `fetch` always resolves to a `Response`.
  */
-import type { MountConfig } from '../mount/config.js';
-import { servedTools } from '../mount/policy.js';
-import type { Preparation } from '../mount/prepare.js';
-import type { ValidationReport } from '../mount/report.js';
-import { reportOf } from '../mount/report-of.js';
+import type { MountConfig } from './config.js';
+import { servedTools } from '../prepare/policy.js';
+import type { Preparation } from '../prepare/prepare.js';
+import type { ValidationReport } from '../prepare/report.js';
+import { reportOf } from '../prepare/report-of.js';
 import { jsonRpcError } from './body.js';
-import { isPreflight, preflight, withCors } from './cors.js';
-import { observeError } from './observe.js';
-import { checkOrigin } from './origin.js';
-import { refusedWith } from './refusal.js';
+import { isPreflight, preflight, withCors } from '../access/cors.js';
+import { observeError } from '../observe/observe.js';
+import { checkOrigin } from '../access/origin.js';
+import { refusedWith } from '../observe/refusal.js';
 import { registration } from './registration.js';
 import type { FetchExtras } from './request-state.js';
 import { type RequestPath, serveRequests } from './requests.js';

@@ -5,12 +5,12 @@
  * executor (execute.ts). Nothing else carries per-call data.
  */
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
-import type { MountConfig } from '../mount/config.js';
-import type { PreparedTool, ToolDocuments } from '../mount/prepare.js';
+import type { MountConfig } from './config.js';
+import type { PreparedTool, ToolDocuments } from '../prepare/prepare.js';
 import type { ProjectionName } from '../projection/names.js';
-import { checkCall, type ParsedCall } from './call.js';
-import { carrier } from './carrier.js';
-import { observeCall, whoCalled } from './observe.js';
+import { checkCall, type ParsedCall } from '../arguments/call.js';
+import { carrier } from './sdk/carrier.js';
+import { observeCall, whoCalled } from '../observe/observe.js';
 import type { RequestState } from './request-state.js';
 
 /** A call whose arguments passed the check, as the executor gets it. */

@@ -4,9 +4,9 @@
  * drops them in 2026-07-28, where the answer is then one JSON body).
  */
 import type { LoggingLevel, ServerContext } from '@modelcontextprotocol/server';
-import type { MountConfig } from '../mount/config.js';
-import type { ToolSignals } from '../mount/tool.js';
-import { observeError } from './observe.js';
+import type { MountConfig } from './config.js';
+import type { ToolSignals } from '../model/tool.js';
+import { observeError } from '../observe/observe.js';
 
 /**
  * `ctx.log` and `ctx.progress` for one call. Neither rejects: a notification that cannot be sent (the

@@ -3,17 +3,17 @@
  * bound to a request's state when the SDK's factory runs.
  */
 import type { ScopeChallengeHandler } from '@modelcontextprotocol/server';
-import type { MountConfig } from '../mount/config.js';
-import { perProjection } from '../mount/per-projection.js';
-import type { PreparedTool, ToolDocuments } from '../mount/prepare.js';
-import type { AnyTool } from '../mount/tool.js';
+import type { MountConfig } from './config.js';
+import { perProjection } from '../model/per-projection.js';
+import type { PreparedTool, ToolDocuments } from '../prepare/prepare.js';
+import type { AnyTool } from '../model/tool.js';
 import type { ProjectionName } from '../projection/names.js';
-import { carrier } from './carrier.js';
+import { carrier } from './sdk/carrier.js';
 import { type Executor, executor } from './execute.js';
 import { inputCarrier, listedDocuments, NO_CALLER } from './input-carrier.js';
-import { observeRefusal } from './refusal.js';
+import { observeRefusal } from '../observe/refusal.js';
 import type { RequestState } from './request-state.js';
-import { type ScopeRule, scopeRule } from './scopes.js';
+import { type ScopeRule, scopeRule } from '../access/scopes.js';
 
 export interface Registration {
   name: string;

@@ -2,18 +2,18 @@
  * The per-request path, in the order a request meets it: who is calling, what they may see, the message
  * read once, the envelope step, a call refused for want of credentials, then one exchange through the SDK.
  */
-import type { MountConfig } from '../mount/config.js';
-import type { ServerSurface } from '../mount/server-hook.js';
-import { authenticate } from './auth.js';
+import type { MountConfig } from './config.js';
+import type { ServerSurface } from '../model/features.js';
+import { authenticate } from '../access/auth.js';
 import { readMessage } from './body.js';
 import { noMessage, readEnvelope } from './envelope.js';
-import { limitKey as limitKeyOf, limitRequest } from './limits.js';
-import { type Refusal, refusedWith } from './refusal.js';
+import { limitKey as limitKeyOf, limitRequest } from '../limits/rate.js';
+import { type Refusal, refusedWith } from '../observe/refusal.js';
 import type { Registration } from './registration.js';
 import type { FetchExtras, RequestState } from './request-state.js';
-import { sdkExchange } from './sdk.js';
-import { startTrace } from './telemetry.js';
-import { toolList } from './tool-list.js';
+import { sdkExchange } from './sdk/handler.js';
+import { startTrace } from '../observe/telemetry.js';
+import { toolList } from './sdk/tool-list.js';
 import { toolSet } from './tool-set.js';
 
 export interface RequestPath {

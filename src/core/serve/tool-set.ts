@@ -6,10 +6,10 @@
  * SDK's unknown-tool answer. See docs/decisions/0012-access-control.md.
  */
 import type { AuthInfo, RegisteredTool } from '@modelcontextprotocol/server';
-import type { MountConfig } from '../mount/config.js';
-import type { VisibleTools } from '../mount/options.js';
-import { authenticationRequired } from './auth.js';
-import { observeCallRefusal } from './refusal.js';
+import type { MountConfig } from './config.js';
+import type { VisibleTools } from './options.js';
+import { authenticationRequired } from '../access/auth.js';
+import { observeCallRefusal } from '../observe/refusal.js';
 import type { Registration } from './registration.js';
 import type { RequestState, Visibility } from './request-state.js';
 

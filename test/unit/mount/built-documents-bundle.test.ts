@@ -9,27 +9,27 @@ import { workerBundleOf } from '../../support/worker-bundle.js';
 const inputsOf = async (entry: string) => (await workerBundleOf(entry)).reached;
 
 const FORBIDDEN =
-  /^src\/core\/(projection|probe)\/|^src\/core\/zod\/convert\.ts$|^src\/core\/mount\/(prepare|documents|checked-documents)\.ts$/;
+  /^src\/core\/(projection|probe)\/|^src\/core\/zod\/convert\.ts$|^src\/core\/prepare\/(prepare|projector|checked)\.ts$/;
 
 describe('the documents reader bundle', () => {
   it('holds no conversion, projection, probe or preparation', async () => {
-    const inputs = await inputsOf('src/core/mount/built-documents.ts');
+    const inputs = await inputsOf('src/core/documents/read.ts');
     const ours = inputs.filter((i) => i.startsWith('src/'));
     expect(ours.filter((i) => FORBIDDEN.test(i))).toEqual([]);
     expect(ours.sort()).toEqual([
+      'src/core/documents/fingerprints.ts',
+      'src/core/documents/package-version.ts',
+      'src/core/documents/read.ts',
       'src/core/json-schema/freeze.ts',
-      'src/core/mount/built-documents.ts',
-      'src/core/mount/built-fingerprints.ts',
-      'src/core/mount/package-version.ts',
       'src/core/zod/def.ts',
       'src/core/zod/fingerprint.ts',
     ]);
   });
 
   it('the check sees them when they are imported (the test can fail)', async () => {
-    const inputs = await inputsOf('src/core/mount/built-documents-emit.ts');
+    const inputs = await inputsOf('src/core/documents/emit.ts');
     expect(inputs.filter((i) => FORBIDDEN.test(i))).toEqual([]);
-    const prepared = await inputsOf('src/core/mount/prepare.ts');
+    const prepared = await inputsOf('src/core/prepare/prepare.ts');
     expect(prepared.some((i) => FORBIDDEN.test(i) && i.includes('/probe/'))).toBe(true);
     expect(prepared).toContain('src/core/zod/convert.ts');
   });

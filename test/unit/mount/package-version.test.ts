@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { MCP_MOUNT_VERSION } from '../../../src/core/mount/package-version.js';
+import { MCP_MOUNT_VERSION } from '../../../src/core/documents/package-version.js';
 
 describe('the version build-time documents record', () => {
   it("is package.json's version", () => {

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { FATAL_UNDER_EVERY_POLICY } from '../../../src/core/mount/policy.js';
+import { FATAL_UNDER_EVERY_POLICY } from '../../../src/core/prepare/policy.js';
 import { BASE_RULES } from '../../../src/core/probe/base-rules.js';
 import { PROFILES } from '../../../src/core/probe/index.js';
 import { SCHEMA_ISSUE_CODES } from '../../../src/core/probe/issue.js';

@@ -1,6 +1,6 @@
 /** `Accept` negotiation (accept.ts): which answer each `Accept` value gets, and the SDK's `Accept` beside it. */
 import { describe, expect, it } from 'vitest';
-import { acceptPlan, asAccepted } from '../../../src/core/serve/accept.js';
+import { acceptPlan, asAccepted } from '../../../src/core/serve/sdk/accept.js';
 
 const BOTH = 'application/json, text/event-stream';
 

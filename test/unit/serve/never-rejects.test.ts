@@ -3,7 +3,7 @@ import { defineTool, validateMcpSchemas } from 'mcp-mount';
 import { createMcpFetchHandler } from 'mcp-mount/adapter';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { REPLACED_OPTIONS, settleOptions } from '../../../src/core/mount/config.js';
+import { REPLACED_OPTIONS, settleOptions } from '../../../src/core/serve/config.js';
 
 const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 const add = defineTool({

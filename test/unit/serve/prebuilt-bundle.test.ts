@@ -11,13 +11,13 @@ const ourInputs = async (entry: string) => (await workerBundleOf(entry, EXTERNAL
 
 /** What only a preparation needs; the probe's scope, name and app-view checks are what a mount settles itself. */
 const PREPARATION =
-  /^src\/core\/projection\/(?!names\.ts)|^src\/core\/probe\/(?!(scopes|names|app-views|issue)\.ts)|^src\/core\/zod\/convert\.ts$|^src\/core\/mount\/(prepare|documents|checked-documents|report)\.ts$/;
+  /^src\/core\/projection\/(?!names\.ts)|^src\/core\/probe\/(?!(scopes|names|app-views|issue|schema-error|format-issues)\.ts)|^src\/core\/zod\/convert\.ts$|^src\/core\/prepare\/(prepare|projector|checked|report)\.ts$/;
 
 describe('the prebuilt fetch entry', () => {
   it('bundles no conversion, projection, probe rule or preparation', async () => {
     const inputs = await ourInputs('src/adapters/fetch/prebuilt.ts');
     expect(inputs.filter((i) => PREPARATION.test(i))).toEqual([]);
-    expect(inputs).toContain('src/core/mount/built-documents.ts');
+    expect(inputs).toContain('src/core/documents/read.ts');
   });
 
   it('where mcp-mount/fetch bundles them (the check can fail)', async () => {

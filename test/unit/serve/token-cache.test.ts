@@ -3,7 +3,7 @@
  * scope, changing `extra`) or what `verify` does to its answer later never reaches the next request's.
  */
 import { describe, expect, it } from 'vitest';
-import { tokenCache } from '../../../src/core/mount/token-cache.js';
+import { tokenCache } from '../../../src/core/access/token-cache.js';
 
 const answer = () => ({
   token: 'alice-token',

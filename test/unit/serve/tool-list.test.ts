@@ -5,11 +5,11 @@
 import { defineTool, type McpMountOptions } from 'mcp-mount';
 import { describe, expect, it, vi } from 'vitest';
 import * as z from 'zod';
-import { settleOptions } from '../../../src/core/mount/config.js';
-import { prepareTools } from '../../../src/core/mount/prepare.js';
+import { settleOptions } from '../../../src/core/serve/config.js';
+import { prepareTools } from '../../../src/core/prepare/prepare.js';
 import { listEntries } from '../../../src/core/serve/list-cache.js';
 import { registration } from '../../../src/core/serve/registration.js';
-import { toolList, withListing } from '../../../src/core/serve/tool-list.js';
+import { toolList, withListing } from '../../../src/core/serve/sdk/tool-list.js';
 import { toolSet } from '../../../src/core/serve/tool-set.js';
 
 const plain = defineTool({ name: 'plain', input: z.object({ a: z.string() }), handler: () => 'ok' });

@@ -6,7 +6,7 @@
  * same checks, as a ratio, is test/timing/walk-time.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { checkCall } from '../../../src/core/serve/call.js';
+import { checkCall } from '../../../src/core/arguments/call.js';
 import { POSITIONS, preparedAt, SHAPES, UNCAPPED } from '../../support/hostile.js';
 
 /** Sizes per shape: depth, key count, length or characters. The second is always twice the first. */

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkCall } from '../../../src/core/serve/call.js';
+import { checkCall } from '../../../src/core/arguments/call.js';
 import { POSITIONS, preparedAt } from '../../support/hostile.js';
 
 /** Values the `Node` tree describes, with keys it ignores, numbers and lists sent as text, and markup-free strings. */

@@ -1,0 +1,170 @@
+/**
+ * One access model for what the `features` hook registers (prompts, resources, resource templates), as for
+ * tools: hidden by `access.visibleFeatures` (left out of lists, not found on get or read), and held to its
+ * SDK `scopeChallenge` (left out of lists unless `listUnauthorizedTools`; 403 `insufficient_scope` on get or
+ * read, which the SDK answers before dispatch). See docs/decisions/0023-one-access-model.md.
+ */
+import {
+  type AuthInfo,
+  type McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
+  type ScopeChallengeHandler,
+} from '@modelcontextprotocol/server';
+import { isPlainObject } from '../json-schema/types.js';
+import type { MountConfig } from '../serve/config.js';
+import type { FeatureItem, VisibleFeatures } from '../serve/options.js';
+import { ToolError } from '../model/tool-error.js';
+import { maskedText } from '../observe/failure.js';
+import { observeError } from '../observe/observe.js';
+import { observeRefusal } from '../observe/refusal.js';
+import type { RequestState } from '../serve/request-state.js';
+
+/** One item the hook registered on this request's server, and how to take it off again. */
+interface Registered extends FeatureItem {
+  /** Its scope challenge as the list filter asks it: not reported, since a list leaving it out refuses nothing. */
+  challenge?: ScopeChallengeHandler;
+  remove(): void;
+}
+
+/** The methods that list items: there, an item the caller may not use is left out. */
+const LISTS: ReadonlySet<string> = new Set(['prompts/list', 'resources/list', 'resources/templates/list']);
+
+// What a caller without a token is judged as by a scope challenge: a token with no scopes.
+const NO_TOKEN: AuthInfo = Object.freeze({ token: '', clientId: '', scopes: Object.freeze([]) as never });
+
+/**
+ * Records what the hook registers on `server` (its own registration calls, on this instance only) and makes
+ * each `scopeChallenge` refuse a caller without a token: the SDK's `requireScopes` leaves such a caller to
+ * an authentication gate, and on a mount whose auth is optional there is none for prompts and resources.
+ * A get or read the challenge refuses is reported to `observe.onRefusal` (`insufficient-scope`).
+ */
+export function recordFeatures(server: McpServer, config: MountConfig, state: RequestState): Registered[] {
+  const items: Registered[] = [];
+  const prompt = server.registerPrompt.bind(server) as (...args: unknown[]) => { remove(): void };
+  const resource = server.registerResource.bind(server) as (...args: unknown[]) => { remove(): void };
+  Object.assign(server, {
+    registerPrompt: (name: string, itemConfig: unknown, ...rest: unknown[]) => {
+      const { config: checked, challenge } = guarded(itemConfig, config, state);
+      const handle = prompt(name, checked, ...masked(rest, `Prompt ${name}`, config, state));
+      items.push({ kind: 'prompt', name, ...(challenge && { challenge }), remove: () => handle.remove() });
+      return handle;
+    },
+    registerResource: (name: string, uriOrTemplate: unknown, itemConfig: unknown, ...rest: unknown[]) => {
+      const { config: checked, challenge } = guarded(itemConfig, config, state);
+      const handle = resource(name, uriOrTemplate, checked, ...masked(rest, `Resource ${name}`, config, state));
+      const template = typeof uriOrTemplate !== 'string';
+      const uri = template ? templateText(uriOrTemplate) : uriOrTemplate;
+      items.push({
+        kind: template ? 'resource-template' : 'resource',
+        name,
+        ...(uri !== undefined && { uri }),
+        ...(challenge && { challenge }),
+        remove: () => handle.remove(),
+      });
+      return handle;
+    },
+  });
+  return items;
+}
+
+/**
+ * `rest` with its handler (the last function) wrapped as a tool's is: a `ProtocolError` (the SDK's answers,
+ * meant for the client) and a `ToolError` pass as they are; anything else is logged and reported to `onError`
+ * (phase `feature`) and the client sees `<what> failed (error id <id>)`, with the message under
+ * `exposeErrors`.
+ */
+function masked(rest: unknown[], what: string, config: MountConfig, state: RequestState): unknown[] {
+  const at = rest.length - 1;
+  const handler = rest[at];
+  if (typeof handler !== 'function') return rest;
+  const wrapped = async (...args: unknown[]) => {
+    try {
+      return await handler(...args);
+    } catch (error) {
+      if (error instanceof ProtocolError) throw error;
+      if (error instanceof ToolError) throw new ProtocolError(ProtocolErrorCode.InternalError, error.message);
+      const errorId = observeError(config, error, {
+        phase: 'feature',
+        ...(state.authInfo && { authInfo: state.authInfo }),
+      });
+      throw new ProtocolError(ProtocolErrorCode.InternalError, maskedText(config, what, errorId, error));
+    }
+  };
+  return [...rest.slice(0, at), wrapped];
+}
+
+function guarded(
+  itemConfig: unknown,
+  config: MountConfig,
+  state: RequestState,
+): { config: unknown; challenge?: ScopeChallengeHandler } {
+  if (!isPlainObject(itemConfig) || typeof itemConfig.scopeChallenge !== 'function') return { config: itemConfig };
+  const own = itemConfig.scopeChallenge as ScopeChallengeHandler;
+  const challenge: ScopeChallengeHandler = (context) => own({ ...context, authInfo: context.authInfo ?? NO_TOKEN });
+  // What the SDK asks before a get or read: refused is the 403 the caller gets, so it is an audit event.
+  const reported: ScopeChallengeHandler = async (context) => {
+    const refusal = await challenge(context);
+    if (refusal) {
+      observeRefusal(config, {
+        reason: 'insufficient-scope',
+        status: 403,
+        message: refusal.errorDescription ?? 'Insufficient scope',
+        method: context.request.method,
+        requestId: context.request.id,
+        ...((context.authInfo ?? state.authInfo) && { authInfo: context.authInfo ?? state.authInfo }),
+      });
+    }
+    return refusal;
+  };
+  return { config: { ...itemConfig, scopeChallenge: reported }, challenge };
+}
+
+function templateText(template: unknown): string | undefined {
+  const uriTemplate = isPlainObject(template) ? template.uriTemplate : undefined;
+  return uriTemplate === undefined ? undefined : String(uriTemplate);
+}
+
+/**
+ * Takes off `server` what this request may not see: every item `visibleFeatures` hides, and, on a list,
+ * every item whose scope challenge refuses the caller (unless `listUnauthorizedTools`).
+ */
+export async function restrictFeatures(
+  items: readonly Registered[],
+  config: MountConfig,
+  state: RequestState,
+  request: Request,
+): Promise<void> {
+  if (items.length === 0) return;
+  const visible = config.visibleFeatures
+    ? asPredicate(
+        await config.visibleFeatures({
+          authInfo: state.authInfo,
+          request,
+          host: state.extras?.host ?? {},
+        }),
+      )
+    : undefined;
+  const listing = state.method !== undefined && LISTS.has(state.method) && !config.listUnauthorizedTools;
+  for (const item of items) {
+    if (visible && !visible(item)) item.remove();
+    else if (listing && item.challenge && (await refused(item.challenge, state.authInfo))) item.remove();
+  }
+}
+
+async function refused(challenge: ScopeChallengeHandler, authInfo: AuthInfo | undefined): Promise<boolean> {
+  const request = { jsonrpc: '2.0' as const, id: 0, method: 'prompts/get', params: {} };
+  return (await challenge({ request, ...(authInfo && { authInfo }) })) !== undefined;
+}
+
+/** `visibleFeatures`' answer as a predicate. @throws TypeError for anything else (a 500 that onError sees). */
+function asPredicate(answer: VisibleFeatures): (item: FeatureItem) => boolean {
+  if (typeof answer === 'function')
+    return (item) => answer({ kind: item.kind, name: item.name, uri: item.uri }) === true;
+  if (answer instanceof Set) return (item) => answer.has(item.name);
+  if (Array.isArray(answer)) {
+    const names = new Set(answer);
+    return (item) => names.has(item.name);
+  }
+  throw new TypeError('mcp-mount: visibleFeatures must return names (an array or a Set) or a predicate');
+}

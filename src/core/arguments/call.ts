@@ -1,0 +1,239 @@
+import type { z } from 'zod';
+import { setOwn } from '../json-schema/own-properties.js';
+import { type IgnoredKey, ignoredKeys } from '../messages/ignored-keys.js';
+import { formatIssues } from '../messages/index.js';
+import type { MountConfig } from '../serve/config.js';
+import type { PreparedTool } from '../prepare/prepare.js';
+import { type Repair, repairArgs } from '../repair/index.js';
+import { type StrippedKey, strippedKeys } from '../zod/stripped-keys.js';
+import type { CallEnvelope } from '../serve/envelope.js';
+import { markupLines } from './hygiene.js';
+import { inspectSentValues } from './sent-values.js';
+
+/** What a successful `tools/call` argument check hands to the executor. */
+export interface ParsedCall {
+  params: unknown;
+  input: unknown;
+  /** Parsed extend values, before `resolve`. */
+  extend: unknown;
+  repairs: Repair[];
+  /** Keys the schemas dropped, and the notice that names them (under `unknownKeys: 'notice'`). */
+  ignored: IgnoredKey[];
+  notice?: string;
+}
+
+export type CallCheck = (
+  | { ok: true; value: ParsedCall }
+  | { ok: false; messages: string[]; repairs: Repair[]; ignored: IgnoredKey[] }
+) & { work: CallWork };
+
+/**
+ * What each walk over the sent values did, counted in the units it visits: the measure its linearity is
+ * held to (a walk's count grows with the arguments' size, never faster).
+ */
+export interface CallWork {
+  /** Values the first pass visited (sent-values.ts). */
+  sent: number;
+  /** Values the repair walk visited, sent and parsed out of text. */
+  repair: number;
+  /** Steps of the key-policy walk (stripped-keys.ts). */
+  stripped: number;
+}
+
+/** The parts of the mount's configuration the argument check reads. */
+export type CallPolicy = Pick<MountConfig, 'repair' | 'unknownKeys' | 'injectedKeys' | 'hygiene' | 'argumentLimits'>;
+
+/**
+ * The first pass, repair, split, then the one parse per slice. The original Zod schemas are the only parsers
+ * and each runs exactly once (docs/decisions/0001-architecture-one-core-sdk-v2.md). Keys owned by `extend`
+ * and `params` go to those slices; every other key, known or not, goes to `input`, whose own key policy
+ * decides (docs/design/repair.md, Where repair runs).
+ * The first pass refuses arguments past `argumentLimits` before any recursive step (Zod's parse included)
+ * sees them and, with `hygiene`, a string holding tool-call markup. Keys a slice's schema would drop are
+ * found from that schema beside the parse, and noticed, refused or let go as `unknownKeys` says. Every walk
+ * is linear in the arguments' size (docs/design/repair.md, Limits). Never throws for client input; a
+ * failure lists the failing paths, the first few of many.
+ */
+export async function checkCall(
+  tool: PreparedTool,
+  raw: unknown,
+  policy: CallPolicy,
+  envelope: Pick<CallEnvelope, 'repairs' | 'unfit'> = NO_ENVELOPE,
+): Promise<CallCheck> {
+  // The envelope's repairs come first: they were made first.
+  const repairs: Repair[] = [...envelope.repairs];
+  const work: CallWork = { sent: 0, repair: 0, stripped: 0 };
+  // No `arguments` is `{}`. What the SDK could not take was replaced by `{}` for it; this judges what was sent.
+  const args: unknown = envelope.unfit ? envelope.unfit.value : (raw ?? {});
+  const refused = firstPass(tool, args, policy, work);
+  if (refused) return { ok: false, messages: refused, repairs, ignored: [], work };
+  const checked = await checkSlices(tool, args as Record<string, unknown>, policy, repairs, work);
+  return verdict(tool, policy, checked, repairs, work);
+}
+
+/**
+ * What no later step may see: arguments that are not an object (the one place they are refused), past
+ * `argumentLimits`, or (with `hygiene`) holding tool-call markup. The refusal's lines, or undefined.
+ */
+function firstPass(tool: PreparedTool, args: unknown, policy: CallPolicy, work: CallWork): string[] | undefined {
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) return [argumentsNotAnObject(args)];
+  const sent = inspectSentValues(args as Record<string, unknown>, {
+    ...policy.argumentLimits,
+    markup: policy.hygiene,
+  });
+  work.sent = sent.values;
+  if (!sent.ok) return [sent.message];
+  const polluted = markupLines(
+    sent.polluted,
+    sent.morePolluted,
+    args as Record<string, unknown>,
+    tool.argumentKeys,
+    tool.requiredKeys,
+  );
+  return polluted.length > 0 ? polluted : undefined;
+}
+
+/** What the slices came to: the parsed values, the failure lines, and the keys their schemas dropped. */
+interface CheckedSlices {
+  parsed: { extend: unknown; params: unknown; input: unknown };
+  messages: string[];
+  stripped: StrippedKey[];
+  moreStripped: number;
+}
+
+/** Split by key, then per slice: repair, the key-policy walk, the one parse. Adds to `repairs` and `work`. */
+async function checkSlices(
+  tool: PreparedTool,
+  args: Record<string, unknown>,
+  policy: CallPolicy,
+  repairs: Repair[],
+  work: CallWork,
+): Promise<CheckedSlices> {
+  const parts = split(args, tool);
+  const slices = [
+    { name: 'extend', schema: tool.extend?.schema, value: parts.extend },
+    { name: 'params', schema: tool.params?.schema, value: parts.params },
+    { name: 'input', schema: tool.input, value: parts.input },
+  ] as const;
+  const repairOptions = {
+    ...policy.repair,
+    maxDepth: policy.argumentLimits.maxDepth,
+    maxNodes: policy.argumentLimits.maxValues,
+  };
+  const checked: CheckedSlices = {
+    parsed: { extend: undefined, params: {}, input: {} },
+    messages: [],
+    stripped: [],
+    moreStripped: 0,
+  };
+  const { messages, stripped } = checked;
+  for (const slice of slices) {
+    if (!slice.schema) continue;
+    const repaired = repairArgs(slice.value, slice.schema, repairOptions);
+    work.repair += repaired.visited;
+    repairs.push(...repaired.repairs);
+    if (repaired.issues.length > 0) {
+      messages.push(...formatIssues(repaired.issues));
+      continue;
+    }
+    if (policy.unknownKeys !== 'strip') {
+      const dropped = strippedKeys(slice.schema, repaired.value, STRIPPED_RECORDED - stripped.length);
+      work.stripped += dropped.steps;
+      stripped.push(...dropped.keys);
+      checked.moreStripped += dropped.more;
+    }
+    const result = await parseSlice(slice.schema, repaired.value);
+    if (result === TOO_DEEP) messages.push(TOO_DEEP_FOR_SCHEMA);
+    else if (result.success) checked.parsed[slice.name] = result.data;
+    else messages.push(...formatIssues(result.error, slice.schema, repaired.value));
+  }
+  return checked;
+}
+
+/** The call's outcome: refused with every line (what was ignored too), or parsed, with the notice. */
+function verdict(
+  tool: PreparedTool,
+  policy: CallPolicy,
+  checked: CheckedSlices,
+  repairs: Repair[],
+  work: CallWork,
+): CallCheck {
+  const { ignored, lines } = ignoredKeys(checked.stripped, checked.moreStripped, {
+    tool: tool.name,
+    rootKeys: tool.argumentKeys,
+    injected: policy.injectedKeys,
+  });
+  const { messages, parsed } = checked;
+  // A refused call says what was ignored too: the model resends once, with every fix.
+  if (messages.length > 0) return { ok: false, messages: [...messages, ...lines], repairs, ignored, work };
+  if (policy.unknownKeys === 'reject' && lines.length > 0)
+    return { ok: false, messages: lines, repairs, ignored, work };
+  const notice = lines.length > 0 ? lines.join('\n') : undefined;
+  return {
+    ok: true,
+    value: {
+      params: parsed.params,
+      input: parsed.input,
+      extend: parsed.extend,
+      repairs,
+      ignored,
+      ...(notice && { notice }),
+    },
+    work,
+  };
+}
+
+const NO_ENVELOPE: Pick<CallEnvelope, 'repairs'> = Object.freeze({ repairs: Object.freeze([]) });
+
+/** The failure text for `arguments` that are not an object: the one place that refuses them. */
+function argumentsNotAnObject(value: unknown): string {
+  const received =
+    value === null
+      ? 'null'
+      : Array.isArray(value)
+        ? 'array'
+        : typeof value === 'string'
+          ? 'text that is not a JSON object'
+          : typeof value;
+  return `(root): expected an object of arguments, received ${received}`;
+}
+
+const TOO_DEEP: unique symbol = Symbol('too-deep');
+const TOO_DEEP_FOR_SCHEMA = '(root): the arguments nest too deep for this tool to check; send a flatter value';
+
+/**
+ * The one parse of a slice. Zod's parse recurses per level: within `maxArgumentDepth` (64 by default) it
+ * never nears the stack limit, but a mount that raised the limit far enough could hit it, and a stack
+ * overflow must reach the model as what it is, not as the engine's words.
+ */
+async function parseSlice(schema: z.ZodType, value: unknown) {
+  try {
+    return await schema.safeParseAsync(value);
+  } catch (error) {
+    if (error instanceof RangeError) return TOO_DEEP;
+    throw error;
+  }
+}
+
+/**
+ * Ignored keys kept with their paths for the notice, `ctx.ignoredKeys` and `onCall`; past it they are only
+ * counted, so a call with 100,000 unknown keys costs a count, not 100,000 entries.
+ */
+const STRIPPED_RECORDED = 100;
+
+function split(args: Record<string, unknown>, tool: PreparedTool) {
+  // Without other slices every key is the input's: the sent object itself (nothing below writes to it).
+  if (!tool.extend && !tool.params) return { extend: {}, params: {}, input: args };
+  const extend: Record<string, unknown> = {};
+  const params: Record<string, unknown> = {};
+  const input: Record<string, unknown> = {};
+  const keys = Object.keys(args);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    const slice = tool.extend?.keys.has(key) ? extend : tool.params?.keys.has(key) ? params : input;
+    // An own property even for `__proto__` sent by a client: a plain key (which the schema's key policy then
+    // judges), never the slice's prototype.
+    setOwn(slice, key, args[key]);
+  }
+  return { extend, params, input };
+}

@@ -1,0 +1,109 @@
+/**
+ * A preparation from build-time documents (docs/decisions/0024-build-time-documents.md): the tools whose
+ * documents match are served them as they are, without conversion, projection or probe; the rest follow
+ * `staleDocuments`. Imports nothing of the preparation itself, so that an entry serving
+ * documents leaves it out of its bundle: a stale tool is prepared by the `prepare` the caller passes.
+ */
+import { checkAppViews } from '../probe/app-views.js';
+import type { SchemaIssue } from '../probe/issue.js';
+import { checkToolNames } from '../probe/names.js';
+import { checkToolScopes } from '../probe/scopes.js';
+import { type MatchedTool, matchDocuments, type StaleDocuments } from './read.js';
+import type { MountConfig } from '../serve/config.js';
+import { formatSchemaIssues } from '../probe/format-issues.js';
+import { perProjection } from '../model/per-projection.js';
+import type { Preparation, PreparedTool, ToolDocuments } from '../prepare/prepare.js';
+import { McpMountSchemaError } from '../probe/schema-error.js';
+import { probeServerHook } from '../model/features.js';
+import { slicesOf } from '../model/slices.js';
+import type { AnyTool } from '../model/tool.js';
+
+/**
+ * Prepares the tools the documents no longer describe (the full entry's `prepareTools`, without the features
+ * hook, which runs here once for the whole mount).
+ */
+export type PrepareStale = (tools: readonly AnyTool[], config: MountConfig) => Preparation;
+
+/**
+ * The mount's preparation from `documents`: every tool the module describes as it is now served its
+ * documents; a stale one (changed, added, or the whole module for other options or another format) fails the
+ * mount (`staleDocuments: 'fail'`, the default), or, given `prepare` and `'prepare'`, is prepared here with a
+ * `stale-documents` warning logged. A tool the module holds but the mount does not is a warning either way,
+ * logged once under `schemaValidation.policy: 'throw'` (the policy logs it under `'warn'`) and named in the
+ * error when the mount fails.
+ *
+ * @throws McpMountSchemaError listing each stale tool and the command to run, under `'fail'` or without `prepare`.
+ */
+export function preparationFromDocuments(
+  tools: readonly AnyTool[],
+  config: MountConfig,
+  documents: unknown,
+  prepare?: PrepareStale,
+): Preparation {
+  const match = matchDocuments(tools, config, documents);
+  const removed = match.stale.filter((s) => s.kind === 'removed').map((s) => staleIssue(s, 'warning'));
+  const stale = match.stale.filter((s) => s.kind !== 'removed');
+  const preparing = prepare !== undefined && config.documents?.stale === 'prepare';
+  if (stale.length > 0 && !preparing)
+    throw new McpMountSchemaError([...stale.map((s) => staleIssue(s, 'error')), ...removed]);
+  const staleTools = tools.filter((t) => !match.matched.has(t.name));
+  const prepared = staleTools.length > 0 ? prepare!(staleTools, config) : undefined;
+  const warnings = stale.map((s) => staleIssue(s, 'warning'));
+  if (warnings.length > 0) {
+    config.logger.warn(
+      `mcp-mount: these tools were prepared at startup, because the build-time documents do not describe them:\n${warnings.map((w) => `  ${w.message}`).join('\n')}`,
+    );
+  }
+  // Under 'warn' the policy logs every issue, under 'skip' none; under 'throw' the mount starts regardless, so
+  // a module holding a tool the mount lacks is said here.
+  if (removed.length > 0 && config.validation.policy === 'throw') {
+    config.logger.warn(
+      `mcp-mount: the build-time documents hold tools the mount does not\n${formatSchemaIssues(removed)}`,
+    );
+  }
+  const byName = new Map(prepared?.tools.map((t) => [t.name, t]));
+  // The names, the hook and the views are checked below for every tool: only the stale tools' own issues here.
+  const ownOf = (issues: SchemaIssue[]) => issues.filter((i) => byName.has(i.tool));
+  const all = tools.map(
+    (tool) => byName.get(tool.name) ?? servedFromDocuments(tool, match.matched.get(tool.name)!, config),
+  );
+  const hook = probeServerHook(config.features, config.server);
+  const own = [
+    ...checkToolNames(tools.map((t) => t.name)),
+    ...match.issues.filter((i) => match.matched.has(i.tool)),
+    ...warnings,
+    ...removed,
+    ...hook.issues,
+    ...checkAppViews(tools, hook.surface),
+  ];
+  return {
+    tools: all,
+    issues: [...own, ...ownOf(prepared?.issues ?? [])],
+    allIssues: () => [...own, ...ownOf(prepared?.allIssues() ?? [])],
+    surface: hook.surface,
+    projections: { default: config.projection.default, served: config.projection.served },
+  };
+}
+
+/** A tool served its build-time documents: its slices and scopes settled as the preparation settles them. */
+function servedFromDocuments(tool: AnyTool, matched: MatchedTool, config: MountConfig): PreparedTool {
+  const scopes = checkToolScopes(tool.name, tool.scopes).scopes;
+  const documents = perProjection((projection): ToolDocuments | undefined => {
+    const inputSchema = matched.inputSchema(projection);
+    const outputSchema = matched.outputSchema(projection);
+    return inputSchema && { inputSchema, ...(outputSchema && { outputSchema }) };
+  });
+  return {
+    tool,
+    name: tool.name,
+    documents,
+    requiredKeys: matched.requiredKeys,
+    servable: matched.servable,
+    ...(scopes && { scopes }),
+    ...slicesOf(tool, config),
+  };
+}
+
+function staleIssue(stale: StaleDocuments, severity: SchemaIssue['severity']): SchemaIssue {
+  return { tool: stale.tool ?? '*', path: '', code: 'stale-documents', message: stale.reason, severity, side: 'tool' };
+}

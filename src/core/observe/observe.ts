@@ -1,0 +1,131 @@
+/**
+ * The observer hooks (`onCall`, `onError`) and the default error log: they see every call and error and never
+ * change a response.
+ */
+import type { AuthInfo } from '@modelcontextprotocol/server';
+import type { IgnoredKey } from '../messages/ignored-keys.js';
+import type { MountConfig } from '../serve/config.js';
+import type { Caller, ErrorInfo, ErrorPhase } from '../serve/options.js';
+import type { Repair } from '../repair/index.js';
+import type { RequestTrace } from './telemetry.js';
+
+/** One finished `tools/call`, as the executor knows it. */
+export interface CallRecord {
+  tool: string;
+  ok: boolean;
+  error?: string;
+  /** The id shown to the client for a masked failure. */
+  errorId?: string;
+  repairs: readonly Repair[];
+  ignoredKeys: readonly IgnoredKey[];
+  /** `performance.now()` when the argument check began. */
+  started: number;
+  requestId?: string | number;
+  authInfo?: AuthInfo;
+  /** The arguments as the client sent them. */
+  args?: unknown;
+  /** The handler returned an `InputRequiredResult`: the call goes on in a retried request. */
+  inputRequired?: boolean;
+  /** The request's span, when traced. */
+  trace?: RequestTrace;
+}
+
+/** What the hooks are told about who made a call (its request id, its caller) and with what arguments. */
+export function whoCalled(
+  state: { call?: { requestId?: string | number }; authInfo?: AuthInfo; trace?: RequestTrace },
+  args: unknown,
+): Pick<CallRecord, 'requestId' | 'authInfo' | 'args' | 'trace'> {
+  return {
+    requestId: state.call?.requestId,
+    authInfo: state.authInfo,
+    args,
+    ...(state.trace && { trace: state.trace }),
+  };
+}
+
+/** Tells the request's span, then calls `onCall`; a throwing hook is logged, never passed on. */
+export function observeCall(config: MountConfig, record: CallRecord): void {
+  record.trace?.called(record);
+  if (!config.onCall) return;
+  try {
+    config.onCall({
+      tool: record.tool,
+      ok: record.ok,
+      error: record.error,
+      ...(record.errorId !== undefined && { errorId: record.errorId }),
+      repairs: record.repairs,
+      ignoredKeys: record.ignoredKeys,
+      durationMs: performance.now() - record.started,
+      ...(record.requestId !== undefined && { requestId: record.requestId }),
+      ...(record.authInfo && { caller: callerOf(record.authInfo) }),
+      ...argsOf(config, record),
+      ...(record.inputRequired && { inputRequired: true }),
+    });
+  } catch (error) {
+    observeError(config, error, { phase: 'onCall', tool: record.tool, ...whoFailed(record) });
+  }
+}
+
+/** Where an error happened and for whom, as `observeError` takes it; `errorId` is made when not given. */
+export type ErrorWhere = Omit<ErrorInfo, 'errorId' | 'caller'> & { errorId?: string; authInfo?: AuthInfo };
+
+/**
+ * Reports an unexpected error: one line through `logger.error` (always, so nothing is lost without a hook),
+ * then `onError`. A throwing `onError` is logged, never passed on. Returns the error's id.
+ */
+export function observeError(config: MountConfig, error: unknown, where: ErrorWhere): string {
+  const { authInfo, errorId = crypto.randomUUID(), ...rest } = where;
+  const info: ErrorInfo = { ...rest, errorId, ...(authInfo && { caller: callerOf(authInfo) }) };
+  try {
+    config.logger.error(errorLine(info), error);
+  } catch {
+    // A logger that throws has nowhere else to go; onError still hears of the error.
+  }
+  if (!config.onError) return errorId;
+  try {
+    config.onError(error, info);
+  } catch (hookError) {
+    config.logger.error('mcp-mount: onError threw', hookError);
+  }
+  return errorId;
+}
+
+/** `mcp-mount: handler error (error id …, tool orders, caller client-1/alice, request 7)`. */
+export function errorLine(info: ErrorInfo): string {
+  const parts = [`error id ${info.errorId}`];
+  if (info.tool !== undefined) parts.push(`tool ${info.tool}`);
+  if (info.caller) parts.push(`caller ${info.caller.clientId}${info.caller.subject ? `/${info.caller.subject}` : ''}`);
+  if (info.requestId !== undefined) parts.push(`request ${String(info.requestId)}`);
+  return `mcp-mount: ${phaseText(info.phase)} error (${parts.join(', ')})`;
+}
+
+function phaseText(phase: ErrorPhase): string {
+  return phase === 'onCall' || phase === 'onRefusal' ? `${phase} hook` : phase;
+}
+
+/** The request and caller of a call record, for an error that belongs to it. */
+function whoFailed(record: Pick<CallRecord, 'requestId' | 'authInfo'>): Pick<ErrorWhere, 'requestId' | 'authInfo'> {
+  return {
+    ...(record.requestId !== undefined && { requestId: record.requestId }),
+    ...(record.authInfo && { authInfo: record.authInfo }),
+  };
+}
+
+/** Who called, for audit: the client id, and the subject where the verifier put one (`extra.sub`). */
+export function callerOf(authInfo: AuthInfo): Caller {
+  const subject = authInfo.extra?.sub;
+  return { clientId: authInfo.clientId, ...(typeof subject === 'string' && { subject }) };
+}
+
+/** `{ args }` for the event: through `redact` when set; nothing when it throws (logged). */
+function argsOf(config: MountConfig, record: CallRecord): { args?: unknown } {
+  const args = record.args;
+  if (args === undefined || !config.redact) return args === undefined ? {} : { args };
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) return {};
+  try {
+    return { args: config.redact(args as Record<string, unknown>, record.tool) };
+  } catch (error) {
+    config.logger.error('mcp-mount: redact threw; args left out of onCall', error);
+    return {};
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * The audit trail of refusals (`observe.onRefusal`): every place the mount refuses a request or a call reports
+ * it here, once, and the hook never changes the response.
+ */
+import type { AuthInfo } from '@modelcontextprotocol/server';
+import type { MountConfig } from '../serve/config.js';
+import type { RefusalEvent, RefusalReason } from '../serve/options.js';
+import { callerOf, observeError } from './observe.js';
+import type { RequestState } from '../serve/request-state.js';
+
+/** A refusal as the refusing step knows it: the caller as its `AuthInfo`. */
+export type Refusal = Omit<RefusalEvent, 'caller'> & { authInfo?: AuthInfo };
+
+/** Calls `onRefusal`; a throwing hook is logged and reported to `onError`, never passed on. */
+export function observeRefusal(config: MountConfig, refusal: Refusal): void {
+  if (!config.onRefusal) return;
+  const { authInfo, ...rest } = refusal;
+  const event: RefusalEvent = { ...rest, ...(authInfo && { caller: callerOf(authInfo) }) };
+  try {
+    config.onRefusal(event);
+  } catch (error) {
+    observeError(config, error, {
+      phase: 'onRefusal',
+      ...(event.tool !== undefined && { tool: event.tool }),
+      ...(event.requestId !== undefined && { requestId: event.requestId }),
+      ...(authInfo && { authInfo }),
+    });
+  }
+}
+
+/**
+ * A `tools/call` of `tool` refused inside MCP (an `isError` result: unknown tool, over a limit, past its
+ * deadline), reported with the call's request id and caller from `state`.
+ */
+export function observeCallRefusal(
+  config: MountConfig,
+  state: Pick<RequestState, 'call' | 'authInfo'>,
+  refusal: { reason: RefusalReason; message: string; tool: string; retryAfterSeconds?: number },
+): void {
+  observeRefusal(config, {
+    ...refusal,
+    method: 'tools/call',
+    ...(state.call?.requestId !== undefined && { requestId: state.call.requestId }),
+    ...(state.authInfo && { authInfo: state.authInfo }),
+  });
+}
+
+/** A refused HTTP response as it goes out: reported, then returned unchanged. */
+export async function refusedWith(
+  config: MountConfig,
+  response: Response,
+  refusal: Omit<Refusal, 'status' | 'message'>,
+): Promise<Response> {
+  if (!config.onRefusal) return response;
+  observeRefusal(config, { ...refusal, status: response.status, message: await messageOf(response) });
+  return response;
+}
+
+/** What a refusal told the client: its challenge's `error_description`, else its JSON body's message. */
+async function messageOf(response: Response): Promise<string> {
+  const challenge = response.headers.get('www-authenticate');
+  const described = challenge && /error_description="((?:[^"\\]|\\.)*)"/.exec(challenge)?.[1];
+  if (described) return described.replace(/\\(.)/g, '$1');
+  try {
+    const body: unknown = await response.clone().json();
+    const record = body as { error?: unknown; error_description?: unknown };
+    if (typeof record.error_description === 'string') return record.error_description;
+    const error = record.error as { message?: unknown } | undefined;
+    if (typeof error?.message === 'string') return error.message;
+  } catch {}
+  return response.statusText || String(response.status);
+}

@@ -1,0 +1,198 @@
+import type { JsonSchema } from '../json-schema/types.js';
+import { checkAppViews, checkToolFields, checkToolNames, checkToolScopes, type SettledScopes } from '../probe/index.js';
+import type { SchemaIssue } from '../probe/issue.js';
+import type { ProjectionName } from '../projection/names.js';
+import { NO_OUTPUT, notServed, onceEach, schemaIssue, serveInput, serveOutput } from './checked.js';
+import { type MountConfig, settleOptions } from '../serve/config.js';
+import { type ConvertedSide, type ConvertedSides, convertSide } from './projector.js';
+import { perProjection } from '../model/per-projection.js';
+import { probeServerHook, type ServerSurface } from '../model/features.js';
+import { slicesOf, type ToolSlices } from '../model/slices.js';
+import type { AnyTool } from '../model/tool.js';
+
+/** What one projection lists a tool with: its `inputSchema`, and its `outputSchema` when it declares `output`. */
+export interface ToolDocuments {
+  /** Deep-frozen. */
+  inputSchema: JsonSchema;
+  /** Deep-frozen; present when the tool declares `output`. */
+  outputSchema?: JsonSchema;
+}
+
+/** A tool after preparation: what `tools/list` serves and what `tools/call` parses with. */
+export interface PreparedTool extends ToolSlices {
+  tool: AnyTool;
+  name: string;
+  /**
+   * What `projection` lists the tool with, or undefined where it is not listed (its root is no object there,
+   * the mount does not serve that projection, or its document failed that projection's check). Prepared when
+   * first asked for, then memoised (docs/decisions/0026-projections-prepared-on-first-use.md).
+   */
+  documents(projection: ProjectionName): ToolDocuments | undefined;
+  /** Top-level keys the tool requires (of its own document, not a profile's). */
+  requiredKeys: readonly string[];
+  /**
+   * False when the tool cannot be served at all (conversion failed, key conflict, no projection with an
+   * object root, `scopes` that cannot mean anything). A tool whose root is an object in some projections only
+   * is listed in those.
+   */
+  servable: boolean;
+  /** The tool's `scopes`, settled by the probe (`checkToolScopes`); undefined for a tool without any. */
+  scopes?: SettledScopes;
+}
+
+export interface Preparation {
+  tools: PreparedTool[];
+  /**
+   * The issues found at construction: every tool's own, and those of the projections prepared then (the
+   * default one; every one under `prepareProjections: 'at-startup'`). What the mount's policy acts on.
+   */
+  issues: SchemaIssue[];
+  /** Prepares every served projection of every tool now, and returns every issue, in the report's order. */
+  allIssues(): SchemaIssue[];
+  /** What the `features` hook registered in its run at construction (nothing without the option). */
+  surface: ServerSurface;
+  /** The projections prepared, in the mount's order, and the default one (`config.projection`). */
+  projections: { default: ProjectionName; served: readonly ProjectionName[] };
+}
+
+/** How `prepareTools` prepares the projections other than the default one. */
+export interface PrepareMode {
+  /** Every projection at construction (`validateMcpSchemas`, `prepareProjections: 'at-startup'`). */
+  eager: boolean;
+  /** Hears the issues of each projection prepared after construction, once each. */
+  onLate?: (issues: SchemaIssue[]) => void;
+  /**
+   * False where the caller runs the `features` hook and checks the views itself (build-time documents with
+   * stale tools: the hook runs once per mount, for every tool); default true.
+   */
+  hook?: boolean;
+}
+
+/**
+ * The one preparation shared by `validateMcpSchemas` and every mount (docs/design/flatten.md, The pipeline):
+ * convert params / input / extend to JSON Schema (input side), inline non-recursive `$ref`s, flatten
+ * unions when asked, merge into one root object, then run the probe checks on exactly that document.
+ * Runs once per mount; nothing here runs per request. Never throws for a bad schema: every problem
+ * becomes a `SchemaIssue`.
+ */
+export function prepareTools(
+  tools: readonly AnyTool[],
+  config: MountConfig = settleOptions(),
+  mode: PrepareMode = { eager: true },
+): Preparation {
+  const names = checkToolNames(tools.map((t) => t.name));
+  // The mount's `extend` is converted once, for every tool that takes it.
+  const extendSide = config.extend ? convertSide(config.extend.schema) : undefined;
+  const prepared = tools.map((tool) => prepareTool(tool, config, extendSide, mode));
+  const hook = probeServerHook(mode.hook === false ? undefined : config.features, config.server);
+  const views = mode.hook === false ? [] : checkAppViews(tools, hook.surface);
+  // A profile name is checked per document; one unknown name is reported once per mount, not once per tool.
+  const collect = () =>
+    onceEach([...names, ...prepared.flatMap((p) => p.issues()), ...hook.issues, ...views], 'unknown-profile');
+  return {
+    tools: prepared.map((p) => p.tool),
+    issues: collect(),
+    allIssues() {
+      for (const { tool } of prepared) for (const p of config.projection.served) tool.documents(p);
+      return collect();
+    },
+    surface: hook.surface,
+    projections: { default: config.projection.default, served: config.projection.served },
+  };
+}
+
+/**
+ * One tool, step by step: its slices, their conversion, the input documents and their checks, the output
+ * document, its access rule. Each step adds its issues to `issues`, in that order; any step can make the tool
+ * unservable.
+ */
+function prepareTool(
+  tool: AnyTool,
+  config: MountConfig,
+  extendSide: ConvertedSide | undefined,
+  mode: PrepareMode,
+): { tool: PreparedTool; issues: () => SchemaIssue[] } {
+  const slices = slicesOf(tool, config);
+  const sides = convertSides(tool, slices, extendSide);
+  const converted = conversionIssues(tool.name, sides);
+  const input = converted.ok ? serveInput(tool.name, sides, config, mode) : notServed();
+  const output = tool.output ? serveOutput(tool.name, tool.output, config) : NO_OUTPUT;
+  const access = settleAccess(tool.name, tool.scopes, config);
+  const fields = checkToolFields(tool);
+  const documents = (projection: ProjectionName): ToolDocuments | undefined => {
+    const inputSchema = input.at(projection);
+    if (inputSchema === undefined) return undefined;
+    const outputSchema = output.outputSchemas?.[projection] ?? output.outputSchema;
+    return { inputSchema, ...(outputSchema && { outputSchema }) };
+  };
+  const prepared: PreparedTool = {
+    tool,
+    name: tool.name,
+    documents: perProjection(documents),
+    requiredKeys: input.requiredKeys,
+    ...(access.scopes && { scopes: access.scopes }),
+    ...slices,
+    servable: converted.ok && input.servable && output.servable && access.servable,
+  };
+  // Each step's issues in that order: conversion, input (per projection), output, access, fields.
+  return {
+    tool: prepared,
+    issues: () => [...converted.issues, ...input.issues(), ...output.issues, ...access.issues, ...fields],
+  };
+}
+
+/** Each slice converted to JSON Schema (the input side), in the order the documents merge them. */
+function convertSides(
+  tool: AnyTool,
+  slices: Pick<PreparedTool, 'input' | 'extend'>,
+  extendSide?: ConvertedSide,
+): ConvertedSides {
+  const sides: ConvertedSides = [];
+  if (tool.params) sides.push({ slice: 'params', side: convertSide(tool.params) });
+  sides.push({ slice: 'input', side: convertSide(slices.input) });
+  if (slices.extend && extendSide) sides.push({ slice: 'extend', side: extendSide });
+  return sides;
+}
+
+/** The fields each slice could not be converted at; a tool with any is not served. */
+function conversionIssues(tool: string, sides: ConvertedSides): { ok: boolean; issues: SchemaIssue[] } {
+  const issues: SchemaIssue[] = [];
+  let ok = true;
+  for (const { slice, side } of sides) {
+    if (side.converted.ok) continue;
+    for (const field of side.converted.fields) {
+      const message = `${slice} schema cannot be converted to JSON Schema: ${field.message}`;
+      issues.push(schemaIssue(tool, field.path, 'conversion-failed', message));
+    }
+    ok = false;
+  }
+  return { ok, issues };
+}
+
+/** A tool's `scopes`, settled. Access is part of what is served: a tool whose rule cannot be built is not served unscoped. */
+function settleAccess(
+  tool: string,
+  scopes: unknown,
+  config: MountConfig,
+): { scopes?: SettledScopes; servable: boolean; issues: SchemaIssue[] } {
+  const access = checkToolScopes(tool, scopes);
+  const issues = [...access.issues];
+  if (access.scopes && !config.auth) issues.push(scopesWithoutAuth(tool));
+  return { ...(access.scopes && { scopes: access.scopes }), servable: access.issues.length === 0, issues };
+}
+
+/**
+ * A scoped tool on a mount without `auth`: a request counts as authenticated only when the framework in front
+ * hands over `authInfo`, so without one the tool is hidden and its calls get 401. A warning, not an error: the
+ * upstream may well pass it.
+ */
+function scopesWithoutAuth(tool: string): SchemaIssue {
+  return {
+    tool,
+    path: '/scopes',
+    code: 'scopes-without-auth',
+    message: `tool "${tool}" has scopes, but the mount has no auth option: unless the framework in front passes authInfo (Express's req.auth, Hono's c.get('authInfo'), the fetch handler's extras.authInfo), every caller is unauthenticated, so the tool is left out of tools/list (unless access.listUnauthorizedTools) and its calls get 401; add access: { auth: { verify } } to check bearer tokens in the mount`,
+    severity: 'warning',
+    side: 'tool',
+  };
+}

@@ -1,0 +1,706 @@
+import type { AuthInfo, PerRequestResponseMode, ServerOptions } from '@modelcontextprotocol/server';
+import type { z } from 'zod';
+import type { IgnoredKey } from '../messages/ignored-keys.js';
+import type { SchemaIssue } from '../probe/issue.js';
+import type { ProjectionName } from '../projection/names.js';
+import type { ProjectionChooser } from '../prepare/client-identity.js';
+import type { ServerHook } from '../model/features.js';
+import type { OpenTelemetryApi } from '../observe/telemetry-api.js';
+import type { AnyTool, AnyZodObject, ToolContext } from '../model/tool.js';
+
+/**
+ * Keys added to every tool it applies to (e.g. a `tenantId`).
+ * At call time the extend keys are parsed once with `schema`, handed to `resolve`, then removed
+ * before the tool's own parse.
+ */
+export interface ExtendOption<S extends AnyZodObject = AnyZodObject, R = unknown> {
+  schema: S;
+  /**
+   * Turns the parsed extend values into `ctx.extend`. Default: the parsed values themselves. Throw a
+   * `ToolError` to refuse the call with a message the model sees; any other throw is masked like a
+   * handler's.
+   */
+  resolve?: (values: z.output<S>, ctx: Omit<ToolContext, 'extend'>) => R | Promise<R>;
+  /**
+   * Which tools get the extra keys. Default: all. A tool left out sees `ctx.extend` as `undefined`, which
+   * its type cannot know: a tool that declares an `extend` need must be one the filter keeps.
+   */
+  filter?: (tool: AnyTool) => boolean;
+}
+
+/**
+ * What tools see as `ctx.extend` on a mount whose `extend` has schema `S` and `resolve` result `R`:
+ * `undefined` when the mount has no `extend` (`S` is then inferred as `never`).
+ */
+export type MountExtend<S extends AnyZodObject, R> = [S] extends [never] ? undefined : Awaited<R>;
+
+/** Schema checks run at startup (`validateMcpSchemas` and every mount). See docs/design/probe.md. */
+export interface SchemaValidationOptions {
+  /**
+   * `'throw'` (default): construction fails with one error listing every error-level issue.
+   * `'warn'`: issues are logged; tools that cannot be served are left out, the rest are served.
+   * `'skip'`: no report; tools that cannot be served are still left out (never half-registered).
+   */
+  policy?: 'throw' | 'warn' | 'skip';
+  /**
+   * What a choosing mount (`projection: 'auto'`, a function, `{ choose, serve }`) does with a tool that one of
+   * its projections other than the default cannot serve, i.e. whose document that projection's own check
+   * refuses (a `z.record()` under `openai-strict`, `z.any()` under `gemini`):
+   * - `'fall-back'` (default): that family alone is served the default projection's document if its check
+   *   accepts it, else the tool is left out for that family; a `projection-fallback` warning says which, logged
+   *   once at construction; the mount starts.
+   * - `'fail'`: the errors stand, so `policy: 'throw'` fails the mount.
+   * Under every setting, and under `policy: 'warn'` and `'skip'` too, no family is served a document its own
+   * profile's check refuses (docs/decisions/0019-auto-starts-on-what-flat-serves.md).
+   */
+  projectionErrors?: 'fall-back' | 'fail';
+  /** Client profiles to check against: `anthropic`, `openai-strict`, `gemini`, `cursor`, `local-grammar`. */
+  profiles?: string[];
+  /** Every property must carry `type`, `enum` or `const`. Default false. */
+  requireTypedProperties?: boolean;
+  /** Exemptions for `requireTypedProperties`: `'<tool>:<JSON pointer>'`. */
+  allowUntyped?: string[];
+  /** Only `format`s that common clients accept. Default false. */
+  requirePortableFormats?: boolean;
+  /** Extra formats to accept under `requirePortableFormats`. */
+  allowFormats?: string[];
+}
+
+/** CORS details; the allowed origins are the Origin check's (see `cors`). */
+export interface CorsOptions {
+  /**
+   * Request headers to allow beyond the MCP ones (`Content-Type`, `Accept`, `Authorization`,
+   * `Mcp-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, `Mcp-Session-Id`, `Last-Event-ID`, any `Mcp-Param-*`).
+   */
+  allowHeaders?: readonly string[];
+  /** Response headers to expose beyond `Mcp-Session-Id`, `Mcp-Protocol-Version`, `WWW-Authenticate`. */
+  exposeHeaders?: readonly string[];
+  /** How long a browser may cache a preflight, in seconds. Default 600. */
+  maxAgeSeconds?: number;
+  /** `Access-Control-Allow-Credentials: true`, for cookie-authenticated browser clients. Default false. */
+  credentials?: boolean;
+}
+
+/**
+ * Bearer authentication (RFC 6750) in front of every MCP request, on the SDK's `requireBearerAuth` rules
+ * (the MCP authorization spec; docs/decisions/0012-access-control.md). A missing or invalid token gets 401
+ * with `WWW-Authenticate: Bearer ... resource_metadata="<url>"` (RFC 9728), a token without
+ * `requiredScopes` 403 `insufficient_scope`. Preflight (`OPTIONS`) requests are not authenticated.
+ *
+ * @example
+ * const jwks = createRemoteJWKSet(new URL('https://auth.example.com/.well-known/jwks.json'));
+ * mcp(tools, {
+ *   access: {
+ *     auth: {
+ *       async verify(token) {
+ *         const { payload } = await jwtVerify(token, jwks, { issuer: 'https://auth.example.com', audience: 'https://api.example.com/mcp' });
+ *         return { token, clientId: String(payload.client_id), scopes: String(payload.scope ?? '').split(' '), expiresAt: payload.exp, extra: { sub: payload.sub } };
+ *       },
+ *     },
+ *   },
+ * });
+ */
+export interface AuthOptions {
+  /**
+   * Verifies a bearer token (the `Authorization: Bearer <token>` value) and returns the SDK's `AuthInfo`
+   * for it, or `undefined` when it is not valid (401 `invalid_token`). A throw is an outage, "I could not
+   * check" (an unreachable JWKS or introspection endpoint): 503 with `Retry-After`, the error to `onError`
+   * (phase `auth`), so clients keep their tokens and retry. Two throws answer otherwise: the SDK's
+   * `OAuthError` with `invalid_token` means invalid (401), any other `OAuthError` answers as the SDK maps it.
+   * So a JWT library's "bad signature" or "expired" throw must become `undefined` (see docs/guide/auth.md).
+   * `expiresAt` (seconds since the epoch, e.g. the JWT's `exp`) must be set, as the SDK requires, or be
+   * `'never'` for a token that does not expire (an API key): said per token, so a JWT that lost its `exp`
+   * is still refused. Tools then see `expiresAt` undefined. `extra.sub`, when a string, is the subject the
+   * hooks report.
+   */
+  verify: (token: string, request: Request) => VerifiedToken | undefined | Promise<VerifiedToken | undefined>;
+  /**
+   * Remember each valid token's `verify` answer, keyed by the SHA-256 of the token (the token itself is not
+   * kept as a key), until the token expires or `maxAgeSeconds` pass, whichever is first; the least recently
+   * used entry goes past `maxEntries`. Only valid answers are kept; a cached answer skips `verify`, so it must
+   * not depend on the request. `true` is `{}`. Default off: a revoked token stays accepted until its entry
+   * ends.
+   * @throws TypeError at construction for a limit that is not a positive integer.
+   */
+  cache?: boolean | { maxEntries?: number; maxAgeSeconds?: number };
+  /** What `Retry-After` says, in seconds, on the 503 for a `verify` that could not check. Default 5. */
+  retryAfterSeconds?: number;
+  /**
+   * A request without a token gets 401. Default true. With `false` it is served unauthenticated
+   * (`ctx.authInfo` undefined; tools with `scopes` stay hidden and answer 401), while an invalid token
+   * still gets 401.
+   */
+  required?: boolean;
+  /** Scopes every token must carry (all of them), else 403 `insufficient_scope`. Needs `required`. */
+  requiredScopes?: readonly string[];
+  /**
+   * The protected-resource metadata URL to advertise in challenges (RFC 9728), e.g. the `url` of
+   * `protectedResourceMetadata(...)`. Default: `/.well-known/oauth-protected-resource` plus the request's
+   * path, on the request's origin; set it when a proxy changes the origin or the path.
+   */
+  resourceMetadataUrl?: string;
+}
+
+/** What `verify` returns: the SDK's `AuthInfo`, or one for a token that never expires (an API key). */
+export type VerifiedToken = AuthInfo | (Omit<AuthInfo, 'expiresAt'> & { expiresAt: 'never' });
+
+/**
+ * Which projections a choosing mount computes, probes and serves: `projection: { choose, serve }`
+ * (docs/decisions/0016-options-grouped-by-concern.md).
+ *
+ * @example `{ projection: { choose: 'auto', serve: ['flat', 'cursor', 'anthropic'] } }`
+ */
+export interface ProjectionOptions {
+  /** How a `tools/list` picks: `'auto'` (by `autoProjection`), or a function of the client's identity and request. */
+  choose: 'auto' | ProjectionChooser;
+  /**
+   * The projections the mount computes, probes and serves, in order (repeats dropped). Under `'auto'`, a
+   * client whose table row names a projection left out here gets `flat` (always served); a function must
+   * return one of these. A tool one of these cannot serve is served that family the default document its
+   * check accepts, or left out for it (`schemaValidation.projectionErrors`).
+   * @throws TypeError at construction when empty or naming anything but a projection.
+   */
+  serve: readonly ProjectionName[];
+}
+
+/** The `projection` option: one projection, `'auto'`, a function, or `{ choose, serve }`. */
+export type ProjectionOption = ProjectionName | 'auto' | ProjectionChooser | ProjectionOptions;
+
+/** Options shared by the probe and every mount: the same options give the same served documents. */
+export interface PrepareOptions<S extends AnyZodObject = AnyZodObject, R = unknown> {
+  /**
+   * Advertise unions as one flat object at every depth (docs/design/flatten.md). Default false.
+   * Shorthand for `projection: 'flat'`; give one or the other.
+   */
+  flattenUnionInput?: boolean;
+  /**
+   * Which `inputSchema` document each client is served (docs/decisions/0014-per-client-projections.md):
+   * - a projection name: every client gets that one (`'faithful'`, `'flat'`, or a client profile's:
+   *   `'anthropic'`, `'openai-strict'`, `'gemini'`, `'cursor'`, `'local-grammar'`);
+   * - `'auto'`: chosen per `tools/list` by `autoProjection` (client name or User-Agent; unknown clients get
+   *   `'flat'`), among `flat` and every `AUTO_PROJECTIONS` target;
+   * - a function of the client's identity and the request (`url`, `headers`, the adapter's `host`), run per
+   *   `tools/list`, among every projection: route by URL (`/mcp/gemini`), header or query parameter where a
+   *   client never names itself; it must return a projection name (anything else, or a throw, answers that
+   *   request with a JSON-RPC 500 that `onError` sees);
+   * - `{ choose: 'auto' | fn, serve: [...] }`: the same choice, among the projections `serve` lists only.
+   *
+   * The default projection is computed and probed at construction; the others when a request first needs
+   * them (`prepareProjections`). Calls are unaffected: the original Zod schema parses every call, whatever
+   * document the client was shown.
+   * Default: `'faithful'`, or `'flat'` with `flattenUnionInput: true`.
+   * @throws TypeError at construction for a value that names nothing.
+   */
+  projection?: ProjectionOption;
+  /**
+   * When the projections other than the default one are computed and probed
+   * (docs/decisions/0026-projections-prepared-on-first-use.md):
+   * - `'on-first-use'` (default): each when a request first needs it, once per mount (per isolate on a
+   *   Worker). Its issues cannot fail the mount then: they are logged once (`observe.logger`; not under
+   *   `schemaValidation.policy: 'skip'`), and a tool whose document fails that projection's check is served
+   *   the default document or left out for it (`schemaValidation.projectionErrors`). `mcp-mount check` and
+   *   `validateMcpSchemas` prepare them all, so CI sees what a deploy would.
+   * - `'at-startup'`: all at construction, where the policy applies to them (a long-lived server that wants
+   *   every verdict before it serves).
+   * The default projection is always prepared at construction. A single-projection mount has no other.
+   */
+  prepareProjections?: 'on-first-use' | 'at-startup';
+  /**
+   * Build-time documents: the default export of the module `mcp-mount check <module> --emit <file>` wrote for
+   * these tools and options (docs/decisions/0024-build-time-documents.md). Every tool they describe as it is
+   * now is served them as they are: no conversion, projection or probe at startup (the probe ran when they were
+   * written). Each tool's Zod schemas are fingerprinted at startup, and what no longer matches follows
+   * `staleDocuments`. The Zod schemas still parse every call. `mcp-mount/fetch/prebuilt` serves only these.
+   */
+  documents?: unknown;
+  /**
+   * What a mount does when `documents` no longer describe a tool (changed or added since they were written,
+   * or written for other options or another mcp-mount):
+   * - `'fail'` (default): construction throws `McpMountSchemaError`, one `stale-documents` issue per tool,
+   *   each naming what changed and the command to run; on Workers, the deploy fails;
+   * - `'prepare'`: those tools are prepared at startup as without documents, with one warning logged (for
+   *   `wrangler dev` between builds). Not in `mcp-mount/fetch/prebuilt`, which cannot prepare.
+   * A tool the documents hold but the mount does not is a warning either way.
+   */
+  staleDocuments?: 'fail' | 'prepare';
+  /** Generic over the extend schema and `resolve`'s result, so that `resolve` and tools see them typed. */
+  extend?: ExtendOption<S, R>;
+  schemaValidation?: SchemaValidationOptions;
+  /**
+   * Registers the rest of the server beside the tools (what MCP calls the server's features): resources,
+   * resource templates, prompts, completions (and any capability they need), with the SDK's own `McpServer`
+   * API, on each per-request server. Not run for `tools/call` and `tools/list`, which only tools answer;
+   * run once at construction on a throwaway server so the probe sees what it registers (`ctx.request` is
+   * then undefined). Tools are not registered here: give them to the mount (a `registerTool` in the hook
+   * fails the mount). See docs/decisions/0013-the-rest-of-the-server.md.
+   */
+  features?: ServerHook;
+}
+
+/**
+ * How a call's arguments are repaired and checked before the tool's parse (docs/design/repair.md).
+ * Every repair is reported (`ctx.repairs`, `onCall`).
+ */
+export interface RepairOptions {
+  /** Parse object/array arguments sent as JSON text (see docs/design/repair.md). Default true. */
+  json?: boolean;
+  /**
+   * Turn canonical `"42"`, `"true"`, `"null"` into the scalar the schema expects (see docs/design/repair.md).
+   * Default true.
+   */
+  scalars?: boolean;
+  /**
+   * Read `null` for a key whose schema refuses null, where leaving the key out is valid, as the key left out
+   * (docs/design/repair.md, ADR 0003): what a client that must send every key means (OpenAI strict mode, the
+   * `openai-strict` projection). Reported as a repair. Default true.
+   */
+  nullAsAbsent?: boolean;
+  /**
+   * What happens to a key the tool's schema would silently drop (a plain `z.object` strips keys it does not
+   * declare, at any depth), computed from the original Zod schema:
+   * - `'notice'` (default): the call runs; the result gets one extra text block naming each ignored key,
+   *   its path and the closest declared key; `ctx.ignoredKeys` and `onCall` list them too;
+   * - `'reject'`: the call is refused (`isError`) with the same text;
+   * - `'strip'`: the key is dropped without a word.
+   * Strict objects keep their own "unrecognized key" error; keys of `params` and `extend` count as declared.
+   * @throws TypeError at construction for any other value.
+   */
+  unknownKeys?: 'notice' | 'reject' | 'strip';
+  /**
+   * Top-level keys clients add on their own, never reported as ignored. Default `['toolCallId']` (n8n).
+   * @throws TypeError at construction when not an array of strings.
+   */
+  injectedKeys?: string[];
+  /**
+   * Refuse a string argument that holds tool-call markup (`</parameter>`, `<parameter name=`, `</invoke>`,
+   * `<invoke name=`, `</function_calls>`): a client that folded later arguments into an earlier string.
+   * The refusal names the field and the declared arguments that went missing. Default true.
+   */
+  hygiene?: boolean;
+}
+
+/** Who may call, from where, and which tools they see (docs/decisions/0012-access-control.md). */
+export interface AccessOptions {
+  /**
+   * Origin and Host validation against DNS rebinding and cross-site requests (the MCP transport spec:
+   * servers MUST validate `Origin`). Default true. A request whose `Origin` is present and not allowed gets
+   * 403 with a JSON-RPC error before its body is read; a request without `Origin` (non-browser clients)
+   * passes. Allowed, besides `origins`: localhost origins (any port) when the server is addressed as
+   * localhost (`Host` is `localhost`, `127.0.0.1` or `[::1]`), and the server's own origin when a rebinding
+   * cannot fake it (over HTTPS, at an IP address, or with `hosts` set). `false` turns every check
+   * off: right only behind a proxy or gateway that already checks `Origin` and `Host`.
+   * See docs/decisions/0012-access-control.md.
+   */
+  checkOrigin?: boolean;
+  /**
+   * Origins allowed to call from a browser: exact origins (`'https://app.example.com'`, scheme, host and
+   * port compared; no path) and `'<scheme>://*'` for every origin of a non-web scheme, as the SDK allows
+   * (`'chrome-extension://*'`, `'moz-extension://*'`; not `http://*` or `https://*`). Default none.
+   * @throws TypeError at construction for any other entry.
+   */
+  origins?: readonly string[];
+  /**
+   * Hostnames (no scheme, no port; IPv6 in brackets) the `Host` header must name, e.g.
+   * `['localhost', '127.0.0.1', '[::1]']` for a server bound to localhost, or your public name. Default:
+   * `Host` is not checked. With it set, a request naming another host gets 403 (the SDK's
+   * `validateHostHeader` rule), and same-origin browser requests pass over plain HTTP too.
+   * @throws TypeError at construction for an entry with a scheme, a port or a path, or an empty list.
+   */
+  hosts?: readonly string[];
+  /**
+   * CORS for browser clients, answered by the core on every adapter: `true`, or options. A preflight
+   * (`OPTIONS` with `Access-Control-Request-Method`) from an origin the Origin check allows gets 204 with
+   * the MCP request headers allowed; every response to such an origin says `Access-Control-Allow-Origin`
+   * and exposes `Mcp-Session-Id`, `Mcp-Protocol-Version` and `WWW-Authenticate`. The origins are exactly
+   * those the Origin check lets in (`origins` and its defaults), so CORS never lets in more; an
+   * origin it refuses gets 403, preflight included. Default off. With `checkOrigin: false` every origin
+   * is answered (the proxy in front decided).
+   */
+  cors?: boolean | CorsOptions;
+  /**
+   * Bearer authentication for every MCP request. Default none: `ctx.authInfo` is what the host passed
+   * (Express's `req.auth`, Hono's `c.get('authInfo')`), unchecked. With it, that upstream value, when
+   * present, counts as authenticated (still held to `requiredScopes`); otherwise the request's bearer token
+   * is verified.
+   */
+  auth?: AuthOptions;
+  /**
+   * Which tools this request may see and call, decided per request (roles, tenants, plans): tool names
+   * (an array or a `Set`) or a predicate over the tool definitions. A hidden tool is left out of
+   * `tools/list`, and a call to it gets the same answer as an unknown tool. Runs once per request, after
+   * authentication; on `tools/call` only the called tool is looked up. Default: every tool. A throw is a
+   * 500 that `onError` sees.
+   * @example access: { visibleTools: ({ authInfo }) => (authInfo?.extra?.role === 'admin' ? adminTools : userTools) }
+   */
+  visibleTools?: (context: VisibilityContext) => VisibleTools | Promise<VisibleTools>;
+  /**
+   * List tools whose `scopes` the caller lacks in `tools/list` anyway (their calls still get 403). Default
+   * false: a client sees what it may call. Applies to what `features` registers too: a prompt, resource or
+   * resource template whose SDK `scopeChallenge` refuses the caller is left out of its list unless this is set.
+   */
+  listUnauthorizedTools?: boolean;
+  /**
+   * `visibleTools` for what the `features` hook registers: which prompts, resources and resource templates
+   * this request may see, by name (an array or a `Set`) or a predicate over `{ kind, name, uri }`. A hidden
+   * one is left out of its list, and a `prompts/get` or `resources/read` of it gets the SDK's not-found
+   * answer, as for one never registered. Runs once per request the hook serves, after authentication.
+   * Default: all of them. A throw is a 500 that `onError` sees. Per-item scopes are the SDK's own
+   * `scopeChallenge` on `registerPrompt`/`registerResource` (e.g. `requireScopes('notes:read')`): a caller
+   * it refuses does not see the item listed (unless `listUnauthorizedTools`) and its get or read gets 403
+   * `insufficient_scope`, a caller without a token included. See docs/decisions/0023-one-access-model.md.
+   * @example access: { visibleFeatures: ({ authInfo }) => (item) => item.kind !== 'prompt' || isStaff(authInfo) }
+   */
+  visibleFeatures?: (context: VisibilityContext) => VisibleFeatures | Promise<VisibleFeatures>;
+}
+
+/** What the mount tells its owner: hooks and logs that never change a response, and error exposure. */
+export interface ObserveOptions {
+  /** Observes every finished `tools/call`, successful or not (who called, which request). Never changes a response. */
+  onCall?: (event: CallEvent) => void;
+  /**
+   * The audit trail of refusals: called once for each request or call the mount refused (a missing or invalid
+   * token, a missing scope, a foreign `Origin` or `Host`, a body too large, a rate or concurrency limit, an
+   * unknown or hidden tool, a timeout, a `verify` outage), with who and what where known. Never changes a
+   * response; a throw is logged (phase `onRefusal`). See `RefusalEvent`.
+   */
+  onRefusal?: (event: RefusalEvent) => void;
+  /**
+   * OpenTelemetry, per the MCP semantic conventions (docs/decisions/0022-opentelemetry.md): pass the
+   * `@opentelemetry/api` module (`import * as otel from '@opentelemetry/api'`). Each MCP request is then a
+   * SERVER span named `{mcp.method.name} {target}` (`tools/call get_weather`), under the `traceparent` of
+   * `params._meta` or else the HTTP header, and its duration is recorded in the `mcp.server.operation.duration`
+   * histogram (seconds). The mount never imports the API itself: without this option nothing of it is loaded
+   * or bundled. Spans and metrics go wherever the app's OpenTelemetry SDK sends them.
+   * @throws TypeError at construction when not the API module.
+   */
+  openTelemetry?: OpenTelemetryApi;
+  /**
+   * Observes every unexpected error (a handler's throw, with the `errorId` its client was shown; an output
+   * that breaks its schema; a `verify` that could not check; an internal failure; a throwing `onCall`), with
+   * its phase (`ErrorInfo.phase`). Never changes a response. Each is logged through `logger` whether or not
+   * this is set.
+   */
+  onError?: (error: unknown, info: ErrorInfo) => void;
+  /**
+   * Where probe warnings and every unexpected error are logged. Default `console`. An error's line is
+   * `mcp-mount: <phase> error (error id <id>, tool <name>, caller <clientId>[/<subject>], request <id>)`, the
+   * error itself the second argument (so a stack is printed). Pass `{ warn() {}, error() {} }` to log nothing
+   * (e.g. when `onError` ships errors elsewhere).
+   */
+  logger?: Pick<Console, 'warn' | 'error'>;
+  /**
+   * What `onCall` reports as `args`: the call's arguments as the client sent them, through this hook, so
+   * an owner can keep secrets (tokens, personal data) out of logs. Return what may be logged. Default:
+   * the arguments as they are. A throw is logged and `args` is left out.
+   * @example redact: (args, tool) => ({ ...args, ...('password' in args && { password: '[redacted]' }) })
+   */
+  redact?: (args: Record<string, unknown>, tool: string) => unknown;
+  /**
+   * Send a handler's unexpected error text to the client (`Tool <name> failed (error id <id>): <message>`)
+   * instead of the generic `Tool <name> failed (error id <id>)`. Default false; for development only: the
+   * text of an unexpected error (a database error, a stack of internal names) is not meant for a model.
+   * A `ToolError`'s message is sent in either case; argument validation errors always are.
+   */
+  exposeErrors?: boolean;
+}
+
+/**
+ * What one request may cost (docs/design/repair.md, Limits).
+ * @throws TypeError at construction for a limit that is not a positive integer.
+ */
+export interface LimitsOptions {
+  /**
+   * Request bodies over this many bytes get 413 before they are parsed. Default 4 MiB (4,194,304 bytes, the
+   * SDK's default). The two argument limits below bound what a body within it can cost.
+   */
+  maxRequestBodyBytes?: number;
+  /**
+   * Most nesting levels of arrays and objects in a call's `arguments` (the arguments object is level 1),
+   * sent as values or written as JSON text inside a string. Checked first, in one linear pass, before any
+   * other step reads the arguments (Zod's parse included, which recurses per level): a call nested deeper
+   * gets `isError` naming the first path past the limit. Default 64; real arguments rarely pass 10.
+   * See docs/design/repair.md, Limits.
+   */
+  maxArgumentDepth?: number;
+  /**
+   * Most values (objects, arrays, scalars) in a call's `arguments`, counted in that same pass; a call with
+   * more gets `isError`. JSON text that repair parses may hold as many again. Default 1,000,000: a 4 MiB
+   * body holds at most about 2,000,000 (`[0,0,…]`).
+   */
+  maxArgumentValues?: number;
+  /**
+   * How long a call may run, in milliseconds, for every tool without its own `timeoutMs`: past it,
+   * `ctx.signal` aborts and the client gets `isError` `Tool <name> timed out after <N> s` (and `onRefusal`
+   * hears `timeout`). Default none.
+   */
+  timeoutMs?: number;
+  /**
+   * Rate limits per caller and per tool, on `rate-limiter-flexible` (docs/guide/limits.md): in memory by
+   * default, or in a store the replicas share (`store`). A limited `tools/call` gets `isError`
+   * `Tool <name> is rate limited: retry in <N> s`; any other limited request HTTP 429 with `Retry-After`;
+   * both reach `onRefusal` (`rate-limited`). Default none.
+   */
+  rate?: RateLimitOptions;
+  /**
+   * Most `tools/call`s one caller may have running at once, on this instance (the key is the rate limit's).
+   * One more gets `isError` `Tool <name>: <N> calls of this caller are already running; retry when one
+   * finishes` and `onRefusal` hears `concurrency`. A call answered at its `timeoutMs` holds its slot until
+   * its handler actually settles. Default none.
+   * @throws TypeError at construction when not a positive integer.
+   */
+  concurrency?: number;
+}
+
+/** A window: `points` requests per `durationSeconds`. */
+export interface RateWindow {
+  points: number;
+  durationSeconds: number;
+}
+
+/**
+ * `limits.rate`. Each window counts per caller: the token's subject (`extra.sub`) when the verifier put one,
+ * else its `clientId`; an anonymous request is counted under what `key` returns, and is not limited without
+ * it (one shared bucket would let one client starve the rest).
+ *
+ * @example
+ * ```ts
+ * import { RateLimiterRedis } from 'rate-limiter-flexible';
+ * limits: {
+ *   rate: {
+ *     perCaller: { points: 120, durationSeconds: 60 },
+ *     perTool: { search_web: { points: 10, durationSeconds: 60 } },
+ *     key: ({ request }) => request.headers.get('cf-connecting-ip') ?? undefined,
+ *     store: (options) => new RateLimiterRedis({ storeClient: redis, ...options }),
+ *   },
+ * }
+ * ```
+ */
+export interface RateLimitOptions {
+  /** Requests of any method per caller (a `tools/call` counts here and in its tool's window). */
+  perCaller?: RateWindow;
+  /** Calls of the named tool per caller. */
+  perTool?: Readonly<Record<string, RateWindow>>;
+  /**
+   * The key of an anonymous request (an IP header your platform sets, say), or undefined: not limited. Runs
+   * once per request, before the body is read; a throw is a JSON-RPC 500 that `onError` sees.
+   */
+  key?: (context: { request: Request; host: unknown }) => string | undefined;
+  /**
+   * Builds each window's limiter: `rate-limiter-flexible`'s `RateLimiterMemory` by default; pass e.g.
+   * `(options) => new RateLimiterRedis({ storeClient: redis, ...options })` so every replica counts in one
+   * place. `keyPrefix` separates the windows (and mounts sharing a store: see `name`).
+   */
+  store?: (options: { points: number; duration: number; keyPrefix: string }) => RateLimiter;
+}
+
+/**
+ * What `limits.rate.store` returns: any `rate-limiter-flexible` limiter. `consume` resolves when the points
+ * were taken, rejects with its result (`msBeforeNext`) when the window is full, and with an `Error` when the
+ * store failed (the request is then served, and the error logged: a store outage does not take the server
+ * down).
+ */
+export interface RateLimiter {
+  consume(key: string, points?: number): Promise<unknown>;
+}
+
+/** MCP protocol features the per-request servers declare or pass to the SDK. */
+export interface ProtocolOptions {
+  /**
+   * Declare the `logging` capability: `logging/setLevel` is answered and `ctx.log` sends
+   * `notifications/message` (MCP 2025-11-25 server/utilities/logging; in 2026-07-28 only at or above the
+   * level a request's `_meta` asks for). Default false: `ctx.log` then sends nothing.
+   */
+  logging?: boolean;
+  /**
+   * How a 2026-07-28 exchange is answered (the SDK's `responseMode`): `'auto'` (default) a JSON body unless
+   * the handler sends a notification (progress, a log message) before its result, then an event stream;
+   * `'sse'` always a stream; `'json'` never a stream, and every notification sent before the result is
+   * dropped. 2025-era requests are always answered on a stream.
+   * @throws TypeError at construction for any other value.
+   */
+  responseMode?: PerRequestResponseMode;
+  /**
+   * Checks a 2026-07-28 multi-round-trip `requestState` echoed by the client, before the handler runs (the
+   * SDK's `requestState` option). Throw to refuse: the client gets `-32602` "Invalid or expired
+   * requestState". What it resolves with is what `ctx.mcp.mcpReq.requestState()` returns. The SDK's
+   * `createRequestStateCodec({ key }).verify` fits here (MCP 2026-07-28 basic/patterns/mrtr: state that
+   * steers anything must be integrity-protected). Default: none, the raw string reaches the handler.
+   * @throws TypeError at construction without a `verify` function.
+   */
+  requestState?: ServerOptions['requestState'];
+}
+
+/**
+ * Options of `createMcpFetchHandler`, every adapter and `validateMcpSchemas`: the server's identity, the
+ * projection, and one object per concern (docs/decisions/0016-options-grouped-by-concern.md). The 0.0 flat
+ * names (`coerceJsonArgs`, `allowedOrigins`, ...) are refused with a TypeError naming their replacement.
+ */
+export interface McpMountOptions<S extends AnyZodObject = AnyZodObject, R = unknown> extends PrepareOptions<S, R> {
+  /** Server name in `initialize`/`server/discover`. Default `'mcp-mount'`. */
+  name?: string;
+  /** Server version. Default `'0.0.0'`. */
+  version?: string;
+  /** Server instructions sent to clients. */
+  instructions?: string;
+  /** Argument repair and checks: `json`, `scalars`, `nullAsAbsent`, `unknownKeys`, `injectedKeys`, `hygiene`. */
+  repair?: RepairOptions;
+  /** Origin, Host, CORS, auth and tool visibility: `checkOrigin`, `origins`, `hosts`, `cors`, `auth`, `visibleTools`, `listUnauthorizedTools`. */
+  access?: AccessOptions;
+  /** Hooks, logs and traces: `onCall`, `onError`, `onRefusal`, `logger`, `redact`, `exposeErrors`, `openTelemetry`. */
+  observe?: ObserveOptions;
+  /**
+   * What a request may cost: `maxRequestBodyBytes`, `maxArgumentDepth`, `maxArgumentValues`, `timeoutMs`,
+   * `rate`, `concurrency`.
+   */
+  limits?: LimitsOptions;
+  /** MCP protocol features: `logging`, `responseMode`, `requestState`. */
+  protocol?: ProtocolOptions;
+}
+
+/** What `visibleTools` decides from. */
+export interface VisibilityContext {
+  /** The caller, when authenticated (`access.auth`, or what the host passed). */
+  authInfo?: AuthInfo;
+  /** The HTTP request. */
+  request: Request;
+  /** What the adapter hands tools as `ctx.host` (`{}` when none). */
+  host: unknown;
+}
+
+/** `visibleTools`' answer: the visible tools' names, or a predicate over tool definitions. */
+export type VisibleTools = readonly string[] | ReadonlySet<string> | ((tool: AnyTool) => boolean);
+
+/** One thing the `features` hook registered, as `visibleFeatures` is asked about it. */
+export interface FeatureItem {
+  kind: 'prompt' | 'resource' | 'resource-template';
+  /** The name it was registered under. */
+  name: string;
+  /** A resource's URI, or a resource template's URI template. */
+  uri?: string;
+}
+
+/** `visibleFeatures`' answer: the visible items' names, or a predicate over them. */
+export type VisibleFeatures = readonly string[] | ReadonlySet<string> | ((item: FeatureItem) => boolean);
+
+/** Who called, for audit: from the caller's `AuthInfo`. */
+export interface Caller {
+  /** `authInfo.clientId`. */
+  clientId: string;
+  /** `authInfo.extra.sub`, when the verifier put the token's subject there. */
+  subject?: string;
+}
+
+/**
+ * Where an unexpected error happened: `handler` (a tool's handler or `extend.resolve`), `output` (a result its
+ * output schema refuses), `auth` (`verify` could not check a token: the client got 503), `request` (any other
+ * failure on the request path: the client got a JSON-RPC 500), `body` (the request body could not be read),
+ * `notification` (`ctx.log` or `ctx.progress` could not be sent), `transport` (the SDK's own report), `onCall`
+ * and `onRefusal` (a hook that threw), `limits` (a rate-limit store failed; the request was served).
+ */
+export type ErrorPhase =
+  | 'handler'
+  | 'output'
+  | 'auth'
+  | 'request'
+  | 'body'
+  | 'notification'
+  | 'transport'
+  | 'onCall'
+  | 'onRefusal'
+  | 'limits'
+  /** A prompt's or resource's handler registered through `features`. */
+  | 'feature';
+
+/** What `onError` sees beside the error. */
+export interface ErrorInfo {
+  /** Where it happened. */
+  phase: ErrorPhase;
+  /** The tool whose call failed, when the error belongs to one. */
+  tool?: string;
+  /**
+   * The error's id, in the default log line too: for a masked failure the id the client was shown (the same
+   * as `CallEvent.errorId`), for a JSON-RPC 500 the one in its message.
+   */
+  errorId: string;
+  /** The JSON-RPC id of the request the error belongs to. */
+  requestId?: string | number;
+  /** Who called, when authenticated. */
+  caller?: Caller;
+}
+
+/** Why a request or call was refused (`RefusalEvent.reason`). */
+export type RefusalReason =
+  /** 401: no token where one is required, or a call to a tool with `scopes` without one. */
+  | 'missing-token'
+  /** 401: `verify` said invalid, or the SDK's rules refused the token (expired, no expiry, wrong resource). */
+  | 'invalid-token'
+  /** 503: `verify` could not check the token. */
+  | 'auth-unavailable'
+  /**
+   * 403: the token lacks `requiredScopes`, the called tool's `scopes`, or what a prompt's or resource's
+   * `scopeChallenge` asks.
+   */
+  | 'insufficient-scope'
+  /** 403: the `Origin` header is not allowed. */
+  | 'origin'
+  /** 403: the `Host` header is not allowed (`access.hosts`). */
+  | 'host'
+  /** 413: the body is over `limits.maxRequestBodyBytes`. */
+  | 'too-large'
+  /** 429, or an `isError` call result: over a rate limit (`limits.rate`). */
+  | 'rate-limited'
+  /** An `isError` call result, or 429: over the caller's concurrency cap (`limits.concurrency`). */
+  | 'concurrency'
+  /** A call to a tool that does not exist or that this caller may not see (the same answer for both). */
+  | 'unknown-tool'
+  /** An `isError` call result: the tool ran past its timeout (`timeoutMs`). */
+  | 'timeout';
+
+/** One refusal, as `observe.onRefusal` sees it. */
+export interface RefusalEvent {
+  reason: RefusalReason;
+  /** The HTTP status sent, when the request was refused over HTTP; absent for a refusal inside MCP (`isError`). */
+  status?: number;
+  /** What the client was told (the challenge's `error_description`, the JSON-RPC message, the `isError` text). */
+  message: string;
+  /** The JSON-RPC method, when the body had been read. */
+  method?: string;
+  /** The tool called, for a `tools/call`. */
+  tool?: string;
+  /** The JSON-RPC id, when the body had been read. */
+  requestId?: string | number;
+  /** Who called, when authenticated. */
+  caller?: Caller;
+  /** When the client may retry, in seconds (`Retry-After`, or the time named in the `isError` text). */
+  retryAfterSeconds?: number;
+}
+
+/** What `onCall` sees for each `tools/call`. */
+export interface CallEvent {
+  tool: string;
+  ok: boolean;
+  /** Failure text sent to the client (for `ok: false`). */
+  error?: string;
+  /** For a masked failure: the id in the text the client saw, and in what `onError` saw. */
+  errorId?: string;
+  /** The JSON-RPC id of the `tools/call` request. */
+  requestId?: string | number;
+  /** Who called, when authenticated (`access.auth`, or an `authInfo` the host passed). */
+  caller?: Caller;
+  /** The arguments as the client sent them, through `observe.redact` when set. */
+  args?: unknown;
+  repairs: readonly { path: string; from: string }[];
+  /**
+   * Keys the schema would have dropped (see `repair.unknownKeys`): the first 100 met, with a suggestion for the
+   * first 10; empty under `'strip'`.
+   */
+  ignoredKeys: readonly IgnoredKey[];
+  durationMs: number;
+  /**
+   * True when the handler returned a 2026-07-28 `InputRequiredResult`: this round asked the client for
+   * input, and the call goes on in a retried request (which is another event).
+   */
+  inputRequired?: boolean;
+}
+
+export type { IgnoredKey, SchemaIssue };

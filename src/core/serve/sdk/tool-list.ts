@@ -1,0 +1,129 @@
+/**
+ * A `tools/list` that costs close to nothing (docs/decisions/0025-cached-tools-list.md). The request's server
+ * registers no tool: its `tools/list` answers with one sentinel tool whose name is a per-mount random nonce, so
+ * the SDK still does everything around the result (the request's validation, the era's codec: `resultType`,
+ * `ttlMs`/`cacheScope`, the serverInfo `_meta`; JSON or SSE framing; errors). Once the SDK has answered, the
+ * sentinel's JSON text in that small body is replaced by the cached entries of the tools this caller may see.
+ */
+import type { McpServer, McpServerOptions } from '@modelcontextprotocol/server';
+import type { MountConfig } from '../config.js';
+import { type AcceptPlan, collapsed, collapses } from './accept.js';
+import { type Era, type ListEntries, listEntries } from '../list-cache.js';
+import type { Registration } from '../registration.js';
+import type { RequestState } from '../request-state.js';
+import type { ToolSet } from '../tool-set.js';
+
+/** What one request's `tools/list` answer is to become: the sentinel's text, and the bytes in its place. */
+export interface Listing {
+  sentinel: string;
+  /** UTF-8 chunks, in order (list-cache.ts). */
+  entries: readonly Uint8Array[];
+  /** What listing threw (a `visibleTools` predicate), for the exchange to rethrow as the mount's 500. */
+  failure?: { error: unknown };
+}
+
+export interface ToolList {
+  /**
+   * The per-request server's cache hints: `tools/list` `cacheScope: 'private'` where the list can differ
+   * from one caller to the next (`visibleTools`, a `projection` chosen per client, scoped tools hidden from
+   * callers without them), so that no shared cache may keep it (SEP-2549), whatever the SDK's default.
+   */
+  cacheHints?: McpServerOptions['cacheHints'];
+  /**
+   * Installs `server`'s `tools/list` handler for this request. When the SDK dispatches the request, the
+   * projection is chosen, the visible tools found, and `record` given the listing to splice in (`withListing`).
+   */
+  serve(server: McpServer, state: RequestState, era: Era, record: (listing: Listing) => void): void;
+}
+
+interface Sentinel {
+  tool: { name: string; inputSchema: { type: 'object' } };
+  text: string;
+}
+
+export function toolList(registrations: readonly Registration[], config: MountConfig, tools: ToolSet): ToolList {
+  // Made on the first list, not at the mount: a Worker may not make random values in its global scope.
+  let sentinel: Sentinel | undefined;
+  const caches = new Map<string, ListEntries>();
+  const entriesFor = (state: RequestState, era: Era) => {
+    const projection = state.projection();
+    const key = `${projection} ${era}`;
+    const cached = caches.get(key);
+    if (cached?.intact()) return cached;
+    if (cached) {
+      config.logger.warn(
+        'mcp-mount: a reader of a tools/list response transferred its bytes; the list is built again. Response chunks are shared by every list: never transfer or write into them',
+      );
+    }
+    const entries = listEntries(registrations, projection, era);
+    caches.set(key, entries);
+    return entries;
+  };
+  const perCaller =
+    config.visibleTools !== undefined ||
+    config.projection.choose !== undefined ||
+    (!config.listUnauthorizedTools && registrations.some((r) => r.scopes));
+
+  return {
+    ...(perCaller && { cacheHints: PRIVATE_LIST }),
+    serve(server, state, era, record) {
+      // Chosen while the SDK builds the server, as for any request that lists tools: a projection function
+      // that throws is the mount's 500 that onError sees, never an error text in the result.
+      state.projection();
+      server.server.setRequestHandler('tools/list', () => {
+        sentinel ??= newSentinel();
+        try {
+          const entries = entriesFor(state, era).join(tools.listed(state));
+          record({ sentinel: sentinel.text, entries });
+        } catch (error) {
+          // A `visibleTools` predicate runs here, inside the SDK's handler, which would answer with its text:
+          // recorded instead, it is the mount's 500 that onError sees, as it is for a call.
+          record({ sentinel: sentinel.text, entries: [], failure: { error } });
+        }
+        return { tools: [sentinel.tool] };
+      });
+    },
+  };
+}
+
+const PRIVATE_LIST: McpServerOptions['cacheHints'] = Object.freeze({ 'tools/list': { cacheScope: 'private' } });
+
+function newSentinel(): Sentinel {
+  const tool = { name: `mcp-mount-list-${crypto.randomUUID()}`, inputSchema: { type: 'object' as const } };
+  return { tool, text: JSON.stringify(tool) };
+}
+
+/**
+ * `response` as the client accepts it (`plan`: an event stream collapsed to JSON, accept.ts), with the
+ * sentinel's first occurrence replaced by the listing's entries (the result precedes the echoed id in the
+ * SDK's answer, and nothing a client sends can hold a nonce it never saw). The SDK's small body is read once,
+ * to its end; the entries are sent as they are, never parsed, copied or re-encoded: the body is a stream of
+ * the head, the entries' chunks and the tail. A body without the sentinel (an error) is passed on as it was.
+ */
+export async function withListing(response: Response, listing: Listing, plan: AcceptPlan): Promise<Response> {
+  if (!response.body) return response;
+  const collapse = collapses(response, plan);
+  const read = await response.text();
+  const { body: text, headers } = collapse
+    ? collapsed(read, response.headers)
+    : { body: read, headers: new Headers(response.headers) };
+  headers.delete('content-length');
+  const init = { status: response.status, statusText: response.statusText, headers };
+  const at = text.indexOf(listing.sentinel);
+  if (at < 0) return new Response(text, init);
+  const head = encoder.encode(text.slice(0, at));
+  const tail = encoder.encode(text.slice(at + listing.sentinel.length));
+  return new Response(chunksOf([head, ...listing.entries, tail]), init);
+}
+
+const encoder = new TextEncoder();
+
+/** A stream of `chunks`, all enqueued at once: they are in memory already. */
+function chunksOf(chunks: readonly Uint8Array[]): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(chunk);
+      controller.close();
+    },
+  });
+}
