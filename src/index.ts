@@ -4,7 +4,25 @@
  * the startup probe, protected-resource metadata, projections) and the types of options, context, reports
  * and issues. The fetch-shaped core is `mcp-mount/adapter`; the schema lockfile `mcp-mount/lockfile`.
  */
+
+export {
+  type ProtectedResourceMetadata,
+  type ProtectedResourceMetadataOptions,
+  protectedResourceMetadata,
+} from './core/access/resource-metadata.js';
 export type { JsonSchema } from './core/json-schema/types.js';
+export type { ServerHook, ServerHookContext } from './core/model/features.js';
+export {
+  type AnyTool,
+  type AnyZodObject,
+  defineTool,
+  type MountableTool,
+  type ToolContext,
+  type ToolDefinition,
+  type ToolScopes,
+  type ToolSignals,
+} from './core/model/tool.js';
+export { ToolError } from './core/model/tool-error.js';
 export {
   AUTO_PROJECTIONS,
   type AutoRule,
@@ -13,7 +31,17 @@ export {
   type ProjectionChooser,
   type ProjectionRequest,
 } from './core/prepare/client-identity.js';
+export {
+  type ProjectionReport,
+  type ServedTool,
+  type ValidationReport,
+  validateMcpSchemas,
+} from './core/prepare/report.js';
 export { formatSchemaIssues } from './core/probe/format-issues.js';
+export type { SchemaIssue, SchemaIssueCode } from './core/probe/issue.js';
+export { McpMountSchemaError } from './core/probe/schema-error.js';
+export { PROJECTION_NAMES, type ProjectionName } from './core/projection/names.js';
+export type { Repair } from './core/repair/index.js';
 export type {
   AccessOptions,
   AuthOptions,
@@ -45,30 +73,3 @@ export type {
   VisibleFeatures,
   VisibleTools,
 } from './core/serve/options.js';
-export {
-  type ProjectionReport,
-  type ServedTool,
-  type ValidationReport,
-  validateMcpSchemas,
-} from './core/prepare/report.js';
-export { McpMountSchemaError } from './core/probe/schema-error.js';
-export type { ServerHook, ServerHookContext } from './core/model/features.js';
-export {
-  type AnyTool,
-  type AnyZodObject,
-  defineTool,
-  type MountableTool,
-  type ToolContext,
-  type ToolDefinition,
-  type ToolScopes,
-  type ToolSignals,
-} from './core/model/tool.js';
-export { ToolError } from './core/model/tool-error.js';
-export type { SchemaIssue, SchemaIssueCode } from './core/probe/issue.js';
-export { PROJECTION_NAMES, type ProjectionName } from './core/projection/names.js';
-export type { Repair } from './core/repair/index.js';
-export {
-  type ProtectedResourceMetadata,
-  type ProtectedResourceMetadataOptions,
-  protectedResourceMetadata,
-} from './core/access/resource-metadata.js';

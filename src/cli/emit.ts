@@ -5,12 +5,12 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { buildDocuments, documentsModule } from '../core/documents/emit.js';
-import { type MountConfig, settleOptions } from '../core/serve/config.js';
-import type { McpMountOptions } from '../core/serve/options.js';
+import type { AnyTool } from '../core/model/tool.js';
 import { type Preparation, prepareTools } from '../core/prepare/prepare.js';
 import { validateMcpSchemas } from '../core/prepare/report.js';
 import { reportOf, type ValidationReport } from '../core/prepare/report-of.js';
-import type { AnyTool } from '../core/model/tool.js';
+import { type MountConfig, settleOptions } from '../core/serve/config.js';
+import type { McpMountOptions } from '../core/serve/options.js';
 
 /** A check's report, and the preparation it was made from when there was one. */
 export interface Checked {

@@ -3,8 +3,8 @@ import { createRequire } from 'node:module';
 import { dirname, extname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isPlainObject } from '../core/json-schema/types.js';
-import type { McpMountOptions } from '../core/serve/options.js';
 import type { AnyTool } from '../core/model/tool.js';
+import type { McpMountOptions } from '../core/serve/options.js';
 
 /** What a checked module provides. */
 export interface LoadedModule {

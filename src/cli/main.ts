@@ -1,10 +1,10 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { McpMountOptions } from '../core/serve/options.js';
 import type { ValidationReport } from '../core/prepare/report.js';
 import { PROFILES } from '../core/probe/index.js';
 import { isProjectionName, PROJECTION_NAMES, type ProjectionName } from '../core/projection/names.js';
+import type { McpMountOptions } from '../core/serve/options.js';
 import { diffSchemaLock, projectionOptionOf, type SchemaLockDiff, writeSchemaLock } from '../lockfile/lockfile.js';
 import { checkTools, emitDocuments } from './emit.js';
 import { formatCheckReport, type ProjectionView } from './format.js';

@@ -2,8 +2,8 @@ import { jsonEqual, sortKeys } from '../core/json-schema/compare.js';
 import { setOwn } from '../core/json-schema/own-properties.js';
 import { pointer } from '../core/json-schema/pointer.js';
 import { isPlainObject, type JsonValue } from '../core/json-schema/types.js';
-import type { PrepareOptions } from '../core/serve/options.js';
 import type { ServedTool, ValidationReport } from '../core/prepare/report.js';
+import type { PrepareOptions } from '../core/serve/options.js';
 
 /**
  * The schema lockfile: the exact `tools/list` documents a mount serves, written once and compared on

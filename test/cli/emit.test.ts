@@ -10,9 +10,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
 import { matchDocuments } from '../../src/core/documents/read.js';
-import { settleOptions } from '../../src/core/serve/config.js';
-import { validateMcpSchemas } from '../../src/core/prepare/report.js';
 import type { AnyTool } from '../../src/core/model/tool.js';
+import { validateMcpSchemas } from '../../src/core/prepare/report.js';
+import { settleOptions } from '../../src/core/serve/config.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const scratch = mkdtempSync(join(tmpdir(), 'mcp-mount-cli-emit-'));

@@ -5,10 +5,10 @@
  */
 import { defineTool } from 'mcp-mount';
 import { z } from 'zod';
-import { settleOptions } from '../../src/core/serve/config.js';
-import type { McpMountOptions } from '../../src/core/serve/options.js';
 import type { PreparedTool } from '../../src/core/prepare/prepare.js';
 import { prepareTools } from '../../src/core/prepare/prepare.js';
+import { settleOptions } from '../../src/core/serve/config.js';
+import type { McpMountOptions } from '../../src/core/serve/options.js';
 
 /** A JSON tree every walk follows: arrays, objects (a strip object: undeclared keys are ignored), scalars. */
 export type Node = number | string | boolean | null | Node[] | { v?: number; next?: Node };

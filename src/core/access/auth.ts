@@ -13,11 +13,11 @@ import {
   OAuthErrorCode,
   verifyBearerToken,
 } from '@modelcontextprotocol/server';
-import type { AuthPolicy } from './settle.js';
-import type { MountConfig } from '../serve/config.js';
-import type { RefusalReason, VerifiedToken } from '../serve/options.js';
 import { observeError } from '../observe/observe.js';
 import { refusedWith } from '../observe/refusal.js';
+import type { MountConfig } from '../serve/config.js';
+import type { RefusalReason, VerifiedToken } from '../serve/options.js';
+import type { AuthPolicy } from './settle.js';
 
 export type AuthCheck = { ok: true; authInfo?: AuthInfo } | { ok: false; response: Response };
 
@@ -99,7 +99,7 @@ function withoutNever(info: AuthInfo): AuthInfo {
 
 /** 503 with `Retry-After`: the client keeps its token and retries; the cause goes to the owner. */
 function unavailable(config: MountConfig, auth: AuthPolicy, cause: unknown): Promise<AuthCheck> {
-  observeError(config, cause, { phase: 'auth' });
+  observeError(config.observe, cause, { phase: 'auth' });
   const error = new OAuthError(
     OAuthErrorCode.TemporarilyUnavailable,
     'The access token could not be checked right now; retry later',
@@ -124,7 +124,7 @@ async function refused(
   retryAfterSeconds?: number,
 ): Promise<AuthCheck> {
   const extra = { ...(authInfo && { authInfo }), ...(retryAfterSeconds !== undefined && { retryAfterSeconds }) };
-  return { ok: false, response: await refusedWith(config, response, { reason, ...extra }) };
+  return { ok: false, response: await refusedWith(config.observe, response, { reason, ...extra }) };
 }
 
 /** `resourceMetadataUrl`, or the RFC 9728 location for the request's own URL (the SDK's helper). */

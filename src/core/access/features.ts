@@ -12,12 +12,12 @@ import {
   type ScopeChallengeHandler,
 } from '@modelcontextprotocol/server';
 import { isPlainObject } from '../json-schema/types.js';
-import type { MountConfig } from '../serve/config.js';
-import type { FeatureItem, VisibleFeatures } from '../serve/options.js';
 import { ToolError } from '../model/tool-error.js';
 import { maskedText } from '../observe/failure.js';
 import { observeError } from '../observe/observe.js';
 import { observeRefusal } from '../observe/refusal.js';
+import type { MountConfig } from '../serve/config.js';
+import type { FeatureItem, VisibleFeatures } from '../serve/options.js';
 import type { RequestState } from '../serve/request-state.js';
 
 /** One item the hook registered on this request's server, and how to take it off again. */
@@ -84,11 +84,11 @@ function masked(rest: unknown[], what: string, config: MountConfig, state: Reque
     } catch (error) {
       if (error instanceof ProtocolError) throw error;
       if (error instanceof ToolError) throw new ProtocolError(ProtocolErrorCode.InternalError, error.message);
-      const errorId = observeError(config, error, {
+      const errorId = observeError(config.observe, error, {
         phase: 'feature',
         ...(state.authInfo && { authInfo: state.authInfo }),
       });
-      throw new ProtocolError(ProtocolErrorCode.InternalError, maskedText(config, what, errorId, error));
+      throw new ProtocolError(ProtocolErrorCode.InternalError, maskedText(config.observe, what, errorId, error));
     }
   };
   return [...rest.slice(0, at), wrapped];
@@ -106,7 +106,7 @@ function guarded(
   const reported: ScopeChallengeHandler = async (context) => {
     const refusal = await challenge(context);
     if (refusal) {
-      observeRefusal(config, {
+      observeRefusal(config.observe, {
         reason: 'insufficient-scope',
         status: 403,
         message: refusal.errorDescription ?? 'Insufficient scope',

@@ -12,8 +12,8 @@ import {
   validateHostHeader,
   validateOriginHeader,
 } from '@modelcontextprotocol/server';
+import { jsonRpcError } from '../http/responses.js';
 import type { OriginPolicy } from './settle.js';
-import { jsonRpcError } from '../serve/body.js';
 
 /** The outcome: refused with a 403, or allowed, with the browser origin that was let in (for CORS). */
 export type OriginCheck = { ok: true; origin?: string } | { ok: false; response: Response; reason: 'origin' | 'host' };

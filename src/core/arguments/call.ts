@@ -2,11 +2,11 @@ import type { z } from 'zod';
 import { setOwn } from '../json-schema/own-properties.js';
 import { type IgnoredKey, ignoredKeys } from '../messages/ignored-keys.js';
 import { formatIssues } from '../messages/index.js';
-import type { MountConfig } from '../serve/config.js';
 import type { PreparedTool } from '../prepare/prepare.js';
 import { type Repair, repairArgs } from '../repair/index.js';
-import { type StrippedKey, strippedKeys } from '../zod/stripped-keys.js';
+import type { MountConfig } from '../serve/config.js';
 import type { CallEnvelope } from '../serve/envelope.js';
+import { type StrippedKey, strippedKeys } from '../zod/stripped-keys.js';
 import { markupLines } from './hygiene.js';
 import { inspectSentValues } from './sent-values.js';
 

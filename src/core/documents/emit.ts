@@ -3,13 +3,13 @@
  * served projection, the `BuiltDocuments` and the text of the ES module that exports them.
  */
 import type { JsonSchema } from '../json-schema/types.js';
+import type { Preparation } from '../prepare/prepare.js';
 import type { SchemaIssue } from '../probe/issue.js';
 import type { ProjectionName } from '../projection/names.js';
-import { fingerprinter } from '../zod/fingerprint.js';
-import { BUILT_DOCUMENTS_FORMAT, type BuiltDocuments, type BuiltTool } from './read.js';
-import { optionsFingerprint, toolFingerprint } from './fingerprints.js';
 import type { MountConfig } from '../serve/config.js';
-import type { Preparation } from '../prepare/prepare.js';
+import { fingerprinter } from '../zod/fingerprint.js';
+import { optionsFingerprint, toolFingerprint } from './fingerprints.js';
+import { BUILT_DOCUMENTS_FORMAT, type BuiltDocuments, type BuiltTool } from './read.js';
 
 /**
  * The documents of a preparation: every served projection's input and output document of every tool, each

@@ -7,10 +7,10 @@
 // included, in a Worker's bundle.
 import type * as z from 'zod';
 import { version as zodVersion } from 'zod/v4/core';
-import { type Fingerprinter, fingerprinter } from '../zod/fingerprint.js';
-import type { MountConfig } from '../serve/config.js';
-import { MCP_MOUNT_VERSION } from './package-version.js';
 import type { AnyTool } from '../model/tool.js';
+import type { MountConfig } from '../serve/config.js';
+import { type Fingerprinter, fingerprinter } from '../zod/fingerprint.js';
+import { MCP_MOUNT_VERSION } from './package-version.js';
 
 /**
  * The parts of a tool's fingerprint, in the order `toolFingerprint` joins them, each named as a stale reason

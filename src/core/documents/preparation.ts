@@ -4,19 +4,20 @@
  * `staleDocuments`. Imports nothing of the preparation itself, so that an entry serving
  * documents leaves it out of its bundle: a stale tool is prepared by the `prepare` the caller passes.
  */
-import { checkAppViews } from '../probe/app-views.js';
-import type { SchemaIssue } from '../probe/issue.js';
-import { checkToolNames } from '../probe/names.js';
-import { checkToolScopes } from '../probe/scopes.js';
-import { type MatchedTool, matchDocuments, type StaleDocuments } from './read.js';
-import type { MountConfig } from '../serve/config.js';
-import { formatSchemaIssues } from '../probe/format-issues.js';
-import { perProjection } from '../model/per-projection.js';
-import type { Preparation, PreparedTool, ToolDocuments } from '../prepare/prepare.js';
-import { McpMountSchemaError } from '../probe/schema-error.js';
+
 import { probeServerHook } from '../model/features.js';
+import { perProjection } from '../model/per-projection.js';
 import { slicesOf } from '../model/slices.js';
 import type { AnyTool } from '../model/tool.js';
+import type { Preparation, PreparedTool, ToolDocuments } from '../prepare/prepare.js';
+import { checkAppViews } from '../probe/app-views.js';
+import { formatSchemaIssues } from '../probe/format-issues.js';
+import type { SchemaIssue } from '../probe/issue.js';
+import { checkToolNames } from '../probe/names.js';
+import { McpMountSchemaError } from '../probe/schema-error.js';
+import { checkToolScopes } from '../probe/scopes.js';
+import type { MountConfig } from '../serve/config.js';
+import { type MatchedTool, matchDocuments, type StaleDocuments } from './read.js';
 
 /**
  * Prepares the tools the documents no longer describe (the full entry's `prepareTools`, without the features
@@ -50,14 +51,14 @@ export function preparationFromDocuments(
   const prepared = staleTools.length > 0 ? prepare!(staleTools, config) : undefined;
   const warnings = stale.map((s) => staleIssue(s, 'warning'));
   if (warnings.length > 0) {
-    config.logger.warn(
+    config.observe.logger.warn(
       `mcp-mount: these tools were prepared at startup, because the build-time documents do not describe them:\n${warnings.map((w) => `  ${w.message}`).join('\n')}`,
     );
   }
   // Under 'warn' the policy logs every issue, under 'skip' none; under 'throw' the mount starts regardless, so
   // a module holding a tool the mount lacks is said here.
   if (removed.length > 0 && config.validation.policy === 'throw') {
-    config.logger.warn(
+    config.observe.logger.warn(
       `mcp-mount: the build-time documents hold tools the mount does not\n${formatSchemaIssues(removed)}`,
     );
   }

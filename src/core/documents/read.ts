@@ -6,12 +6,12 @@
  */
 import { deepFreeze } from '../json-schema/freeze.js';
 import type { JsonSchema } from '../json-schema/types.js';
+import type { AnyTool } from '../model/tool.js';
 import type { SchemaIssue } from '../probe/issue.js';
 import type { ProjectionName } from '../projection/names.js';
+import type { MountConfig } from '../serve/config.js';
 import { fingerprinter } from '../zod/fingerprint.js';
 import { changedParts, type OptionsFingerprint, optionsFingerprint, toolFingerprint } from './fingerprints.js';
-import type { MountConfig } from '../serve/config.js';
-import type { AnyTool } from '../model/tool.js';
 
 /**
  * The one format this version reads and writes: a new one each time the fingerprint's hashes change (2 and 3:

@@ -5,13 +5,13 @@
  * model can act on. Nothing here waits for another call: parallel calls are counted, never queued.
  */
 import type { AuthInfo } from '@modelcontextprotocol/server';
-import type { MountConfig } from '../serve/config.js';
-import type { RateLimiter, RefusalReason } from '../serve/options.js';
-import type { RatePolicy } from './rate-policy.js';
-import { jsonRpcError } from '../serve/body.js';
+import { jsonRpcError } from '../http/responses.js';
 import { observeError } from '../observe/observe.js';
 import { observeCallRefusal, refusedWith } from '../observe/refusal.js';
+import type { MountConfig } from '../serve/config.js';
+import type { RateLimiter, RefusalReason } from '../serve/options.js';
 import type { RequestState } from '../serve/request-state.js';
+import type { RatePolicy } from './rate-policy.js';
 
 /**
  * The key a request is counted under: the token's subject, else its client id; for an anonymous request what
@@ -35,7 +35,7 @@ export async function limitRequest(config: MountConfig, state: RequestState): Pr
   if (retry === undefined) return undefined;
   const response = jsonRpcError(429, -32000, `Rate limited: retry in ${retry} s`);
   response.headers.set('retry-after', String(retry));
-  return refusedWith(config, response, {
+  return refusedWith(config.observe, response, {
     reason: 'rate-limited',
     retryAfterSeconds: retry,
     ...(state.method !== undefined && { method: state.method }),
@@ -93,7 +93,7 @@ function refusedCall(
   text: string,
   retryAfterSeconds?: number,
 ): Admission {
-  observeCallRefusal(config, state, {
+  observeCallRefusal(config.observe, state, {
     reason,
     message: text,
     tool,
@@ -118,7 +118,7 @@ async function take(
     return undefined;
   } catch (outcome) {
     if (outcome instanceof Error) {
-      observeError(config, outcome, {
+      observeError(config.observe, outcome, {
         phase: 'limits',
         ...(tool !== undefined && { tool }),
         ...(state.authInfo && { authInfo: state.authInfo }),

@@ -3,9 +3,9 @@
  * the deadline and the call is answered then, whatever the handler does with the signal.
  */
 
+import type { PreparedTool } from '../prepare/prepare.js';
 import type { MountConfig } from '../serve/config.js';
 import { positiveInteger } from '../settle/positive-integer.js';
-import type { PreparedTool } from '../prepare/prepare.js';
 
 /** The deadline of one tool's calls, in milliseconds, or undefined for none. @throws TypeError when invalid. */
 export function settledTimeout(prepared: PreparedTool, config: MountConfig): number | undefined {

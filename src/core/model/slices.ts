@@ -1,8 +1,8 @@
 /** Where a tool's arguments go: the slices (`params`, `input`, the mount's `extend`) and the keys each owns. */
 import * as z from 'zod';
-import { shapeKeys } from '../zod/shape-keys.js';
 import type { MountConfig } from '../serve/config.js';
 import type { ExtendOption } from '../serve/options.js';
+import { shapeKeys } from '../zod/shape-keys.js';
 import type { AnyTool } from './tool.js';
 
 /** One argument slice a tool parses on its own: the keys it owns and its original Zod schema. */

@@ -3,9 +3,9 @@
  * other error masked behind an id that `onError` also gets (docs/decisions/0012-access-control.md).
  */
 import type { AuthInfo, CallToolResult } from '@modelcontextprotocol/server';
-import type { MountConfig } from '../serve/config.js';
 import { ToolError } from '../model/tool-error.js';
 import { observeError } from './observe.js';
+import type { Observer } from './settle.js';
 
 export interface Failure {
   result: CallToolResult;
@@ -22,20 +22,20 @@ export interface Failure {
  * appended under `exposeErrors`.
  */
 export function failedCall(
-  config: MountConfig,
+  observer: Observer,
   tool: string,
   error: unknown,
   { requestId, authInfo }: { requestId?: string | number; authInfo?: AuthInfo } = {},
   phase: 'handler' | 'output' = 'handler',
 ): Failure {
   if (error instanceof ToolError) return { result: errorResult(error.message), text: error.message };
-  const errorId = observeError(config, error, {
+  const errorId = observeError(observer, error, {
     phase,
     tool,
     ...(requestId !== undefined && { requestId }),
     ...(authInfo && { authInfo }),
   });
-  const text = maskedText(config, `Tool ${tool}`, errorId, error);
+  const text = maskedText(observer, `Tool ${tool}`, errorId, error);
   return { result: errorResult(text), text, errorId };
 }
 
@@ -43,9 +43,9 @@ export function failedCall(
  * What a client is told of an unexpected error in `what`: `<what> failed (error id <id>)`, with the message
  * after it under `exposeErrors`.
  */
-export function maskedText(config: MountConfig, what: string, errorId: string, error: unknown): string {
+export function maskedText(observer: Observer, what: string, errorId: string, error: unknown): string {
   const masked = `${what} failed (error id ${errorId})`;
-  return config.exposeErrors ? `${masked}: ${error instanceof Error ? error.message : String(error)}` : masked;
+  return observer.exposeErrors ? `${masked}: ${error instanceof Error ? error.message : String(error)}` : masked;
 }
 
 /** An `isError` result of one text block. */

@@ -4,9 +4,9 @@
  */
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { IgnoredKey } from '../messages/ignored-keys.js';
-import type { MountConfig } from '../serve/config.js';
-import type { Caller, ErrorInfo, ErrorPhase } from '../serve/options.js';
 import type { Repair } from '../repair/index.js';
+import type { Caller, ErrorInfo, ErrorPhase } from './options.js';
+import type { Observer } from './settle.js';
 import type { RequestTrace } from './telemetry.js';
 
 /** One finished `tools/call`, as the executor knows it. */
@@ -44,11 +44,11 @@ export function whoCalled(
 }
 
 /** Tells the request's span, then calls `onCall`; a throwing hook is logged, never passed on. */
-export function observeCall(config: MountConfig, record: CallRecord): void {
+export function observeCall(observer: Observer, record: CallRecord): void {
   record.trace?.called(record);
-  if (!config.onCall) return;
+  if (!observer.onCall) return;
   try {
-    config.onCall({
+    observer.onCall({
       tool: record.tool,
       ok: record.ok,
       error: record.error,
@@ -58,11 +58,11 @@ export function observeCall(config: MountConfig, record: CallRecord): void {
       durationMs: performance.now() - record.started,
       ...(record.requestId !== undefined && { requestId: record.requestId }),
       ...(record.authInfo && { caller: callerOf(record.authInfo) }),
-      ...argsOf(config, record),
+      ...argsOf(observer, record),
       ...(record.inputRequired && { inputRequired: true }),
     });
   } catch (error) {
-    observeError(config, error, { phase: 'onCall', tool: record.tool, ...whoFailed(record) });
+    observeError(observer, error, { phase: 'onCall', tool: record.tool, ...whoFailed(record) });
   }
 }
 
@@ -73,19 +73,19 @@ export type ErrorWhere = Omit<ErrorInfo, 'errorId' | 'caller'> & { errorId?: str
  * Reports an unexpected error: one line through `logger.error` (always, so nothing is lost without a hook),
  * then `onError`. A throwing `onError` is logged, never passed on. Returns the error's id.
  */
-export function observeError(config: MountConfig, error: unknown, where: ErrorWhere): string {
+export function observeError(observer: Observer, error: unknown, where: ErrorWhere): string {
   const { authInfo, errorId = crypto.randomUUID(), ...rest } = where;
   const info: ErrorInfo = { ...rest, errorId, ...(authInfo && { caller: callerOf(authInfo) }) };
   try {
-    config.logger.error(errorLine(info), error);
+    observer.logger.error(errorLine(info), error);
   } catch {
     // A logger that throws has nowhere else to go; onError still hears of the error.
   }
-  if (!config.onError) return errorId;
+  if (!observer.onError) return errorId;
   try {
-    config.onError(error, info);
+    observer.onError(error, info);
   } catch (hookError) {
-    config.logger.error('mcp-mount: onError threw', hookError);
+    observer.logger.error('mcp-mount: onError threw', hookError);
   }
   return errorId;
 }
@@ -118,14 +118,14 @@ export function callerOf(authInfo: AuthInfo): Caller {
 }
 
 /** `{ args }` for the event: through `redact` when set; nothing when it throws (logged). */
-function argsOf(config: MountConfig, record: CallRecord): { args?: unknown } {
+function argsOf(observer: Observer, record: CallRecord): { args?: unknown } {
   const args = record.args;
-  if (args === undefined || !config.redact) return args === undefined ? {} : { args };
+  if (args === undefined || !observer.redact) return args === undefined ? {} : { args };
   if (typeof args !== 'object' || args === null || Array.isArray(args)) return {};
   try {
-    return { args: config.redact(args as Record<string, unknown>, record.tool) };
+    return { args: observer.redact(args as Record<string, unknown>, record.tool) };
   } catch (error) {
-    config.logger.error('mcp-mount: redact threw; args left out of onCall', error);
+    observer.logger.error('mcp-mount: redact threw; args left out of onCall', error);
     return {};
   }
 }

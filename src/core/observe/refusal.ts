@@ -3,23 +3,22 @@
  * it here, once, and the hook never changes the response.
  */
 import type { AuthInfo } from '@modelcontextprotocol/server';
-import type { MountConfig } from '../serve/config.js';
-import type { RefusalEvent, RefusalReason } from '../serve/options.js';
 import { callerOf, observeError } from './observe.js';
-import type { RequestState } from '../serve/request-state.js';
+import type { RefusalEvent, RefusalReason } from './options.js';
+import type { Observer } from './settle.js';
 
 /** A refusal as the refusing step knows it: the caller as its `AuthInfo`. */
 export type Refusal = Omit<RefusalEvent, 'caller'> & { authInfo?: AuthInfo };
 
 /** Calls `onRefusal`; a throwing hook is logged and reported to `onError`, never passed on. */
-export function observeRefusal(config: MountConfig, refusal: Refusal): void {
-  if (!config.onRefusal) return;
+export function observeRefusal(observer: Observer, refusal: Refusal): void {
+  if (!observer.onRefusal) return;
   const { authInfo, ...rest } = refusal;
   const event: RefusalEvent = { ...rest, ...(authInfo && { caller: callerOf(authInfo) }) };
   try {
-    config.onRefusal(event);
+    observer.onRefusal(event);
   } catch (error) {
-    observeError(config, error, {
+    observeError(observer, error, {
       phase: 'onRefusal',
       ...(event.tool !== undefined && { tool: event.tool }),
       ...(event.requestId !== undefined && { requestId: event.requestId }),
@@ -33,11 +32,11 @@ export function observeRefusal(config: MountConfig, refusal: Refusal): void {
  * deadline), reported with the call's request id and caller from `state`.
  */
 export function observeCallRefusal(
-  config: MountConfig,
-  state: Pick<RequestState, 'call' | 'authInfo'>,
+  observer: Observer,
+  state: { call?: { requestId?: string | number }; authInfo?: AuthInfo },
   refusal: { reason: RefusalReason; message: string; tool: string; retryAfterSeconds?: number },
 ): void {
-  observeRefusal(config, {
+  observeRefusal(observer, {
     ...refusal,
     method: 'tools/call',
     ...(state.call?.requestId !== undefined && { requestId: state.call.requestId }),
@@ -47,12 +46,12 @@ export function observeCallRefusal(
 
 /** A refused HTTP response as it goes out: reported, then returned unchanged. */
 export async function refusedWith(
-  config: MountConfig,
+  observer: Observer,
   response: Response,
   refusal: Omit<Refusal, 'status' | 'message'>,
 ): Promise<Response> {
-  if (!config.onRefusal) return response;
-  observeRefusal(config, { ...refusal, status: response.status, message: await messageOf(response) });
+  if (!observer.onRefusal) return response;
+  observeRefusal(observer, { ...refusal, status: response.status, message: await messageOf(response) });
   return response;
 }
 

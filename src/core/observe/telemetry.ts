@@ -6,11 +6,11 @@
  * with no SDK propagator registered).
  */
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
+import { whenSent } from '../http/responses.js';
 import { isPlainObject } from '../json-schema/types.js';
 import type { IgnoredKey } from '../messages/ignored-keys.js';
-import type { OtelContext, Telemetry } from './telemetry-api.js';
 import type { Repair } from '../repair/index.js';
-import { releaseWhenSent } from '../serve/sdk/exchange.js';
+import type { OtelContext, Telemetry } from './telemetry-api.js';
 
 /** What the rest of the request tells its span. */
 export interface RequestTrace {
@@ -77,7 +77,7 @@ export function startTrace(telemetry: Telemetry, request: Request, message: unkn
     within: (fn) => api.context.with(active, fn),
     end(response) {
       if (response.status >= 400) errorType ??= String(response.status);
-      return releaseWhenSent(response, finish);
+      return whenSent(response, finish);
     },
     fail(error) {
       errorType = error instanceof Error ? error.constructor.name : typeof error;

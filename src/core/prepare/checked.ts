@@ -10,9 +10,10 @@ import type { SchemaIssue, SchemaIssueCode } from '../probe/issue.js';
 import { boundedUnroll } from '../projection/flat-served.js';
 import { inlineRefs } from '../projection/index.js';
 import { isProfileProjection, type ProjectionName } from '../projection/names.js';
-import { toJsonSchema } from '../zod/convert.js';
 import type { MountConfig } from '../serve/config.js';
+import { toJsonSchema } from '../zod/convert.js';
 import { conversionNoteIssues } from './conversion-notes.js';
+import { familyDocument } from './family-fallback.js';
 import {
   type ConvertedSides,
   documentProjector,
@@ -21,7 +22,6 @@ import {
   type ProjectedDocument,
   stripDialect,
 } from './projector.js';
-import { familyDocument } from './family-fallback.js';
 
 /**
  * What a tool serves as its input: the default projection's document, checked at construction, and every

@@ -1,9 +1,10 @@
 /** Which startup issues stop a mount, under which `schemaValidation.policy`, and which tools are served. */
-import type { SchemaIssue, SchemaIssueCode } from '../probe/issue.js';
-import type { MountConfig } from '../serve/config.js';
+
 import { formatSchemaIssues } from '../probe/format-issues.js';
-import type { Preparation, PreparedTool } from './prepare.js';
+import type { SchemaIssue, SchemaIssueCode } from '../probe/issue.js';
 import { McpMountSchemaError } from '../probe/schema-error.js';
+import type { MountConfig } from '../serve/config.js';
+import type { Preparation, PreparedTool } from './prepare.js';
 
 /**
  * Issue codes that fail the mount under every policy, because no way of serving the rest is what the author
@@ -53,11 +54,11 @@ export function servedTools(preparation: Preparation, config: MountConfig): Prep
   if (policy === 'throw' && errors.length > 0) throw new McpMountSchemaError(errors);
   const atStart = issues.filter((i) => LOGGED_AT_START.has(i.code));
   if (policy === 'throw' && atStart.length > 0) {
-    config.logger.warn(`mcp-mount: the mount starts with these warnings\n${formatSchemaIssues(atStart)}`);
+    config.observe.logger.warn(`mcp-mount: the mount starts with these warnings\n${formatSchemaIssues(atStart)}`);
   }
   if (policy === 'warn' && issues.length > 0) {
     const left = preparation.tools.filter((t) => !t.servable).map((t) => t.name);
-    config.logger.warn(
+    config.observe.logger.warn(
       `mcp-mount: schema issues (policy 'warn')${left.length ? `; not served: ${left.join(', ')}` : ''}\n${formatSchemaIssues(issues)}`,
     );
   }
@@ -81,9 +82,9 @@ export function lateIssues(config: MountConfig): ((issues: SchemaIssue[]) => voi
   const flush = () => {
     const issues = pending!;
     pending = undefined;
-    const log = issues.some((i) => i.severity === 'error') ? config.logger.error : config.logger.warn;
+    const log = issues.some((i) => i.severity === 'error') ? config.observe.logger.error : config.observe.logger.warn;
     log.call(
-      config.logger,
+      config.observe.logger,
       `mcp-mount: schema issues in a projection prepared on first use (mcp-mount check shows them before a deploy)\n${formatSchemaIssues(issues)}`,
     );
   };

@@ -1,14 +1,14 @@
 import type { JsonSchema } from '../json-schema/types.js';
+import { probeServerHook, type ServerSurface } from '../model/features.js';
+import { perProjection } from '../model/per-projection.js';
+import { slicesOf, type ToolSlices } from '../model/slices.js';
+import type { AnyTool } from '../model/tool.js';
 import { checkAppViews, checkToolFields, checkToolNames, checkToolScopes, type SettledScopes } from '../probe/index.js';
 import type { SchemaIssue } from '../probe/issue.js';
 import type { ProjectionName } from '../projection/names.js';
-import { NO_OUTPUT, notServed, onceEach, schemaIssue, serveInput, serveOutput } from './checked.js';
 import { type MountConfig, settleOptions } from '../serve/config.js';
+import { NO_OUTPUT, notServed, onceEach, schemaIssue, serveInput, serveOutput } from './checked.js';
 import { type ConvertedSide, type ConvertedSides, convertSide } from './projector.js';
-import { perProjection } from '../model/per-projection.js';
-import { probeServerHook, type ServerSurface } from '../model/features.js';
-import { slicesOf, type ToolSlices } from '../model/slices.js';
-import type { AnyTool } from '../model/tool.js';
 
 /** What one projection lists a tool with: its `inputSchema`, and its `outputSchema` when it declares `output`. */
 export interface ToolDocuments {

@@ -2,9 +2,10 @@
  * Per `tools/list`: who the client says it is, and the projection the mount's `projection` option picks for
  * it (docs/decisions/0014-per-client-projections.md).
  */
-import type { ClientIdentity, ProjectionRequest } from './client-identity.js';
-import type { MountConfig } from '../serve/config.js';
+
 import type { ProjectionName } from '../projection/names.js';
+import type { MountConfig } from '../serve/config.js';
+import type { ClientIdentity, ProjectionRequest } from './client-identity.js';
 
 const CLIENT_INFO = 'io.modelcontextprotocol/clientInfo';
 const PROTOCOL_VERSION = 'io.modelcontextprotocol/protocolVersion';

@@ -5,6 +5,8 @@
 import type { z } from 'zod';
 import { cloneJson } from '../json-schema/compare.js';
 import type { JsonSchema } from '../json-schema/types.js';
+import { perProjection } from '../model/per-projection.js';
+import type { AnyZodObject } from '../model/tool.js';
 import { rootProblem } from '../probe/index.js';
 import { servedFlat } from '../projection/flat-served.js';
 import {
@@ -21,8 +23,6 @@ import { localResolver } from '../projection/type-atoms.js';
 import { findUnflattened } from '../projection/unflattened.js';
 import { type Conversion, toJsonSchema } from '../zod/convert.js';
 import { shapeKeys } from '../zod/shape-keys.js';
-import { perProjection } from '../model/per-projection.js';
-import type { AnyZodObject } from '../model/tool.js';
 
 /** One slice converted once; each projection is computed from it. */
 export interface ConvertedSide {

@@ -1,10 +1,10 @@
+import type { AnyTool, AnyZodObject } from '../model/tool.js';
 import type { SchemaIssue, SchemaIssueCode } from '../probe/issue.js';
 import { type MountConfig, settleOptions } from '../serve/config.js';
 import type { McpMountOptions } from '../serve/options.js';
 import { type Preparation, prepareTools } from './prepare.js';
 import type { ValidationReport } from './report-of.js';
 import { reportOf } from './report-of.js';
-import type { AnyTool, AnyZodObject } from '../model/tool.js';
 
 export type { ProjectionReport, ServedTool, ValidationReport } from './report-of.js';
 

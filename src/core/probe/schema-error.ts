@@ -1,5 +1,5 @@
-import type { SchemaIssue } from './issue.js';
 import { formatSchemaIssues } from './format-issues.js';
+import type { SchemaIssue } from './issue.js';
 
 /**
  * Thrown by `createMcpFetchHandler` (and every adapter) at construction when the startup probe finds

@@ -3,9 +3,10 @@
  * read, once, so that the envelope step can fix it before the SDK's request schema sees it.
  */
 import { type AuthInfo, isJsonContentType } from '@modelcontextprotocol/server';
-import type { MountConfig } from './config.js';
+import { jsonRpcError } from '../http/responses.js';
 import { observeError } from '../observe/observe.js';
 import { refusedWith } from '../observe/refusal.js';
+import type { MountConfig } from './config.js';
 
 /** What reading a request's message came to. */
 export type MessageRead =
@@ -37,7 +38,7 @@ export async function readMessage(
   const body = await readBodyLimited(request, config.maxRequestBodyBytes);
   if (!body.ok && body.status === 413) return tooLargeAnswer(config, authInfo);
   if (!body.ok) {
-    observeError(config, body.error, { phase: 'body' });
+    observeError(config.observe, body.error, { phase: 'body' });
     return { kind: 'answered', response: jsonRpcError(400, -32700, 'Parse error: the request body could not be read') };
   }
   try {
@@ -57,7 +58,7 @@ async function parsedMessage(parsedBody: unknown, config: MountConfig, authInfo?
   try {
     text = JSON.stringify(parsedBody);
   } catch (error) {
-    observeError(config, error, { phase: 'body' });
+    observeError(config.observe, error, { phase: 'body' });
   }
   if (text === undefined) {
     return { kind: 'answered', response: jsonRpcError(400, -32700, 'Parse error: the parsed body is not JSON') };
@@ -69,7 +70,10 @@ async function parsedMessage(parsedBody: unknown, config: MountConfig, authInfo?
 /** The 413, reported to the audit trail. */
 async function tooLargeAnswer(config: MountConfig, authInfo: AuthInfo | undefined): Promise<MessageRead> {
   const refusal = { reason: 'too-large' as const, ...(authInfo && { authInfo }) };
-  return { kind: 'answered', response: await refusedWith(config, tooLarge(config.maxRequestBodyBytes), refusal) };
+  return {
+    kind: 'answered',
+    response: await refusedWith(config.observe, tooLarge(config.maxRequestBodyBytes), refusal),
+  };
 }
 
 export type BodyRead =
@@ -115,14 +119,6 @@ export async function readBodyLimited(request: Request, maxBytes: number): Promi
   return { ok: true, text: new TextDecoder().decode(bytes) };
 }
 
-/** A JSON-RPC error response for a request refused before it reached the MCP server. */
-export function jsonRpcError(status: number, code: number, message: string): Response {
-  return new Response(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }), {
-    status,
-    headers: { 'content-type': 'application/json' },
-  });
-}
-
 /**
  * The answer to a request whose body was read before it reached the core: a JSON-RPC 500 (-32603) saying
  * so. The fault is the app's, not the client's, so its owner is told how to fix it: through `logger.error`
@@ -133,7 +129,7 @@ export function bodyAlreadyRead(config: MountConfig): Response {
     'mcp-mount: the request body was already read before the MCP handler got the request; hand on an ' +
       'unread Request (read a `request.clone()` instead) or the parsed JSON as `extras.parsedBody`',
   );
-  const errorId = observeError(config, error, { phase: 'request' });
+  const errorId = observeError(config.observe, error, { phase: 'request' });
   return jsonRpcError(500, -32603, `Internal server error: the request body was already read (error id ${errorId})`);
 }
 

@@ -4,8 +4,6 @@
  */
 
 import type { PerRequestResponseMode, ServerOptions } from '@modelcontextprotocol/server';
-import { closestKey } from '../messages/closest-key.js';
-import { isProjectionName, PROJECTION_NAMES, type ProjectionName } from '../projection/names.js';
 import {
   type AuthPolicy,
   type CorsPolicy,
@@ -14,7 +12,18 @@ import {
   settleCorsPolicy,
   settleOriginPolicy,
 } from '../access/settle.js';
-import { AUTO_PROJECTIONS, autoProjection, type ClientIdentity, type ProjectionChooser } from '../prepare/client-identity.js';
+import { type RatePolicy, settleRatePolicy } from '../limits/rate-policy.js';
+import { closestKey } from '../messages/closest-key.js';
+import type { ServerHook } from '../model/features.js';
+import { type Observer, settleObserve } from '../observe/settle.js';
+import {
+  AUTO_PROJECTIONS,
+  autoProjection,
+  type ClientIdentity,
+  type ProjectionChooser,
+} from '../prepare/client-identity.js';
+import { isProjectionName, PROJECTION_NAMES, type ProjectionName } from '../projection/names.js';
+import { positiveInteger } from '../settle/positive-integer.js';
 import type {
   AccessOptions,
   CallEvent,
@@ -31,10 +40,6 @@ import type {
   VisibleFeatures,
   VisibleTools,
 } from './options.js';
-import { positiveInteger } from '../settle/positive-integer.js';
-import { type RatePolicy, settleRatePolicy } from '../limits/rate-policy.js';
-import type { ServerHook } from '../model/features.js';
-import { settleTelemetry, type Telemetry } from '../observe/telemetry-api.js';
 
 /** What `projection: 'auto'` can answer besides `flat`. */
 const AUTO_TARGETS = AUTO_PROJECTIONS.map((rule) => rule.projection);
@@ -156,16 +161,8 @@ export interface MountConfig {
   readonly visibleTools?: (context: VisibilityContext) => VisibleTools | Promise<VisibleTools>;
   /** `access.visibleFeatures`. */
   readonly visibleFeatures?: (context: VisibilityContext) => VisibleFeatures | Promise<VisibleFeatures>;
-  readonly logger: Pick<Console, 'warn' | 'error'>;
-  readonly onCall?: (event: CallEvent) => void;
-  readonly onError?: (error: unknown, info: ErrorInfo) => void;
-  /** `observe.onRefusal`: the audit trail of refusals. */
-  readonly onRefusal?: (event: RefusalEvent) => void;
-  /** `observe.openTelemetry`: the tracer and histogram; undefined without it. */
-  readonly telemetry?: Telemetry;
-  readonly redact?: (args: Record<string, unknown>, tool: string) => unknown;
-  /** `observe.exposeErrors`: unexpected handler errors show their message to the client. */
-  readonly exposeErrors: boolean;
+  /** `observe`, settled: what every concern reports through. */
+  readonly observe: Observer;
   /** The `features` option: registers resources, prompts and the like on each per-request server. */
   readonly features?: ServerHook;
   /** `protocol.logging`: declare the logging capability on every per-request server. */
@@ -219,7 +216,7 @@ export function settleOptions(options: McpMountOptions<any> = {}): MountConfig {
     ...settleLimits(limits),
     ...settleRate(limits, options.name),
     ...settleAccess(access),
-    ...settleObserve(observe),
+    observe: settleObserve(observe),
     ...settleFeatures(options),
     ...settleProtocol(protocol),
   };
@@ -380,23 +377,6 @@ function settleAccess(
     listUnauthorizedTools: access.listUnauthorizedTools === true,
     ...(access.visibleTools && { visibleTools: access.visibleTools }),
     ...(access.visibleFeatures && { visibleFeatures: access.visibleFeatures }),
-  };
-}
-
-/** `observe`: hooks checked to be functions, `logger` defaulted to `console`. */
-function settleObserve(
-  observe: ObserveOptions,
-): Pick<MountConfig, 'logger' | 'onCall' | 'onError' | 'redact' | 'exposeErrors' | 'onRefusal' | 'telemetry'> {
-  const telemetry = settleTelemetry(observe.openTelemetry, undefined);
-  for (const key of ['onCall', 'onError', 'redact', 'onRefusal'] as const) hook(`observe.${key}`, observe[key]);
-  return {
-    exposeErrors: observe.exposeErrors === true,
-    logger: observe.logger ?? console,
-    ...(observe.onCall && { onCall: observe.onCall }),
-    ...(observe.onError && { onError: observe.onError }),
-    ...(observe.redact && { redact: observe.redact }),
-    ...(observe.onRefusal && { onRefusal: observe.onRefusal }),
-    ...(telemetry && { telemetry }),
   };
 }
 

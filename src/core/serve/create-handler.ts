@@ -3,13 +3,13 @@
  * serves them (handler.ts).
  */
 import type { z } from 'zod';
-import { type MountConfig, settleOptions } from './config.js';
 import { preparationFromDocuments } from '../documents/preparation.js';
-import type { McpMountOptions, MountExtend } from './options.js';
+import type { AnyZodObject, MountableTool } from '../model/tool.js';
 import { lateIssues } from '../prepare/policy.js';
 import { prepareTools } from '../prepare/prepare.js';
-import type { AnyZodObject, MountableTool } from '../model/tool.js';
+import { type MountConfig, settleOptions } from './config.js';
 import { type McpFetchHandler, serveMount } from './handler.js';
+import type { McpMountOptions, MountExtend } from './options.js';
 
 /**
  * Builds the MCP endpoint for `tools`. All schema work happens here, once (the default projection's; the

@@ -4,11 +4,11 @@
  * graph, so a Worker bundling it carries none of them.
  */
 import type { z } from 'zod';
-import { settleOptions } from './config.js';
 import { preparationFromDocuments } from '../documents/preparation.js';
-import type { McpMountOptions, MountExtend } from './options.js';
 import type { AnyZodObject, MountableTool } from '../model/tool.js';
+import { settleOptions } from './config.js';
 import { type McpFetchHandler, serveMount } from './handler.js';
+import type { McpMountOptions, MountExtend } from './options.js';
 
 /** The options of a prebuilt mount: the core's, with `documents` required. */
 export type PrebuiltOptions<S extends AnyZodObject = AnyZodObject, R = unknown> = McpMountOptions<S, R> & {

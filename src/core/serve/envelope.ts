@@ -6,10 +6,10 @@
 import * as z from 'zod';
 import { isPlainObject } from '../json-schema/types.js';
 import type { ClientIdentity } from '../prepare/client-identity.js';
-import type { MountConfig } from './config.js';
+import { chooseProjection, clientIdentity } from '../prepare/projection-choice.js';
 import type { ProjectionName } from '../projection/names.js';
 import { type Repair, repairArgs } from '../repair/index.js';
-import { chooseProjection, clientIdentity } from '../prepare/projection-choice.js';
+import type { MountConfig } from './config.js';
 
 /** What the message says, as every later step of the request reads it. */
 export interface MessageState {

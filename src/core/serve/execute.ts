@@ -10,16 +10,17 @@ import {
   ProtocolErrorCode,
   type ServerContext,
 } from '@modelcontextprotocol/server';
+import { admitCall } from '../limits/rate.js';
+import { settledTimeout, timedOutText, withTimeout } from '../limits/timeout.js';
 import { formatIssues } from '../messages/index.js';
-import type { MountConfig } from './config.js';
-import type { PreparedTool } from '../prepare/prepare.js';
 import type { ToolContext } from '../model/tool.js';
 import { errorResult, failedCall } from '../observe/failure.js';
-import type { CheckedCall } from './input-carrier.js';
-import { admitCall } from '../limits/rate.js';
-import { toolSignals } from './logging.js';
 import { type CallRecord, observeCall, whoCalled } from '../observe/observe.js';
 import { observeCallRefusal } from '../observe/refusal.js';
+import type { PreparedTool } from '../prepare/prepare.js';
+import type { MountConfig } from './config.js';
+import type { CheckedCall } from './input-carrier.js';
+import { toolSignals } from './logging.js';
 import type { RequestState } from './request-state.js';
 import {
   errorWithinSchema,
@@ -29,7 +30,6 @@ import {
   withNotice,
   withStructured,
 } from './result.js';
-import { settledTimeout, timedOutText, withTimeout } from '../limits/timeout.js';
 
 export type Executor = (call: CheckedCall, mcp: ServerContext, state: RequestState) => Promise<ToolResult>;
 
@@ -46,7 +46,7 @@ export function executor(prepared: PreparedTool, config: MountConfig): Executor 
   return async (call, mcp, state) => {
     const who = whoCalled(state, call.args);
     const finish = (ok: boolean, detail: Pick<CallRecord, 'error' | 'errorId' | 'inputRequired'> = {}) =>
-      observeCall(config, {
+      observeCall(config.observe, {
         ...who,
         tool: prepared.name,
         ok,
@@ -78,7 +78,7 @@ export function executor(prepared: PreparedTool, config: MountConfig): Executor 
       // The SDK's URL elicitation must reach the client as the protocol error it is.
       if (error instanceof ProtocolError && error.code === ProtocolErrorCode.UrlElicitationRequired) throw error;
       const phase = error instanceof OutputRefused ? 'output' : 'handler';
-      const failure = failedCall(config, prepared.name, error, who, phase);
+      const failure = failedCall(config.observe, prepared.name, error, who, phase);
       finish(false, { error: failure.text, errorId: failure.errorId });
       return withNotice(failure.result, call.notice);
     } finally {
@@ -94,7 +94,7 @@ export function executor(prepared: PreparedTool, config: MountConfig): Executor 
 /** The text for a call past its deadline, reported to the audit trail. */
 function timedOut(config: MountConfig, tool: string, timeoutMs: number, state: RequestState): string {
   const message = timedOutText(tool, timeoutMs);
-  observeCallRefusal(config, state, { reason: 'timeout', message, tool });
+  observeCallRefusal(config.observe, state, { reason: 'timeout', message, tool });
   return message;
 }
 

@@ -3,16 +3,17 @@
  * SDK v2 handler (stateless; 2026-07-28 and 2025-era clients) with a fresh `McpServer` per request. Its
  * `fetch` always resolves to a `Response`.
  */
-import type { MountConfig } from './config.js';
+
+import { isPreflight, preflight, withCors } from '../access/cors.js';
+import { checkOrigin } from '../access/origin.js';
+import { jsonRpcError } from '../http/responses.js';
+import { observeError } from '../observe/observe.js';
+import { refusedWith } from '../observe/refusal.js';
 import { servedTools } from '../prepare/policy.js';
 import type { Preparation } from '../prepare/prepare.js';
 import type { ValidationReport } from '../prepare/report.js';
 import { reportOf } from '../prepare/report-of.js';
-import { jsonRpcError } from './body.js';
-import { isPreflight, preflight, withCors } from '../access/cors.js';
-import { observeError } from '../observe/observe.js';
-import { checkOrigin } from '../access/origin.js';
-import { refusedWith } from '../observe/refusal.js';
+import type { MountConfig } from './config.js';
 import { registration } from './registration.js';
 import type { FetchExtras } from './request-state.js';
 import { type RequestPath, serveRequests } from './requests.js';
@@ -71,12 +72,12 @@ function guarded(config: MountConfig, serve: RequestPath['fetch']): McpFetchHand
     let allowed: string | undefined;
     try {
       const origin = checkOrigin(config.origin, request);
-      if (!origin.ok) return await refusedWith(config, origin.response, { reason: origin.reason });
+      if (!origin.ok) return await refusedWith(config.observe, origin.response, { reason: origin.reason });
       allowed = config.cors && origin.origin;
       if (config.cors && allowed && isPreflight(request)) return preflight(config.cors, allowed, request);
       return withCors(config.cors, allowed, await serve(request, extras));
     } catch (error) {
-      const errorId = observeError(config, error, { phase: 'request' });
+      const errorId = observeError(config.observe, error, { phase: 'request' });
       return withCors(config.cors, allowed, jsonRpcError(500, -32603, `Internal server error (error id ${errorId})`));
     }
   };

@@ -5,13 +5,13 @@
  * executor (execute.ts). Nothing else carries per-call data.
  */
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
-import type { MountConfig } from './config.js';
+import { checkCall, type ParsedCall } from '../arguments/call.js';
+import { observeCall, whoCalled } from '../observe/observe.js';
 import type { PreparedTool, ToolDocuments } from '../prepare/prepare.js';
 import type { ProjectionName } from '../projection/names.js';
-import { checkCall, type ParsedCall } from '../arguments/call.js';
-import { carrier } from './sdk/carrier.js';
-import { observeCall, whoCalled } from '../observe/observe.js';
+import type { MountConfig } from './config.js';
 import type { RequestState } from './request-state.js';
+import { carrier } from './sdk/carrier.js';
 
 /** A call whose arguments passed the check, as the executor gets it. */
 export interface CheckedCall extends ParsedCall {
@@ -55,7 +55,7 @@ export function inputCarrier(
     const started = performance.now();
     const check = await checkCall(prepared, value, config, caller.call);
     if (check.ok) return { value: { ...check.value, started, args: value } satisfies CheckedCall };
-    observeCall(config, {
+    observeCall(config.observe, {
       ...whoCalled(caller, value),
       tool: prepared.name,
       ok: false,

@@ -4,9 +4,9 @@
  * drops them in 2026-07-28, where the answer is then one JSON body).
  */
 import type { LoggingLevel, ServerContext } from '@modelcontextprotocol/server';
-import type { MountConfig } from './config.js';
 import type { ToolSignals } from '../model/tool.js';
 import { observeError } from '../observe/observe.js';
+import type { MountConfig } from './config.js';
 
 /**
  * `ctx.log` and `ctx.progress` for one call. Neither rejects: a notification that cannot be sent (the
@@ -14,7 +14,7 @@ import { observeError } from '../observe/observe.js';
  */
 export function toolSignals(mcp: ServerContext, config: MountConfig, tool: string): ToolSignals {
   const settle = (sent: Promise<void>) =>
-    sent.catch((error: unknown) => void observeError(config, error, { phase: 'notification', tool }));
+    sent.catch((error: unknown) => void observeError(config.observe, error, { phase: 'notification', tool }));
   const progressToken = mcp.mcpReq._meta?.progressToken;
   return {
     // The SDK's own filter applies: nothing without the `logging` capability; in 2025-era serving the

@@ -3,17 +3,17 @@
  * bound to a request's state when the SDK's factory runs.
  */
 import type { ScopeChallengeHandler } from '@modelcontextprotocol/server';
-import type { MountConfig } from './config.js';
+import { type ScopeRule, scopeRule } from '../access/scopes.js';
 import { perProjection } from '../model/per-projection.js';
-import type { PreparedTool, ToolDocuments } from '../prepare/prepare.js';
 import type { AnyTool } from '../model/tool.js';
+import { observeRefusal } from '../observe/refusal.js';
+import type { PreparedTool, ToolDocuments } from '../prepare/prepare.js';
 import type { ProjectionName } from '../projection/names.js';
-import { carrier } from './sdk/carrier.js';
+import type { MountConfig } from './config.js';
 import { type Executor, executor } from './execute.js';
 import { inputCarrier, listedDocuments, NO_CALLER } from './input-carrier.js';
-import { observeRefusal } from '../observe/refusal.js';
 import type { RequestState } from './request-state.js';
-import { type ScopeRule, scopeRule } from '../access/scopes.js';
+import { carrier } from './sdk/carrier.js';
 
 export interface Registration {
   name: string;
@@ -50,8 +50,8 @@ export function registration(prepared: PreparedTool, config: MountConfig): Regis
     call !== undefined &&
     (call.repairs.length > 0 ||
       call.unfit !== undefined ||
-      config.onCall !== undefined ||
-      config.telemetry !== undefined);
+      config.observe.onCall !== undefined ||
+      config.observe.telemetry !== undefined);
   const configFor = (state: RequestState) => {
     const projection = state.projection();
     if (!ownCarrier(state.call)) return shared(projection);
@@ -76,7 +76,7 @@ function auditedChallenge(config: MountConfig, tool: string, scopes: ScopeRule):
     const challenge = await scopes.challenge(context);
     if (challenge) {
       const { id } = context.request;
-      observeRefusal(config, {
+      observeRefusal(config.observe, {
         reason: 'insufficient-scope',
         status: 403,
         message: challenge.errorDescription ?? 'Insufficient scope',

@@ -2,17 +2,18 @@
  * The per-request path, in the order a request meets it: who is calling, what they may see, the message
  * read once, the envelope step, a call refused for want of credentials, then one exchange through the SDK.
  */
-import type { MountConfig } from './config.js';
-import type { ServerSurface } from '../model/features.js';
+
 import { authenticate } from '../access/auth.js';
-import { readMessage } from './body.js';
-import { noMessage, readEnvelope } from './envelope.js';
 import { limitKey as limitKeyOf, limitRequest } from '../limits/rate.js';
+import type { ServerSurface } from '../model/features.js';
 import { type Refusal, refusedWith } from '../observe/refusal.js';
+import { startTrace } from '../observe/telemetry.js';
+import { readMessage } from './body.js';
+import type { MountConfig } from './config.js';
+import { noMessage, readEnvelope } from './envelope.js';
 import type { Registration } from './registration.js';
 import type { FetchExtras, RequestState } from './request-state.js';
 import { sdkExchange } from './sdk/handler.js';
-import { startTrace } from '../observe/telemetry.js';
 import { toolList } from './sdk/tool-list.js';
 import { toolSet } from './tool-set.js';
 
@@ -32,8 +33,8 @@ export function serveRequests(
   const outside = noMessage(config);
   // The tracer, and what the duration histogram may name: the mount's own tools and prompts, never a name a
   // client made up. Built once, when the mount traces.
-  const tracing = config.telemetry && {
-    telemetry: config.telemetry,
+  const tracing = config.observe.telemetry && {
+    telemetry: config.observe.telemetry,
     known: { tools: new Set(registrations.map((r) => r.name)), prompts: new Set(surface.prompts) },
   };
 
@@ -63,7 +64,7 @@ export function serveRequests(
   /** A request whose message was read: refused for want of credentials or over its limit, or served. */
   const answer = async (request: Request, state: RequestState, parsedBody: unknown): Promise<Response> => {
     const refused = tools.refuseCall(request, state);
-    if (refused) return refusedWith(config, refused, { reason: 'missing-token', ...aboutCall(state) });
+    if (refused) return refusedWith(config.observe, refused, { reason: 'missing-token', ...aboutCall(state) });
     // A call is limited where it runs (execute.ts), so the model gets an `isError` it can act on.
     const limited = state.method === 'tools/call' ? undefined : await limitRequest(config, state);
     if (limited) return limited;

@@ -6,10 +6,10 @@
  * SDK's unknown-tool answer. See docs/decisions/0012-access-control.md.
  */
 import type { AuthInfo, RegisteredTool } from '@modelcontextprotocol/server';
-import type { MountConfig } from './config.js';
-import type { VisibleTools } from './options.js';
 import { authenticationRequired } from '../access/auth.js';
 import { observeCallRefusal } from '../observe/refusal.js';
+import type { MountConfig } from './config.js';
+import type { VisibleTools } from './options.js';
 import type { Registration } from './registration.js';
 import type { RequestState, Visibility } from './request-state.js';
 
@@ -84,7 +84,7 @@ export function toolSet(registrations: readonly Registration[], config: MountCon
 /** A call to a tool that does not exist or is hidden, for the audit trail: one event, the SDK's words. */
 function unknownTool(config: MountConfig, state: RequestState): void {
   const { tool } = state.call!;
-  observeCallRefusal(config, state, { reason: 'unknown-tool', message: `Tool ${tool} not found`, tool });
+  observeCallRefusal(config.observe, state, { reason: 'unknown-tool', message: `Tool ${tool} not found`, tool });
 }
 
 /** `visibleTools`' answer as a predicate. @throws TypeError for anything else (a 500 that onError sees). */

@@ -20,6 +20,7 @@ const LAYERS: ReadonlyArray<{ module: string; layer: number }> = [
   { module: 'core/probe', layer: 1 },
   { module: 'core/messages', layer: 1 },
   { module: 'core/settle', layer: 2 },
+  { module: 'core/http', layer: 2 },
   { module: 'core/model', layer: 2 },
   { module: 'core/observe', layer: 3 },
   { module: 'core/access', layer: 4 },
@@ -63,7 +64,6 @@ const PENDING_SPLIT: ReadonlyArray<readonly [string, string]> = [
   ['core/access/features.ts', 'core/serve/config.ts'],
   ['core/access/features.ts', 'core/serve/options.ts'],
   ['core/access/features.ts', 'core/serve/request-state.ts'],
-  ['core/access/origin.ts', 'core/serve/body.ts'],
   ['core/access/settle.ts', 'core/serve/options.ts'],
   ['core/arguments/call.ts', 'core/prepare/prepare.ts'],
   ['core/arguments/call.ts', 'core/serve/config.ts'],
@@ -75,7 +75,6 @@ const PENDING_SPLIT: ReadonlyArray<readonly [string, string]> = [
   ['core/documents/preparation.ts', 'core/serve/config.ts'],
   ['core/documents/read.ts', 'core/serve/config.ts'],
   ['core/limits/rate-policy.ts', 'core/serve/options.ts'],
-  ['core/limits/rate.ts', 'core/serve/body.ts'],
   ['core/limits/rate.ts', 'core/serve/config.ts'],
   ['core/limits/rate.ts', 'core/serve/options.ts'],
   ['core/limits/rate.ts', 'core/serve/request-state.ts'],
@@ -83,13 +82,6 @@ const PENDING_SPLIT: ReadonlyArray<readonly [string, string]> = [
   ['core/limits/timeout.ts', 'core/serve/config.ts'],
   ['core/model/slices.ts', 'core/serve/config.ts'],
   ['core/model/slices.ts', 'core/serve/options.ts'],
-  ['core/observe/failure.ts', 'core/serve/config.ts'],
-  ['core/observe/observe.ts', 'core/serve/config.ts'],
-  ['core/observe/observe.ts', 'core/serve/options.ts'],
-  ['core/observe/refusal.ts', 'core/serve/config.ts'],
-  ['core/observe/refusal.ts', 'core/serve/options.ts'],
-  ['core/observe/refusal.ts', 'core/serve/request-state.ts'],
-  ['core/observe/telemetry.ts', 'core/serve/sdk/exchange.ts'],
   ['core/prepare/checked.ts', 'core/serve/config.ts'],
   ['core/prepare/family-fallback.ts', 'core/serve/config.ts'],
   ['core/prepare/policy.ts', 'core/serve/config.ts'],
@@ -254,6 +246,11 @@ describe('src import layout', () => {
       return why ? [`${e.from} imports '${e.specifier}' (${e.to}): ${why}`] : [];
     });
     expect(wrong).toEqual([]);
+  });
+
+  it('lists as pending only edges that still exist', () => {
+    const present = new Set(edges.map((e) => `${e.from} ${e.to}`));
+    expect(PENDING_SPLIT.filter(([f, t]) => !present.has(`${f} ${t}`))).toEqual([]);
   });
 
   it('has no import cycle', () => {

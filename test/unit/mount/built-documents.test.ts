@@ -9,14 +9,14 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { matchDocuments } from '../../../src/core/documents/read.js';
 import { buildDocuments, documentsModule } from '../../../src/core/documents/emit.js';
 import { toolFingerprint } from '../../../src/core/documents/fingerprints.js';
-import { settleOptions } from '../../../src/core/serve/config.js';
-import type { McpMountOptions } from '../../../src/core/serve/options.js';
+import { matchDocuments } from '../../../src/core/documents/read.js';
+import { type AnyTool, defineTool } from '../../../src/core/model/tool.js';
 import { prepareTools } from '../../../src/core/prepare/prepare.js';
 import { reportOf } from '../../../src/core/prepare/report-of.js';
-import { type AnyTool, defineTool } from '../../../src/core/model/tool.js';
+import { settleOptions } from '../../../src/core/serve/config.js';
+import type { McpMountOptions } from '../../../src/core/serve/options.js';
 
 const COMMAND = 'mcp-mount check src/tools.ts --emit src/mcp-documents.js';
 const scratch = mkdtempSync(join(tmpdir(), 'mcp-mount-documents-'));

@@ -10,9 +10,9 @@ import { mcp } from 'mcp-mount/fetch/prebuilt';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { buildDocuments } from '../../../src/core/documents/emit.js';
-import { settleOptions } from '../../../src/core/serve/config.js';
-import { prepareTools } from '../../../src/core/prepare/prepare.js';
 import type { AnyTool } from '../../../src/core/model/tool.js';
+import { prepareTools } from '../../../src/core/prepare/prepare.js';
+import { settleOptions } from '../../../src/core/serve/config.js';
 
 const echo = ({ input }: { input: unknown }) => ({ content: [{ type: 'text' as const, text: JSON.stringify(input) }] });
 const media = z.discriminatedUnion('kind', [

@@ -4,10 +4,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { settleOptions } from '../../../src/core/serve/config.js';
-import { prepareTools } from '../../../src/core/prepare/prepare.js';
 import { checkCall } from '../../../src/core/arguments/call.js';
 import { inspectSentValues } from '../../../src/core/arguments/sent-values.js';
+import { prepareTools } from '../../../src/core/prepare/prepare.js';
+import { settleOptions } from '../../../src/core/serve/config.js';
 import { echoTool } from '../../support/echo.js';
 
 const limits = { maxDepth: 64, maxValues: 1_000_000, markup: true };

@@ -1,9 +1,9 @@
 /** The call path below the transport: split by key, repair, one parse per slice. */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { settleOptions } from '../../../src/core/serve/config.js';
-import { prepareTools } from '../../../src/core/prepare/prepare.js';
 import { checkCall } from '../../../src/core/arguments/call.js';
+import { prepareTools } from '../../../src/core/prepare/prepare.js';
+import { settleOptions } from '../../../src/core/serve/config.js';
 import { echoTool } from '../../support/echo.js';
 
 const on = settleOptions();

@@ -1,11 +1,11 @@
 /** Tool-call markup left in a string argument refuses the call, naming the field and what went missing. */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { settleOptions } from '../../../src/core/serve/config.js';
-import { prepareTools } from '../../../src/core/prepare/prepare.js';
 import { checkCall } from '../../../src/core/arguments/call.js';
 import { markupLines, TOOL_CALL_MARKUP } from '../../../src/core/arguments/hygiene.js';
 import { inspectSentValues } from '../../../src/core/arguments/sent-values.js';
+import { prepareTools } from '../../../src/core/prepare/prepare.js';
+import { settleOptions } from '../../../src/core/serve/config.js';
 import { echoTool } from '../../support/echo.js';
 
 /** The hygiene lines for `args`, as checkCall finds them: the one pass over the sent values, then the text. */

@@ -5,8 +5,8 @@
 import { defineTool, type McpMountOptions } from 'mcp-mount';
 import { describe, expect, it, vi } from 'vitest';
 import * as z from 'zod';
-import { settleOptions } from '../../../src/core/serve/config.js';
 import { prepareTools } from '../../../src/core/prepare/prepare.js';
+import { settleOptions } from '../../../src/core/serve/config.js';
 import { listEntries } from '../../../src/core/serve/list-cache.js';
 import { registration } from '../../../src/core/serve/registration.js';
 import { toolList, withListing } from '../../../src/core/serve/sdk/tool-list.js';

@@ -37,39 +37,3 @@ export function openExchange(incoming: Request, body?: string, headers: Headers 
   });
   return { request, release };
 }
-
-/**
- * The response, with `release` called once the exchange is over: at once for a complete (non-streaming)
- * body, and for an event stream when it ends, fails or is cancelled by the client.
- */
-export function releaseWhenSent(response: Response, release: () => void): Response {
-  const stream = response.body;
-  if (!stream || !isEventStream(response.headers.get('content-type'))) {
-    release();
-    return response;
-  }
-  const reader = stream.getReader();
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const { done, value } = await reader.read();
-        if (done) {
-          release();
-          controller.close();
-        } else controller.enqueue(value);
-      } catch (error) {
-        release();
-        controller.error(error);
-      }
-    },
-    cancel(reason) {
-      release();
-      return reader.cancel(reason);
-    },
-  });
-  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
-}
-
-function isEventStream(contentType: string | null): boolean {
-  return contentType?.split(';')[0]?.trim().toLowerCase() === 'text/event-stream';
-}

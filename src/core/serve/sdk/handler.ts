@@ -9,16 +9,17 @@ import {
   type McpServer,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import type { MountConfig } from '../config.js';
+import { whenSent } from '../../http/responses.js';
 import type { ServerSurface } from '../../model/features.js';
-import { type AcceptPlan, AS_SENT, acceptPlan, asAccepted } from './accept.js';
-import { noMessage } from '../envelope.js';
-import { openExchange, releaseWhenSent } from './exchange.js';
 import { observeError } from '../../observe/observe.js';
+import type { MountConfig } from '../config.js';
+import { noMessage } from '../envelope.js';
 import type { RequestState } from '../request-state.js';
+import type { ToolSet } from '../tool-set.js';
+import { type AcceptPlan, AS_SENT, acceptPlan, asAccepted } from './accept.js';
+import { openExchange } from './exchange.js';
 import { perRequestServer } from './server.js';
 import { type Listing, type ToolList, withListing } from './tool-list.js';
-import type { ToolSet } from '../tool-set.js';
 
 /** What the SDK's `fetch` is handed beside the request. */
 export interface SdkOptions {
@@ -50,7 +51,7 @@ export function sdkExchange(config: MountConfig, surface: ServerSurface, tools: 
       maxRequestBodySize: config.maxRequestBodyBytes,
       responseMode: config.responseMode,
       onerror: (error) => {
-        if (!isClientRejection(error)) observeError(config, error, { phase: 'transport' });
+        if (!isClientRejection(error)) observeError(config.observe, error, { phase: 'transport' });
       },
     },
   );
@@ -102,7 +103,7 @@ export function sdkExchange(config: MountConfig, surface: ServerSurface, tools: 
       states.delete(opened.request);
       listings.delete(opened.request);
     }
-    return releaseWhenSent(response, opened.release);
+    return whenSent(response, opened.release);
   };
 
   return { exchange, close: () => sdk.close() };

@@ -8,9 +8,9 @@ import {
   type McpServerOptions,
   type ServerCapabilities,
 } from '@modelcontextprotocol/server';
-import type { MountConfig } from '../config.js';
-import type { ServerSurface } from '../../model/features.js';
 import { recordFeatures, restrictFeatures } from '../../access/features.js';
+import type { ServerSurface } from '../../model/features.js';
+import type { MountConfig } from '../config.js';
 import type { RequestState } from '../request-state.js';
 
 /** Methods only tools answer: the hook (resources, prompts) is not run for them. */

@@ -7,11 +7,11 @@
  */
 import type { McpServer, McpServerOptions } from '@modelcontextprotocol/server';
 import type { MountConfig } from '../config.js';
-import { type AcceptPlan, collapsed, collapses } from './accept.js';
 import { type Era, type ListEntries, listEntries } from '../list-cache.js';
 import type { Registration } from '../registration.js';
 import type { RequestState } from '../request-state.js';
 import type { ToolSet } from '../tool-set.js';
+import { type AcceptPlan, collapsed, collapses } from './accept.js';
 
 /** What one request's `tools/list` answer is to become: the sentinel's text, and the bytes in its place. */
 export interface Listing {
@@ -51,7 +51,7 @@ export function toolList(registrations: readonly Registration[], config: MountCo
     const cached = caches.get(key);
     if (cached?.intact()) return cached;
     if (cached) {
-      config.logger.warn(
+      config.observe.logger.warn(
         'mcp-mount: a reader of a tools/list response transferred its bytes; the list is built again. Response chunks are shared by every list: never transfer or write into them',
       );
     }

@@ -1,0 +1,45 @@
+/** Responses the mount writes itself, before or beside the SDK: the same shape on every concern's refusal. */
+
+/** A JSON-RPC error response for a request refused before it reached the MCP server (`id: null`). */
+export function jsonRpcError(status: number, code: number, message: string): Response {
+  return new Response(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
+}
+
+/**
+ * The response, with `done` called once it has been sent: at once for a complete (non-streaming) body, and
+ * for an event stream when it ends, fails or is cancelled by the client.
+ */
+export function whenSent(response: Response, done: () => void): Response {
+  const stream = response.body;
+  if (!stream || !isEventStream(response.headers.get('content-type'))) {
+    done();
+    return response;
+  }
+  const reader = stream.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done: ended, value } = await reader.read();
+        if (ended) {
+          done();
+          controller.close();
+        } else controller.enqueue(value);
+      } catch (error) {
+        done();
+        controller.error(error);
+      }
+    },
+    cancel(reason) {
+      done();
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+function isEventStream(contentType: string | null): boolean {
+  return contentType?.split(';')[0]?.trim().toLowerCase() === 'text/event-stream';
+}

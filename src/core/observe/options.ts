@@ -1,0 +1,175 @@
+/** The `observe` options: what the mount tells its owner, and the events its hooks receive. */
+import type { IgnoredKey } from '../messages/ignored-keys.js';
+import type { OpenTelemetryApi } from './telemetry-api.js';
+
+/** What the mount tells its owner: hooks and logs that never change a response, and error exposure. */
+export interface ObserveOptions {
+  /** Observes every finished `tools/call`, successful or not (who called, which request). Never changes a response. */
+  onCall?: (event: CallEvent) => void;
+  /**
+   * The audit trail of refusals: called once for each request or call the mount refused (a missing or invalid
+   * token, a missing scope, a foreign `Origin` or `Host`, a body too large, a rate or concurrency limit, an
+   * unknown or hidden tool, a timeout, a `verify` outage), with who and what where known. Never changes a
+   * response; a throw is logged (phase `onRefusal`). See `RefusalEvent`.
+   */
+  onRefusal?: (event: RefusalEvent) => void;
+  /**
+   * OpenTelemetry, per the MCP semantic conventions (docs/decisions/0022-opentelemetry.md): pass the
+   * `@opentelemetry/api` module (`import * as otel from '@opentelemetry/api'`). Each MCP request is then a
+   * SERVER span named `{mcp.method.name} {target}` (`tools/call get_weather`), under the `traceparent` of
+   * `params._meta` or else the HTTP header, and its duration is recorded in the `mcp.server.operation.duration`
+   * histogram (seconds). The mount never imports the API itself: without this option nothing of it is loaded
+   * or bundled. Spans and metrics go wherever the app's OpenTelemetry SDK sends them.
+   * @throws TypeError at construction when not the API module.
+   */
+  openTelemetry?: OpenTelemetryApi;
+  /**
+   * Observes every unexpected error (a handler's throw, with the `errorId` its client was shown; an output
+   * that breaks its schema; a `verify` that could not check; an internal failure; a throwing `onCall`), with
+   * its phase (`ErrorInfo.phase`). Never changes a response. Each is logged through `logger` whether or not
+   * this is set.
+   */
+  onError?: (error: unknown, info: ErrorInfo) => void;
+  /**
+   * Where probe warnings and every unexpected error are logged. Default `console`. An error's line is
+   * `mcp-mount: <phase> error (error id <id>, tool <name>, caller <clientId>[/<subject>], request <id>)`, the
+   * error itself the second argument (so a stack is printed). Pass `{ warn() {}, error() {} }` to log nothing
+   * (e.g. when `onError` ships errors elsewhere).
+   */
+  logger?: Pick<Console, 'warn' | 'error'>;
+  /**
+   * What `onCall` reports as `args`: the call's arguments as the client sent them, through this hook, so
+   * an owner can keep secrets (tokens, personal data) out of logs. Return what may be logged. Default:
+   * the arguments as they are. A throw is logged and `args` is left out.
+   * @example redact: (args, tool) => ({ ...args, ...('password' in args && { password: '[redacted]' }) })
+   */
+  redact?: (args: Record<string, unknown>, tool: string) => unknown;
+  /**
+   * Send a handler's unexpected error text to the client (`Tool <name> failed (error id <id>): <message>`)
+   * instead of the generic `Tool <name> failed (error id <id>)`. Default false; for development only: the
+   * text of an unexpected error (a database error, a stack of internal names) is not meant for a model.
+   * A `ToolError`'s message is sent in either case; argument validation errors always are.
+   */
+  exposeErrors?: boolean;
+}
+
+/** Who called, for audit: from the caller's `AuthInfo`. */
+export interface Caller {
+  /** `authInfo.clientId`. */
+  clientId: string;
+  /** `authInfo.extra.sub`, when the verifier put the token's subject there. */
+  subject?: string;
+}
+
+/**
+ * Where an unexpected error happened: `handler` (a tool's handler or `extend.resolve`), `output` (a result its
+ * output schema refuses), `auth` (`verify` could not check a token: the client got 503), `request` (any other
+ * failure on the request path: the client got a JSON-RPC 500), `body` (the request body could not be read),
+ * `notification` (`ctx.log` or `ctx.progress` could not be sent), `transport` (the SDK's own report), `onCall`
+ * and `onRefusal` (a hook that threw), `limits` (a rate-limit store failed; the request was served).
+ */
+export type ErrorPhase =
+  | 'handler'
+  | 'output'
+  | 'auth'
+  | 'request'
+  | 'body'
+  | 'notification'
+  | 'transport'
+  | 'onCall'
+  | 'onRefusal'
+  | 'limits'
+  /** A prompt's or resource's handler registered through `features`. */
+  | 'feature';
+
+/** What `onError` sees beside the error. */
+export interface ErrorInfo {
+  /** Where it happened. */
+  phase: ErrorPhase;
+  /** The tool whose call failed, when the error belongs to one. */
+  tool?: string;
+  /**
+   * The error's id, in the default log line too: for a masked failure the id the client was shown (the same
+   * as `CallEvent.errorId`), for a JSON-RPC 500 the one in its message.
+   */
+  errorId: string;
+  /** The JSON-RPC id of the request the error belongs to. */
+  requestId?: string | number;
+  /** Who called, when authenticated. */
+  caller?: Caller;
+}
+
+/** Why a request or call was refused (`RefusalEvent.reason`). */
+export type RefusalReason =
+  /** 401: no token where one is required, or a call to a tool with `scopes` without one. */
+  | 'missing-token'
+  /** 401: `verify` said invalid, or the SDK's rules refused the token (expired, no expiry, wrong resource). */
+  | 'invalid-token'
+  /** 503: `verify` could not check the token. */
+  | 'auth-unavailable'
+  /**
+   * 403: the token lacks `requiredScopes`, the called tool's `scopes`, or what a prompt's or resource's
+   * `scopeChallenge` asks.
+   */
+  | 'insufficient-scope'
+  /** 403: the `Origin` header is not allowed. */
+  | 'origin'
+  /** 403: the `Host` header is not allowed (`access.hosts`). */
+  | 'host'
+  /** 413: the body is over `limits.maxRequestBodyBytes`. */
+  | 'too-large'
+  /** 429, or an `isError` call result: over a rate limit (`limits.rate`). */
+  | 'rate-limited'
+  /** An `isError` call result, or 429: over the caller's concurrency cap (`limits.concurrency`). */
+  | 'concurrency'
+  /** A call to a tool that does not exist or that this caller may not see (the same answer for both). */
+  | 'unknown-tool'
+  /** An `isError` call result: the tool ran past its timeout (`timeoutMs`). */
+  | 'timeout';
+
+/** One refusal, as `observe.onRefusal` sees it. */
+export interface RefusalEvent {
+  reason: RefusalReason;
+  /** The HTTP status sent, when the request was refused over HTTP; absent for a refusal inside MCP (`isError`). */
+  status?: number;
+  /** What the client was told (the challenge's `error_description`, the JSON-RPC message, the `isError` text). */
+  message: string;
+  /** The JSON-RPC method, when the body had been read. */
+  method?: string;
+  /** The tool called, for a `tools/call`. */
+  tool?: string;
+  /** The JSON-RPC id, when the body had been read. */
+  requestId?: string | number;
+  /** Who called, when authenticated. */
+  caller?: Caller;
+  /** When the client may retry, in seconds (`Retry-After`, or the time named in the `isError` text). */
+  retryAfterSeconds?: number;
+}
+
+/** What `onCall` sees for each `tools/call`. */
+export interface CallEvent {
+  tool: string;
+  ok: boolean;
+  /** Failure text sent to the client (for `ok: false`). */
+  error?: string;
+  /** For a masked failure: the id in the text the client saw, and in what `onError` saw. */
+  errorId?: string;
+  /** The JSON-RPC id of the `tools/call` request. */
+  requestId?: string | number;
+  /** Who called, when authenticated (`access.auth`, or an `authInfo` the host passed). */
+  caller?: Caller;
+  /** The arguments as the client sent them, through `observe.redact` when set. */
+  args?: unknown;
+  repairs: readonly { path: string; from: string }[];
+  /**
+   * Keys the schema would have dropped (see `repair.unknownKeys`): the first 100 met, with a suggestion for the
+   * first 10; empty under `'strip'`.
+   */
+  ignoredKeys: readonly IgnoredKey[];
+  durationMs: number;
+  /**
+   * True when the handler returned a 2026-07-28 `InputRequiredResult`: this round asked the client for
+   * input, and the call goes on in a retried request (which is another event).
+   */
+  inputRequired?: boolean;
+}
