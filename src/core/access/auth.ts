@@ -14,10 +14,11 @@ import {
   verifyBearerToken,
 } from '@modelcontextprotocol/server';
 import { observeError } from '../observe/observe.js';
+import type { RefusalReason } from '../observe/options.js';
 import { refusedWith } from '../observe/refusal.js';
-import type { MountConfig } from '../serve/config.js';
-import type { RefusalReason, VerifiedToken } from '../serve/options.js';
-import type { AuthPolicy } from './settle.js';
+import type { Observer } from '../observe/settle.js';
+import type { VerifiedToken } from './options.js';
+import type { AccessPolicy, AuthPolicy } from './settle.js';
 
 export type AuthCheck = { ok: true; authInfo?: AuthInfo } | { ok: false; response: Response };
 
@@ -29,8 +30,13 @@ class VerifyUnavailable extends Error {}
  * upstream value when present, held to `requiredScopes`; else the request's bearer token, verified; no
  * token passes only when `required` is false. Every refusal reaches `onRefusal`, once.
  */
-export async function authenticate(config: MountConfig, request: Request, upstream?: AuthInfo): Promise<AuthCheck> {
-  const auth = config.auth;
+export async function authenticate(
+  access: AccessPolicy,
+  observer: Observer,
+  request: Request,
+  upstream?: AuthInfo,
+): Promise<AuthCheck> {
+  const auth = access.auth;
   if (!auth) return { ok: true, authInfo: upstream };
   const resourceMetadataUrl = metadataUrl(auth, request);
   const requiredScopes = [...auth.requiredScopes];
@@ -38,7 +44,7 @@ export async function authenticate(config: MountConfig, request: Request, upstre
     if (requiredScopes.every((scope) => upstream.scopes.includes(scope))) return { ok: true, authInfo: upstream };
     const error = new OAuthError(OAuthErrorCode.InsufficientScope, 'Insufficient scope');
     const response = bearerAuthChallengeResponse(error, { requiredScopes, resourceMetadataUrl });
-    return refused(config, response, 'insufficient-scope', upstream);
+    return refused(observer, response, 'insufficient-scope', upstream);
   }
   const header = request.headers.get('authorization');
   if (!auth.required && header === null) return { ok: true };
@@ -49,10 +55,10 @@ export async function authenticate(config: MountConfig, request: Request, upstre
     const authInfo = await verifyBearerToken(credentials, { verifier, requiredScopes, resourceMetadataUrl });
     return { ok: true, authInfo: withoutNever(authInfo) };
   } catch (error) {
-    if (error instanceof VerifyUnavailable) return unavailable(config, auth, error.cause);
+    if (error instanceof VerifyUnavailable) return unavailable(observer, auth, error.cause);
     const response = bearerAuthChallengeResponse(error, { requiredScopes, resourceMetadataUrl });
     const reason = error instanceof OAuthError ? reasonOf(error, credentials) : 'invalid-token';
-    return refused(config, response, reason);
+    return refused(observer, response, reason);
   }
 }
 
@@ -60,9 +66,9 @@ export async function authenticate(config: MountConfig, request: Request, upstre
  * A 401 for a call that needs scopes and came without a token (`required: false`), naming the scopes to
  * ask for, so the client can authenticate and retry.
  */
-export function authenticationRequired(config: MountConfig, request: Request, scopes: readonly string[]): Response {
+export function authenticationRequired(access: AccessPolicy, request: Request, scopes: readonly string[]): Response {
   const error = new OAuthError(OAuthErrorCode.InvalidToken, 'Authentication required');
-  const resourceMetadataUrl = config.auth ? metadataUrl(config.auth, request) : undefined;
+  const resourceMetadataUrl = access.auth ? metadataUrl(access.auth, request) : undefined;
   return bearerAuthChallengeResponse(error, { requiredScopes: [...scopes], resourceMetadataUrl });
 }
 
@@ -98,8 +104,8 @@ function withoutNever(info: AuthInfo): AuthInfo {
 }
 
 /** 503 with `Retry-After`: the client keeps its token and retries; the cause goes to the owner. */
-function unavailable(config: MountConfig, auth: AuthPolicy, cause: unknown): Promise<AuthCheck> {
-  observeError(config.observe, cause, { phase: 'auth' });
+function unavailable(observer: Observer, auth: AuthPolicy, cause: unknown): Promise<AuthCheck> {
+  observeError(observer, cause, { phase: 'auth' });
   const error = new OAuthError(
     OAuthErrorCode.TemporarilyUnavailable,
     'The access token could not be checked right now; retry later',
@@ -108,7 +114,7 @@ function unavailable(config: MountConfig, auth: AuthPolicy, cause: unknown): Pro
     status: 503,
     headers: { 'retry-after': String(auth.retryAfterSeconds) },
   });
-  return refused(config, response, 'auth-unavailable', undefined, auth.retryAfterSeconds);
+  return refused(observer, response, 'auth-unavailable', undefined, auth.retryAfterSeconds);
 }
 
 function reasonOf(error: OAuthError, credentials: string | undefined): RefusalReason {
@@ -117,14 +123,14 @@ function reasonOf(error: OAuthError, credentials: string | undefined): RefusalRe
 }
 
 async function refused(
-  config: MountConfig,
+  observer: Observer,
   response: Response,
   reason: RefusalReason,
   authInfo?: AuthInfo,
   retryAfterSeconds?: number,
 ): Promise<AuthCheck> {
   const extra = { ...(authInfo && { authInfo }), ...(retryAfterSeconds !== undefined && { retryAfterSeconds }) };
-  return { ok: false, response: await refusedWith(config.observe, response, { reason, ...extra }) };
+  return { ok: false, response: await refusedWith(observer, response, { reason, ...extra }) };
 }
 
 /** `resourceMetadataUrl`, or the RFC 9728 location for the request's own URL (the SDK's helper). */

@@ -16,9 +16,19 @@ import { ToolError } from '../model/tool-error.js';
 import { maskedText } from '../observe/failure.js';
 import { observeError } from '../observe/observe.js';
 import { observeRefusal } from '../observe/refusal.js';
-import type { MountConfig } from '../serve/config.js';
-import type { FeatureItem, VisibleFeatures } from '../serve/options.js';
-import type { RequestState } from '../serve/request-state.js';
+import type { Observer } from '../observe/settle.js';
+import type { FeatureItem, VisibleFeatures } from './options.js';
+import type { AccessPolicy } from './settle.js';
+
+/** What the feature checks know of the request whose server the hook fills. */
+export interface FeatureRequest {
+  /** The JSON-RPC method of a single message. */
+  readonly method?: string;
+  /** Who is calling. */
+  readonly authInfo?: AuthInfo;
+  /** What the adapter hands over (`{}` when none). */
+  readonly host: unknown;
+}
 
 /** One item the hook registered on this request's server, and how to take it off again. */
 interface Registered extends FeatureItem {
@@ -39,20 +49,20 @@ const NO_TOKEN: AuthInfo = Object.freeze({ token: '', clientId: '', scopes: Obje
  * an authentication gate, and on a mount whose auth is optional there is none for prompts and resources.
  * A get or read the challenge refuses is reported to `observe.onRefusal` (`insufficient-scope`).
  */
-export function recordFeatures(server: McpServer, config: MountConfig, state: RequestState): Registered[] {
+export function recordFeatures(server: McpServer, observer: Observer, state: FeatureRequest): Registered[] {
   const items: Registered[] = [];
   const prompt = server.registerPrompt.bind(server) as (...args: unknown[]) => { remove(): void };
   const resource = server.registerResource.bind(server) as (...args: unknown[]) => { remove(): void };
   Object.assign(server, {
     registerPrompt: (name: string, itemConfig: unknown, ...rest: unknown[]) => {
-      const { config: checked, challenge } = guarded(itemConfig, config, state);
-      const handle = prompt(name, checked, ...masked(rest, `Prompt ${name}`, config, state));
+      const { config: checked, challenge } = guarded(itemConfig, observer, state);
+      const handle = prompt(name, checked, ...masked(rest, `Prompt ${name}`, observer, state));
       items.push({ kind: 'prompt', name, ...(challenge && { challenge }), remove: () => handle.remove() });
       return handle;
     },
     registerResource: (name: string, uriOrTemplate: unknown, itemConfig: unknown, ...rest: unknown[]) => {
-      const { config: checked, challenge } = guarded(itemConfig, config, state);
-      const handle = resource(name, uriOrTemplate, checked, ...masked(rest, `Resource ${name}`, config, state));
+      const { config: checked, challenge } = guarded(itemConfig, observer, state);
+      const handle = resource(name, uriOrTemplate, checked, ...masked(rest, `Resource ${name}`, observer, state));
       const template = typeof uriOrTemplate !== 'string';
       const uri = template ? templateText(uriOrTemplate) : uriOrTemplate;
       items.push({
@@ -74,7 +84,7 @@ export function recordFeatures(server: McpServer, config: MountConfig, state: Re
  * (phase `feature`) and the client sees `<what> failed (error id <id>)`, with the message under
  * `exposeErrors`.
  */
-function masked(rest: unknown[], what: string, config: MountConfig, state: RequestState): unknown[] {
+function masked(rest: unknown[], what: string, observer: Observer, state: FeatureRequest): unknown[] {
   const at = rest.length - 1;
   const handler = rest[at];
   if (typeof handler !== 'function') return rest;
@@ -84,11 +94,11 @@ function masked(rest: unknown[], what: string, config: MountConfig, state: Reque
     } catch (error) {
       if (error instanceof ProtocolError) throw error;
       if (error instanceof ToolError) throw new ProtocolError(ProtocolErrorCode.InternalError, error.message);
-      const errorId = observeError(config.observe, error, {
+      const errorId = observeError(observer, error, {
         phase: 'feature',
         ...(state.authInfo && { authInfo: state.authInfo }),
       });
-      throw new ProtocolError(ProtocolErrorCode.InternalError, maskedText(config.observe, what, errorId, error));
+      throw new ProtocolError(ProtocolErrorCode.InternalError, maskedText(observer, what, errorId, error));
     }
   };
   return [...rest.slice(0, at), wrapped];
@@ -96,8 +106,8 @@ function masked(rest: unknown[], what: string, config: MountConfig, state: Reque
 
 function guarded(
   itemConfig: unknown,
-  config: MountConfig,
-  state: RequestState,
+  observer: Observer,
+  state: FeatureRequest,
 ): { config: unknown; challenge?: ScopeChallengeHandler } {
   if (!isPlainObject(itemConfig) || typeof itemConfig.scopeChallenge !== 'function') return { config: itemConfig };
   const own = itemConfig.scopeChallenge as ScopeChallengeHandler;
@@ -106,7 +116,7 @@ function guarded(
   const reported: ScopeChallengeHandler = async (context) => {
     const refusal = await challenge(context);
     if (refusal) {
-      observeRefusal(config.observe, {
+      observeRefusal(observer, {
         reason: 'insufficient-scope',
         status: 403,
         message: refusal.errorDescription ?? 'Insufficient scope',
@@ -131,21 +141,15 @@ function templateText(template: unknown): string | undefined {
  */
 export async function restrictFeatures(
   items: readonly Registered[],
-  config: MountConfig,
-  state: RequestState,
+  access: AccessPolicy,
+  state: FeatureRequest,
   request: Request,
 ): Promise<void> {
   if (items.length === 0) return;
-  const visible = config.visibleFeatures
-    ? asPredicate(
-        await config.visibleFeatures({
-          authInfo: state.authInfo,
-          request,
-          host: state.extras?.host ?? {},
-        }),
-      )
+  const visible = access.visibleFeatures
+    ? asPredicate(await access.visibleFeatures({ authInfo: state.authInfo, request, host: state.host }))
     : undefined;
-  const listing = state.method !== undefined && LISTS.has(state.method) && !config.listUnauthorizedTools;
+  const listing = state.method !== undefined && LISTS.has(state.method) && !access.listUnauthorizedTools;
   for (const item of items) {
     if (visible && !visible(item)) item.remove();
     else if (listing && item.challenge && (await refused(item.challenge, state.authInfo))) item.remove();

@@ -3,9 +3,62 @@
  * policies the per-request checks read. See docs/decisions/0012-access-control.md.
  */
 import { requireScopes } from '@modelcontextprotocol/server';
-import type { AccessOptions, AuthOptions, CorsOptions } from '../serve/options.js';
+import { hookOption, optionKeys, stringList } from '../settle/checks.js';
 import { positiveInteger } from '../settle/positive-integer.js';
+import type {
+  AccessOptions,
+  AuthOptions,
+  CorsOptions,
+  VisibilityContext,
+  VisibleFeatures,
+  VisibleTools,
+} from './options.js';
 import { type TokenCache, tokenCache } from './token-cache.js';
+
+/** The keys `access` takes: one list, tied to `AccessOptions` by the compiler. */
+export const ACCESS_KEYS = optionKeys<AccessOptions>()([
+  'checkOrigin',
+  'origins',
+  'hosts',
+  'cors',
+  'auth',
+  'visibleTools',
+  'listUnauthorizedTools',
+  'visibleFeatures',
+]);
+
+/** What every access check runs with: `access`, settled. Frozen. */
+export interface AccessPolicy {
+  /** `checkOrigin`, `origins`, `hosts`. */
+  readonly origin: OriginPolicy;
+  /** `cors`, settled; undefined when off. */
+  readonly cors?: CorsPolicy;
+  /** `auth`, defaulted; undefined without it. */
+  readonly auth?: AuthPolicy;
+  readonly listUnauthorizedTools: boolean;
+  readonly visibleTools?: (context: VisibilityContext) => VisibleTools | Promise<VisibleTools>;
+  readonly visibleFeatures?: (context: VisibilityContext) => VisibleFeatures | Promise<VisibleFeatures>;
+}
+
+/**
+ * Settles `access`: the Origin and Host checks, CORS, auth, and which tools and features a request sees.
+ * @throws TypeError naming the option whose value cannot mean anything (see each part's settle below).
+ * @example `settleAccess({ hosts: ['api.example.com'], auth: { verify } })`
+ */
+export function settleAccess(access: AccessOptions): AccessPolicy {
+  hookOption('access.visibleTools', access.visibleTools);
+  hookOption('access.visibleFeatures', access.visibleFeatures);
+  const cors = settleCorsPolicy(access);
+  const auth = settleAuthPolicy(access);
+  return Object.freeze({
+    origin: settleOriginPolicy(access),
+    ...(cors && { cors }),
+    ...(auth && { auth }),
+    listUnauthorizedTools: access.listUnauthorizedTools === true,
+    ...(access.visibleTools && { visibleTools: access.visibleTools }),
+    ...(access.visibleFeatures && { visibleFeatures: access.visibleFeatures }),
+  });
+}
 
 /** What the Origin and Host checks run with. */
 export interface OriginPolicy {
@@ -69,7 +122,7 @@ export function settleOriginPolicy(options: AccessOptions): OriginPolicy {
   }
   const origins = new Set<string>();
   const schemes: string[] = [];
-  for (const entry of list('access.origins', options.origins)) {
+  for (const entry of stringList('access.origins', options.origins)) {
     const wildcard = WILDCARD.exec(entry);
     if (wildcard) {
       // The SDK honours `<scheme>://*` for non-web schemes only: websites are listed one by one.
@@ -83,7 +136,7 @@ export function settleOriginPolicy(options: AccessOptions): OriginPolicy {
     }
     origins.add(serializedOrigin(entry));
   }
-  const hosts = options.hosts === undefined ? undefined : list('access.hosts', options.hosts).map(hostname);
+  const hosts = options.hosts === undefined ? undefined : stringList('access.hosts', options.hosts).map(hostname);
   if (hosts?.length === 0) throw new TypeError('mcp-mount: access.hosts must name at least one hostname');
   return Object.freeze({
     check: options.checkOrigin !== false,
@@ -91,14 +144,6 @@ export function settleOriginPolicy(options: AccessOptions): OriginPolicy {
     schemes: Object.freeze(schemes),
     ...(hosts && { hosts: Object.freeze(hosts) }),
   });
-}
-
-function list(option: string, value: unknown): string[] {
-  if (value === undefined) return [];
-  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) {
-    throw new TypeError(`mcp-mount: ${option} must be an array of strings`);
-  }
-  return [...value];
 }
 
 /** `https://App.example.com:443/` → `https://app.example.com`: how browsers serialize an `Origin`. */
@@ -155,7 +200,7 @@ export function settleAuthPolicy(options: AccessOptions): AuthPolicy | undefined
     throw new TypeError('mcp-mount: access.auth.required must be a boolean');
   }
   const required = auth.required !== false;
-  const requiredScopes = list('access.auth.requiredScopes', auth.requiredScopes);
+  const requiredScopes = stringList('access.auth.requiredScopes', auth.requiredScopes);
   if (requiredScopes.length > 0) {
     checkScopes('access.auth.requiredScopes', requiredScopes);
     if (!required)
@@ -223,7 +268,7 @@ export function settleCorsPolicy(options: AccessOptions): CorsPolicy | undefined
   }
   const given: CorsOptions = cors === true ? {} : cors;
   const headers = (option: string, value: readonly string[] | undefined) => {
-    const names = list(`access.cors.${option}`, value);
+    const names = stringList(`access.cors.${option}`, value);
     const bad = names.find((n) => !HEADER_NAME.test(n));
     if (bad !== undefined)
       throw new TypeError(`mcp-mount: access.cors.${option}: ${JSON.stringify(bad)} is not a header name`);

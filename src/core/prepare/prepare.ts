@@ -177,7 +177,7 @@ function settleAccess(
 ): { scopes?: SettledScopes; servable: boolean; issues: SchemaIssue[] } {
   const access = checkToolScopes(tool, scopes);
   const issues = [...access.issues];
-  if (access.scopes && !config.auth) issues.push(scopesWithoutAuth(tool));
+  if (access.scopes && !config.access.auth) issues.push(scopesWithoutAuth(tool));
   return { ...(access.scopes && { scopes: access.scopes }), servable: access.issues.length === 0, issues };
 }
 

@@ -4,14 +4,7 @@
  */
 
 import type { PerRequestResponseMode, ServerOptions } from '@modelcontextprotocol/server';
-import {
-  type AuthPolicy,
-  type CorsPolicy,
-  type OriginPolicy,
-  settleAuthPolicy,
-  settleCorsPolicy,
-  settleOriginPolicy,
-} from '../access/settle.js';
+import { type AccessPolicy, settleAccess } from '../access/settle.js';
 import { type RatePolicy, settleRatePolicy } from '../limits/rate-policy.js';
 import { closestKey } from '../messages/closest-key.js';
 import type { ServerHook } from '../model/features.js';
@@ -150,17 +143,8 @@ export interface MountConfig {
   readonly timeoutMs?: number;
   /** `limits.rate` and `limits.concurrency`, settled; undefined when neither is set. */
   readonly rate?: RatePolicy;
-  /** `access.checkOrigin`, `access.origins`, `access.hosts`. */
-  readonly origin: OriginPolicy;
-  /** `access.cors`, settled; undefined when off. */
-  readonly cors?: CorsPolicy;
-  /** `access.auth`, defaulted; undefined without it. */
-  readonly auth?: AuthPolicy;
-  /** `access.listUnauthorizedTools`. */
-  readonly listUnauthorizedTools: boolean;
-  readonly visibleTools?: (context: VisibilityContext) => VisibleTools | Promise<VisibleTools>;
-  /** `access.visibleFeatures`. */
-  readonly visibleFeatures?: (context: VisibilityContext) => VisibleFeatures | Promise<VisibleFeatures>;
+  /** `access`, settled: the Origin and Host checks, CORS, auth, visibility. */
+  readonly access: AccessPolicy;
   /** `observe`, settled: what every concern reports through. */
   readonly observe: Observer;
   /** The `features` option: registers resources, prompts and the like on each per-request server. */
@@ -215,7 +199,7 @@ export function settleOptions(options: McpMountOptions<any> = {}): MountConfig {
     ...settleRepair(repair),
     ...settleLimits(limits),
     ...settleRate(limits, options.name),
-    ...settleAccess(access),
+    access: settleAccess(access),
     observe: settleObserve(observe),
     ...settleFeatures(options),
     ...settleProtocol(protocol),
@@ -360,24 +344,6 @@ function settleLimits(
 function settleRate(limits: LimitsOptions, name: string | undefined): Pick<MountConfig, 'rate'> {
   const rate = settleRatePolicy(limits, name ?? 'mcp-mount');
   return rate ? { rate } : {};
-}
-
-/** `access`: the Origin and Host checks, CORS, auth, and which tools a request sees. */
-function settleAccess(
-  access: AccessOptions,
-): Pick<MountConfig, 'origin' | 'cors' | 'auth' | 'listUnauthorizedTools' | 'visibleTools' | 'visibleFeatures'> {
-  hook('access.visibleTools', access.visibleTools);
-  hook('access.visibleFeatures', access.visibleFeatures);
-  const cors = settleCorsPolicy(access);
-  const auth = settleAuthPolicy(access);
-  return {
-    origin: settleOriginPolicy(access),
-    ...(cors && { cors }),
-    ...(auth && { auth }),
-    listUnauthorizedTools: access.listUnauthorizedTools === true,
-    ...(access.visibleTools && { visibleTools: access.visibleTools }),
-    ...(access.visibleFeatures && { visibleFeatures: access.visibleFeatures }),
-  };
 }
 
 /** `features`: the hook that registers resources, prompts and the like. */

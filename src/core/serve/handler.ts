@@ -71,14 +71,18 @@ function guarded(config: MountConfig, serve: RequestPath['fetch']): McpFetchHand
     // The browser origin CORS answers: only one the Origin check let in.
     let allowed: string | undefined;
     try {
-      const origin = checkOrigin(config.origin, request);
+      const origin = checkOrigin(config.access.origin, request);
       if (!origin.ok) return await refusedWith(config.observe, origin.response, { reason: origin.reason });
-      allowed = config.cors && origin.origin;
-      if (config.cors && allowed && isPreflight(request)) return preflight(config.cors, allowed, request);
-      return withCors(config.cors, allowed, await serve(request, extras));
+      allowed = config.access.cors && origin.origin;
+      if (config.access.cors && allowed && isPreflight(request)) return preflight(config.access.cors, allowed, request);
+      return withCors(config.access.cors, allowed, await serve(request, extras));
     } catch (error) {
       const errorId = observeError(config.observe, error, { phase: 'request' });
-      return withCors(config.cors, allowed, jsonRpcError(500, -32603, `Internal server error (error id ${errorId})`));
+      return withCors(
+        config.access.cors,
+        allowed,
+        jsonRpcError(500, -32603, `Internal server error (error id ${errorId})`),
+      );
     }
   };
 }

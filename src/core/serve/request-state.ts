@@ -1,11 +1,8 @@
 /** What one request tells the per-request server, beside the JSON-RPC message the SDK reads itself. */
 import type { AuthInfo } from '@modelcontextprotocol/server';
-import type { AnyTool } from '../model/tool.js';
+import type { Visibility } from '../access/visibility.js';
 import type { RequestTrace } from '../observe/telemetry.js';
 import type { MessageState } from './envelope.js';
-
-/** Whether one request may see a tool (`visibleTools`' answer, as a predicate over served tools). */
-export type Visibility = (served: { readonly name: string; readonly tool: AnyTool }) => boolean;
 
 /** Per-request extras an adapter hands to the core's `fetch`. */
 export interface FetchExtras<Host = unknown> {

@@ -40,7 +40,7 @@ export function serveRequests(
 
   const fetch = async (request: Request, extras?: FetchExtras): Promise<Response> => {
     // Before the body is read: a request without valid credentials costs no more than its headers.
-    const auth = await authenticate(config, request, extras?.authInfo);
+    const auth = await authenticate(config.access, config.observe, request, extras?.authInfo);
     if (!auth.ok) return auth.response;
     const { authInfo } = auth;
     const visible = await tools.visibility(request, authInfo, extras?.host);

@@ -7,11 +7,11 @@
  */
 import type { AuthInfo, RegisteredTool } from '@modelcontextprotocol/server';
 import { authenticationRequired } from '../access/auth.js';
+import { toolVisibility, type Visibility } from '../access/visibility.js';
 import { observeCallRefusal } from '../observe/refusal.js';
 import type { MountConfig } from './config.js';
-import type { VisibleTools } from './options.js';
 import type { Registration } from './registration.js';
-import type { RequestState, Visibility } from './request-state.js';
+import type { RequestState } from './request-state.js';
 
 export interface ToolSet {
   /** Runs `visibleTools` for this request (once), or undefined when every tool is visible. */
@@ -30,7 +30,7 @@ export function toolSet(registrations: readonly Registration[], config: MountCon
   const listed = (r: Registration, state: RequestState) =>
     r.listed(state.projection()) !== undefined &&
     visible(r, state) &&
-    (config.listUnauthorizedTools || !r.scopes || r.scopes.permits(state.authInfo));
+    (config.access.listUnauthorizedTools || !r.scopes || r.scopes.permits(state.authInfo));
   const shown = (state: RequestState) => {
     // Chosen here, now that the SDK has accepted the request, before any tool is listed.
     state.projection();
@@ -43,14 +43,11 @@ export function toolSet(registrations: readonly Registration[], config: MountCon
   };
 
   return {
-    async visibility(request, authInfo, host) {
-      if (!config.visibleTools) return undefined;
-      const answer = await config.visibleTools({ authInfo, request, host: host ?? {} });
-      return asVisibility(answer);
-    },
+    visibility: (request, authInfo, host) => toolVisibility(config.access, request, authInfo, host),
     refuseCall(request, state) {
       const r = called(state);
-      if (r?.scopes && state.authInfo === undefined) return authenticationRequired(config, request, r.scopes.requested);
+      if (r?.scopes && state.authInfo === undefined)
+        return authenticationRequired(config.access, request, r.scopes.requested);
       return undefined;
     },
     populate(state, register) {
@@ -85,25 +82,4 @@ export function toolSet(registrations: readonly Registration[], config: MountCon
 function unknownTool(config: MountConfig, state: RequestState): void {
   const { tool } = state.call!;
   observeCallRefusal(config.observe, state, { reason: 'unknown-tool', message: `Tool ${tool} not found`, tool });
-}
-
-/** `visibleTools`' answer as a predicate. @throws TypeError for anything else (a 500 that onError sees). */
-function asVisibility(answer: VisibleTools): Visibility {
-  if (typeof answer === 'function') {
-    // Asked once per tool and request, however often the request looks.
-    const seen = new Map<object, boolean>();
-    return (r) => {
-      const known = seen.get(r);
-      if (known !== undefined) return known;
-      const visible = answer(r.tool) === true;
-      seen.set(r, visible);
-      return visible;
-    };
-  }
-  if (answer instanceof Set) return (r) => answer.has(r.name);
-  if (Array.isArray(answer)) {
-    const names = new Set(answer);
-    return (r) => names.has(r.name);
-  }
-  throw new TypeError('mcp-mount: visibleTools must return tool names (an array or a Set) or a predicate');
 }

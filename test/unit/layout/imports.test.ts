@@ -59,12 +59,6 @@ const ALLOWED_PEER_EDGES: ReadonlyArray<readonly [string, string]> = [
  * violation still fails.
  */
 const PENDING_SPLIT: ReadonlyArray<readonly [string, string]> = [
-  ['core/access/auth.ts', 'core/serve/config.ts'],
-  ['core/access/auth.ts', 'core/serve/options.ts'],
-  ['core/access/features.ts', 'core/serve/config.ts'],
-  ['core/access/features.ts', 'core/serve/options.ts'],
-  ['core/access/features.ts', 'core/serve/request-state.ts'],
-  ['core/access/settle.ts', 'core/serve/options.ts'],
   ['core/arguments/call.ts', 'core/prepare/prepare.ts'],
   ['core/arguments/call.ts', 'core/serve/config.ts'],
   ['core/arguments/call.ts', 'core/serve/envelope.ts'],

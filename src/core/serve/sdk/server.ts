@@ -49,7 +49,12 @@ export async function perRequestServer(
     },
   );
   if (hook) {
-    const items = recordFeatures(server, config, state);
+    const asked = {
+      ...(state.method !== undefined && { method: state.method }),
+      ...(state.authInfo && { authInfo: state.authInfo }),
+      host: state.extras?.host ?? {},
+    };
+    const items = recordFeatures(server, config.observe, asked);
     config.features?.(server, {
       era: rc.era,
       method: state.method,
@@ -58,7 +63,7 @@ export async function perRequestServer(
       host: state.extras?.host,
       probe: false,
     });
-    await restrictFeatures(items, config, state, rc.requestInfo as Request);
+    await restrictFeatures(items, config.access, asked, rc.requestInfo as Request);
   }
   populate(server);
   return server;

@@ -60,9 +60,9 @@ export function toolList(registrations: readonly Registration[], config: MountCo
     return entries;
   };
   const perCaller =
-    config.visibleTools !== undefined ||
+    config.access.visibleTools !== undefined ||
     config.projection.choose !== undefined ||
-    (!config.listUnauthorizedTools && registrations.some((r) => r.scopes));
+    (!config.access.listUnauthorizedTools && registrations.some((r) => r.scopes));
 
   return {
     ...(perCaller && { cacheHints: PRIVATE_LIST }),
