@@ -5,8 +5,9 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { buildDocuments, documentsModule } from '../core/documents/emit.js';
+import type { Preparation } from '../core/model/prepared.js';
 import type { AnyTool } from '../core/model/tool.js';
-import { type Preparation, prepareTools } from '../core/prepare/prepare.js';
+import { prepareTools } from '../core/prepare/prepare.js';
 import { validateMcpSchemas } from '../core/prepare/report.js';
 import { reportOf, type ValidationReport } from '../core/prepare/report-of.js';
 import { type MountConfig, settleOptions } from '../core/serve/config.js';

@@ -2,13 +2,12 @@ import type { z } from 'zod';
 import { setOwn } from '../json-schema/own-properties.js';
 import { type IgnoredKey, ignoredKeys } from '../messages/ignored-keys.js';
 import { formatIssues } from '../messages/index.js';
-import type { PreparedTool } from '../prepare/prepare.js';
+import type { PreparedTool } from '../model/prepared.js';
 import { type Repair, repairArgs } from '../repair/index.js';
-import type { MountConfig } from '../serve/config.js';
-import type { CallEnvelope } from '../serve/envelope.js';
 import { type StrippedKey, strippedKeys } from '../zod/stripped-keys.js';
 import { markupLines } from './hygiene.js';
 import { inspectSentValues } from './sent-values.js';
+import type { ArgumentsPolicy } from './settle.js';
 
 /** What a successful `tools/call` argument check hands to the executor. */
 export interface ParsedCall {
@@ -40,8 +39,18 @@ export interface CallWork {
   stripped: number;
 }
 
-/** The parts of the mount's configuration the argument check reads. */
-export type CallPolicy = Pick<MountConfig, 'repair' | 'unknownKeys' | 'injectedKeys' | 'hygiene' | 'argumentLimits'>;
+/** What the envelope step did to a call's `arguments` before the SDK saw them (serve/envelope.ts). */
+export interface SentEnvelope {
+  /** Repairs made to the whole `arguments` (sent as JSON text, or empty). */
+  readonly repairs: readonly Repair[];
+  /** `arguments` the SDK would refuse, kept for the check to judge (it was handed `{}`). */
+  readonly unfit?: { readonly value: unknown };
+}
+
+/** What the argument check reads: `repair`, settled, and what one call's arguments may hold (`limits`). */
+export interface CallPolicy extends ArgumentsPolicy {
+  readonly argumentLimits: { readonly maxDepth: number; readonly maxValues: number };
+}
 
 /**
  * The first pass, repair, split, then the one parse per slice. The original Zod schemas are the only parsers
@@ -58,7 +67,7 @@ export async function checkCall(
   tool: PreparedTool,
   raw: unknown,
   policy: CallPolicy,
-  envelope: Pick<CallEnvelope, 'repairs' | 'unfit'> = NO_ENVELOPE,
+  envelope: SentEnvelope = NO_ENVELOPE,
 ): Promise<CallCheck> {
   // The envelope's repairs come first: they were made first.
   const repairs: Repair[] = [...envelope.repairs];
@@ -183,7 +192,7 @@ function verdict(
   };
 }
 
-const NO_ENVELOPE: Pick<CallEnvelope, 'repairs'> = Object.freeze({ repairs: Object.freeze([]) });
+const NO_ENVELOPE: SentEnvelope = Object.freeze({ repairs: Object.freeze([]) });
 
 /** The failure text for `arguments` that are not an object: the one place that refuses them. */
 function argumentsNotAnObject(value: unknown): string {

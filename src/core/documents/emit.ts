@@ -3,7 +3,7 @@
  * served projection, the `BuiltDocuments` and the text of the ES module that exports them.
  */
 import type { JsonSchema } from '../json-schema/types.js';
-import type { Preparation } from '../prepare/prepare.js';
+import type { Preparation } from '../model/prepared.js';
 import type { SchemaIssue } from '../probe/issue.js';
 import type { ProjectionName } from '../projection/names.js';
 import type { MountConfig } from '../serve/config.js';

@@ -7,9 +7,9 @@
 
 import { probeServerHook } from '../model/features.js';
 import { perProjection } from '../model/per-projection.js';
+import type { Preparation, PreparedTool, ToolDocuments } from '../model/prepared.js';
 import { slicesOf } from '../model/slices.js';
 import type { AnyTool } from '../model/tool.js';
-import type { Preparation, PreparedTool, ToolDocuments } from '../prepare/prepare.js';
 import { checkAppViews } from '../probe/app-views.js';
 import { formatSchemaIssues } from '../probe/format-issues.js';
 import type { SchemaIssue } from '../probe/issue.js';
@@ -101,7 +101,7 @@ function servedFromDocuments(tool: AnyTool, matched: MatchedTool, config: MountC
     requiredKeys: matched.requiredKeys,
     servable: matched.servable,
     ...(scopes && { scopes }),
-    ...slicesOf(tool, config),
+    ...slicesOf(tool, config.extend),
   };
 }
 

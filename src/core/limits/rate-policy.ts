@@ -3,8 +3,8 @@
  * window, built by the store the options name (memory by default). See docs/decisions/0021-rate-limits.md.
  */
 import RateLimiterMemory from 'rate-limiter-flexible/lib/RateLimiterMemory.js';
-import type { LimitsOptions, RateLimiter, RateLimitOptions, RateWindow } from '../serve/options.js';
 import { positiveInteger } from '../settle/positive-integer.js';
+import type { LimitsOptions, RateLimiter, RateLimitOptions, RateWindow } from './options.js';
 
 /** What the per-request limits run with. */
 export interface RatePolicy {

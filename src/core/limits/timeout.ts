@@ -3,14 +3,15 @@
  * the deadline and the call is answered then, whatever the handler does with the signal.
  */
 
-import type { PreparedTool } from '../prepare/prepare.js';
-import type { MountConfig } from '../serve/config.js';
 import { positiveInteger } from '../settle/positive-integer.js';
 
-/** The deadline of one tool's calls, in milliseconds, or undefined for none. @throws TypeError when invalid. */
-export function settledTimeout(prepared: PreparedTool, config: MountConfig): number | undefined {
-  const own: unknown = prepared.tool.timeoutMs;
-  return own === undefined ? config.timeoutMs : positiveInteger(`tool ${prepared.name}: timeoutMs`, own);
+/**
+ * The deadline of one tool's calls, in milliseconds: its own `timeoutMs`, else `fallback` (`limits.timeoutMs`),
+ * else undefined for none. @throws TypeError when the tool's own is not a positive integer.
+ */
+export function settledTimeout(tool: { name: string; timeoutMs?: unknown }, fallback: number | undefined) {
+  const own = tool.timeoutMs;
+  return own === undefined ? fallback : positiveInteger(`tool ${tool.name}: timeoutMs`, own);
 }
 
 /**

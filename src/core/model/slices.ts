@@ -1,8 +1,7 @@
 /** Where a tool's arguments go: the slices (`params`, `input`, the mount's `extend`) and the keys each owns. */
 import * as z from 'zod';
-import type { MountConfig } from '../serve/config.js';
-import type { ExtendOption } from '../serve/options.js';
 import { shapeKeys } from '../zod/shape-keys.js';
+import type { ExtendOption } from './extend.js';
 import type { AnyTool } from './tool.js';
 
 /** One argument slice a tool parses on its own: the keys it owns and its original Zod schema. */
@@ -24,8 +23,7 @@ export interface ToolSlices {
 const EMPTY_INPUT = z.object({});
 
 /** Where a tool's arguments go: the keys each slice owns, and every key any of them declares. */
-export function slicesOf(tool: AnyTool, config: MountConfig): ToolSlices {
-  const { extend } = config;
+export function slicesOf(tool: AnyTool, extend: ExtendOption | undefined): ToolSlices {
   const input = (tool.input as z.ZodType | undefined) ?? EMPTY_INPUT;
   const useExtend = extend !== undefined && (extend.filter?.(tool) ?? true);
   const extendKeys = useExtend ? Object.keys(extend.schema.shape) : [];

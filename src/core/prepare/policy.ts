@@ -1,10 +1,10 @@
 /** Which startup issues stop a mount, under which `schemaValidation.policy`, and which tools are served. */
 
+import type { Preparation, PreparedTool } from '../model/prepared.js';
 import { formatSchemaIssues } from '../probe/format-issues.js';
 import type { SchemaIssue, SchemaIssueCode } from '../probe/issue.js';
 import { McpMountSchemaError } from '../probe/schema-error.js';
 import type { MountConfig } from '../serve/config.js';
-import type { Preparation, PreparedTool } from './prepare.js';
 
 /**
  * Issue codes that fail the mount under every policy, because no way of serving the rest is what the author

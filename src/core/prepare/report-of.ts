@@ -2,9 +2,9 @@
 
 import type { Icon, ToolAnnotations, ToolExecution } from '@modelcontextprotocol/server';
 import type { JsonSchema } from '../json-schema/types.js';
+import type { Preparation, ToolDocuments } from '../model/prepared.js';
 import type { SchemaIssue } from '../probe/issue.js';
 import type { ProjectionName } from '../projection/names.js';
-import type { Preparation, ToolDocuments } from './prepare.js';
 
 /** A tool as `tools/list` serves it. */
 export interface ServedTool {

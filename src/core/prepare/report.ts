@@ -1,8 +1,9 @@
+import type { Preparation } from '../model/prepared.js';
 import type { AnyTool, AnyZodObject } from '../model/tool.js';
 import type { SchemaIssue, SchemaIssueCode } from '../probe/issue.js';
 import { type MountConfig, settleOptions } from '../serve/config.js';
 import type { McpMountOptions } from '../serve/options.js';
-import { type Preparation, prepareTools } from './prepare.js';
+import { prepareTools } from './prepare.js';
 import type { ValidationReport } from './report-of.js';
 import { reportOf } from './report-of.js';
 

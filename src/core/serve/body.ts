@@ -35,7 +35,7 @@ export async function readMessage(
   if (parsedBody !== undefined) return parsedMessage(parsedBody, config, authInfo);
   // Something before the core read it (a middleware's `await request.json()`): no bytes are left.
   if (request.bodyUsed || request.body?.locked) return { kind: 'answered', response: bodyAlreadyRead(config) };
-  const body = await readBodyLimited(request, config.maxRequestBodyBytes);
+  const body = await readBodyLimited(request, config.limits.maxRequestBodyBytes);
   if (!body.ok && body.status === 413) return tooLargeAnswer(config, authInfo);
   if (!body.ok) {
     observeError(config.observe, body.error, { phase: 'body' });
@@ -63,7 +63,8 @@ async function parsedMessage(parsedBody: unknown, config: MountConfig, authInfo?
   if (text === undefined) {
     return { kind: 'answered', response: jsonRpcError(400, -32700, 'Parse error: the parsed body is not JSON') };
   }
-  if (new TextEncoder().encode(text).byteLength > config.maxRequestBodyBytes) return tooLargeAnswer(config, authInfo);
+  if (new TextEncoder().encode(text).byteLength > config.limits.maxRequestBodyBytes)
+    return tooLargeAnswer(config, authInfo);
   return { kind: 'message', message: parsedBody };
 }
 
@@ -72,7 +73,7 @@ async function tooLargeAnswer(config: MountConfig, authInfo: AuthInfo | undefine
   const refusal = { reason: 'too-large' as const, ...(authInfo && { authInfo }) };
   return {
     kind: 'answered',
-    response: await refusedWith(config.observe, tooLarge(config.maxRequestBodyBytes), refusal),
+    response: await refusedWith(config.observe, tooLarge(config.limits.maxRequestBodyBytes), refusal),
   };
 }
 

@@ -5,7 +5,9 @@
 
 import type { PerRequestResponseMode, ServerOptions } from '@modelcontextprotocol/server';
 import { type AccessPolicy, settleAccess } from '../access/settle.js';
-import { type RatePolicy, settleRatePolicy } from '../limits/rate-policy.js';
+import type { CallPolicy } from '../arguments/call.js';
+import { type ArgumentsPolicy, settleArguments } from '../arguments/settle.js';
+import { type LimitsPolicy, settleLimits } from '../limits/settle.js';
 import { closestKey } from '../messages/closest-key.js';
 import type { ServerHook } from '../model/features.js';
 import { type Observer, settleObserve } from '../observe/settle.js';
@@ -37,29 +39,9 @@ import type {
 /** What `projection: 'auto'` can answer besides `flat`. */
 const AUTO_TARGETS = AUTO_PROJECTIONS.map((rule) => rule.projection);
 
-/** The SDK's own default body limit, 4 MiB. */
-const DEFAULT_MAX_REQUEST_BODY_BYTES = 4 * 1024 * 1024;
-
-/** What one call's arguments may hold (docs/design/repair.md, Limits). */
-export interface ArgumentLimits {
-  /** Nesting levels of arrays and objects, sent or parsed from text; the arguments object is level 1. */
-  readonly maxDepth: number;
-  /** Values sent; text that repair parses may hold as many again. */
-  readonly maxValues: number;
-}
-
-/** 64 levels: far past real arguments, far from where Zod's recursive parse would exhaust the stack. */
-export const DEFAULT_MAX_ARGUMENT_DEPTH = 64;
-/** 1,000,000 values: every walk over them is linear, so this bounds a call's work, not its validity. */
-export const DEFAULT_MAX_ARGUMENT_VALUES = 1_000_000;
-
 const POLICIES = ['throw', 'warn', 'skip'] as const;
 const PROJECTION_ERRORS = ['fall-back', 'fail'] as const;
-const UNKNOWN_KEYS = ['notice', 'reject', 'strip'] as const;
 const RESPONSE_MODES: readonly PerRequestResponseMode[] = ['auto', 'sse', 'json'];
-
-/** Keys clients are known to add to every call's arguments on their own: n8n's `toolCallId`. */
-const DEFAULT_INJECTED_KEYS: readonly string[] = Object.freeze(['toolCallId']);
 
 /** The keys each group takes, to refuse a misspelt or misplaced one rather than ignore it. */
 const GROUP_KEYS = {
@@ -127,22 +109,10 @@ export interface MountConfig {
     readonly policy: (typeof POLICIES)[number];
     readonly projectionErrors: (typeof PROJECTION_ERRORS)[number];
   };
-  /** Which argument repairs run (`repair.json`, `repair.scalars`, `repair.nullAsAbsent`). */
-  readonly repair: { readonly json: boolean; readonly scalars: boolean; readonly nullAsAbsent: boolean };
-  /** `repair.unknownKeys`, defaulted to `'notice'`. */
-  readonly unknownKeys: (typeof UNKNOWN_KEYS)[number];
-  /** `repair.injectedKeys`, defaulted to `['toolCallId']`. */
-  readonly injectedKeys: readonly string[];
-  /** `repair.hygiene`, defaulted to true. */
-  readonly hygiene: boolean;
-  /** `limits.maxRequestBodyBytes`, in bytes; a body over this gets 413. */
-  readonly maxRequestBodyBytes: number;
-  /** `limits.maxArgumentDepth` and `limits.maxArgumentValues`: what one call's arguments may hold. */
-  readonly argumentLimits: ArgumentLimits;
-  /** `limits.timeoutMs`: the default for tools without their own; undefined for none. */
-  readonly timeoutMs?: number;
-  /** `limits.rate` and `limits.concurrency`, settled; undefined when neither is set. */
-  readonly rate?: RatePolicy;
+  /** `repair`, settled: which repairs run, the unknown-key policy, markup hygiene. */
+  readonly arguments: ArgumentsPolicy;
+  /** `limits`, settled: the body and argument caps, timeouts, rate windows, the concurrency cap. */
+  readonly limits: LimitsPolicy;
   /** `access`, settled: the Origin and Host checks, CORS, auth, visibility. */
   readonly access: AccessPolicy;
   /** `observe`, settled: what every concern reports through. */
@@ -196,9 +166,8 @@ export function settleOptions(options: McpMountOptions<any> = {}): MountConfig {
     ...documentsOf(options),
     ...(options.extend && { extend: Object.freeze({ ...options.extend }) }),
     validation: settleValidation(options.schemaValidation),
-    ...settleRepair(repair),
-    ...settleLimits(limits),
-    ...settleRate(limits, options.name),
+    arguments: settleArguments(repair),
+    limits: settleLimits(limits, options.name ?? 'mcp-mount'),
     access: settleAccess(access),
     observe: settleObserve(observe),
     ...settleFeatures(options),
@@ -295,55 +264,6 @@ function settleValidation(validation: SchemaValidationOptions = {}): MountConfig
     }),
     ...(validation.allowFormats && { allowFormats: list(validation.allowFormats) }),
   });
-}
-
-/** `repair`: every switch on by default, `unknownKeys` `'notice'`, `injectedKeys` `['toolCallId']`. */
-function settleRepair(repair: RepairOptions): Pick<MountConfig, 'repair' | 'unknownKeys' | 'injectedKeys' | 'hygiene'> {
-  for (const key of ['json', 'scalars', 'nullAsAbsent', 'hygiene'] as const) boolean(`repair.${key}`, repair[key]);
-  const unknownKeys = repair.unknownKeys ?? 'notice';
-  if (!UNKNOWN_KEYS.includes(unknownKeys)) {
-    throw new TypeError(
-      `mcp-mount: repair.unknownKeys must be one of ${UNKNOWN_KEYS.join(', ')}, got ${String(unknownKeys)}`,
-    );
-  }
-  const injected = repair.injectedKeys ?? DEFAULT_INJECTED_KEYS;
-  if (!Array.isArray(injected) || !injected.every((k) => typeof k === 'string')) {
-    throw new TypeError('mcp-mount: repair.injectedKeys must be an array of key names');
-  }
-  return {
-    repair: Object.freeze({
-      json: repair.json !== false,
-      scalars: repair.scalars !== false,
-      nullAsAbsent: repair.nullAsAbsent !== false,
-    }),
-    unknownKeys,
-    injectedKeys: Object.freeze([...injected]),
-    hygiene: repair.hygiene !== false,
-  };
-}
-
-/** `limits`, each a positive integer or its default. */
-function settleLimits(
-  limits: LimitsOptions,
-): Pick<MountConfig, 'maxRequestBodyBytes' | 'argumentLimits' | 'timeoutMs'> {
-  return {
-    ...(limits.timeoutMs !== undefined && { timeoutMs: positiveInteger('limits.timeoutMs', limits.timeoutMs, 0) }),
-    maxRequestBodyBytes: positiveInteger(
-      'limits.maxRequestBodyBytes',
-      limits.maxRequestBodyBytes,
-      DEFAULT_MAX_REQUEST_BODY_BYTES,
-    ),
-    argumentLimits: Object.freeze({
-      maxDepth: positiveInteger('limits.maxArgumentDepth', limits.maxArgumentDepth, DEFAULT_MAX_ARGUMENT_DEPTH),
-      maxValues: positiveInteger('limits.maxArgumentValues', limits.maxArgumentValues, DEFAULT_MAX_ARGUMENT_VALUES),
-    }),
-  };
-}
-
-/** `limits.rate` and `limits.concurrency`: each window's limiter, built once. */
-function settleRate(limits: LimitsOptions, name: string | undefined): Pick<MountConfig, 'rate'> {
-  const rate = settleRatePolicy(limits, name ?? 'mcp-mount');
-  return rate ? { rate } : {};
 }
 
 /** `features`: the hook that registers resources, prompts and the like. */
@@ -477,4 +397,9 @@ function servedProjections(value: unknown): ProjectionName[] {
     );
   }
   return [...new Set(value)];
+}
+
+/** What the argument check reads (arguments/call.ts): `repair`, settled, and the argument caps of `limits`. */
+export function callPolicy(config: MountConfig): CallPolicy {
+  return Object.freeze({ ...config.arguments, argumentLimits: config.limits.argumentLimits });
 }

@@ -100,13 +100,13 @@ function fixArguments(message: Record<string, unknown>, config: MountConfig): Fi
   if (sent === '' || (Array.isArray(sent) && sent.length === 0)) {
     return { body: withArguments({}), repairs: [EMPTY_ARGUMENTS] };
   }
-  if (typeof sent === 'string' && config.repair.json) {
+  if (typeof sent === 'string' && config.arguments.repair.json) {
     // The text is parsed within the mount's argument limits, as JSON text anywhere inside the arguments is.
     const repaired = repairArgs(sent, ARGUMENTS_OBJECT, {
       json: true,
       scalars: false,
-      maxDepth: config.argumentLimits.maxDepth,
-      maxNodes: config.argumentLimits.maxValues,
+      maxDepth: config.limits.argumentLimits.maxDepth,
+      maxNodes: config.limits.argumentLimits.maxValues,
     });
     if (isPlainObject(repaired.value)) return { body: withArguments(repaired.value), repairs: repaired.repairs };
   }

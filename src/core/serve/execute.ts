@@ -13,11 +13,11 @@ import {
 import { admitCall } from '../limits/rate.js';
 import { settledTimeout, timedOutText, withTimeout } from '../limits/timeout.js';
 import { formatIssues } from '../messages/index.js';
+import type { PreparedTool } from '../model/prepared.js';
 import type { ToolContext } from '../model/tool.js';
 import { errorResult, failedCall } from '../observe/failure.js';
 import { type CallRecord, observeCall, whoCalled } from '../observe/observe.js';
 import { observeCallRefusal } from '../observe/refusal.js';
-import type { PreparedTool } from '../prepare/prepare.js';
 import type { MountConfig } from './config.js';
 import type { CheckedCall } from './input-carrier.js';
 import { toolSignals } from './logging.js';
@@ -42,7 +42,7 @@ type Outcome =
   | { result: CallToolResult; ok: boolean; inputRequired?: undefined };
 
 export function executor(prepared: PreparedTool, config: MountConfig): Executor {
-  const timeoutMs = settledTimeout(prepared, config);
+  const timeoutMs = settledTimeout(prepared.tool, config.limits.timeoutMs);
   return async (call, mcp, state) => {
     const who = whoCalled(state, call.args);
     const finish = (ok: boolean, detail: Pick<CallRecord, 'error' | 'errorId' | 'inputRequired'> = {}) =>
@@ -55,7 +55,7 @@ export function executor(prepared: PreparedTool, config: MountConfig): Executor 
         ignoredKeys: call.ignored,
         started: call.started,
       });
-    const admission = await admitCall(config, prepared.name, state);
+    const admission = await admitCall(config.limits, config.observe, prepared.name, state);
     if (!admission.ok) {
       finish(false, { error: admission.text });
       return withNotice(errorResult(admission.text), call.notice);

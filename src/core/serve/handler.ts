@@ -7,10 +7,10 @@
 import { isPreflight, preflight, withCors } from '../access/cors.js';
 import { checkOrigin } from '../access/origin.js';
 import { jsonRpcError } from '../http/responses.js';
+import type { Preparation } from '../model/prepared.js';
 import { observeError } from '../observe/observe.js';
 import { refusedWith } from '../observe/refusal.js';
 import { servedTools } from '../prepare/policy.js';
-import type { Preparation } from '../prepare/prepare.js';
 import type { ValidationReport } from '../prepare/report.js';
 import { reportOf } from '../prepare/report-of.js';
 import type { MountConfig } from './config.js';

@@ -5,9 +5,10 @@
  * executor (execute.ts). Nothing else carries per-call data.
  */
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import type { CallPolicy } from '../arguments/call.js';
 import { checkCall, type ParsedCall } from '../arguments/call.js';
+import type { PreparedTool, ToolDocuments } from '../model/prepared.js';
 import { observeCall, whoCalled } from '../observe/observe.js';
-import type { PreparedTool, ToolDocuments } from '../prepare/prepare.js';
 import type { ProjectionName } from '../projection/names.js';
 import type { MountConfig } from './config.js';
 import type { RequestState } from './request-state.js';
@@ -48,12 +49,13 @@ export function listedDocuments(
 export function inputCarrier(
   prepared: PreparedTool,
   config: MountConfig,
+  policy: CallPolicy,
   caller: Caller,
   projection: ProjectionName,
 ): StandardSchemaWithJSON {
   return carrier(listedDocuments(prepared, projection, config.projection.served).inputSchema, async (value) => {
     const started = performance.now();
-    const check = await checkCall(prepared, value, config, caller.call);
+    const check = await checkCall(prepared, value, policy, caller.call);
     if (check.ok) return { value: { ...check.value, started, args: value } satisfies CheckedCall };
     observeCall(config.observe, {
       ...whoCalled(caller, value),

@@ -3,7 +3,7 @@
  * never parsed again: per request only the choice of entries remains (docs/decisions/0025-cached-tools-list.md).
  */
 import type { McpRequestContext } from '@modelcontextprotocol/server';
-import type { ToolDocuments } from '../prepare/prepare.js';
+import type { ToolDocuments } from '../model/prepared.js';
 import type { ProjectionName } from '../projection/names.js';
 import type { Registration } from './registration.js';
 

@@ -1,39 +1,16 @@
 import type { AuthInfo, PerRequestResponseMode, ServerOptions } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
 import type { AccessOptions } from '../access/options.js';
+import type { RepairOptions } from '../arguments/options.js';
+import type { LimitsOptions } from '../limits/options.js';
 import type { IgnoredKey } from '../messages/ignored-keys.js';
+import type { ExtendOption } from '../model/extend.js';
 import type { ServerHook } from '../model/features.js';
 import type { AnyTool, AnyZodObject, ToolContext } from '../model/tool.js';
 import type { CallEvent, ErrorInfo, ObserveOptions, RefusalEvent } from '../observe/options.js';
 import type { ProjectionChooser } from '../prepare/client-identity.js';
 import type { SchemaIssue } from '../probe/issue.js';
 import type { ProjectionName } from '../projection/names.js';
-
-/**
- * Keys added to every tool it applies to (e.g. a `tenantId`).
- * At call time the extend keys are parsed once with `schema`, handed to `resolve`, then removed
- * before the tool's own parse.
- */
-export interface ExtendOption<S extends AnyZodObject = AnyZodObject, R = unknown> {
-  schema: S;
-  /**
-   * Turns the parsed extend values into `ctx.extend`. Default: the parsed values themselves. Throw a
-   * `ToolError` to refuse the call with a message the model sees; any other throw is masked like a
-   * handler's.
-   */
-  resolve?: (values: z.output<S>, ctx: Omit<ToolContext, 'extend'>) => R | Promise<R>;
-  /**
-   * Which tools get the extra keys. Default: all. A tool left out sees `ctx.extend` as `undefined`, which
-   * its type cannot know: a tool that declares an `extend` need must be one the filter keeps.
-   */
-  filter?: (tool: AnyTool) => boolean;
-}
-
-/**
- * What tools see as `ctx.extend` on a mount whose `extend` has schema `S` and `resolve` result `R`:
- * `undefined` when the mount has no `extend` (`S` is then inferred as `never`).
- */
-export type MountExtend<S extends AnyZodObject, R> = [S] extends [never] ? undefined : Awaited<R>;
 
 /** Schema checks run at startup (`validateMcpSchemas` and every mount). See docs/design/probe.md. */
 export interface SchemaValidationOptions {
@@ -160,147 +137,6 @@ export interface PrepareOptions<S extends AnyZodObject = AnyZodObject, R = unkno
   features?: ServerHook;
 }
 
-/**
- * How a call's arguments are repaired and checked before the tool's parse (docs/design/repair.md).
- * Every repair is reported (`ctx.repairs`, `onCall`).
- */
-export interface RepairOptions {
-  /** Parse object/array arguments sent as JSON text (see docs/design/repair.md). Default true. */
-  json?: boolean;
-  /**
-   * Turn canonical `"42"`, `"true"`, `"null"` into the scalar the schema expects (see docs/design/repair.md).
-   * Default true.
-   */
-  scalars?: boolean;
-  /**
-   * Read `null` for a key whose schema refuses null, where leaving the key out is valid, as the key left out
-   * (docs/design/repair.md, ADR 0003): what a client that must send every key means (OpenAI strict mode, the
-   * `openai-strict` projection). Reported as a repair. Default true.
-   */
-  nullAsAbsent?: boolean;
-  /**
-   * What happens to a key the tool's schema would silently drop (a plain `z.object` strips keys it does not
-   * declare, at any depth), computed from the original Zod schema:
-   * - `'notice'` (default): the call runs; the result gets one extra text block naming each ignored key,
-   *   its path and the closest declared key; `ctx.ignoredKeys` and `onCall` list them too;
-   * - `'reject'`: the call is refused (`isError`) with the same text;
-   * - `'strip'`: the key is dropped without a word.
-   * Strict objects keep their own "unrecognized key" error; keys of `params` and `extend` count as declared.
-   * @throws TypeError at construction for any other value.
-   */
-  unknownKeys?: 'notice' | 'reject' | 'strip';
-  /**
-   * Top-level keys clients add on their own, never reported as ignored. Default `['toolCallId']` (n8n).
-   * @throws TypeError at construction when not an array of strings.
-   */
-  injectedKeys?: string[];
-  /**
-   * Refuse a string argument that holds tool-call markup (`</parameter>`, `<parameter name=`, `</invoke>`,
-   * `<invoke name=`, `</function_calls>`): a client that folded later arguments into an earlier string.
-   * The refusal names the field and the declared arguments that went missing. Default true.
-   */
-  hygiene?: boolean;
-}
-
-/**
- * What one request may cost (docs/design/repair.md, Limits).
- * @throws TypeError at construction for a limit that is not a positive integer.
- */
-export interface LimitsOptions {
-  /**
-   * Request bodies over this many bytes get 413 before they are parsed. Default 4 MiB (4,194,304 bytes, the
-   * SDK's default). The two argument limits below bound what a body within it can cost.
-   */
-  maxRequestBodyBytes?: number;
-  /**
-   * Most nesting levels of arrays and objects in a call's `arguments` (the arguments object is level 1),
-   * sent as values or written as JSON text inside a string. Checked first, in one linear pass, before any
-   * other step reads the arguments (Zod's parse included, which recurses per level): a call nested deeper
-   * gets `isError` naming the first path past the limit. Default 64; real arguments rarely pass 10.
-   * See docs/design/repair.md, Limits.
-   */
-  maxArgumentDepth?: number;
-  /**
-   * Most values (objects, arrays, scalars) in a call's `arguments`, counted in that same pass; a call with
-   * more gets `isError`. JSON text that repair parses may hold as many again. Default 1,000,000: a 4 MiB
-   * body holds at most about 2,000,000 (`[0,0,…]`).
-   */
-  maxArgumentValues?: number;
-  /**
-   * How long a call may run, in milliseconds, for every tool without its own `timeoutMs`: past it,
-   * `ctx.signal` aborts and the client gets `isError` `Tool <name> timed out after <N> s` (and `onRefusal`
-   * hears `timeout`). Default none.
-   */
-  timeoutMs?: number;
-  /**
-   * Rate limits per caller and per tool, on `rate-limiter-flexible` (docs/guide/limits.md): in memory by
-   * default, or in a store the replicas share (`store`). A limited `tools/call` gets `isError`
-   * `Tool <name> is rate limited: retry in <N> s`; any other limited request HTTP 429 with `Retry-After`;
-   * both reach `onRefusal` (`rate-limited`). Default none.
-   */
-  rate?: RateLimitOptions;
-  /**
-   * Most `tools/call`s one caller may have running at once, on this instance (the key is the rate limit's).
-   * One more gets `isError` `Tool <name>: <N> calls of this caller are already running; retry when one
-   * finishes` and `onRefusal` hears `concurrency`. A call answered at its `timeoutMs` holds its slot until
-   * its handler actually settles. Default none.
-   * @throws TypeError at construction when not a positive integer.
-   */
-  concurrency?: number;
-}
-
-/** A window: `points` requests per `durationSeconds`. */
-export interface RateWindow {
-  points: number;
-  durationSeconds: number;
-}
-
-/**
- * `limits.rate`. Each window counts per caller: the token's subject (`extra.sub`) when the verifier put one,
- * else its `clientId`; an anonymous request is counted under what `key` returns, and is not limited without
- * it (one shared bucket would let one client starve the rest).
- *
- * @example
- * ```ts
- * import { RateLimiterRedis } from 'rate-limiter-flexible';
- * limits: {
- *   rate: {
- *     perCaller: { points: 120, durationSeconds: 60 },
- *     perTool: { search_web: { points: 10, durationSeconds: 60 } },
- *     key: ({ request }) => request.headers.get('cf-connecting-ip') ?? undefined,
- *     store: (options) => new RateLimiterRedis({ storeClient: redis, ...options }),
- *   },
- * }
- * ```
- */
-export interface RateLimitOptions {
-  /** Requests of any method per caller (a `tools/call` counts here and in its tool's window). */
-  perCaller?: RateWindow;
-  /** Calls of the named tool per caller. */
-  perTool?: Readonly<Record<string, RateWindow>>;
-  /**
-   * The key of an anonymous request (an IP header your platform sets, say), or undefined: not limited. Runs
-   * once per request, before the body is read; a throw is a JSON-RPC 500 that `onError` sees.
-   */
-  key?: (context: { request: Request; host: unknown }) => string | undefined;
-  /**
-   * Builds each window's limiter: `rate-limiter-flexible`'s `RateLimiterMemory` by default; pass e.g.
-   * `(options) => new RateLimiterRedis({ storeClient: redis, ...options })` so every replica counts in one
-   * place. `keyPrefix` separates the windows (and mounts sharing a store: see `name`).
-   */
-  store?: (options: { points: number; duration: number; keyPrefix: string }) => RateLimiter;
-}
-
-/**
- * What `limits.rate.store` returns: any `rate-limiter-flexible` limiter. `consume` resolves when the points
- * were taken, rejects with its result (`msBeforeNext`) when the window is full, and with an `Error` when the
- * store failed (the request is then served, and the error logged: a store outage does not take the server
- * down).
- */
-export interface RateLimiter {
-  consume(key: string, points?: number): Promise<unknown>;
-}
-
 /** MCP protocol features the per-request servers declare or pass to the SDK. */
 export interface ProtocolOptions {
   /**
@@ -365,6 +201,9 @@ export type {
   VisibleFeatures,
   VisibleTools,
 } from '../access/options.js';
+export type { RepairOptions } from '../arguments/options.js';
+export type { LimitsOptions, RateLimiter, RateLimitOptions, RateWindow } from '../limits/options.js';
+export type { ExtendOption, MountExtend } from '../model/extend.js';
 export type {
   CallEvent,
   Caller,

@@ -5,11 +5,11 @@
 import type { ScopeChallengeHandler } from '@modelcontextprotocol/server';
 import { type ScopeRule, scopeRule } from '../access/scopes.js';
 import { perProjection } from '../model/per-projection.js';
+import type { PreparedTool, ToolDocuments } from '../model/prepared.js';
 import type { AnyTool } from '../model/tool.js';
 import { observeRefusal } from '../observe/refusal.js';
-import type { PreparedTool, ToolDocuments } from '../prepare/prepare.js';
 import type { ProjectionName } from '../projection/names.js';
-import type { MountConfig } from './config.js';
+import { callPolicy, type MountConfig } from './config.js';
 import { type Executor, executor } from './execute.js';
 import { inputCarrier, listedDocuments, NO_CALLER } from './input-carrier.js';
 import type { RequestState } from './request-state.js';
@@ -39,10 +39,14 @@ export function registration(prepared: PreparedTool, config: MountConfig): Regis
   const scopes = scopeRule(prepared.scopes);
   const challenge = scopes && auditedChallenge(config, prepared.name, scopes);
   const { served } = config.projection;
+  const policy = callPolicy(config);
   const fixed = perProjection((p) => fixedConfig(listedDocuments(prepared, p, served), prepared.tool, challenge));
   // Most requests carry no envelope repair and no unfit `arguments`: they share one config per projection,
   // built when first needed.
-  const shared = perProjection((p) => ({ ...fixed(p), inputSchema: inputCarrier(prepared, config, NO_CALLER, p) }));
+  const shared = perProjection((p) => ({
+    ...fixed(p),
+    inputSchema: inputCarrier(prepared, config, policy, NO_CALLER, p),
+  }));
   // The check must see what the envelope step did to this request's arguments, which the SDK does not pass
   // to `validate`: such a call gets a carrier of its own. So does a call `onCall` observes or a span traces: a
   // refused call is reported from the check, which must know who made it.
@@ -55,7 +59,7 @@ export function registration(prepared: PreparedTool, config: MountConfig): Regis
   const configFor = (state: RequestState) => {
     const projection = state.projection();
     if (!ownCarrier(state.call)) return shared(projection);
-    return { ...fixed(projection), inputSchema: inputCarrier(prepared, config, state, projection) };
+    return { ...fixed(projection), inputSchema: inputCarrier(prepared, config, policy, state, projection) };
   };
   const run = executor(prepared, config);
   const { execution } = prepared.tool;

@@ -44,7 +44,7 @@ export function serveRequests(
     if (!auth.ok) return auth.response;
     const { authInfo } = auth;
     const visible = await tools.visibility(request, authInfo, extras?.host);
-    const limitKey = limitKeyOf(config, request, authInfo, extras?.host);
+    const limitKey = limitKeyOf(config.limits, request, authInfo, extras?.host);
     const plain: RequestState = { ...outside, extras, authInfo, visible, ...(limitKey !== undefined && { limitKey }) };
     const read = await readMessage(request, extras?.parsedBody, config, authInfo);
     if (read.kind === 'answered') return read.response;
@@ -66,7 +66,8 @@ export function serveRequests(
     const refused = tools.refuseCall(request, state);
     if (refused) return refusedWith(config.observe, refused, { reason: 'missing-token', ...aboutCall(state) });
     // A call is limited where it runs (execute.ts), so the model gets an `isError` it can act on.
-    const limited = state.method === 'tools/call' ? undefined : await limitRequest(config, state);
+    const limited =
+      state.method === 'tools/call' ? undefined : await limitRequest(config.limits, config.observe, state);
     if (limited) return limited;
     return sdk.exchange(request, state, { authInfo: state.authInfo, parsedBody });
   };

@@ -59,23 +59,10 @@ const ALLOWED_PEER_EDGES: ReadonlyArray<readonly [string, string]> = [
  * violation still fails.
  */
 const PENDING_SPLIT: ReadonlyArray<readonly [string, string]> = [
-  ['core/arguments/call.ts', 'core/prepare/prepare.ts'],
-  ['core/arguments/call.ts', 'core/serve/config.ts'],
-  ['core/arguments/call.ts', 'core/serve/envelope.ts'],
-  ['core/documents/emit.ts', 'core/prepare/prepare.ts'],
   ['core/documents/emit.ts', 'core/serve/config.ts'],
   ['core/documents/fingerprints.ts', 'core/serve/config.ts'],
-  ['core/documents/preparation.ts', 'core/prepare/prepare.ts'],
   ['core/documents/preparation.ts', 'core/serve/config.ts'],
   ['core/documents/read.ts', 'core/serve/config.ts'],
-  ['core/limits/rate-policy.ts', 'core/serve/options.ts'],
-  ['core/limits/rate.ts', 'core/serve/config.ts'],
-  ['core/limits/rate.ts', 'core/serve/options.ts'],
-  ['core/limits/rate.ts', 'core/serve/request-state.ts'],
-  ['core/limits/timeout.ts', 'core/prepare/prepare.ts'],
-  ['core/limits/timeout.ts', 'core/serve/config.ts'],
-  ['core/model/slices.ts', 'core/serve/config.ts'],
-  ['core/model/slices.ts', 'core/serve/options.ts'],
   ['core/prepare/checked.ts', 'core/serve/config.ts'],
   ['core/prepare/family-fallback.ts', 'core/serve/config.ts'],
   ['core/prepare/policy.ts', 'core/serve/config.ts'],

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { checkCall } from '../../../src/core/arguments/call.js';
 import { inspectSentValues } from '../../../src/core/arguments/sent-values.js';
 import { prepareTools } from '../../../src/core/prepare/prepare.js';
-import { settleOptions } from '../../../src/core/serve/config.js';
+import { callPolicy, settleOptions } from '../../../src/core/serve/config.js';
 import { echoTool } from '../../support/echo.js';
 
 const limits = { maxDepth: 64, maxValues: 1_000_000, markup: true };
@@ -59,7 +59,7 @@ describe('checkCall under the argument limits', () => {
   }
 
   it('answers a recursive schema given a value 1,000 deep with the limit, not a stack overflow', async () => {
-    const check = await checkCall(tool, { root: deepTree(1000) }, settleOptions());
+    const check = await checkCall(tool, { root: deepTree(1000) }, callPolicy(settleOptions()));
     expect(check.ok).toBe(false);
     if (check.ok) return;
     expect(check.messages).toHaveLength(1);
@@ -68,8 +68,8 @@ describe('checkCall under the argument limits', () => {
   });
 
   it('still checks such a value within the limit, and a raised limit is the owner’s to choose', async () => {
-    expect((await checkCall(tool, { root: deepTree(20) }, settleOptions())).ok).toBe(true);
-    const raised = settleOptions({ limits: { maxArgumentDepth: 1_000_000 } });
+    expect((await checkCall(tool, { root: deepTree(20) }, callPolicy(settleOptions()))).ok).toBe(true);
+    const raised = callPolicy(settleOptions({ limits: { maxArgumentDepth: 1_000_000 } }));
     const check = await checkCall(tool, { root: deepTree(100_000) }, raised);
     // Zod's own parse recurses: past what the stack holds, the model is told so in words of its own.
     expect(check).toMatchObject({ ok: false, messages: [expect.stringMatching(/too deep for this tool to check/)] });
@@ -85,7 +85,7 @@ describe('checkCall under the argument limits', () => {
   it('refuses JSON text that nests past the same depth limit, counted from the arguments', async () => {
     const list = prepareTools([echoTool('list', z.object({ rows: z.array(z.unknown()) }))]).tools[0]!;
     const text = `${'['.repeat(64)}${']'.repeat(64)}`;
-    const check = await checkCall(list, { rows: text }, settleOptions());
+    const check = await checkCall(list, { rows: text }, callPolicy(settleOptions()));
     expect(check).toMatchObject({
       ok: false,
       messages: [expect.stringMatching(/^rows: the JSON text nests deeper than 64/)],
@@ -98,7 +98,7 @@ describe('texts that stay short however large the arguments', () => {
     const tool = prepareTools([echoTool('query', z.object({ table: z.string() }))]).tools[0]!;
     const args: Record<string, unknown> = { table: 't', tabel: 'x' };
     for (let i = 0; i < 20_000; i++) args[`k${i}`] = i;
-    const check = await checkCall(tool, args, settleOptions());
+    const check = await checkCall(tool, args, callPolicy(settleOptions()));
     expect(check.ok).toBe(true);
     if (!check.ok) return;
     const lines = check.value.notice!.split('\n');
@@ -111,7 +111,7 @@ describe('texts that stay short however large the arguments', () => {
 
   it('names the first 20 of 100,000 failing paths and counts the rest', async () => {
     const tool = prepareTools([echoTool('sum', z.object({ items: z.array(z.number()) }))]).tools[0]!;
-    const check = await checkCall(tool, { items: new Array(100_000).fill(true) }, settleOptions());
+    const check = await checkCall(tool, { items: new Array(100_000).fill(true) }, callPolicy(settleOptions()));
     expect(check.ok).toBe(false);
     if (check.ok) return;
     expect(check.messages).toHaveLength(21);
@@ -123,7 +123,7 @@ describe('texts that stay short however large the arguments', () => {
     const tool = prepareTools([echoTool('strict', z.strictObject({ a: z.string() }))]).tools[0]!;
     const args: Record<string, unknown> = { a: 'x' };
     for (let i = 0; i < 5000; i++) args[`k${i}`] = i;
-    const check = await checkCall(tool, args, settleOptions());
+    const check = await checkCall(tool, args, callPolicy(settleOptions()));
     expect(check.ok).toBe(false);
     if (check.ok) return;
     expect(check.messages).toEqual(['k0, k1, k2, k3, k4, k5, k6, k7, k8, k9 and 4990 more: unrecognized keys']);

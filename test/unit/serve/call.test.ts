@@ -3,10 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { checkCall } from '../../../src/core/arguments/call.js';
 import { prepareTools } from '../../../src/core/prepare/prepare.js';
-import { settleOptions } from '../../../src/core/serve/config.js';
+import { callPolicy, settleOptions } from '../../../src/core/serve/config.js';
 import { echoTool } from '../../support/echo.js';
 
-const on = settleOptions();
+const on = callPolicy(settleOptions());
 
 function prepared(input: z.ZodType, params?: z.ZodObject<z.ZodRawShape>) {
   return prepareTools([echoTool('t', input, params)]).tools[0]!;

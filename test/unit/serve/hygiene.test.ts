@@ -5,7 +5,7 @@ import { checkCall } from '../../../src/core/arguments/call.js';
 import { markupLines, TOOL_CALL_MARKUP } from '../../../src/core/arguments/hygiene.js';
 import { inspectSentValues } from '../../../src/core/arguments/sent-values.js';
 import { prepareTools } from '../../../src/core/prepare/prepare.js';
-import { settleOptions } from '../../../src/core/serve/config.js';
+import { callPolicy, settleOptions } from '../../../src/core/serve/config.js';
 import { echoTool } from '../../support/echo.js';
 
 /** The hygiene lines for `args`, as checkCall finds them: the one pass over the sent values, then the text. */
@@ -54,12 +54,16 @@ describe('checkCall with argument hygiene', () => {
     .tools[0]!;
 
   it('refuses before the parse by default, and passes the text through when switched off', async () => {
-    const on = await checkCall(tool, { content: swallowed }, settleOptions());
+    const on = await checkCall(tool, { content: swallowed }, callPolicy(settleOptions()));
     expect(on).toMatchObject({
       ok: false,
       messages: [expect.stringMatching(/^content: /), expect.stringMatching(/^reason: /)],
     });
-    const off = await checkCall(tool, { content: swallowed }, settleOptions({ repair: { hygiene: false } }));
+    const off = await checkCall(
+      tool,
+      { content: swallowed },
+      callPolicy(settleOptions({ repair: { hygiene: false } })),
+    );
     expect(off).toMatchObject({ ok: true, value: { input: { content: swallowed } } });
   });
 });

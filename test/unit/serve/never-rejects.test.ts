@@ -107,10 +107,10 @@ describe('options settled once', () => {
 
   it('defaults to noticing unknown keys, ignoring n8n toolCallId, and refusing tool-call markup', () => {
     const config = settleOptions();
-    expect(config.unknownKeys).toBe('notice');
-    expect(config.injectedKeys).toEqual(['toolCallId']);
-    expect(config.hygiene).toBe(true);
-    expect(Object.isFrozen(config.injectedKeys)).toBe(true);
+    expect(config.arguments.unknownKeys).toBe('notice');
+    expect(config.arguments.injectedKeys).toEqual(['toolCallId']);
+    expect(config.arguments.hygiene).toBe(true);
+    expect(Object.isFrozen(config.arguments.injectedKeys)).toBe(true);
   });
 
   it('is not changed by the caller mutating its options after the mount', async () => {

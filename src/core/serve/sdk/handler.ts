@@ -48,7 +48,7 @@ export function sdkExchange(config: MountConfig, surface: ServerSurface, tools: 
       return perRequestServer(config, surface, state, rc, (server) => populate(server, state, rc), list.cacheHints);
     },
     {
-      maxRequestBodySize: config.maxRequestBodyBytes,
+      maxRequestBodySize: config.limits.maxRequestBodyBytes,
       responseMode: config.responseMode,
       onerror: (error) => {
         if (!isClientRejection(error)) observeError(config.observe, error, { phase: 'transport' });
