@@ -21,7 +21,7 @@ import * as z from 'zod';
 import { buildDocuments, documentsModule } from '../src/core/documents/emit.js';
 import type { AnyTool } from '../src/core/model/tool.js';
 import { prepareTools } from '../src/core/prepare/prepare.js';
-import { settleOptions } from '../src/core/serve/config.js';
+import { prepareSetup, settleOptions } from '../src/core/serve/config.js';
 import type { McpMountOptions } from '../src/core/serve/options.js';
 import { fingerprinter } from '../src/core/zod/fingerprint.js';
 import { distinctUnionTools } from './fixtures/documents-tools.js';
@@ -84,7 +84,7 @@ const warm = rounds({
   prepare: () => {
     const tools = distinctUnionTools(TOOLS) as AnyTool[];
     const config = settleOptions({ flattenUnionInput: true });
-    return timed(() => prepareTools(tools, config));
+    return timed(() => prepareTools(tools, prepareSetup(config)));
   },
 });
 const coldRuns = rounds({
@@ -114,7 +114,11 @@ console.log(
 );
 for (const [name, options] of Object.entries(SETTINGS)) {
   const config = settleOptions(options);
-  const built = buildDocuments(prepareTools(distinctUnionTools(TOOLS) as AnyTool[], config), config, 'bench');
+  const built = buildDocuments(
+    prepareTools(distinctUnionTools(TOOLS) as AnyTool[], prepareSetup(config)),
+    config,
+    'bench',
+  );
   const text = documentsModule(built);
   // The module as emitted, and two alternatives: all of it as one JSON.parse of a JSON string, all of it as a literal.
   const [emitted, parsed, literal] = ['emitted', 'parse', 'literal'].map((form) =>

@@ -31,12 +31,6 @@ export {
   type ProjectionChooser,
   type ProjectionRequest,
 } from './core/prepare/client-identity.js';
-export {
-  type ProjectionReport,
-  type ServedTool,
-  type ValidationReport,
-  validateMcpSchemas,
-} from './core/prepare/report.js';
 export { formatSchemaIssues } from './core/probe/format-issues.js';
 export type { SchemaIssue, SchemaIssueCode } from './core/probe/issue.js';
 export { McpMountSchemaError } from './core/probe/schema-error.js';
@@ -73,3 +67,9 @@ export type {
   VisibleFeatures,
   VisibleTools,
 } from './core/serve/options.js';
+export {
+  type ProjectionReport,
+  type ServedTool,
+  type ValidationReport,
+  validateMcpSchemas,
+} from './core/serve/validate.js';

@@ -8,10 +8,10 @@ import { buildDocuments, documentsModule } from '../core/documents/emit.js';
 import type { Preparation } from '../core/model/prepared.js';
 import type { AnyTool } from '../core/model/tool.js';
 import { prepareTools } from '../core/prepare/prepare.js';
-import { validateMcpSchemas } from '../core/prepare/report.js';
-import { reportOf, type ValidationReport } from '../core/prepare/report-of.js';
-import { type MountConfig, settleOptions } from '../core/serve/config.js';
+import { reportOf, type ValidationReport } from '../core/prepare/report.js';
+import { type MountConfig, prepareSetup, settleOptions } from '../core/serve/config.js';
 import type { McpMountOptions } from '../core/serve/options.js';
+import { validateMcpSchemas } from '../core/serve/validate.js';
 
 /** A check's report, and the preparation it was made from when there was one. */
 export interface Checked {
@@ -28,7 +28,7 @@ export function checkTools(tools: readonly AnyTool[], options: McpMountOptions):
   let prepared: Checked['prepared'];
   try {
     const config = settleOptions(options);
-    prepared = { preparation: prepareTools(tools, config), config };
+    prepared = { preparation: prepareTools(tools, prepareSetup(config)), config };
   } catch {
     return { report: validateMcpSchemas(tools, options) };
   }

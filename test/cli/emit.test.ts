@@ -11,8 +11,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
 import { matchDocuments } from '../../src/core/documents/read.js';
 import type { AnyTool } from '../../src/core/model/tool.js';
-import { validateMcpSchemas } from '../../src/core/prepare/report.js';
 import { settleOptions } from '../../src/core/serve/config.js';
+import { validateMcpSchemas } from '../../src/core/serve/validate.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const scratch = mkdtempSync(join(tmpdir(), 'mcp-mount-cli-emit-'));
@@ -58,7 +58,7 @@ describe('mcp-mount check --emit', () => {
     const built = await load(file);
     const match = matchDocuments(plainTools, config, built);
     expect(match.stale).toEqual([]);
-    for (const projection of config.projection.served) {
+    for (const projection of config.prepare.projection.served) {
       expect(match.matched.get('ping')!.inputSchema(projection)).toEqual(
         report.projections[projection].tools[0].inputSchema,
       );

@@ -7,7 +7,7 @@ import { defineTool } from 'mcp-mount';
 import { z } from 'zod';
 import type { PreparedTool } from '../../src/core/model/prepared.js';
 import { prepareTools } from '../../src/core/prepare/prepare.js';
-import { callPolicy, settleOptions } from '../../src/core/serve/config.js';
+import { callPolicy, prepareSetup, settleOptions } from '../../src/core/serve/config.js';
 import type { McpMountOptions } from '../../src/core/serve/options.js';
 
 /** A JSON tree every walk follows: arrays, objects (a strip object: undeclared keys are ignored), scalars. */
@@ -133,7 +133,7 @@ export const UNCAPPED = { limits: { maxArgumentDepth: 10_000_000, maxArgumentVal
 /** One position's tool prepared as a mount prepares it, with the settled options `checkCall` reads. */
 export function preparedAt(position: Position, options: McpMountOptions = {}) {
   const config = settleOptions({ ...position.options, ...options });
-  const tool = prepareTools([position.tool as never], config).tools[0] as PreparedTool;
+  const tool = prepareTools([position.tool as never], prepareSetup(config)).tools[0] as PreparedTool;
   return { tool, config: callPolicy(config) };
 }
 

@@ -73,8 +73,8 @@ export interface OptionsFingerprint {
  */
 export function optionsFingerprint(config: MountConfig, fp: Fingerprinter = fingerprinter()): OptionsFingerprint {
   const { major, minor, patch } = zodVersion;
-  const { policy: _policy, ...validation } = config.validation;
-  const { default: byDefault, served } = config.projection;
+  const { policy: _policy, ...validation } = config.prepare.validation;
+  const { default: byDefault, served } = config.prepare.projection;
   return {
     mount: MCP_MOUNT_VERSION,
     zod: `${major}.${minor}.${patch}`,

@@ -57,7 +57,7 @@ export function preparationFromDocuments(
   }
   // Under 'warn' the policy logs every issue, under 'skip' none; under 'throw' the mount starts regardless, so
   // a module holding a tool the mount lacks is said here.
-  if (removed.length > 0 && config.validation.policy === 'throw') {
+  if (removed.length > 0 && config.prepare.validation.policy === 'throw') {
     config.observe.logger.warn(
       `mcp-mount: the build-time documents hold tools the mount does not\n${formatSchemaIssues(removed)}`,
     );
@@ -82,7 +82,7 @@ export function preparationFromDocuments(
     issues: [...own, ...ownOf(prepared?.issues ?? [])],
     allIssues: () => [...own, ...ownOf(prepared?.allIssues() ?? [])],
     surface: hook.surface,
-    projections: { default: config.projection.default, served: config.projection.served },
+    projections: { default: config.prepare.projection.default, served: config.prepare.projection.served },
   };
 }
 

@@ -100,7 +100,7 @@ export interface DocumentsMatch {
  * ```
  */
 export function matchDocuments(tools: readonly AnyTool[], config: MountConfig, built: unknown): DocumentsMatch {
-  const projections = config.projection;
+  const projections = config.prepare.projection;
   const none = (stale: StaleDocuments): DocumentsMatch => ({
     matched: new Map(),
     stale: [stale],

@@ -10,7 +10,6 @@ import type { SchemaIssue, SchemaIssueCode } from '../probe/issue.js';
 import { boundedUnroll } from '../projection/flat-served.js';
 import { inlineRefs } from '../projection/index.js';
 import { isProfileProjection, type ProjectionName } from '../projection/names.js';
-import type { MountConfig } from '../serve/config.js';
 import { toJsonSchema } from '../zod/convert.js';
 import { conversionNoteIssues } from './conversion-notes.js';
 import { familyDocument } from './family-fallback.js';
@@ -22,6 +21,7 @@ import {
   type ProjectedDocument,
   stripDialect,
 } from './projector.js';
+import type { PreparePolicy } from './settle.js';
 
 /**
  * What a tool serves as its input: the default projection's document, checked at construction, and every
@@ -54,10 +54,10 @@ export function notServed(): ServedInput {
 export function serveInput(
   tool: string,
   sides: ConvertedSides,
-  config: MountConfig,
+  policy: PreparePolicy,
   options: { eager: boolean; onLate?: (issues: SchemaIssue[]) => void },
 ): ServedInput {
-  const { served: projections, default: byDefault } = config.projection;
+  const { served: projections, default: byDefault } = policy.projection;
   const projector = documentProjector(sides, { faithfulOnly: projections.every((p) => p === 'faithful') });
   const notes = sides.flatMap(({ side }) => (side.converted.ok ? side.converted.notes : []));
   const noteIssues = conversionNoteIssues(tool, notes, 'input');
@@ -73,14 +73,14 @@ export function serveInput(
       conflicted = true;
       return { issues: doc.conflicts.map((c) => keyConflict(tool, c)) };
     }
-    const checked = { ...doc, issues: documentIssues(tool, doc, zodShapeKeys, config) };
+    const checked = { ...doc, issues: documentIssues(tool, doc, zodShapeKeys, policy) };
     if (projection === byDefault && checked.servable) fallback = checked;
     const family = familyDocument(
       tool,
       checked,
       fallback,
-      (schema) => documentIssues(tool, { ...doc, schema: schema as JsonSchema, narrowed: [] }, zodShapeKeys, config),
-      config,
+      (schema) => documentIssues(tool, { ...doc, schema: schema as JsonSchema, narrowed: [] }, zodShapeKeys, policy),
+      policy,
     );
     const { schema, issues } = family;
     return { ...(schema !== undefined && { schema: deepFreeze(schema as JsonSchema) }), issues };
@@ -139,9 +139,9 @@ function documentIssues(
   tool: string,
   doc: ProjectedDocument,
   zodShapeKeys: string[],
-  config: MountConfig,
+  policy: PreparePolicy,
 ): SchemaIssue[] {
-  const { validation, projection } = config;
+  const { validation, projection } = policy;
   // Named only when the mount serves several: one document needs no name.
   const tag = projection.served.length > 1 ? { projection: doc.projection } : {};
   const profiles = isProfileProjection(doc.projection)
@@ -189,7 +189,7 @@ export const NO_OUTPUT: ServedOutput = Object.freeze({ servable: true, issues: O
  * some clients drop every tool of a server whose output schema is recursive. Each distinct document is
  * checked once; its issues name each projection served it when the mount serves several.
  */
-export function serveOutput(tool: string, output: z.ZodType, config: MountConfig): ServedOutput {
+export function serveOutput(tool: string, output: z.ZodType, policy: PreparePolicy): ServedOutput {
   const out = toJsonSchema(output, 'output');
   if (!out.ok) {
     const issues = out.fields.map((field) =>
@@ -205,10 +205,10 @@ export function serveOutput(tool: string, output: z.ZodType, config: MountConfig
   }
   const faithful = deepFreeze(inlineRefs(stripDialect(out.schema)).schema);
   const unrolled = deepFreeze(boundedUnroll(faithful));
-  const { served, default: byDefault } = config.projection;
+  const { served, default: byDefault } = policy.projection;
   const docOf = (p: ProjectionName) => (p === 'faithful' ? faithful : unrolled);
   const check = (doc: JsonSchema) =>
-    checkDocument(doc, { tool, side: 'output', flattenRequested: false, options: config.validation });
+    checkDocument(doc, { tool, side: 'output', flattenRequested: false, options: policy.validation });
   let issues: SchemaIssue[];
   if (unrolled === faithful || served.length === 1) issues = check(docOf(byDefault));
   else {

@@ -5,7 +5,7 @@
  */
 import type { SchemaIssue } from '../probe/issue.js';
 import { isProfileProjection, type ProjectionName } from '../projection/names.js';
-import type { MountConfig } from '../serve/config.js';
+import type { PreparePolicy } from './settle.js';
 
 /** One projection's document for a tool, with its issues from the checks. */
 export interface CheckedDocument {
@@ -36,12 +36,12 @@ export function familyDocument(
   doc: CheckedDocument,
   fallback: { projection: ProjectionName; schema: unknown; issues: SchemaIssue[] } | undefined,
   recheck: (schema: unknown) => SchemaIssue[],
-  config: MountConfig,
+  policy: PreparePolicy,
 ): FamilyDocument {
   const errors = doc.issues.filter((i) => i.severity === 'error');
   if (errors.length === 0) return { ...(doc.servable && { schema: doc.schema }), issues: doc.issues };
-  const choosing = config.projection.served.length > 1 && doc.projection !== config.projection.default;
-  if (!choosing || config.validation.projectionErrors === 'fail') {
+  const choosing = policy.projection.served.length > 1 && doc.projection !== policy.projection.default;
+  if (!choosing || policy.validation.projectionErrors === 'fail') {
     const refused = isProfileProjection(doc.projection);
     return { ...(doc.servable && !refused && { schema: doc.schema }), issues: doc.issues };
   }

@@ -1,10 +1,11 @@
 /** Which startup issues stop a mount, under which `schemaValidation.policy`, and which tools are served. */
 
 import type { Preparation, PreparedTool } from '../model/prepared.js';
+import type { Observer } from '../observe/settle.js';
 import { formatSchemaIssues } from '../probe/format-issues.js';
 import type { SchemaIssue, SchemaIssueCode } from '../probe/issue.js';
 import { McpMountSchemaError } from '../probe/schema-error.js';
-import type { MountConfig } from '../serve/config.js';
+import type { PreparePolicy } from './settle.js';
 
 /**
  * Issue codes that fail the mount under every policy, because no way of serving the rest is what the author
@@ -45,8 +46,8 @@ const LOGGED_AT_START: ReadonlySet<SchemaIssueCode> = new Set<SchemaIssueCode>([
  *
  * @throws McpMountSchemaError as above: under `'throw'` listing every error, else the fatal ones.
  */
-export function servedTools(preparation: Preparation, config: MountConfig): PreparedTool[] {
-  const { policy } = config.validation;
+export function servedTools(preparation: Preparation, prepare: PreparePolicy, observer: Observer): PreparedTool[] {
+  const { policy } = prepare.validation;
   const { issues } = preparation;
   const errors = issues.filter((i) => i.severity === 'error');
   const fatal = errors.filter((i) => FATAL_UNDER_EVERY_POLICY.has(i.code));
@@ -54,11 +55,11 @@ export function servedTools(preparation: Preparation, config: MountConfig): Prep
   if (policy === 'throw' && errors.length > 0) throw new McpMountSchemaError(errors);
   const atStart = issues.filter((i) => LOGGED_AT_START.has(i.code));
   if (policy === 'throw' && atStart.length > 0) {
-    config.observe.logger.warn(`mcp-mount: the mount starts with these warnings\n${formatSchemaIssues(atStart)}`);
+    observer.logger.warn(`mcp-mount: the mount starts with these warnings\n${formatSchemaIssues(atStart)}`);
   }
   if (policy === 'warn' && issues.length > 0) {
     const left = preparation.tools.filter((t) => !t.servable).map((t) => t.name);
-    config.observe.logger.warn(
+    observer.logger.warn(
       `mcp-mount: schema issues (policy 'warn')${left.length ? `; not served: ${left.join(', ')}` : ''}\n${formatSchemaIssues(issues)}`,
     );
   }
@@ -74,17 +75,17 @@ export function servedTools(preparation: Preparation, config: MountConfig): Prep
  * one log entry. `mcp-mount check` and `validateMcpSchemas` prepare every projection, so CI sees them first
  * (docs/decisions/0026-projections-prepared-on-first-use.md).
  */
-export function lateIssues(config: MountConfig): ((issues: SchemaIssue[]) => void) | undefined {
-  const { policy } = config.validation;
+export function lateIssues(prepare: PreparePolicy, observer: Observer): ((issues: SchemaIssue[]) => void) | undefined {
+  const { policy } = prepare.validation;
   if (policy === 'skip') return undefined;
   const shown = (i: SchemaIssue) => policy === 'warn' || i.severity === 'error' || LOGGED_AT_START.has(i.code);
   let pending: SchemaIssue[] | undefined;
   const flush = () => {
     const issues = pending!;
     pending = undefined;
-    const log = issues.some((i) => i.severity === 'error') ? config.observe.logger.error : config.observe.logger.warn;
+    const log = issues.some((i) => i.severity === 'error') ? observer.logger.error : observer.logger.warn;
     log.call(
-      config.observe.logger,
+      observer.logger,
       `mcp-mount: schema issues in a projection prepared on first use (mcp-mount check shows them before a deploy)\n${formatSchemaIssues(issues)}`,
     );
   };

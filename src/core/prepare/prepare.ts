@@ -1,5 +1,6 @@
 import type { JsonSchema } from '../json-schema/types.js';
-import { probeServerHook, type ServerSurface } from '../model/features.js';
+import type { ExtendOption } from '../model/extend.js';
+import { probeServerHook, type ServerHook } from '../model/features.js';
 import { perProjection } from '../model/per-projection.js';
 import type { Preparation, PreparedTool, ToolDocuments } from '../model/prepared.js';
 import { slicesOf } from '../model/slices.js';
@@ -7,9 +8,28 @@ import type { AnyTool } from '../model/tool.js';
 import { checkAppViews, checkToolFields, checkToolNames, checkToolScopes, type SettledScopes } from '../probe/index.js';
 import type { SchemaIssue } from '../probe/issue.js';
 import type { ProjectionName } from '../projection/names.js';
-import { type MountConfig, settleOptions } from '../serve/config.js';
 import { NO_OUTPUT, notServed, onceEach, schemaIssue, serveInput, serveOutput } from './checked.js';
 import { type ConvertedSide, type ConvertedSides, convertSide } from './projector.js';
+import { type PreparePolicy, settlePrepare } from './settle.js';
+
+/** What one preparation runs with: the documents' policy, and what else of the mount shapes a tool. */
+export interface PrepareSetup {
+  readonly policy: PreparePolicy;
+  /** The mount's `extend`, merged into the documents of the tools it applies to. */
+  readonly extend?: ExtendOption;
+  /** The `features` hook, run once at construction for the probe, on a server of this identity. */
+  readonly features?: ServerHook;
+  readonly server: { readonly name: string; readonly version: string };
+  /** Whether the mount checks bearer tokens (`access.auth`): a scoped tool on one that does not is warned of. */
+  readonly authenticates: boolean;
+}
+
+/** A preparation with every default: the `faithful` projection, no `extend`, no hook, no auth. */
+const DEFAULT_SETUP: PrepareSetup = Object.freeze({
+  policy: settlePrepare({}),
+  server: Object.freeze({ name: 'mcp-mount', version: '0.0.0' }),
+  authenticates: false,
+});
 
 /** How `prepareTools` prepares the projections other than the default one. */
 export interface PrepareMode {
@@ -33,14 +53,14 @@ export interface PrepareMode {
  */
 export function prepareTools(
   tools: readonly AnyTool[],
-  config: MountConfig = settleOptions(),
+  setup: PrepareSetup = DEFAULT_SETUP,
   mode: PrepareMode = { eager: true },
 ): Preparation {
   const names = checkToolNames(tools.map((t) => t.name));
   // The mount's `extend` is converted once, for every tool that takes it.
-  const extendSide = config.extend ? convertSide(config.extend.schema) : undefined;
-  const prepared = tools.map((tool) => prepareTool(tool, config, extendSide, mode));
-  const hook = probeServerHook(mode.hook === false ? undefined : config.features, config.server);
+  const extendSide = setup.extend ? convertSide(setup.extend.schema) : undefined;
+  const prepared = tools.map((tool) => prepareTool(tool, setup, extendSide, mode));
+  const hook = probeServerHook(mode.hook === false ? undefined : setup.features, setup.server);
   const views = mode.hook === false ? [] : checkAppViews(tools, hook.surface);
   // A profile name is checked per document; one unknown name is reported once per mount, not once per tool.
   const collect = () =>
@@ -49,11 +69,11 @@ export function prepareTools(
     tools: prepared.map((p) => p.tool),
     issues: collect(),
     allIssues() {
-      for (const { tool } of prepared) for (const p of config.projection.served) tool.documents(p);
+      for (const { tool } of prepared) for (const p of setup.policy.projection.served) tool.documents(p);
       return collect();
     },
     surface: hook.surface,
-    projections: { default: config.projection.default, served: config.projection.served },
+    projections: { default: setup.policy.projection.default, served: setup.policy.projection.served },
   };
 }
 
@@ -64,16 +84,16 @@ export function prepareTools(
  */
 function prepareTool(
   tool: AnyTool,
-  config: MountConfig,
+  setup: PrepareSetup,
   extendSide: ConvertedSide | undefined,
   mode: PrepareMode,
 ): { tool: PreparedTool; issues: () => SchemaIssue[] } {
-  const slices = slicesOf(tool, config.extend);
+  const slices = slicesOf(tool, setup.extend);
   const sides = convertSides(tool, slices, extendSide);
   const converted = conversionIssues(tool.name, sides);
-  const input = converted.ok ? serveInput(tool.name, sides, config, mode) : notServed();
-  const output = tool.output ? serveOutput(tool.name, tool.output, config) : NO_OUTPUT;
-  const access = settleAccess(tool.name, tool.scopes, config);
+  const input = converted.ok ? serveInput(tool.name, sides, setup.policy, mode) : notServed();
+  const output = tool.output ? serveOutput(tool.name, tool.output, setup.policy) : NO_OUTPUT;
+  const access = settleAccess(tool.name, tool.scopes, setup.authenticates);
   const fields = checkToolFields(tool);
   const documents = (projection: ProjectionName): ToolDocuments | undefined => {
     const inputSchema = input.at(projection);
@@ -129,11 +149,11 @@ function conversionIssues(tool: string, sides: ConvertedSides): { ok: boolean; i
 function settleAccess(
   tool: string,
   scopes: unknown,
-  config: MountConfig,
+  authenticates: boolean,
 ): { scopes?: SettledScopes; servable: boolean; issues: SchemaIssue[] } {
   const access = checkToolScopes(tool, scopes);
   const issues = [...access.issues];
-  if (access.scopes && !config.access.auth) issues.push(scopesWithoutAuth(tool));
+  if (access.scopes && !authenticates) issues.push(scopesWithoutAuth(tool));
   return { ...(access.scopes && { scopes: access.scopes }), servable: access.issues.length === 0, issues };
 }
 

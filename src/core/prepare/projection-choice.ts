@@ -4,8 +4,8 @@
  */
 
 import type { ProjectionName } from '../projection/names.js';
-import type { MountConfig } from '../serve/config.js';
 import type { ClientIdentity, ProjectionRequest } from './client-identity.js';
+import type { PreparePolicy } from './settle.js';
 
 const CLIENT_INFO = 'io.modelcontextprotocol/clientInfo';
 const PROTOCOL_VERSION = 'io.modelcontextprotocol/protocolVersion';
@@ -35,13 +35,13 @@ export function clientIdentity(request: Request, message: unknown): ClientIdenti
  * @throws TypeError when the `projection` function returns a projection the mount does not serve.
  */
 export function chooseProjection(
-  config: MountConfig,
+  policy: PreparePolicy,
   client: ClientIdentity,
   request: Request,
   host?: unknown,
 ): ProjectionName {
-  const { choose, served } = config.projection;
-  if (!choose) return config.projection.default;
+  const { choose, served } = policy.projection;
+  if (!choose) return policy.projection.default;
   const chosen = choose(client, projectionRequest(request, host));
   if (!served.includes(chosen)) {
     throw new TypeError(

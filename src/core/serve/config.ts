@@ -17,6 +17,8 @@ import {
   type ClientIdentity,
   type ProjectionChooser,
 } from '../prepare/client-identity.js';
+import type { PrepareSetup } from '../prepare/prepare.js';
+import { type PreparePolicy, settlePrepare } from '../prepare/settle.js';
 import { isProjectionName, PROJECTION_NAMES, type ProjectionName } from '../projection/names.js';
 import { positiveInteger } from '../settle/positive-integer.js';
 import type {
@@ -36,11 +38,6 @@ import type {
   VisibleTools,
 } from './options.js';
 
-/** What `projection: 'auto'` can answer besides `flat`. */
-const AUTO_TARGETS = AUTO_PROJECTIONS.map((rule) => rule.projection);
-
-const POLICIES = ['throw', 'warn', 'skip'] as const;
-const PROJECTION_ERRORS = ['fall-back', 'fail'] as const;
 const RESPONSE_MODES: readonly PerRequestResponseMode[] = ['auto', 'sse', 'json'];
 
 /** The keys each group takes, to refuse a misspelt or misplaced one rather than ignore it. */
@@ -99,16 +96,11 @@ export const REPLACED_OPTIONS: Readonly<Record<string, string>> = Object.freeze(
 export interface MountConfig {
   /** Server identity sent in `initialize` / `server/discover`. */
   readonly server: { readonly name: string; readonly version: string; readonly instructions?: string };
-  /** `projection` (or `flattenUnionInput`), settled. */
-  readonly projection: ProjectionPolicy;
+  /** `projection` (or `flattenUnionInput`), `prepareProjections` and `schemaValidation`, settled. */
+  readonly prepare: PreparePolicy;
   /** `documents` and `staleDocuments` (default `'fail'`); undefined without documents. */
   readonly documents?: { readonly module: unknown; readonly stale: (typeof STALE_DOCUMENTS)[number] };
   readonly extend?: ExtendOption;
-  /** The probe's options, with `policy` defaulted to `'throw'` and every list copied and frozen. */
-  readonly validation: Readonly<SchemaValidationOptions> & {
-    readonly policy: (typeof POLICIES)[number];
-    readonly projectionErrors: (typeof PROJECTION_ERRORS)[number];
-  };
   /** `repair`, settled: which repairs run, the unknown-key policy, markup hygiene. */
   readonly arguments: ArgumentsPolicy;
   /** `limits`, settled: the body and argument caps, timeouts, rate windows, the concurrency cap. */
@@ -125,21 +117,6 @@ export interface MountConfig {
   readonly responseMode: PerRequestResponseMode;
   /** `protocol.requestState`, handed to every per-request server. */
   readonly requestState?: ServerOptions['requestState'];
-}
-
-/** Which documents a mount serves, and how a `tools/list` picks one. */
-export interface ProjectionPolicy {
-  /** What `report.tools` shows and what a fixed choice serves: the option's name; `flat` for 'auto' or a function. */
-  readonly default: ProjectionName;
-  /** Every projection a request can be served; `default` first. */
-  readonly served: readonly ProjectionName[];
-  /**
-   * `prepareProjections`: when the projections other than `default` are computed and probed (`default` always
-   * at construction). Default `'on-first-use'`.
-   */
-  readonly prepare: (typeof PREPARE_PROJECTIONS)[number];
-  /** Per `tools/list`, when the choice depends on the client. */
-  readonly choose?: ProjectionChooser;
 }
 
 /**
@@ -162,10 +139,9 @@ export function settleOptions(options: McpMountOptions<any> = {}): MountConfig {
   const protocol = group(options, 'protocol');
   const config: MountConfig = {
     server: settleIdentity(options),
-    projection: settleProjection(options),
+    prepare: settlePrepare(options),
     ...documentsOf(options),
     ...(options.extend && { extend: Object.freeze({ ...options.extend }) }),
-    validation: settleValidation(options.schemaValidation),
     arguments: settleArguments(repair),
     limits: settleLimits(limits, options.name ?? 'mcp-mount'),
     access: settleAccess(access),
@@ -236,36 +212,6 @@ function settleIdentity(options: McpMountOptions<any>): MountConfig['server'] {
   });
 }
 
-/** `schemaValidation`, with `policy` defaulted to `'throw'` and every list copied and frozen. */
-function settleValidation(validation: SchemaValidationOptions = {}): MountConfig['validation'] {
-  const policy = validation.policy ?? 'throw';
-  if (!POLICIES.includes(policy)) {
-    throw new TypeError(
-      `mcp-mount: schemaValidation.policy must be one of ${POLICIES.join(', ')}, got ${String(policy)}`,
-    );
-  }
-  const projectionErrors = validation.projectionErrors ?? 'fall-back';
-  if (!PROJECTION_ERRORS.includes(projectionErrors)) {
-    throw new TypeError(
-      `mcp-mount: schemaValidation.projectionErrors must be one of ${PROJECTION_ERRORS.join(', ')}, got ${String(projectionErrors)}`,
-    );
-  }
-  const list = (values: readonly string[]) => Object.freeze([...values]) as string[];
-  return Object.freeze({
-    policy,
-    projectionErrors,
-    ...(validation.profiles && { profiles: list(validation.profiles) }),
-    ...(validation.requireTypedProperties !== undefined && {
-      requireTypedProperties: validation.requireTypedProperties,
-    }),
-    ...(validation.allowUntyped && { allowUntyped: list(validation.allowUntyped) }),
-    ...(validation.requirePortableFormats !== undefined && {
-      requirePortableFormats: validation.requirePortableFormats,
-    }),
-    ...(validation.allowFormats && { allowFormats: list(validation.allowFormats) }),
-  });
-}
-
 /** `features`: the hook that registers resources, prompts and the like. */
 function settleFeatures(options: McpMountOptions<any>): Pick<MountConfig, 'features'> {
   hook('features', options.features);
@@ -306,7 +252,6 @@ function hook(name: string, value: unknown): void {
   if (value !== undefined && typeof value !== 'function') throw new TypeError(`mcp-mount: ${name} must be a function`);
 }
 
-const PREPARE_PROJECTIONS = ['on-first-use', 'at-startup'] as const;
 const STALE_DOCUMENTS = ['fail', 'prepare'] as const;
 
 /** `documents` and `staleDocuments`. @throws TypeError for a `staleDocuments` that names nothing, or one without documents. */
@@ -323,83 +268,18 @@ function documentsOf(options: McpMountOptions<any>): Pick<MountConfig, 'document
   return { documents: Object.freeze({ module: options.documents, stale }) };
 }
 
-/**
- * `projection` and its shorthand `flattenUnionInput`, and `prepareProjections`.
- * @throws TypeError for a value that names nothing.
- */
-function settleProjection(options: McpMountOptions<any>): ProjectionPolicy {
-  const prepare = options.prepareProjections ?? 'on-first-use';
-  if (!PREPARE_PROJECTIONS.includes(prepare)) {
-    throw new TypeError(
-      `mcp-mount: prepareProjections must be ${PREPARE_PROJECTIONS.map((p) => `'${p}'`).join(' or ')}, got ${String(prepare)}`,
-    );
-  }
-  return frozenPolicy({ ...projectionChoice(options), prepare });
-}
-
-/** `projection` and its shorthand `flattenUnionInput`, settled. */
-function projectionChoice(options: McpMountOptions<any>): Omit<ProjectionPolicy, 'prepare'> {
-  const { projection, flattenUnionInput } = options;
-  boolean('flattenUnionInput', flattenUnionInput);
-  if (projection === undefined) {
-    const only: ProjectionName = flattenUnionInput ? 'flat' : 'faithful';
-    return { default: only, served: [only] };
-  }
-  if (flattenUnionInput === true && projection !== 'flat') {
-    throw new TypeError(
-      "mcp-mount: flattenUnionInput: true is shorthand for projection: 'flat'; give projection alone",
-    );
-  }
-  if (typeof projection === 'object' && projection !== null) {
-    return choosing(projection.choose, servedProjections(projection.serve));
-  }
-  if (projection === 'auto' || typeof projection === 'function') return choosing(projection);
-  if (!isProjectionName(projection)) {
-    throw new TypeError(
-      `mcp-mount: projection must be 'auto', a function, { choose, serve }, or one of ${PROJECTION_NAMES.join(', ')}; got ${String(projection)}`,
-    );
-  }
-  return { default: projection, served: [projection] };
-}
-
-/**
- * A choosing policy: `'auto'` among `flat` and its targets, a function among every projection, or either
- * among `listed` (`projection.serve`).
- */
-function choosing(choose: unknown, listed?: ProjectionName[]): Omit<ProjectionPolicy, 'prepare'> {
-  if (typeof choose === 'function') {
-    const served = listed ?? ['flat', ...PROJECTION_NAMES.filter((n) => n !== 'flat')];
-    const pick = choose as ProjectionChooser;
-    return { default: served.includes('flat') ? 'flat' : served[0]!, served, choose: pick };
-  }
-  if (choose !== 'auto') {
-    throw new TypeError(`mcp-mount: projection.choose must be 'auto' or a function, got ${String(choose)}`);
-  }
-  const served = [...new Set<ProjectionName>(['flat', ...(listed ?? AUTO_TARGETS)])];
-  // A row naming a projection left out falls back to flat, the superset every client takes.
-  const pick = (client: ClientIdentity): ProjectionName => {
-    const chosen = autoProjection(client);
-    return served.includes(chosen) ? chosen : 'flat';
-  };
-  return { default: 'flat', served, choose: pick };
-}
-
-function frozenPolicy(policy: ProjectionPolicy): ProjectionPolicy {
-  Object.freeze(policy.served);
-  return Object.freeze(policy);
-}
-
-/** `projection.serve`, checked and without repeats. */
-function servedProjections(value: unknown): ProjectionName[] {
-  if (!Array.isArray(value) || value.length === 0 || !value.every(isProjectionName)) {
-    throw new TypeError(
-      `mcp-mount: projection.serve must be a non-empty array of ${PROJECTION_NAMES.join(', ')}; got ${JSON.stringify(value)}`,
-    );
-  }
-  return [...new Set(value)];
-}
-
 /** What the argument check reads (arguments/call.ts): `repair`, settled, and the argument caps of `limits`. */
 export function callPolicy(config: MountConfig): CallPolicy {
   return Object.freeze({ ...config.arguments, argumentLimits: config.limits.argumentLimits });
+}
+
+/** What the preparation runs with (prepare/prepare.ts): the documents' policy and what else of the mount shapes a tool. */
+export function prepareSetup(config: MountConfig): PrepareSetup {
+  return Object.freeze({
+    policy: config.prepare,
+    ...(config.extend && { extend: config.extend }),
+    ...(config.features && { features: config.features }),
+    server: config.server,
+    authenticates: config.access.auth !== undefined,
+  });
 }

@@ -7,7 +7,7 @@ import { preparationFromDocuments } from '../documents/preparation.js';
 import type { AnyZodObject, MountableTool } from '../model/tool.js';
 import { lateIssues } from '../prepare/policy.js';
 import { prepareTools } from '../prepare/prepare.js';
-import { type MountConfig, settleOptions } from './config.js';
+import { type MountConfig, prepareSetup, settleOptions } from './config.js';
 import { type McpFetchHandler, serveMount } from './handler.js';
 import type { McpMountOptions, MountExtend } from './options.js';
 
@@ -34,13 +34,16 @@ export function createMcpFetchHandler<Host = unknown, S extends AnyZodObject = n
   options: McpMountOptions<S, R> = {},
 ): McpFetchHandler<Host> {
   const config = settleOptions(options);
-  const mode = (c: MountConfig) => ({ eager: c.projection.prepare === 'at-startup', onLate: lateIssues(c) });
+  const mode = (c: MountConfig) => ({
+    eager: c.prepare.projection.prepare === 'at-startup',
+    onLate: lateIssues(c.prepare, c.observe),
+  });
   // The stale tools of build-time documents are prepared without the features hook: the documents' path
   // runs it once, for the whole mount.
   const preparation = config.documents
     ? preparationFromDocuments(tools, config, config.documents.module, (some, c) =>
-        prepareTools(some, c, { ...mode(c), hook: false }),
+        prepareTools(some, prepareSetup(c), { ...mode(c), hook: false }),
       )
-    : prepareTools(tools, config, mode(config));
+    : prepareTools(tools, prepareSetup(config), mode(config));
   return serveMount(config, preparation);
 }

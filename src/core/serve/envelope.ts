@@ -42,7 +42,7 @@ export interface CallEnvelope {
 
 /** The state of a request that carries no JSON-RPC message of its own (GET, DELETE, a body the SDK reads). */
 export function noMessage(config: MountConfig): MessageState {
-  return { projection: () => config.projection.default };
+  return { projection: () => config.prepare.projection.default };
 }
 
 // Stands for "the arguments object" when the whole `arguments` arrives as one JSON string.
@@ -74,7 +74,7 @@ export function readEnvelope(
   const client = listingClient(config, request, message, method);
   let chosen: ProjectionName | undefined;
   const projection = () => {
-    chosen ??= client ? chooseProjection(config, client, request, host) : config.projection.default;
+    chosen ??= client ? chooseProjection(config.prepare, client, request, host) : config.prepare.projection.default;
     return chosen;
   };
   return {
@@ -152,7 +152,7 @@ function listingClient(
   message: unknown,
   method: string | undefined,
 ): ClientIdentity | undefined {
-  if (!config.projection.choose) return undefined;
+  if (!config.prepare.projection.choose) return undefined;
   const listing = Array.isArray(message)
     ? message.find((m) => isPlainObject(m) && m.method === 'tools/list')
     : method === 'tools/list'

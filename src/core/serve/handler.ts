@@ -11,8 +11,8 @@ import type { Preparation } from '../model/prepared.js';
 import { observeError } from '../observe/observe.js';
 import { refusedWith } from '../observe/refusal.js';
 import { servedTools } from '../prepare/policy.js';
-import type { ValidationReport } from '../prepare/report.js';
-import { reportOf } from '../prepare/report-of.js';
+import { reportOf } from '../prepare/report.js';
+import type { ValidationReport } from '../serve/validate.js';
 import type { MountConfig } from './config.js';
 import { registration } from './registration.js';
 import type { FetchExtras } from './request-state.js';
@@ -48,7 +48,7 @@ export interface McpFetchHandler<Host = unknown> {
  * @throws McpMountSchemaError as `servedTools` does.
  */
 export function serveMount<Host>(config: MountConfig, preparation: Preparation): McpFetchHandler<Host> {
-  const registrations = servedTools(preparation, config).map((t) => registration(t, config));
+  const registrations = servedTools(preparation, config.prepare, config.observe).map((t) => registration(t, config));
   const serve = serveRequests(config, preparation.surface, registrations);
   let report: ValidationReport | undefined;
   return {

@@ -53,7 +53,7 @@ export function inputCarrier(
   caller: Caller,
   projection: ProjectionName,
 ): StandardSchemaWithJSON {
-  return carrier(listedDocuments(prepared, projection, config.projection.served).inputSchema, async (value) => {
+  return carrier(listedDocuments(prepared, projection, config.prepare.projection.served).inputSchema, async (value) => {
     const started = performance.now();
     const check = await checkCall(prepared, value, policy, caller.call);
     if (check.ok) return { value: { ...check.value, started, args: value } satisfies CheckedCall };

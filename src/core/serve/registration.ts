@@ -38,7 +38,7 @@ export interface Registration {
 export function registration(prepared: PreparedTool, config: MountConfig): Registration {
   const scopes = scopeRule(prepared.scopes);
   const challenge = scopes && auditedChallenge(config, prepared.name, scopes);
-  const { served } = config.projection;
+  const { served } = config.prepare.projection;
   const policy = callPolicy(config);
   const fixed = perProjection((p) => fixedConfig(listedDocuments(prepared, p, served), prepared.tool, challenge));
   // Most requests carry no envelope repair and no unfit `arguments`: they share one config per projection,

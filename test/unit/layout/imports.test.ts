@@ -63,13 +63,6 @@ const PENDING_SPLIT: ReadonlyArray<readonly [string, string]> = [
   ['core/documents/fingerprints.ts', 'core/serve/config.ts'],
   ['core/documents/preparation.ts', 'core/serve/config.ts'],
   ['core/documents/read.ts', 'core/serve/config.ts'],
-  ['core/prepare/checked.ts', 'core/serve/config.ts'],
-  ['core/prepare/family-fallback.ts', 'core/serve/config.ts'],
-  ['core/prepare/policy.ts', 'core/serve/config.ts'],
-  ['core/prepare/prepare.ts', 'core/serve/config.ts'],
-  ['core/prepare/projection-choice.ts', 'core/serve/config.ts'],
-  ['core/prepare/report.ts', 'core/serve/config.ts'],
-  ['core/prepare/report.ts', 'core/serve/options.ts'],
 ];
 
 /** Modules that may import only these modules, whatever lies below them. */

@@ -12,7 +12,7 @@ import * as z from 'zod';
 import { buildDocuments } from '../../../src/core/documents/emit.js';
 import type { AnyTool } from '../../../src/core/model/tool.js';
 import { prepareTools } from '../../../src/core/prepare/prepare.js';
-import { settleOptions } from '../../../src/core/serve/config.js';
+import { prepareSetup, settleOptions } from '../../../src/core/serve/config.js';
 
 const echo = ({ input }: { input: unknown }) => ({ content: [{ type: 'text' as const, text: JSON.stringify(input) }] });
 const media = z.discriminatedUnion('kind', [
@@ -35,7 +35,9 @@ const options: McpMountOptions = { projection: 'auto' };
 /** What `mcp-mount check --emit` writes for these tools and options, as the module's default export. */
 function documentsOf(of: readonly AnyTool[], with_: McpMountOptions) {
   const config = settleOptions(with_);
-  return JSON.parse(JSON.stringify(buildDocuments(prepareTools(of, config), config, 'npm run build:mcp')));
+  return JSON.parse(
+    JSON.stringify(buildDocuments(prepareTools(of, prepareSetup(config)), config, 'npm run build:mcp')),
+  );
 }
 
 const request = (body: object, userAgent: string) =>

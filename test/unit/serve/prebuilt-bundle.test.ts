@@ -11,7 +11,7 @@ const ourInputs = async (entry: string) => (await workerBundleOf(entry, EXTERNAL
 
 /** What only a preparation needs; the probe's scope, name and app-view checks are what a mount settles itself. */
 const PREPARATION =
-  /^src\/core\/projection\/(?!names\.ts)|^src\/core\/probe\/(?!(scopes|names|app-views|issue|schema-error|format-issues)\.ts)|^src\/core\/zod\/convert\.ts$|^src\/core\/prepare\/(prepare|projector|checked|report)\.ts$/;
+  /^src\/core\/projection\/(?!names\.ts)|^src\/core\/probe\/(?!(scopes|names|app-views|issue|schema-error|format-issues)\.ts)|^src\/core\/zod\/convert\.ts$|^src\/core\/prepare\/(prepare|projector|checked)\.ts$|^src\/core\/serve\/validate\.ts$/;
 
 describe('the prebuilt fetch entry', () => {
   it('bundles no conversion, projection, probe rule or preparation', async () => {

@@ -6,7 +6,7 @@ import { defineTool, type McpMountOptions } from 'mcp-mount';
 import { describe, expect, it, vi } from 'vitest';
 import * as z from 'zod';
 import { prepareTools } from '../../../src/core/prepare/prepare.js';
-import { settleOptions } from '../../../src/core/serve/config.js';
+import { prepareSetup, settleOptions } from '../../../src/core/serve/config.js';
 import { listEntries } from '../../../src/core/serve/list-cache.js';
 import { registration } from '../../../src/core/serve/registration.js';
 import { toolList, withListing } from '../../../src/core/serve/sdk/tool-list.js';
@@ -18,7 +18,7 @@ const other = defineTool({ name: 'other', description: 'o', input: z.object({ b:
 
 function registrations(tools: Parameters<typeof prepareTools>[0], options: McpMountOptions = {}) {
   const config = settleOptions({ schemaValidation: { policy: 'warn' }, ...options });
-  return { config, registrations: prepareTools(tools, config).tools.map((t) => registration(t, config)) };
+  return { config, registrations: prepareTools(tools, prepareSetup(config)).tools.map((t) => registration(t, config)) };
 }
 
 function hints(tools: Parameters<typeof prepareTools>[0], options: McpMountOptions = {}) {

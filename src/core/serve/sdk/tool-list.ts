@@ -61,7 +61,7 @@ export function toolList(registrations: readonly Registration[], config: MountCo
   };
   const perCaller =
     config.access.visibleTools !== undefined ||
-    config.projection.choose !== undefined ||
+    config.prepare.projection.choose !== undefined ||
     (!config.access.listUnauthorizedTools && registrations.some((r) => r.scopes));
 
   return {
