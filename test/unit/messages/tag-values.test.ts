@@ -1,6 +1,6 @@
-/** How a tag value is written where a model reads it (hints, error lines, notices). */
+/** How a tag value is written where a model reads it (hints, error lines, notices), and how a tag is typed. */
 import { describe, expect, it } from 'vitest';
-import { tagValuesText, tagValueText } from '../../../src/core/json-schema/tag-values.js';
+import { tagType, tagValuesText, tagValueText } from '../../../src/core/json-schema/tag-values.js';
 
 describe('tagValueText', () => {
   it('writes an ordinary string as it is, as the hints always did', () => {
@@ -33,5 +33,19 @@ describe('tagValueText', () => {
 
   it('joins values with " | ", each written on its own', () => {
     expect(tagValuesText(['1', 1, 'a', null])).toBe('"1" | 1 | a | null');
+  });
+});
+
+describe('tagType', () => {
+  it('one type is a name; several a list in order of first appearance, null last', () => {
+    expect(tagType(['a', 'b'])).toBe('string');
+    expect(tagType([true, false])).toBe('boolean');
+    expect(tagType([1, 2])).toBe('integer');
+    expect(tagType([null, 'a', 1, true])).toEqual(['string', 'integer', 'boolean', 'null']);
+  });
+
+  it('numbers are `number` when one is a fraction (it admits the integers too)', () => {
+    expect(tagType([1, 2.5])).toBe('number');
+    expect(tagType(['a', 2.5, 3])).toEqual(['string', 'number']);
   });
 });
