@@ -8,7 +8,7 @@
 
 import { shapeField } from '../zod/child-schemas.js';
 import { defOf, isNever, isOptionalIn, isSchema } from '../zod/def.js';
-import { recordTakesEveryKey } from '../zod/record-keys.js';
+import { recordTakesEveryKey, recordTakesKey } from '../zod/record-keys.js';
 import { AndSel, acceptsSel, OrSel, type Sel } from './selection.js';
 
 /**
@@ -27,9 +27,11 @@ export function nullMeansAbsent(container: Sel, key: string | number, child: Sel
 
 /**
  * True when every object schema in `container` refuses `key` by name: a strict object that does not
- * declare it, as a strict variant of a discriminated union is for the keys only other variants declare.
- * `null` there can only fail the parse and is read as absent. A strip object's undeclared key is left
- * alone: Zod drops it, so the call is valid as sent, and a valid call is never repaired.
+ * declare it, as a strict variant of a discriminated union is for the keys only other variants declare,
+ * or a record whose finite key set (an enum, literals) leaves it out, as a variant's record is for the keys
+ * a flattened object gives the other variants. `null` there can only fail the parse and is read as absent.
+ * A strip object's undeclared key, and a key a loose record passes through, are left alone: the call is
+ * valid as sent, and a valid call is never repaired.
  */
 export function undeclaredKey(container: Sel, key: string | number): boolean {
   if (container instanceof OrSel || container instanceof AndSel) {
@@ -37,6 +39,7 @@ export function undeclaredKey(container: Sel, key: string | number): boolean {
   }
   if (typeof key !== 'string' || !isSchema(container)) return false;
   const def = defOf(container);
+  if (def.type === 'record') return def.mode !== 'loose' && recordTakesKey(def, key) === false;
   if (def.type !== 'object' || shapeField(def, key) !== undefined) return false;
   return def.catchall !== undefined && isNever(def.catchall);
 }
