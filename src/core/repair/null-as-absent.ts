@@ -16,8 +16,9 @@ import { AndSel, acceptsSel, OrSel, type Sel } from './selection.js';
  * read as absent: the key's own schemas (`child`) accept neither null nor anything, and the key is
  * optional in the object schema(s) that declare it (for a plain union, in some member still in the
  * running; for an intersection, in every side that declares it). A record whose key schema takes every
- * key (`z.record(z.string(), ...)`) has every key optional; one with a finite key set (an enum) requires
- * each of its keys, and one with checked keys cannot be told, so neither counts.
+ * key (`z.record(z.string(), ...)`) has every key optional, and so does a `z.partialRecord` for the keys
+ * its key schema takes; a record with a finite key set (an enum) requires each of its keys, and one with
+ * checked keys cannot be told, so neither counts.
  */
 export function nullMeansAbsent(container: Sel, key: string | number, child: Sel): boolean {
   const a = acceptsSel(child);
@@ -57,7 +58,10 @@ function optionalKey(sel: Sel, key: string): boolean | undefined {
   }
   if (!isSchema(sel)) return undefined;
   const def = defOf(sel);
-  if (def.type === 'record') return recordTakesEveryKey(def) ? true : undefined;
+  if (def.type === 'record') {
+    // A record of every key, and a `z.partialRecord`'s keys, may each be missing.
+    return recordTakesEveryKey(def) || (def.partial === true && recordTakesKey(def, key) === true) ? true : undefined;
+  }
   if (def.type !== 'object') return undefined;
   const field = shapeField(def, key);
   return field === undefined ? undefined : isOptionalIn(field);

@@ -107,6 +107,13 @@ describe('repair: null for an optional key', () => {
     }
   });
 
+  it('null for a key of a z.partialRecord is left out: each of its keys may be missing', () => {
+    const schema = z.object({ flags: z.partialRecord(z.enum(['a', 'b']), z.boolean()) });
+    const r = call(schema, wire('{"flags":{"a":true,"b":null}}'));
+    expect(r.data).toEqual({ flags: { a: true } });
+    expect(r.repair.repairs).toEqual([{ path: 'flags.b', from: 'null-as-absent' }]);
+  });
+
   it("null for a key outside a record's finite key set is left out; a loose record passes it through as sent", () => {
     const r = call(z.object({ f: z.record(z.enum(['a', 'b']), z.number()) }), wire('{"f":{"a":1,"b":2,"x":null}}'));
     expect(r.data).toEqual({ f: { a: 1, b: 2 } });
