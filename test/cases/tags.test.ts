@@ -301,3 +301,38 @@ describe('error lines and notices', () => {
       expect(number.notice).toContain('when k = 1;');
     }));
 });
+
+describe("a client profile's projection of the flattened tag", () => {
+  const gemini = mountGroup(
+    ['result_root', 'versions_root', 'null_tag_root'].map((name) => caseTool(name, S[name as keyof typeof S])),
+    { projection: 'gemini' },
+  );
+
+  it('gemini: a boolean or number tag is served as its type (Gemini takes string enums only); calls reach the handler', () =>
+    gemini.each(async (c) => {
+      expect(bare(at(gemini.schema(c, 'result_root'), '/properties/ok'))).toEqual({ type: 'boolean' });
+      expect(bare(at(gemini.schema(c, 'versions_root'), '/properties/v'))).toEqual({ type: 'integer' });
+      // Gemini takes no null in an enum: the null variant's tag is left out, and the narrowing is reported.
+      expect(bare(at(gemini.schema(c, 'null_tag_root'), '/properties/kind'))).toEqual({
+        type: 'string',
+        enum: ['file'],
+        nullable: true,
+      });
+      expect(issuesOf(gemini.report, 'null_tag_root').map((i) => `${i.severity} ${i.code}@${i.path}`)).toEqual([
+        'info narrowed@/properties/kind',
+      ]);
+      for (const name of ['result_root', 'versions_root'] as const) {
+        for (const value of VALID[name]) await expectAccepted(gemini, c, name, value, { input: S[name].parse(value) });
+      }
+      await expectAccepted(
+        gemini,
+        c,
+        'null_tag_root',
+        { kind: 'file', path: 'p' },
+        { input: { kind: 'file', path: 'p' } },
+      );
+      // What the narrowed document cannot say, the server still takes: the Zod parse decides.
+      const out = await call(c, 'null_tag_root', { kind: null, reason: 'r' });
+      expect(out.received?.input).toEqual({ kind: null, reason: 'r' });
+    }));
+});
