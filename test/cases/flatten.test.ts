@@ -449,21 +449,34 @@ describe('discriminators', () => {
     ['boolean_tag', booleanTag],
   ] as const) {
     const label = id === 'numeric_tag' ? 'a numeric tag' : 'a boolean tag';
-    it(`${label} is left as it is: oneOf unchanged, other flattened, nothing throws, probe reports op`, () =>
+    const [one, two] = id === 'numeric_tag' ? [1, 2] : [true, false];
+    it(`${label} is flattened like a string tag: one object typed by its values, other flattened, no issue`, () =>
       g.each(async (c) => {
         const tool = tools.find((t) => t.name === id)!;
         expect(() => createMcpFetchHandler([tool], FLAT)).not.toThrow();
-        expect(() => validateMcpSchemas([tool], FLAT)).not.toThrow();
         servable(id);
+        expect(issuesOf(g.report, id)).toEqual([]);
         const s = g.schema(c, id);
-        const zodOneOf = (z.toJSONSchema(union, { target: 'draft-2020-12', io: 'input' }) as { oneOf?: unknown[] })
-          .oneOf;
-        expect(at(s, '/properties/op/oneOf')).toEqual(zodOneOf);
+        expectFlatObject(at(s, '/properties/op'), 'op');
+        expect(bare(at(s, '/properties/op/properties/k'))).toEqual({
+          type: id === 'numeric_tag' ? 'integer' : 'boolean',
+          enum: [one, two],
+        });
+        expect(at(s, '/properties/op/required')).toEqual(['k']);
+        expect(at(s, '/properties/op/properties/x/description')).toBe(`Required if k = ${one}.`);
+        expect(at(s, '/properties/op/properties/y/description')).toBe(`Required if k = ${two}.`);
         expectFlatObject(at(s, '/properties/other'), 'other');
-        const value = id === 'numeric_tag' ? { k: 1, x: 'a' } : { k: true, x: 'a' };
-        const args = { op: value, other: { kind: 'a', x: '1' } };
-        await expectAccepted(g, c, id, args, { input: args });
-        expect(issuesOf(g.report, id).map((i) => i.path)).toContain('/properties/op');
+        for (const op of [
+          { k: one, x: 'a' },
+          { k: two, y: 'b' },
+        ]) {
+          const args = { op, other: { kind: 'a', x: '1' } };
+          expect(union.safeParse(op).success).toBe(true);
+          await expectAccepted(g, c, id, args, { input: args });
+        }
+        await expectRefused(g, c, id, { op: { k: two, x: 'a' }, other: { kind: 'a', x: '1' } }, ['op.y'], {
+          ajv: true,
+        });
       }));
   }
 

@@ -1,6 +1,7 @@
 /**
- * The whole pipeline by property, over real HTTP: random Zod schemas (test/unit/schema/arbitraries.ts:
- * unions nested up to 4 deep with every collision kind, records, tuples, intersections, reused `$defs`)
+ * The whole pipeline by property, over real HTTP: random Zod schemas (test/unit/projection/arbitraries.ts:
+ * unions nested up to 4 deep with every collision kind, tagged by strings, numbers, booleans, null or a
+ * mix, records, tuples, intersections, reused `$defs`)
  * are mounted with `flattenUnionInput: true`, one at a time, behind ONE long-lived HTTP server whose fetch
  * delegates to the current mount. Every value the ORIGINAL schema accepts is sent through a real client
  * (alternating v2 and v1) and must (1) pass Ajv on the served schema, (2) not be isError, and (3) reach the
@@ -25,7 +26,23 @@ const RUNS = Number(process.env.HTTP_PROPERTY_RUNS ?? propertyRuns(110));
 const VALUES_PER_SCHEMA = 6;
 const MIN_PAIRS = Math.min(500, Math.floor((RUNS * VALUES_PER_SCHEMA) / 2));
 
-const stats = { schemas: 0, skippedRoots: 0, pairs: 0, rejectedByZod: 0, v2: 0, v1: 0, ms: 0, mountMs: 0, callMs: 0 };
+const stats = {
+  schemas: 0,
+  skippedRoots: 0,
+  pairs: 0,
+  rejectedByZod: 0,
+  v2: 0,
+  v1: 0,
+  /** Served schemas with a union tagged by numbers, booleans, null or a mix, and the calls made to them. */
+  nonStringTags: 0,
+  nonStringTagPairs: 0,
+  ms: 0,
+  mountMs: 0,
+  callMs: 0,
+};
+
+/** A union in the schema is tagged by values other than strings (its label names the pool's kind). */
+const NON_STRING_TAG = /\((?:kind|type|t|op|mode): (?:number|boolean|mixed)\)\[/;
 const silent = { warn: () => {}, error: () => {} };
 
 let current: McpFetchHandler;
@@ -63,6 +80,8 @@ describe('flatten + repair + parse over HTTP, by property', () => {
           return;
         }
         stats.schemas++;
+        const nonStringTags = NON_STRING_TAG.test(gen.label);
+        if (nonStringTags) stats.nonStringTags++;
         const previous = current;
         current = mount;
         await previous.close();
@@ -74,6 +93,7 @@ describe('flatten + repair + parse over HTTP, by property', () => {
           }
           const client = clients[stats.pairs % clients.length]!;
           stats.pairs++;
+          if (nonStringTags) stats.nonStringTagPairs++;
           if (client === clients[0]) stats.v2++;
           else stats.v1++;
           const context = () =>
@@ -96,5 +116,6 @@ describe('flatten + repair + parse over HTTP, by property', () => {
     expect(stats.pairs).toBeGreaterThanOrEqual(MIN_PAIRS);
     expect(stats.v1).toBeGreaterThan(0);
     expect(stats.v2).toBeGreaterThan(0);
+    expect(stats.nonStringTagPairs).toBeGreaterThan(0);
   }, 120_000);
 });

@@ -445,27 +445,35 @@ describe('common to every case', () => {
 });
 
 describe('unions that cannot be flattened', () => {
-  for (const [id, why] of [
-    ['numeric_tag', /not a string|numeric/],
-    ['boolean_tag', /not a string|boolean/],
-    ['optional_tag', /optional/],
-  ] as const) {
-    const label = {
-      numeric_tag: 'a numeric tag',
-      boolean_tag: 'a boolean tag',
-      optional_tag: 'a tag optional in one variant',
-    }[id];
-    it(`${label}: an error at "" saying why; throw names the tool, warn leaves it out; nested: an issue at /properties/op, still served`, async () => {
-      const [root] = find(flattened, id, { code: 'root-not-object', path: '', severity: 'error' });
-      expect(root!.message).toMatch(why);
-      if (id === 'optional_tag') expect(root!.message).toMatch(/\bk\b/);
-      expectThrowListingAll([tool(id), good()], flat, [id]);
-      await expectLeftOut(flattened, id);
+  it('a tag optional in one variant: an error at "" saying why; throw names the tool, warn leaves it out; nested: an issue at /properties/op, still served', async () => {
+    const id = 'optional_tag';
+    const [root] = find(flattened, id, { code: 'root-not-object', path: '', severity: 'error' });
+    expect(root!.message).toMatch(/optional/);
+    expect(root!.message).toMatch(/\bk\b/);
+    expectThrowListingAll([tool(id), good()], flat, [id]);
+    await expectLeftOut(flattened, id);
+    const nested = `${id}_nested`;
+    find(flattened, nested, { code: 'union-not-flattened', path: '/properties/op' });
+    expect(flattened.report.tools.map((t) => t.name)).toContain(nested);
+    await flattened.each(async (c) => {
+      expect(flattened.listed(c).has(nested)).toBe(true);
+    });
+  });
+});
+
+describe('unions tagged by numbers or booleans', () => {
+  for (const id of ['numeric_tag', 'boolean_tag'] as const) {
+    const label = id === 'numeric_tag' ? 'a numeric tag' : 'a boolean tag';
+    it(`${label}: flattened at the root and nested, no issue at all; the default 'throw' mount serves both`, async () => {
       const nested = `${id}_nested`;
-      find(flattened, nested, { code: 'union-not-flattened', path: '/properties/op' });
-      expect(flattened.report.tools.map((t) => t.name)).toContain(nested);
+      none(flattened, id);
+      none(flattened, nested);
+      expect(() => createMcpFetchHandler([tool(id), tool(nested), good()], flat)).not.toThrow();
       await flattened.each(async (c) => {
+        expect(flattened.listed(c).has(id)).toBe(true);
         expect(flattened.listed(c).has(nested)).toBe(true);
+        expect(flattened.listed(c).get(id)!.inputSchema.type).toBe('object');
+        expect(pointersWith(flattened.listed(c).get(nested)!.inputSchema, 'oneOf')).toEqual([]);
       });
     });
   }

@@ -26,7 +26,7 @@ export function media(one: z.ZodType) {
   ]);
 }
 
-// Unions whose tag is not a required string, so flattening does not apply to them.
+// Unions tagged by values other than strings: flattened like string tags, the tag typed by its values.
 
 /** The tag `k` is a number literal (1 or 2). */
 export const numericTag = z.discriminatedUnion('k', [
@@ -39,6 +39,15 @@ export const booleanTag = z.discriminatedUnion('k', [
   z.object({ k: z.literal(true), x: z.string() }),
   z.object({ k: z.literal(false), y: z.string() }),
 ]);
+
+/** The tag `k` is a string, null or a number: `{type: ["string", "integer", "null"]}` flattened. */
+export const mixedTag = z.discriminatedUnion('k', [
+  z.object({ k: z.literal('a'), x: z.string() }),
+  z.object({ k: z.null(), y: z.string() }),
+  z.object({ k: z.literal(2), z: z.number() }),
+]);
+
+// A union whose tag is not required everywhere, so flattening does not apply to it.
 
 /** The tag `k` is optional in one variant. */
 export const optionalTag = z.discriminatedUnion('k', [

@@ -7,6 +7,25 @@ import { z } from 'zod';
 
 export type SpecField = { name: string; spec: Spec; optional: boolean };
 
+/** A value a discriminated union's tag may pin. */
+export type TagValue = string | number | boolean | null;
+
+/**
+ * Distinct tag values of every JSON type a tag may have, with strings that spell the others (`'1'` beside
+ * `1`, `'true'` beside `true`, `'null'` beside `null`): a union's tags are a slice of a shuffle of these.
+ */
+export const TAG_POOL: readonly TagValue[] = ['v0', 1, true, null, '1', 2.5, false, 'true', 0, 'null', -3, 'v1'];
+
+/** The tag of variant `i` of a `du` spec. */
+export function tagOf(spec: { tags?: readonly TagValue[] }, i: number): TagValue {
+  return spec.tags ? spec.tags[i]! : `v${i}`;
+}
+
+/** The variant of a `du` spec a value's tag selects, or -1. */
+export function variantOf(spec: { variants: unknown[]; tags?: readonly TagValue[] }, tag: unknown): number {
+  return spec.variants.findIndex((_, i) => tagOf(spec, i) === tag);
+}
+
 /** Record key schemas: any string, an enum (refuses other keys), a loose enum (passes them through), a refinement. */
 export type RecordKeys = 'string' | 'enum' | 'looseEnum' | 'min';
 
@@ -29,8 +48,8 @@ export type Spec =
   /** `keys` defaults to 'string'. */
   | { t: 'record'; value: Spec; keys?: RecordKeys }
   | { t: 'tuple'; items: Spec[] }
-  /** Variant `i` is tagged `kind: 'v<i>'`. */
-  | { t: 'du'; variants: SpecField[][] }
+  /** Variant `i` is tagged `kind: tags[i]` (`'v<i>'` when `tags` is absent): strings, numbers, booleans, null. */
+  | { t: 'du'; variants: SpecField[][]; tags?: readonly TagValue[] }
   /** A plain union of objects; member `i` gets a required boolean marker `m<i>` (see `memberFields`). */
   | { t: 'objUnion'; members: SpecField[][] }
   /** A plain union of any specs. */
@@ -103,7 +122,7 @@ export function toZod(spec: Spec): z.ZodType {
     case 'du':
       return z.discriminatedUnion(
         'kind',
-        spec.variants.map((fields, i) => z.object({ ...shape(fields), kind: z.literal(`v${i}`) })) as any,
+        spec.variants.map((fields, i) => z.object({ ...shape(fields), kind: tagSchema(tagOf(spec, i)) })) as any,
       );
     case 'objUnion':
       return z.union(spec.members.map((fields, i) => z.object(shape(memberFields(fields, i)))) as any);
@@ -120,4 +139,9 @@ export function toZod(spec: Spec): z.ZodType {
     case 'intersection':
       return z.intersection(toZod(spec.left), toZod(spec.right));
   }
+}
+
+/** `z.null()` for a null tag (Zod writes it `{type: "null"}`), else the literal. */
+function tagSchema(value: TagValue): z.ZodType {
+  return value === null ? z.null() : z.literal(value);
 }

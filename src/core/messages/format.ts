@@ -9,6 +9,7 @@
  */
 import type { z } from 'zod';
 import { valueAt } from '../json-schema/pointer.js';
+import { tagValueText } from '../json-schema/tag-values.js';
 import type { Schema } from '../zod/def.js';
 import { expectedName, shortLiteral, typeName } from './describe.js';
 import { formatPath } from './path.js';
@@ -118,8 +119,7 @@ function variantSuffix(schema: Schema, value: unknown, at: PropertyKey[]): strin
   // Only for a failure on the variant object or one of its own fields: deeper down (`media[0].url`) the
   // variant's required keys are present, and naming them again would mislead.
   if (!ctx || ctx.required.length === 0 || at.length > ctx.depth + 1) return '';
-  const tag = typeof ctx.tag === 'string' ? ctx.tag : shortLiteral(ctx.tag);
-  return ` (${ctx.discriminator} = ${tag} requires ${ctx.required.join(', ')})`;
+  return ` (${ctx.discriminator} = ${tagValueText(ctx.tag)} requires ${ctx.required.join(', ')})`;
 }
 
 /** What was sent, and the schema it was parsed with, when the caller gave them. */

@@ -5,10 +5,10 @@
  */
 import type { z } from 'zod';
 import { valueAt } from '../json-schema/pointer.js';
+import { tagValueText } from '../json-schema/tag-values.js';
 import { isPlainObject } from '../json-schema/types.js';
 import type { Schema } from '../zod/def.js';
 import { memberTagValues, objectMemberKeys, unionAt } from '../zod/union-at.js';
-import { shortLiteral } from './describe.js';
 import { formatPath } from './path.js';
 
 type Issue = z.core.$ZodIssue;
@@ -28,17 +28,13 @@ export function tagRequirements(
     const values = memberTagValues(option, tag);
     if (!keys || values.length === 0) return '';
     const needs = keys.required.filter((k) => k !== tag).join(', ');
-    byNeeds.set(needs, [...(byNeeds.get(needs) ?? []), ...values.map(tagWord)]);
+    byNeeds.set(needs, [...(byNeeds.get(needs) ?? []), ...values.map(tagValueText)]);
   }
   const parts = [...byNeeds].map(([needs, values]) => {
     const verb = values.length > 1 ? 'require' : 'requires';
     return needs ? `${values.join(' | ')} ${verb} ${needs}` : `${values.join(' | ')} ${verb} nothing else`;
   });
   return ` (${parts.join('; ')})`;
-}
-
-function tagWord(value: unknown): string {
-  return typeof value === 'string' ? value : shortLiteral(value);
 }
 
 /**

@@ -3,6 +3,7 @@ import { stableStringify } from '../json-schema/compare.js';
 import { analyzeUnion } from '../json-schema/discriminator.js';
 import { declaredTypes } from '../json-schema/keywords.js';
 import { pointer } from '../json-schema/pointer.js';
+import { isFlattenedTag } from '../json-schema/tag-values.js';
 import { isPlainObject } from '../json-schema/types.js';
 import { shortLiteral } from '../messages/describe.js';
 import { positionRule, requiredProperties } from './positions.js';
@@ -98,7 +99,7 @@ const unionNotFlattened: Rule = {
     const verdict = analyzeUnion(union.branches);
     const why = ctx.unflattened?.find((u) => u.pointer === at)?.reason ?? (verdict.ok ? undefined : verdict.reason);
     return {
-      message: `a union of objects (${union.keyword}) is still served although flattenUnionInput was asked for${why ? `: ${why}` : ''}; give every variant a required string literal tag to flatten it`,
+      message: `a union of objects (${union.keyword}) is still served although flattenUnionInput was asked for${why ? `: ${why}` : ''}; give every variant a required literal tag of its own to flatten it`,
     };
   },
 };
@@ -185,8 +186,9 @@ const requiredNullable = positionRule({
   severity: 'warning',
   // The openai-strict projection makes every key required and nullable on purpose: nothing to change.
   positions: ({ node, pointer: at }, ctx) => (ctx.projection === 'openai-strict' ? [] : requiredProperties(node, at)),
+  // A flattened union's tag that lists null selects a variant with it: there null is a value to choose.
   message: ({ key, schema }) =>
-    isNullable(schema)
+    isNullable(schema) && !isFlattenedTag(schema)
       ? `\`${key}\` is required but nullable; prefer \`.optional()\` so the model can leave it out`
       : undefined,
 });

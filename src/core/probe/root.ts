@@ -40,11 +40,11 @@ function unionRootMessage(doc: JsonSchema, keyword: 'oneOf' | 'anyOf', ctx: Chec
   // The flattener's own analysis, so this message and its `unflattened` reasons never disagree.
   const verdict = analyzeUnion(branches);
   const objects = branches.every((b) => isPlainObject(b) && declaredTypes(b)?.every((t) => t === 'object'));
-  const tagAdvice = "give every variant a required string literal tag, e.g. `kind: z.literal('...')`";
+  const tagAdvice = "give every variant a required literal tag of its own, e.g. `kind: z.literal('...')`";
   const wrapAdvice = 'wrap it in an object, e.g. `z.object({ value: <the union> })`';
   if (!ctx.flattenRequested) {
     if (verdict.ok)
-      return `${head}; its variants share the string tag \`${verdict.tag}\`, so \`flattenUnionInput: true\` (\`projection: 'flat'\` or 'auto') serves it as one object`;
+      return `${head}; its variants share the tag \`${verdict.tag}\`, so \`flattenUnionInput: true\` (\`projection: 'flat'\` or 'auto') serves it as one object`;
     if (verdict.untagged)
       return `${head}; its variants are objects, so \`flattenUnionInput: true\` (\`projection: 'flat'\` or 'auto') serves it as one object: every key optional, the union still checks each call (${tagAdvice} to have each key marked for its variant)`;
     const advice = objects ? `${tagAdvice}, and set \`flattenUnionInput: true\`` : wrapAdvice;

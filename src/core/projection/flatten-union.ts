@@ -1,4 +1,5 @@
 import { uniqueValues } from '../json-schema/compare.js';
+import { SELECTS_VARIANT, type TagValue, tagType, tagValuesText } from '../json-schema/tag-values.js';
 import { isPlainObject, type JsonSchema } from '../json-schema/types.js';
 import { composeDescription, labelledText } from './annotations.js';
 import { flatObject, withDescription } from './flat-object.js';
@@ -7,7 +8,9 @@ import type { RefResolver } from './type-atoms.js';
 /**
  * Replaces a discriminated union node by one flat object that accepts every value the union accepts
  * (and more: the original Zod schema still parses every call, per variant). The tag becomes a required
- * string `enum`, and each other key says which tag values require it or have it.
+ * `enum` of every member's values, typed by their JSON types (`"string"`, `"integer"`, `["string",
+ * "null"]`), and each other key says which tag values require it or have it (`Required if v = 1`; values
+ * written by `tagValueText`, so the string `"1"` and the number `1` read differently).
  *
  * `members` must be object schemas and `values[i]` the tag values of member i (see `analyzeUnion`).
  */
@@ -16,27 +19,27 @@ export function flattenUnion(
   keyword: 'anyOf' | 'oneOf',
   members: readonly JsonSchema[],
   tag: string,
-  values: readonly string[][],
+  values: readonly TagValue[][],
   resolve: RefResolver,
 ): JsonSchema {
-  const labels = values.map((v) => `${tag} = ${v.join(' | ')}`);
+  const labels = values.map((v) => `${tag} = ${tagValuesText(v)}`);
   // Loops, not flatMap()/flat(): `when` runs for every key of every flattened union.
   const valuesOf = (indices: readonly number[]) => {
-    const out: string[] = [];
+    const out: TagValue[] = [];
     for (const i of indices) for (const v of values[i]!) out.push(v);
     return out;
   };
-  const when = (indices: readonly number[]) => `${tag} = ${valuesOf(indices).join(' | ')}`;
+  const when = (indices: readonly number[]) => `${tag} = ${tagValuesText(valuesOf(indices))}`;
   const props = members.map((m) => (isPlainObject(m.properties) ? (m.properties as JsonSchema) : {}));
   const allValues = uniqueValues(valuesOf(values.map((_, i) => i)));
   const tagSchema = withDescription(
-    { type: 'string', enum: allValues },
+    { type: tagType(allValues), enum: allValues },
     composeDescription([
       labelledText(
         props.map((p) => (isPlainObject(p[tag]) ? authorText(p[tag].description) : undefined)),
         labels,
       ),
-      `${SELECTS} ${allValues.join(' | ')}.`,
+      `${SELECTS_VARIANT} ${tagValuesText(allValues)}.`,
     ]),
   );
   return flatObject(
@@ -58,11 +61,9 @@ export function flattenUnion(
   );
 }
 
-const SELECTS = 'Selects the variant:';
-
 /** A tag description without the sentence an inner flatten generated (the outer one lists every value). */
 function authorText(description: unknown): string | undefined {
   if (typeof description !== 'string') return undefined;
-  const at = description.indexOf(SELECTS);
+  const at = description.indexOf(SELECTS_VARIANT);
   return (at < 0 ? description : description.slice(0, at)).trim() || undefined;
 }

@@ -8,8 +8,9 @@ import { findUnflattened, type Unflattened } from './unflattened.js';
 export type { Unflattened } from './unflattened.js';
 
 /**
- * The `flattenUnionInput` projection: every union of objects (a discriminated union by its tag, a union
- * of objects without one with every key optional) becomes one flat object, at any depth; below the root,
+ * The `flattenUnionInput` projection: every union of objects (a discriminated union by its tag, whatever
+ * the tag's values' types, a union of objects without one with every key optional) becomes one flat
+ * object, at any depth; below the root,
  * a union of objects and other types becomes one node with a `type` list; every `allOf` of objects
  * becomes one object. Presentation only: the result accepts a SUPERSET of what the
  * input accepts on every path (the original Zod schema still parses each call), so a model is never
@@ -21,9 +22,9 @@ export function flattenUnionsDeep(schema: JsonSchema): JsonSchema {
 }
 
 /**
- * `flattenUnionsDeep`, plus every union it had to leave (numeric or boolean tag, optional tag,
- * overlapping tag values, a member that is not an object, no tag at all), by JSON Pointer into the
- * returned document, with a reason naming why. The probe turns these into issues.
+ * `flattenUnionsDeep`, plus every union it had to leave (a tag optional in a variant, overlapping tag
+ * values, a member that is not an object or a `$ref` left in place), by JSON Pointer into the returned
+ * document, with a reason naming why. The probe turns these into issues.
  */
 export function flattenWithReport(schema: JsonSchema): { schema: JsonSchema; unflattened: Unflattened[] } {
   try {

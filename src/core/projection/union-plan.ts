@@ -6,24 +6,26 @@ import {
   isObjectTyped,
   META_KEYWORDS,
 } from '../json-schema/keywords.js';
+import type { TagValue } from '../json-schema/tag-values.js';
 import { isPlainObject, type JsonSchema } from '../json-schema/types.js';
 import { type RefResolver, typeAtoms } from './type-atoms.js';
 
 /** How a union node is served: as a flat object (tagged or not), as a typed join, or left with a reason. */
 export type UnionPlan =
-  | { kind: 'tagged'; tag: string; values: string[][] }
+  | { kind: 'tagged'; tag: string; values: TagValue[][] }
   | { kind: 'untagged' }
   | { kind: 'mixed' }
   | { kind: 'left'; reason: string };
 
 /**
  * The plan for the union on `node` (two or more members):
- * - a discriminated union (a required string tag that selects one member) → the tagged flat object;
+ * - a discriminated union (a required tag whose values, strings, numbers, booleans or null, select one
+ *   member) → the tagged flat object;
  * - plain objects with no would-be tag at all → the untagged flat object;
  * - below the root, objects beside other types (strings, arrays, null) whose types are all provable →
  *   the typed join (a `type` list); at the root that would still not be one object;
- * - anything else is left, with the reason. A would-be tag that fails (numeric, boolean, optional,
- *   overlapping) is left too: the author meant a tag, and the fix is to make it one.
+ * - anything else is left, with the reason. A would-be tag that fails (optional in a variant, values
+ *   that overlap) is left too: the author meant a tag, and the fix is to make it one.
  * The node may carry only annotations and document keywords beside the union (and `type: "object"` for
  * object unions): anything else would be an extra constraint the result would have to fold in.
  */

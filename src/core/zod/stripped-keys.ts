@@ -5,6 +5,7 @@
  * tuple items, the variant a tag selects, the first member of a plain union that fits, both sides of an
  * intersection. Strict objects are left to their own "unrecognized key" error, loose ones keep the key.
  */
+import { tagValueText } from '../json-schema/tag-values.js';
 import { isPlainObject } from '../json-schema/types.js';
 import { acceptsOf } from './accepted-kinds.js';
 import { shapeField, tupleItem } from './child-schemas.js';
@@ -154,7 +155,7 @@ function walkUnion(s: Schema, def: AnyDef, value: unknown, at: At | null, depth:
     if (!isPlainObject(value)) return;
     const variant = selectVariant(s, value, { scalarText: false });
     const tag = value[def.discriminator];
-    const label = `${def.discriminator} = ${typeof tag === 'string' ? tag : JSON.stringify(tag)}`;
+    const label = `${def.discriminator} = ${tagValueText(tag)}`;
     if (variant) walk(variant, value, at, depth, { label, keys: unionKeys(s) }, state);
     return;
   }

@@ -105,6 +105,22 @@ describe('formatIssues', () => {
     ]);
   });
 
+  it('tags other than strings are written as JSON, and a string that reads as one is quoted: "1" is not 1', () => {
+    const tagged = z.discriminatedUnion('k', [
+      z.object({ k: z.literal('1'), s: z.string() }),
+      z.object({ k: z.literal(1), n: z.number() }),
+      z.object({ k: z.literal(true), b: z.boolean() }),
+      z.object({ k: z.null(), z: z.string() }),
+    ]);
+    expect(lines(tagged, { k: 2 })).toEqual([
+      'k: expected one of "1" | 1 | true | null, received 2 ("1" requires s; 1 requires n; true requires b; null requires z)',
+    ]);
+    expect(lines(tagged, { k: '1' })).toEqual(['s: required, expected string (k = "1" requires s)']);
+    expect(lines(tagged, { k: 1 })).toEqual(['n: required, expected number (k = 1 requires n)']);
+    expect(lines(tagged, { k: true })).toEqual(['b: required, expected boolean (k = true requires b)']);
+    expect(lines(tagged, { k: null })).toEqual(['z: required, expected string (k = null requires z)']);
+  });
+
   it('a variant reached through an intersection still names its requirements', () => {
     const schema = z.intersection(z.object({ a: z.string() }), du);
     expect(lines(schema, { a: '1', kind: 'remove' })).toEqual([

@@ -26,6 +26,24 @@ describe('keys a strip object would drop', () => {
     ]);
   });
 
+  it('names the variant by its tag value as JSON would tell it apart: `when k = "1"`, `when k = 1`, `when k = null`', () => {
+    const tagged = z.discriminatedUnion('k', [
+      z.object({ k: z.literal('1'), s: z.string() }),
+      z.object({ k: z.literal(1), n: z.number() }),
+      z.object({ k: z.null(), z: z.string() }),
+    ]);
+    const other = '; it belongs to another form, send one form only';
+    expect(lines(tagged, { k: '1', s: 'x', n: 1 })).toEqual([
+      `ignored \`n\`: not an argument of query_records when k = "1"${other}`,
+    ]);
+    expect(lines(tagged, { k: 1, n: 1, s: 'x' })).toEqual([
+      `ignored \`s\`: not an argument of query_records when k = 1${other}`,
+    ]);
+    expect(lines(tagged, { k: null, z: 'x', s: 'x' })).toEqual([
+      `ignored \`s\`: not an argument of query_records when k = null${other}`,
+    ]);
+  });
+
   it('says nothing of a key sent as null: nothing is lost when it is dropped', () => {
     const variants = z.discriminatedUnion('kind', [
       z.object({ kind: z.literal('a'), x: z.string() }),

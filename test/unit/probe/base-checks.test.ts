@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { PROFILES } from '../../../src/core/probe/index.js';
+import { collapseNullable, flattenWithReport } from '../../../src/core/projection/index.js';
 import { Screen } from '../../support/models.js';
 import { baseFindings, check, only, pathsOf, toDoc } from './helpers.js';
 
@@ -312,6 +313,20 @@ describe('warnings that do not block serving', () => {
     expect(pathsOf(issues, 'required-nullable')).toEqual(['/properties/obj/properties/inner', '/properties/req']);
     expect(only(issues, 'required-nullable', '/properties/req').severity).toBe('warning');
     expect(only(issues, 'required-nullable', '/properties/req').message).toContain('.optional()');
+  });
+
+  it('a flattened union tag that lists null is not a required nullable field: null selects a variant there', () => {
+    const union = z.discriminatedUnion('k', [
+      z.object({ k: z.literal('a'), x: z.string() }),
+      z.object({ k: z.null(), y: z.string() }),
+    ]);
+    const flat = collapseNullable(
+      flattenWithReport(toDoc(z.object({ op: union, req: z.enum(['p', 'q']).nullable() }))).schema,
+    ) as any;
+    expect(flat.properties.op.properties.k.type).toEqual(['string', 'null']);
+    // A nullable enum the author wrote is still reported, in the same collapsed spelling.
+    expect(flat.properties.req.type).toEqual(['string', 'null']);
+    expect(pathsOf(check(flat, { flattenRequested: true }), 'required-nullable')).toEqual(['/properties/req']);
   });
 
   it('input-only warnings are not raised on the output side', () => {

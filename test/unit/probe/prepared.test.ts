@@ -38,26 +38,42 @@ describe('checks on prepared documents', () => {
     expect(run()).toEqual([]);
   });
 
-  it('a numeric tag at the root: the error quotes the reason the flattener gives', () => {
-    const { run } = prepared(
+  it('a root union tagged by numbers is flattened into one object: no issue', () => {
+    const { served, run } = prepared(
       z.discriminatedUnion('k', [
         z.object({ k: z.literal(1), x: z.string() }),
         z.object({ k: z.literal(2), y: z.string() }),
       ]),
     );
-    const issue = only(run(), 'root-not-object', '');
-    expect(issue.message).toMatch(/not a string/);
+    expect(served.type).toBe('object');
+    expect(served.properties.k).toMatchObject({ type: 'integer', enum: [1, 2] });
+    expect(run()).toEqual([]);
   });
 
-  it('a numeric tag nested: the union left at /properties/op is a warning; the flattened `other` raises nothing', () => {
-    const op = z.discriminatedUnion('k', [
-      z.object({ k: z.literal(1), x: z.string() }),
-      z.object({ k: z.literal(2), y: z.string() }),
+  it('a tag optional in one variant at the root: the error quotes the reason the flattener gives', () => {
+    const { run } = prepared(
+      z.discriminatedUnion('k', [
+        z.object({ k: z.literal(1).optional(), x: z.string() }),
+        z.object({ k: z.literal(2), y: z.string() }),
+      ]),
+    );
+    expect(only(run(), 'root-not-object', '').message).toMatch(/`k` is optional in variant 0/);
+  });
+
+  it('boolean, null and mixed tags nested: each is one object and raises nothing', () => {
+    const result = z.discriminatedUnion('ok', [
+      z.object({ ok: z.literal(true), data: z.string() }),
+      z.object({ ok: z.literal(false), error: z.string() }),
     ]);
-    const issues = prepared(z.object({ op, other: DU })).run();
-    expect(issues.map((i) => `${i.severity} ${i.code}@${i.path}`)).toEqual([
-      'warning union-not-flattened@/properties/op',
+    const mixed = z.discriminatedUnion('k', [
+      z.object({ k: z.literal('a'), x: z.string() }),
+      z.object({ k: z.null(), y: z.string() }),
+      z.object({ k: z.literal(2), z: z.string() }),
     ]);
+    const { served, run } = prepared(z.object({ op: result, list: z.array(mixed), other: DU }));
+    expect(served.properties.op.type).toBe('object');
+    expect(served.properties.list.items.type).toBe('object');
+    expect(run()).toEqual([]);
   });
 
   it('the flattened nested union has type:"object" beside its properties, and gemini is satisfied there', () => {

@@ -10,7 +10,8 @@
  * - `discriminatedUnionArb(depth, options)`: discriminated unions, with every collision kind between
  *   variants (object vs array, literal vs literal, enum vs string, string vs number, int vs number,
  *   different bounds, different object shapes, boolean literals, nullable, optional, defaults,
- *   strict/loose/strip variants, nested unions).
+ *   strict/loose/strip variants, nested unions), tagged by strings, numbers, booleans, null or a mix
+ *   (`tagPoolArb`), each variant by one value, a multi-value literal or a `z.enum`.
  * - `deepUnionArb(depth)`: a spine of unions nested `depth` deep, so deep nesting is always covered.
  *
  * Every generated value is plain JSON (no undefined, NaN or Infinity), as it would arrive over MCP.
@@ -363,10 +364,71 @@ export interface UnionOptions {
   /** Emit `z.union` instead of `z.discriminatedUnion` (Zod then serves `anyOf`; still flattenable). */
   plain?: boolean;
   /** What makes the union impossible to flatten, for the "left as it is" paths. */
-  flaw?: 'numeric tag' | 'boolean tag' | 'optional tag' | 'overlapping tags' | 'no tag';
+  flaw?: 'optional tag' | 'overlapping tags' | 'no tag';
 }
 
 type TagStyle = 'single' | 'multi' | 'enum';
+
+/** A value a tag may pin. */
+export type TagValue = string | number | boolean | null;
+
+/**
+ * Where a union's tag values come from: variant `i` is tagged `firsts[i]`, or with a multi-value literal or
+ * an enum `firsts[i]` and `seconds[i]` (single when there is no second). Every value is distinct.
+ */
+export interface TagPool {
+  kind: 'string' | 'number' | 'boolean' | 'mixed';
+  firsts: readonly TagValue[];
+  seconds: readonly TagValue[];
+}
+
+const STRING_POOL: TagPool = { kind: 'string', firsts: ['v0', 'v1', 'v2', 'v3'], seconds: ['w0', 'w1', 'w2', 'w3'] };
+
+/** Eight distinct values, shuffled, split into firsts and seconds. */
+const splitPool = (kind: TagPool['kind'], values: readonly TagValue[]): fc.Arbitrary<TagPool> =>
+  fc
+    .shuffledSubarray([...values], { minLength: values.length, maxLength: values.length })
+    .map((all) => ({ kind, firsts: all.slice(0, 4), seconds: all.slice(4) }));
+
+/**
+ * Tag values: strings (`v<i>`, `w<i>`) half the time, else numbers (integers, a fraction, a negative),
+ * booleans with null (at most three variants, one value each), or a mix of every kind with strings that
+ * spell another value (`"1"` beside 1, `"true"` beside true, `"null"` beside null).
+ */
+export const tagPoolArb: fc.Arbitrary<TagPool> = fc.oneof(
+  { weight: 4, arbitrary: fc.constant(STRING_POOL) },
+  { weight: 1, arbitrary: splitPool('number', [0, 1, 2, 3, 10, -1, 2.5, 7]) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .shuffledSubarray<TagValue>([true, false, null], { minLength: 3, maxLength: 3 })
+      .map((firsts): TagPool => ({ kind: 'boolean', firsts, seconds: [] })),
+  },
+  { weight: 2, arbitrary: splitPool('mixed', ['v0', 1, true, null, '1', 2.5, false, 'null']) },
+);
+
+/** The schema of one tag value: `z.null()` for null (Zod writes `{type: "null"}`, no `const`), else a literal. */
+function literalGen(value: TagValue): Gen {
+  return leafLike(JSON.stringify(value), value === null ? z.null() : z.literal(value), fc.constant(value));
+}
+
+/** Variant `i`'s tag in `pool` with `style`: one value, a multi-value literal, or a `z.enum` (string or numeric). */
+export function tagGen(pool: TagPool, i: number, style: TagStyle): Gen {
+  const first = pool.firsts[i]!;
+  const second = pool.seconds[i];
+  if (style === 'single' || second === undefined) return literalGen(first);
+  const pair: [TagValue, TagValue] = [first, second];
+  const values = fc.constantFrom(...pair);
+  const label = pair.map((v) => JSON.stringify(v)).join('|');
+  if (style === 'enum' && pair.every((v) => typeof v === 'string')) {
+    return leafLike(`enum(${label})`, z.enum(pair as [string, string]), values);
+  }
+  if (style === 'enum' && pair.every((v) => typeof v === 'number')) {
+    // A TypeScript numeric enum, as `z.enum` takes it.
+    return leafLike(`enum(${label})`, z.enum({ A: pair[0] as number, B: pair[1] as number }), values);
+  }
+  return leafLike(label, z.literal(pair as [Exclude<TagValue, null>, Exclude<TagValue, null>]), values);
+}
 
 /** A discriminated union (or a tagged plain union) of 2-4 object variants, with colliding keys. */
 export function discriminatedUnionArb(depth: number, options: UnionOptions = {}): fc.Arbitrary<Gen> {
@@ -376,11 +438,12 @@ export function discriminatedUnionArb(depth: number, options: UnionOptions = {})
     const shared = options.shared ?? ['a', 'b', 'c'];
     const unique = options.unique ?? ['d', 'e', 'f'];
     const modes = options.modes ?? ['strip', 'strip', 'strict', 'loose'];
-    const variants = options.flaw === 'boolean tag' ? 2 : 4;
+    const variants = 4;
     return fc
       .record({
         tag: options.tag ? fc.constant(options.tag) : fc.constantFrom('kind', 'type', 't', 'op'),
-        count: options.flaw === 'boolean tag' ? fc.constant(2) : fc.integer({ min: 2, max: 4 }),
+        pool: tagPoolArb,
+        count: fc.integer({ min: 2, max: 4 }),
         plain: options.plain === undefined ? fc.boolean() : fc.constant(options.plain),
         styles: fc.array(fc.constantFrom<TagStyle>('single', 'single', 'multi', 'enum'), {
           minLength: variants,
@@ -424,6 +487,7 @@ export function discriminatedUnionArb(depth: number, options: UnionOptions = {})
 
 interface UnionRecord {
   tag: string;
+  pool: TagPool;
   count: number;
   plain: boolean;
   styles: TagStyle[];
@@ -434,12 +498,13 @@ interface UnionRecord {
 }
 
 function buildUnion(r: UnionRecord, options: UnionOptions, shared: readonly string[]): Gen {
-  const { tag, count, flaw } = { ...r, flaw: options.flaw };
+  const { tag, flaw, pool } = { ...r, flaw: options.flaw };
+  const count = Math.min(r.count, pool.firsts.length);
   const variants: Gen[] = [];
   const extraPool = [...shared, ...(options.unique ?? ['d', 'e', 'f'])];
   for (let i = 0; i < count; i++) {
     const fields: Field[] = [];
-    const tagField = tagFor(i, r.styles[i]!, flaw);
+    const tagField = tagFor(pool, i, r.styles[i]!, flaw);
     if (tagField)
       fields.push({ name: tag, gen: tagField, mod: flaw === 'optional tag' && i === 0 ? 'optional' : 'none' });
     for (const [name, collision, picks] of r.collisions) {
@@ -483,32 +548,23 @@ function buildUnion(r: UnionRecord, options: UnionOptions, shared: readonly stri
   return {
     schema,
     value: fc.oneof(...variants.map((v) => v.value)),
-    label: `${flaw ? `${flaw} ` : ''}${discriminated ? 'discriminatedUnion' : 'union'}(${tag})[${variants.map((v) => v.label).join(' | ')}]`,
+    label: `${flaw ? `${flaw} ` : ''}${discriminated ? 'discriminatedUnion' : 'union'}(${tag}: ${pool.kind})[${variants.map((v) => v.label).join(' | ')}]`,
     flattenableOnly: !flawed && variants.every((v) => v.flattenableOnly),
     unionDepth: 1 + Math.max(...variants.map((v) => v.unionDepth)),
   };
 }
 
-function tagFor(i: number, style: TagStyle, flaw: UnionOptions['flaw']): Gen | undefined {
+function tagFor(pool: TagPool, i: number, style: TagStyle, flaw: UnionOptions['flaw']): Gen | undefined {
   if (flaw === 'no tag') return undefined;
-  if (flaw === 'numeric tag') return leafLike(`${i}`, z.literal(i), fc.constant(i));
-  if (flaw === 'boolean tag') return leafLike(`${i === 0}`, z.literal(i === 0), fc.constant(i === 0));
-  const value = flaw === 'overlapping tags' && i === 1 ? 'v0' : `v${i}`;
-  if (style === 'multi' && flaw !== 'overlapping tags') {
-    return leafLike(`"${value}"|"w${i}"`, z.literal([value, `w${i}`]), fc.constantFrom(value, `w${i}`));
-  }
-  if (style === 'enum' && flaw !== 'overlapping tags') {
-    return leafLike(`enum(${value},w${i})`, z.enum([value, `w${i}`]), fc.constantFrom(value, `w${i}`));
-  }
-  return leafLike(`"${value}"`, z.literal(value), fc.constant(value));
+  // Variant 1 pins variant 0's value: the tag does not select one variant.
+  if (flaw === 'overlapping tags') return literalGen(pool.firsts[i === 1 ? 0 : i]!);
+  return tagGen(pool, i, style);
 }
 
 /** Unions the projection must leave as they are (and report), plus a string-or-union mixed union. */
 function flawedUnionArb(depth: number): fc.Arbitrary<Gen> {
   return memo(`flawed${depth}`, () =>
     fc.oneof(
-      discriminatedUnionArb(depth, { flaw: 'numeric tag' }),
-      discriminatedUnionArb(depth, { flaw: 'boolean tag' }),
       discriminatedUnionArb(depth, { flaw: 'optional tag' }),
       discriminatedUnionArb(depth, { flaw: 'overlapping tags' }),
       discriminatedUnionArb(depth, { flaw: 'no tag' }),

@@ -10,7 +10,7 @@
  */
 import fc from 'fast-check';
 import { z } from 'zod';
-import { type Field, type Gen, LEAVES, leafLike, type Mod, type Mode, objectGen } from './arbitraries.js';
+import { type Field, type Gen, LEAVES, type Mod, type Mode, objectGen, tagGen, tagPoolArb } from './arbitraries.js';
 
 // The recursive leaf's `$ref` is a union member no join can merge: the typed join's cases leave it out.
 const TYPED_LEAVES = LEAVES.filter((l) => l.label !== 'unknown' && l.label !== 'recursive tree');
@@ -149,25 +149,29 @@ export function untaggedArb(depth: number): fc.Arbitrary<Gen> {
 
 /**
  * A discriminated union on `kind` of 2 or 3 variants that each give the keys `s1` and `s2` an independent
- * shape (so they collide at depth 2 and 3), plus a key of their own.
+ * shape (so they collide at depth 2 and 3), plus a key of their own; tagged by strings, numbers, booleans,
+ * null or a mix (`tagPoolArb`).
  */
 export function deepCollisionArb(depth: number): fc.Arbitrary<Gen> {
   return memo(`deepCollision${depth}`, () =>
     fc
-      .array(
-        fc.record({
-          s1: shapeArb(depth),
-          s2: fc.option(shapeArb(depth - 1), { nil: undefined }),
-          own: shapeArb(depth - 1),
-          mod: fieldMod,
-          mode: strictOrStrip,
-        }),
-        { minLength: 2, maxLength: 3 },
+      .tuple(
+        fc.array(
+          fc.record({
+            s1: shapeArb(depth),
+            s2: fc.option(shapeArb(depth - 1), { nil: undefined }),
+            own: shapeArb(depth - 1),
+            mod: fieldMod,
+            mode: strictOrStrip,
+          }),
+          { minLength: 2, maxLength: 3 },
+        ),
+        tagPoolArb,
       )
-      .map((variants): Gen => {
+      .map(([variants, pool]): Gen => {
         const objects = variants.map((v, i) => {
           const fields: Field[] = [
-            { name: 'kind', gen: leafLike(`"v${i}"`, z.literal(`v${i}`), fc.constant(`v${i}`)), mod: 'none' },
+            { name: 'kind', gen: tagGen(pool, i, 'single'), mod: 'none' },
             { name: 's1', gen: v.s1, mod: v.mod },
             { name: `own${i}`, gen: v.own, mod: 'none' },
           ];
@@ -185,7 +189,7 @@ export function deepCollisionArb(depth: number): fc.Arbitrary<Gen> {
             objects.map((o) => o.schema) as [z.ZodObject, z.ZodObject, ...z.ZodObject[]],
           ),
           value: fc.oneof(...objects.map((o) => o.value)),
-          label: `deepCollision[${objects.map((o) => o.label).join(' | ')}]`,
+          label: `deepCollision(kind: ${pool.kind})[${objects.map((o) => o.label).join(' | ')}]`,
           flattenableOnly: objects.every((o) => o.flattenableOnly),
           unionDepth: 1 + Math.max(...objects.map((o) => o.unionDepth)),
         };

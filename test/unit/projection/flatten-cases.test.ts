@@ -211,26 +211,120 @@ describe('discriminators', () => {
     expect(doc.properties.k.enum).toEqual(['x', 'y', 'z']);
   });
 
-  for (const [one, two, why] of [
-    [1, 2, 'not a string (numeric const)'],
-    [true, false, 'not a string (boolean const)'],
-  ] as const) {
-    it(`a ${typeof one} tag is left as it is, and its sibling field is still flattened`, () => {
-      const op = z.discriminatedUnion('k', [
-        z.object({ k: z.literal(one), x: z.string() }),
-        z.object({ k: z.literal(two), y: z.string() }),
-      ]);
-      const original = project(z.object({ op })).schema;
-      const { doc, unflattened } = served(z.object({ op, other: DU }), {
-        ok: [{ op: { k: one, x: 'a' }, other: { kind: 'a', x: '1' } }],
-      });
-      expect(doc.properties.op).toEqual(original.properties.op);
-      expect(doc.properties.op.oneOf).toHaveLength(2);
-      expect(doc.properties.other.type).toBe('object');
-      expect(unflattened).toEqual([{ pointer: '/properties/op', reason: expect.stringContaining(why) }]);
-      expect(unflattened[0]!.reason).toContain('`k`');
+  it('a boolean tag (the Result shape) is one object: `ok` a required boolean enum, each side hinted `ok = true`/`ok = false`', () => {
+    const result = z.discriminatedUnion('ok', [
+      z.object({ ok: z.literal(true), data: z.string() }),
+      z.object({ ok: z.literal(false), error: z.string() }),
+    ]);
+    const { doc, unflattened } = served(z.object({ op: result, other: DU }), {
+      ok: [
+        { op: { ok: true, data: 'd' }, other: { kind: 'a', x: '1' } },
+        { op: { ok: false, error: 'e' }, other: { kind: 'b', y: 2 } },
+      ],
+      ajvOnly: [{ op: { ok: true }, other: { kind: 'a', x: '1' } }],
     });
-  }
+    expect(unflattened).toEqual([]);
+    expect(unionsIn(doc)).toEqual([]);
+    const op = doc.properties.op;
+    expect(op.type).toBe('object');
+    expect(op.required).toEqual(['ok']);
+    expect(op.properties.ok).toMatchObject({ type: 'boolean', enum: [true, false] });
+    expect(op.properties.ok.description).toBe('Selects the variant: true | false.');
+    expect(op.properties.data.description).toBe('Required if ok = true.');
+    expect(op.properties.error.description).toBe('Required if ok = false.');
+    expect(accepts(doc, { op: { ok: 'true', data: 'd' }, other: { kind: 'a', x: '1' } })).toBe(false);
+  });
+
+  it('numbered versions (`v: 1 | 2 | 3`) are one object: `v` an integer enum in variant order, hints `v = 1`', () => {
+    const { doc, unflattened } = served(
+      z.discriminatedUnion('v', [
+        z.object({ v: z.literal(3), c: z.string() }),
+        z.object({ v: z.literal(1), a: z.string() }),
+        z.object({ v: z.literal(2), a: z.string(), b: z.number().optional() }),
+      ]),
+      {
+        ok: [
+          { v: 1, a: 'x' },
+          { v: 2, a: 'x', b: 1 },
+          { v: 3, c: 'x' },
+        ],
+      },
+    );
+    expect(unflattened).toEqual([]);
+    expect(doc.properties.v).toMatchObject({ type: 'integer', enum: [3, 1, 2] });
+    expect(doc.properties.a.description).toBe('Required if v = 1 | 2.');
+    expect(doc.properties.b.description).toBe('Only for v = 2.');
+    expect(doc.properties.c.description).toBe('Required if v = 3.');
+  });
+
+  it('a fractional number beside integers types the tag `number`, which takes both', () => {
+    const { doc } = served(
+      z.discriminatedUnion('v', [z.object({ v: z.literal(1) }), z.object({ v: z.literal(1.5), x: z.string() })]),
+      { ok: [{ v: 1 }, { v: 1.5, x: 'a' }] },
+    );
+    expect(doc.properties.v).toMatchObject({ type: 'number', enum: [1, 1.5] });
+  });
+
+  it("null beside strings: a type list of the values' types, `kind = null` in the hints", () => {
+    const { doc } = served(
+      z.discriminatedUnion('kind', [
+        z.object({ kind: z.literal('file'), path: z.string() }),
+        z.object({ kind: z.null(), reason: z.string() }),
+      ]),
+      {
+        ok: [
+          { kind: 'file', path: 'p' },
+          { kind: null, reason: 'r' },
+        ],
+      },
+    );
+    expect(doc.properties.kind).toMatchObject({ type: ['string', 'null'], enum: ['file', null] });
+    expect(doc.properties.reason.description).toBe('Required if kind = null.');
+    expect(doc.properties.kind.description).toBe('Selects the variant: file | null.');
+  });
+
+  it('the string "1" and the number 1 as tags read differently: `k = "1"` and `k = 1`', () => {
+    const { doc } = served(
+      z.discriminatedUnion('k', [
+        z.object({ k: z.literal('1'), s: z.string() }),
+        z.object({ k: z.literal(1), n: z.number() }),
+        z.object({ k: z.literal('true'), t: z.string() }),
+        z.object({ k: z.literal(true), b: z.boolean() }),
+      ]),
+      {
+        ok: [
+          { k: '1', s: 'a' },
+          { k: 1, n: 1 },
+          { k: 'true', t: 'a' },
+          { k: true, b: false },
+        ],
+      },
+    );
+    expect(doc.properties.k).toMatchObject({ type: ['string', 'integer', 'boolean'], enum: ['1', 1, 'true', true] });
+    expect(doc.properties.s.description).toBe('Required if k = "1".');
+    expect(doc.properties.n.description).toBe('Required if k = 1.');
+    expect(doc.properties.t.description).toBe('Required if k = "true".');
+    expect(doc.properties.b.description).toBe('Required if k = true.');
+    expect(doc.properties.k.description).toBe('Selects the variant: "1" | 1 | "true" | true.');
+  });
+
+  it("the members' own descriptions are labelled with the tag value as the hints write it", () => {
+    const { doc } = served(
+      z.discriminatedUnion('v', [
+        z.object({ v: z.literal(1).describe('the first'), a: z.string() }).describe('old form'),
+        z.object({ v: z.literal(2).describe('the second'), a: z.number() }).describe('new form'),
+      ]),
+      {
+        ok: [
+          { v: 1, a: 'x' },
+          { v: 2, a: 2 },
+        ],
+      },
+    );
+    expect(doc.description).toBe('v = 1: old form; v = 2: new form');
+    expect(doc.properties.v.description).toBe('v = 1: the first; v = 2: the second. Selects the variant: 1 | 2.');
+    expect(doc.properties.a.description).toBe('v = 1: string; v = 2: number.');
+  });
 
   it('a tag optional in one variant: the oneOf stays and the input passes', () => {
     const { doc, unflattened } = served(

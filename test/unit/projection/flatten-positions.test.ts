@@ -129,8 +129,14 @@ const kinds: Kind[] = [
         z.object({ k: z.literal(1), x: z.string() }),
         z.object({ k: z.literal(2), y: z.string() }),
       ]),
-    values: [{ k: 1, x: 'a' }],
-    reason: 'not a string (numeric const)',
+    values: [
+      { k: 1, x: 'a' },
+      { k: 2, y: 'b' },
+    ],
+    check: (n) => {
+      expect(n.properties.k).toMatchObject({ type: 'integer', enum: [1, 2] });
+      expect(n.properties.x.description).toContain('Required if k = 1.');
+    },
   },
   {
     name: 'boolean tag',
@@ -139,8 +145,85 @@ const kinds: Kind[] = [
         z.object({ k: z.literal(true), x: z.string() }),
         z.object({ k: z.literal(false), y: z.string() }),
       ]),
-    values: [{ k: false, y: 'a' }],
-    reason: 'not a string (boolean const)',
+    values: [
+      { k: false, y: 'a' },
+      { k: true, x: 'a' },
+    ],
+    check: (n) => {
+      expect(n.properties.k).toMatchObject({ type: 'boolean', enum: [true, false] });
+      expect(n.properties.y.description).toContain('Required if k = false.');
+    },
+  },
+  {
+    name: 'null tag beside a string tag',
+    make: () =>
+      z.discriminatedUnion('k', [
+        z.object({ k: z.literal('a'), x: z.string() }),
+        z.object({ k: z.null(), y: z.number() }),
+      ]),
+    values: [
+      { k: 'a', x: '1' },
+      { k: null, y: 1 },
+    ],
+    check: (n) => {
+      expect(n.properties.k).toMatchObject({ type: ['string', 'null'], enum: ['a', null] });
+      expect(n.properties.y.description).toContain('Required if k = null.');
+    },
+  },
+  {
+    name: 'the string "1" beside the number 1',
+    make: () =>
+      z.discriminatedUnion('k', [
+        z.object({ k: z.literal('1'), x: z.string() }),
+        z.object({ k: z.literal(1), y: z.number() }),
+      ]),
+    values: [
+      { k: '1', x: 's' },
+      { k: 1, y: 2 },
+    ],
+    check: (n) => {
+      expect(n.properties.k).toMatchObject({ type: ['string', 'integer'], enum: ['1', 1] });
+      expect(n.properties.x.description).toContain('Required if k = "1".');
+      expect(n.properties.y.description).toContain('Required if k = 1.');
+    },
+  },
+  {
+    name: 'multi-value tags mixing strings, numbers, booleans and null',
+    make: () =>
+      z.discriminatedUnion('k', [
+        z.object({ k: z.literal([1, 'x']), x: z.string() }),
+        z.object({ k: z.literal([true, null, 2.5]), y: z.number() }),
+      ]),
+    values: [
+      { k: 'x', x: 's' },
+      { k: 1, x: 's' },
+      { k: null, y: 1 },
+      { k: 2.5, y: 1 },
+      { k: true, y: 1 },
+    ],
+    check: (n) => {
+      expect(n.properties.k.enum).toEqual([1, 'x', true, null, 2.5]);
+      expect(typeSet(n.properties.k)).toEqual(['boolean', 'null', 'number', 'string']);
+      expect(n.properties.y.description).toContain('Required if k = true | null | 2.5.');
+    },
+  },
+  {
+    name: 'a z.enum of numbers (a TypeScript numeric enum) as the tag',
+    make: () => {
+      enum Level {
+        Low = 0,
+        High = 1,
+      }
+      return z.discriminatedUnion('level', [
+        z.object({ level: z.enum(Level), x: z.string() }),
+        z.object({ level: z.literal(2), y: z.string() }),
+      ]);
+    },
+    values: [
+      { level: 0, x: 'a' },
+      { level: 2, y: 'b' },
+    ],
+    check: (n) => expect(n.properties.level).toMatchObject({ type: 'integer', enum: [0, 1, 2] }),
   },
   {
     name: 'optional tag',

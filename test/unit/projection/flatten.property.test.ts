@@ -1,6 +1,7 @@
 /**
  * The superset invariant, by property: for random Zod schemas (unions nested up to 4 deep, with every
- * collision kind, plus typed-only schemas whose variants collide at depths 2 and 3 and untagged unions)
+ * collision kind, tagged by strings, numbers, booleans, null or a mix, plus typed-only schemas whose
+ * variants collide at depths 2 and 3 and untagged unions)
  * and values the ORIGINAL schema accepts, the served document (inline refs, then flatten) accepts every
  * such value. Also: no flattenable union leaves a `oneOf`/`anyOf`, every union left is reported at its
  * pointer, the structural rules clients rely on hold (every node with properties is typed object, every
@@ -49,7 +50,13 @@ const stats = {
   typedInputs: 0,
   typedPairs: 0,
   introducedUntyped: 0,
+  /** Schemas with a union tagged by numbers, booleans, null or a mix (`tagPoolArb`), and their values tried. */
+  nonStringTags: 0,
+  nonStringTagPairs: 0,
 };
+
+/** A union in the schema is tagged by values other than strings (its label names the pool's kind). */
+const NON_STRING_TAG = /\((?:kind|type|t|op|mode): (?:number|boolean|mixed)\)\[/;
 
 /** A schema tried with values: the general roots, or the typed-only deep collisions and untagged unions. */
 const caseArb = fc
@@ -139,6 +146,8 @@ describe('flatten: superset property', () => {
           stats.maxServedNodes = Math.max(stats.maxServedNodes, countNodes(served));
           stats.maxBytes = Math.max(stats.maxBytes, JSON.stringify(original).length);
           if (gen.flattenableOnly) stats.flattenable++;
+          const nonStringTags = NON_STRING_TAG.test(gen.label);
+          if (nonStringTags) stats.nonStringTags++;
           // Every position typed in the original: flattening must not serve one untyped.
           const typedInput = untypedNodes(original, true).length === 0;
           if (typedInput) {
@@ -164,6 +173,7 @@ describe('flatten: superset property', () => {
             }
             stats.pairs++;
             if (typedInput) stats.typedPairs++;
+            if (nonStringTags) stats.nonStringTagPairs++;
             if (!validate(value)) {
               throw new Error(
                 `superset broken for ${gen.label}\nvalue: ${JSON.stringify(value)}\nerrors: ${JSON.stringify(validate.errors)}\nserved: ${JSON.stringify(served)}\noriginal: ${JSON.stringify(original)}`,
@@ -199,6 +209,7 @@ describe('flatten: superset property', () => {
       expect(stats.maxUnionDepth).toBeGreaterThanOrEqual(4);
       expect(stats.typedInputs).toBeGreaterThanOrEqual(RUNS / 4);
       expect(stats.introducedUntyped).toBe(0);
+      expect(stats.nonStringTags).toBeGreaterThanOrEqual(RUNS / 4);
     },
     // The properties project runs its files side by side on a shared machine: 13 s alone at 200 runs,
     // 40 s beside the others (the recursive leaf's values are the largest).

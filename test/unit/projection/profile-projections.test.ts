@@ -82,9 +82,9 @@ describe('profile projections: the contract', () => {
     ]);
     expect(counts).toEqual([
       ['anthropic', 0, []],
-      ['openai-strict', 7, ['open-record']], // `d` is a z.record: strict mode has no free-form keys
-      ['gemini', 7, ['untyped']], // `b` is a string or an object: Gemini has no way to say both
-      ['cursor', 3, []], // `a`'s and `b`'s type lists, `c`'s union (a numeric tag is not flattened)
+      ['openai-strict', 6, ['open-record']], // `d` is a z.record: strict mode has no free-form keys
+      ['gemini', 5, ['untyped']], // `b` is a string or an object: Gemini has no way to say both
+      ['cursor', 2, []], // `a`'s and `b`'s type lists (`c`, tagged by numbers, is flattened into one object)
       ['local-grammar', 0, []],
     ]);
   });
@@ -228,6 +228,52 @@ describe('gemini', () => {
     const { schema, narrowed } = projectForProfile('gemini', doc);
     expect(schema.properties.e).toEqual({ type: 'string', enum: ['p'], nullable: true });
     expect(narrowed.map((n) => n.pointer)).toEqual(['/properties/e']);
+  });
+
+  it('an enum of booleans or numbers with null (a flattened tag) becomes its nullable type: nothing lost, nothing reported', () => {
+    const doc = obj({
+      ok: { type: ['boolean', 'null'], enum: [true, false, null] },
+      v: { type: ['integer', 'null'], enum: [1, 2, null] },
+    });
+    const { schema, narrowed } = projectForProfile('gemini', doc);
+    expect(schema.properties).toEqual({
+      ok: { type: 'boolean', nullable: true },
+      v: { type: 'integer', nullable: true },
+    });
+    expect(narrowed).toEqual([]);
+    expect(accepts(schema, { ok: null, v: null })).toBe(true);
+  });
+
+  it('flattened tags of numbers and booleans pass Gemini as their type; a string tag beside null keeps its enum', () => {
+    const flat = flatOf(
+      z.object({
+        result: z.discriminatedUnion('ok', [
+          z.object({ ok: z.literal(true), data: z.string() }),
+          z.object({ ok: z.literal(false), error: z.string() }),
+        ]),
+        version: z.discriminatedUnion('v', [
+          z.object({ v: z.literal(1) }),
+          z.object({ v: z.literal(2), x: z.string() }),
+        ]),
+        file: z.discriminatedUnion('kind', [
+          z.object({ kind: z.literal('file'), path: z.string() }),
+          z.object({ kind: z.null(), reason: z.string() }),
+        ]),
+      }),
+    );
+    expect(profileErrors(flat, 'gemini').map((i) => `${i.code}@${i.path}`)).toEqual([
+      'non-string-enum@/properties/result/properties/ok',
+      'non-string-enum@/properties/version/properties/v',
+      'type-list@/properties/file/properties/kind',
+      'non-string-enum@/properties/file/properties/kind',
+    ]);
+    const { schema, narrowed } = projectForProfile('gemini', flat);
+    expect(profileErrors(schema, 'gemini')).toEqual([]);
+    expect(schema.properties.result.properties.ok).toMatchObject({ type: 'boolean' });
+    expect(schema.properties.version.properties.v).toMatchObject({ type: 'integer' });
+    // Gemini takes no null in an enum: the null variant's tag is left out, and said so.
+    expect(schema.properties.file.properties.kind).toMatchObject({ type: 'string', enum: ['file'], nullable: true });
+    expect(narrowed.map((n) => n.pointer)).toEqual(['/properties/file/properties/kind']);
   });
 
   it('const and non-string enums: a string const becomes a one-value enum, others their type', () => {

@@ -8,7 +8,16 @@
  * plain unions of objects, lazy, transform, intersections, nullable/optional/default, unknown.
  */
 import fc from 'fast-check';
-import { memberFields, rightFields, type Spec, type SpecField } from '../../support/zod-specs.js';
+import {
+  memberFields,
+  rightFields,
+  type Spec,
+  type SpecField,
+  TAG_POOL,
+  type TagValue,
+  tagOf,
+  variantOf,
+} from '../../support/zod-specs.js';
 
 /** Strings that look like other kinds: a repair that touches string fields would change them. */
 export const trickyString: fc.Arbitrary<string> = fc.oneof(
@@ -88,7 +97,13 @@ export const specArb: fc.Arbitrary<Spec> = fc.letrec<{ spec: Spec; obj: Spec }>(
       fc.record({ t: fc.constant('array' as const), item: spec }),
       fc.record({ t: fc.constant('record' as const), value: spec }),
       fc.record({ t: fc.constant('tuple' as const), items: fc.array(spec, { minLength: 1, maxLength: 3 }) }),
-      fc.record({ t: fc.constant('du' as const), variants: fc.array(fieldsArb(spec), { minLength: 1, maxLength: 3 }) }),
+      fc.array(fieldsArb(spec), { minLength: 1, maxLength: 3 }).chain((variants) =>
+        fc
+          .option(fc.shuffledSubarray([...TAG_POOL], { minLength: variants.length, maxLength: variants.length }), {
+            nil: undefined,
+          })
+          .map((tags): Spec => ({ t: 'du', variants, ...(tags && { tags }) })),
+      ),
       fc.record({
         t: fc.constant('objUnion' as const),
         members: fc.array(fieldsArb(spec), { minLength: 2, maxLength: 3 }),
@@ -161,7 +176,7 @@ export function valueArb(spec: Spec): fc.Arbitrary<unknown> {
     case 'du':
       return fc
         .integer({ min: 0, max: spec.variants.length - 1 })
-        .chain((i) => objectValue(spec.variants[i]!, noExtra).map((o) => ({ ...o, kind: `v${i}` })));
+        .chain((i) => objectValue(spec.variants[i]!, noExtra).map((o) => ({ ...o, kind: tagOf(spec, i) })));
     case 'objUnion':
       return fc
         .integer({ min: 0, max: spec.members.length - 1 })
@@ -223,8 +238,8 @@ export function walkSpec(
       return;
     case 'du': {
       if (!isContainer(value)) return;
-      const i = Number(String((value as any).kind).slice(1));
-      fieldsOf(spec.variants[i]!, value as Record<string, unknown>);
+      const i = variantOf(spec, (value as any).kind);
+      if (i >= 0) fieldsOf(spec.variants[i]!, value as Record<string, unknown>);
       return;
     }
     case 'objUnion': {
@@ -282,6 +297,27 @@ export function stringFields(spec: Spec, value: unknown): Array<[Path, string]> 
   walkSpec(spec, value, [], (s, v, p) => {
     if (typeof v === 'string' && (s.t === 'string' || s.t === 'enum' || s.t === 'strOrNum' || s.t === 'strOrList'))
       out.push([p, v]);
+  });
+  return out;
+}
+
+/**
+ * Every tag of a discriminated union in the value that is not a string, with the text a sender might write
+ * for it (`"1"`, `"true"`, `"null"`) and whether that text is a tag of the same union itself (`"1"` beside
+ * `1`), where it selects the string's variant and must not be converted.
+ */
+export function tagTexts(spec: Spec, value: unknown): Array<{ path: Path; text: string; ownTag: boolean }> {
+  const out: Array<{ path: Path; text: string; ownTag: boolean }> = [];
+  // Below a transform nothing is repaired (it accepts anything as far as repair can tell).
+  const transforms: Path[] = [];
+  const under = (p: Path) => transforms.some((t) => t.every((k, i) => p[i] === k));
+  walkSpec(spec, value, [], (s, v, p) => {
+    if (s.t === 'transform') transforms.push(p);
+    if (s.t !== 'du' || !isContainer(v) || Array.isArray(v) || under(p)) return;
+    const tag = (v as Record<string, unknown>).kind as TagValue;
+    if (typeof tag === 'string' || variantOf(s, tag) < 0) return;
+    const text = tag === null ? 'null' : String(tag);
+    out.push({ path: [...p, 'kind'], text, ownTag: variantOf(s, text) >= 0 });
   });
   return out;
 }

@@ -107,6 +107,31 @@ describe('repair: null for an optional key', () => {
     }
   });
 
+  it('null for a key of a z.partialRecord is left out: each of its keys may be missing', () => {
+    const schema = z.object({ flags: z.partialRecord(z.enum(['a', 'b']), z.boolean()) });
+    const r = call(schema, wire('{"flags":{"a":true,"b":null}}'));
+    expect(r.data).toEqual({ flags: { a: true } });
+    expect(r.repair.repairs).toEqual([{ path: 'flags.b', from: 'null-as-absent' }]);
+  });
+
+  it("null for a key outside a record's finite key set is left out; a loose record passes it through as sent", () => {
+    const r = call(z.object({ f: z.record(z.enum(['a', 'b']), z.number()) }), wire('{"f":{"a":1,"b":2,"x":null}}'));
+    expect(r.data).toEqual({ f: { a: 1, b: 2 } });
+    expect(r.repair.repairs).toEqual([{ path: 'f.x', from: 'null-as-absent' }]);
+    // A flattened union's object for a variant whose field is such a record: strict mode sends null for
+    // the keys the other variant's object declares.
+    const variants = z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('a'), f: z.object({ x: z.string() }) }),
+      z.object({ kind: z.literal('b'), f: z.record(z.enum(['p', 'q']), z.number()) }),
+    ]);
+    const flat = call(variants, wire('{"kind":"b","f":{"x":null,"p":1,"q":2}}'));
+    expect(flat.ok).toBe(true);
+    expect(flat.data).toEqual({ kind: 'b', f: { p: 1, q: 2 } });
+    const loose = call(z.looseRecord(z.enum(['a']), z.number()), wire('{"a":1,"x":null}'));
+    expect(loose.repair.repairs).toEqual([]);
+    expect(loose.data).toEqual({ a: 1, x: null });
+  });
+
   it("null for another variant's key in a strict variant is left out; a strip variant's is left for Zod to drop", () => {
     const schema = z.discriminatedUnion('kind', [
       z.strictObject({ kind: z.literal('move'), to: z.string() }),

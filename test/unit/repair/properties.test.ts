@@ -7,13 +7,17 @@
  * (b) No string held by a string-typed field is ever changed, even strings that look like
  *     numbers, booleans, null or JSON, and even when a parent arrived as text.
  * (c) A valid value needs no repair: repair returns the very same object and reports nothing.
+ * (d) A discriminated union's number, boolean or null tag sent as text ("1", "true", "null") is converted and
+ *     reported, and the parse is the original's; where that text is a tag of the same union ("1" beside 1),
+ *     it is kept as sent.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { formatPath } from '../../../src/core/messages/path.js';
 import { repairArgs } from '../../../src/core/repair/index.js';
 import { propertyRuns } from '../../support/property-runs.js';
 import { toZod } from '../../support/zod-specs.js';
-import { getAt, rootSpecArb, setAt, stringFields, stringifiablePaths, valueArb } from './arbitraries.js';
+import { getAt, rootSpecArb, setAt, stringFields, stringifiablePaths, tagTexts, valueArb } from './arbitraries.js';
 
 const SEED = 20_260_728;
 const RUNS = propertyRuns(1000);
@@ -75,5 +79,34 @@ describe('repair properties', () => {
       }),
       { seed: SEED + 2, numRuns: RUNS },
     );
+  });
+
+  it('(d) a tag sent as text is converted and reported where the union has no such string tag, kept where it has', () => {
+    let converted = 0;
+    let kept = 0;
+    fc.assert(
+      fc.property(caseArb, fc.nat(), ({ spec, value }, pick) => {
+        const tags = tagTexts(spec, value);
+        fc.pre(tags.length > 0);
+        const { path, text, ownTag } = tags[pick % tags.length]!;
+        const schema = toZod(spec);
+        const r = repairArgs(setAt(value, path, text), schema);
+        if (ownTag) {
+          expect(getAt(r.value, path)).toBe(text);
+          kept++;
+          return;
+        }
+        const from =
+          text === 'null' ? 'null-string' : text === 'true' || text === 'false' ? 'boolean-string' : 'number-string';
+        expect(r.issues).toEqual([]);
+        expect(r.repairs).toContainEqual({ path: formatPath(path), from });
+        expect(schema.parse(r.value)).toEqual(schema.parse(value));
+        converted++;
+      }),
+      { seed: SEED + 3, numRuns: RUNS, maxSkipsPerRun: 1000 },
+    );
+    console.log(`[repair property d] ${JSON.stringify({ runs: RUNS, converted, kept })}`);
+    expect(converted).toBeGreaterThan(RUNS / 2);
+    expect(kept).toBeGreaterThan(0);
   });
 });

@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { repairArgs } from '../../../src/core/repair/index.js';
 import { propertyRuns } from '../../support/property-runs.js';
-import { type Spec, type SpecField, toZod } from '../../support/zod-specs.js';
+import { type Spec, type SpecField, TAG_POOL, tagOf, toZod } from '../../support/zod-specs.js';
 
 /** A small key pool, so members of a union share and miss each other's keys. */
 const KEYS = ['a', 'b', 'c'];
@@ -61,6 +61,15 @@ const uArb: fc.Arbitrary<Spec> = fc.letrec<{ u: Spec; obj: Spec; union: Spec }>(
       obj,
       union,
       union,
+      // A discriminated union tagged by strings, numbers, booleans and null, some strings spelling another
+      // tag ("1" beside 1): a valid tag must never be converted to another.
+      fc
+        .array(fields, { minLength: 2, maxLength: 3 })
+        .chain((variants) =>
+          fc
+            .shuffledSubarray([...TAG_POOL], { minLength: variants.length, maxLength: variants.length })
+            .map((tags): Spec => ({ t: 'du', variants, tags })),
+        ),
       fc.record({ t: fc.constant('intersection' as const), left: fc.oneof(obj, union), right: obj }),
     ),
   };
@@ -148,6 +157,18 @@ function shaped(spec: Spec): fc.Arbitrary<unknown> {
             : x,
         );
       return fc.oneof(one, mixed);
+    }
+    case 'du': {
+      // The variant's own tag, or another's, or the text of one ("1" for 1), or something tricky.
+      const tags = spec.variants.map((_, i) => tagOf(spec, i));
+      const tag = fc.oneof(
+        { weight: 3, arbitrary: fc.constantFrom(...tags) },
+        { weight: 1, arbitrary: fc.constantFrom(...tags.map((t) => (t === null ? 'null' : String(t)))) },
+        { weight: 1, arbitrary: tricky },
+      );
+      return fc
+        .tuple(fc.integer({ min: 0, max: spec.variants.length - 1 }), tag)
+        .chain(([i, kind]) => objectOf(spec.variants[i]!).map((o) => ({ ...o, kind })));
     }
     case 'intersection':
       return fc

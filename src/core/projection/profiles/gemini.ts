@@ -21,8 +21,12 @@ const nullableFlag: Rewrite = (node, ctx) => {
   if (!out) return undefined;
   const types = declaredTypes(out);
   if (types?.length === 1) {
-    // OpenAPI's `nullable` does not add null to an `enum` (3.0.3), and Gemini takes string enums only.
-    if (Array.isArray(out.enum)) ctx.narrow(narrowedEnum(ctx.omittable));
+    // OpenAPI's `nullable` does not add null to an `enum` (3.0.3), and Gemini takes string enums only. An
+    // enum of other values (a flattened tag `true | false | null`) becomes its type next (`nonStringEnum`),
+    // and `nullable` then admits null: nothing is lost there.
+    if (Array.isArray(out.enum) && out.enum.every((v: unknown) => typeof v === 'string')) {
+      ctx.narrow(narrowedEnum(ctx.omittable));
+    }
     return { ...out, nullable: true };
   }
   return types === undefined && !UNTYPED_BREAKERS.some((k) => k in out) ? out : undefined;
