@@ -83,7 +83,8 @@ function schemaLockOf(report: ValidationReport, options: PrepareOptions = {}): S
  * @example
  * ```ts
  * import { writeFileSync } from 'node:fs';
- * import { validateMcpSchemas, writeSchemaLock } from 'mcp-mount';
+ * import { validateMcpSchemas } from 'mcp-mount';
+ * import { writeSchemaLock } from 'mcp-mount/lockfile';
  *
  * writeFileSync('mcp-schema.lock.json', writeSchemaLock(validateMcpSchemas(tools, options), options));
  * ```
@@ -154,7 +155,8 @@ function parseSchemaLock(text: string): SchemaLock {
  * @example
  * ```ts
  * import { readFileSync } from 'node:fs';
- * import { diffSchemaLock, validateMcpSchemas } from 'mcp-mount';
+ * import { validateMcpSchemas } from 'mcp-mount';
+ * import { diffSchemaLock } from 'mcp-mount/lockfile';
  *
  * const diff = diffSchemaLock(readFileSync('mcp-schema.lock.json', 'utf8'), validateMcpSchemas(tools, options), options);
  * if (!diff.ok) throw new Error(diff.text);

@@ -94,10 +94,10 @@ describe.each(adapters)('%s', (_name, build) => {
       pull: (controller) => controller.enqueue(new Uint8Array(500).fill(0x78)),
       cancel: () => new Promise<void>(() => {}),
     });
-    const response = await Promise.race([serve(post(endless)), timeout(5_000)]);
-    expect(response).toBeInstanceOf(Response);
-    expect((response as Response).status).toBe(413);
-    expect((response as Response).headers.get('connection')).toBe('close');
+    // A core that awaited the cancel would never answer: the test's timeout, not a race with a timer, says so.
+    const response = await serve(post(endless));
+    expect(response.status).toBe(413);
+    expect(response.headers.get('connection')).toBe('close');
   });
 
   it('answers bad JSON, a wrong content type and GET with JSON-RPC errors', async () => {
@@ -248,7 +248,3 @@ describe('next adapter specifics', () => {
     expect(source).not.toMatch(/import\(['"]next/);
   });
 });
-
-function timeout(ms: number) {
-  return new Promise((resolve) => setTimeout(() => resolve('timed out'), ms));
-}

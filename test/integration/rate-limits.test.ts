@@ -3,26 +3,67 @@
  * `isError` the model can act on, a limited request that is not a call gets 429 with `Retry-After`, each with
  * one audit event; callers are counted apart (never one shared bucket); two instances with the memory store
  * count apart; parallel calls from one caller are counted, not queued. The shared store: test/redis.
+ * No outcome depends on the machine's speed: the windows are read on a frozen `Date` (what the memory store
+ * counts by), and calls that must be running at once wait on a gate the test opens, not on a sleep.
  */
 import { defineTool, type McpMountOptions, type RefusalEvent } from 'mcp-mount';
 import { createMcpFetchHandler } from 'mcp-mount/adapter';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { parseBody } from '../adapters/support/session.js';
-import { jsonRpcHeaders, rpc, sleepTool, subjectKeys } from '../adapters/support/tools.js';
+import { jsonRpcHeaders, rpc, subjectKeys } from '../adapters/support/tools.js';
 import { mergedOptions } from '../support/options.js';
 import { listen, type Running } from '../support/server.js';
 
 const echo = defineTool({ name: 'echo', input: z.object({}), handler: () => 'ok' });
 const search = defineTool({ name: 'search', input: z.object({}), handler: () => 'found' });
-const slow = sleepTool('slow');
-const tools = [echo, search, slow];
+
+/** The gate `held` calls wait on: the test opens it, so it alone decides how long they run. */
+let gate = latch();
+/** How many `held` calls have started, and who waits for a count. */
+let started = 0;
+let startWaiters: Array<{ count: number; resolve: () => void }> = [];
+const held = defineTool({
+  name: 'held',
+  input: z.object({}),
+  handler: async () => {
+    const shut = gate.promise;
+    started += 1;
+    for (const waiter of startWaiters) if (started >= waiter.count) waiter.resolve();
+    await shut;
+    return 'done';
+  },
+});
+const tools = [echo, search, held];
+
+/** Resolves once `count` calls of `held` have started, each holding its caller's concurrency slot. */
+function heldStarted(count: number): Promise<void> {
+  return new Promise((resolve) => {
+    if (started >= count) resolve();
+    else startWaiters.push({ count, resolve });
+  });
+}
+
+/** A promise the test resolves (`open`) when it decides, instead of a timer. */
+function latch(): { promise: Promise<void>; open: () => void } {
+  let open!: () => void;
+  const promise = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { promise, open };
+}
 
 /** `Bearer <subject>` is a valid API key of client `app` for that subject. */
 const verify = subjectKeys;
 
 const servers: Running[] = [];
+beforeEach(() => {
+  gate = latch();
+  started = 0;
+  startWaiters = [];
+});
 afterEach(async () => {
+  gate.open(); // a failed test leaves no call running, so its server can close
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
 
@@ -51,17 +92,25 @@ const callText = async (url: string, tool: string, token?: string, args: object 
 };
 
 describe('rate limits in memory', () => {
+  // The memory store counts windows by `Date.now()`: frozen, every call of a test falls in one window and a
+  // retry is exactly the window's length, however long the machine takes between calls.
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('tells the model when to retry a call, and answers any other request 429 with Retry-After', async () => {
     const { url, events } = await serve({ limits: { rate: { perCaller: { points: 3, durationSeconds: 60 } } } });
     for (let i = 0; i < 3; i++) expect(await callText(url, 'echo', 'ada')).toBe('ok');
     const limited = await callText(url, 'echo', 'ada');
     expect(limited).toMatch(/^Tool echo is rate limited: retry in (\d+) s$/);
     const seconds = Number(/retry in (\d+) s/.exec(limited)![1]);
-    expect(seconds).toBeGreaterThan(55);
-    expect(seconds).toBeLessThanOrEqual(60);
+    expect(seconds).toBe(60);
     const listed = await post(url, rpc('tools/list'), 'ada');
     expect(listed.status).toBe(429);
-    expect(Number(listed.retryAfter)).toBeGreaterThan(55);
+    expect(listed.retryAfter).toBe('60');
     expect(JSON.parse(listed.text)).toMatchObject({
       error: { code: -32000, message: expect.stringMatching(/^Rate limited: retry in \d+ s$/) },
     });
@@ -125,14 +174,17 @@ describe('rate limits in memory', () => {
 describe('the concurrency cap', () => {
   it("refuses a caller's call past the cap while others run, and frees the slot when one ends", async () => {
     const { url, events } = await serve({ limits: { concurrency: 2 } });
-    const running = [callText(url, 'slow', 'ada', { ms: 400 }), callText(url, 'slow', 'ada', { ms: 400 })];
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const third = await callText(url, 'slow', 'ada', { ms: 10 });
-    expect(third).toBe('Tool slow: 2 calls of this caller are already running; retry when one finishes');
-    expect(await callText(url, 'slow', 'bob', { ms: 10 })).toBe('done');
+    const running = [callText(url, 'held', 'ada'), callText(url, 'held', 'ada')];
+    await heldStarted(2);
+    // A third call of any tool (one that would answer at once) is refused while both hold their slots.
+    const third = await callText(url, 'echo', 'ada');
+    expect(third).toBe('Tool echo: 2 calls of this caller are already running; retry when one finishes');
+    expect(await callText(url, 'echo', 'bob')).toBe('ok');
+    gate.open();
     expect(await Promise.all(running)).toEqual(['done', 'done']);
-    expect(await callText(url, 'slow', 'ada', { ms: 10 })).toBe('done');
-    expect(events.map((e) => [e.reason, e.tool, e.caller?.subject])).toEqual([['concurrency', 'slow', 'ada']]);
+    expect(await callText(url, 'echo', 'ada')).toBe('ok');
+    expect(started).toBe(2);
+    expect(events.map((e) => [e.reason, e.tool, e.caller?.subject])).toEqual([['concurrency', 'echo', 'ada']]);
   });
 
   it('does not queue parallel calls of one caller: they run side by side', async () => {
@@ -141,16 +193,15 @@ describe('the concurrency cap', () => {
         concurrency: 8,
         rate: {
           perCaller: { points: 100, durationSeconds: 60 },
-          perTool: { slow: { points: 100, durationSeconds: 60 } },
+          perTool: { held: { points: 100, durationSeconds: 60 } },
         },
       },
     });
-    const started = performance.now();
-    const results = await Promise.all(Array.from({ length: 6 }, () => callText(url, 'slow', 'ada', { ms: 300 })));
-    const elapsed = performance.now() - started;
-    expect(results).toEqual(Array(6).fill('done'));
-    // Queued one after another they would take 1.8 s; side by side, about 0.3 s.
-    expect(elapsed).toBeLessThan(1_500);
+    const results = Promise.all(Array.from({ length: 6 }, () => callText(url, 'held', 'ada')));
+    // All six handlers start while the gate is shut; queued, the second would never start (the test times out).
+    await heldStarted(6);
+    gate.open();
+    expect(await results).toEqual(Array(6).fill('done'));
   });
 });
 

@@ -9,7 +9,7 @@ import { AggregationTemporality, MeterProvider, MetricReader } from '@openteleme
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { defineTool } from 'mcp-mount';
 import { createMcpFetchHandler } from 'mcp-mount/adapter';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { parseBody } from '../adapters/support/session.js';
 import { boomTool, jsonRpcHeaders, rpc } from '../adapters/support/tools.js';
@@ -34,10 +34,19 @@ const weather = defineTool({
   handler: ({ input }) => ({ city: input.city, days: input.days ?? 1 }),
 });
 const broken = boomTool;
+/** Moves the test's fake `performance` clock on by 2 s while it runs: a call that takes exactly 2 s. */
+const twoSeconds = defineTool({
+  name: 'two_seconds',
+  input: z.object({}),
+  handler: () => {
+    vi.advanceTimersByTime(2_000);
+    return 'done';
+  },
+});
 
 let server: Running;
 beforeAll(async () => {
-  const handler = createMcpFetchHandler([weather, broken], {
+  const handler = createMcpFetchHandler([weather, broken, twoSeconds], {
     observe: { openTelemetry: otel, logger: { warn() {}, error() {} } },
   });
   server = await listen(handler.fetch);
@@ -129,6 +138,14 @@ describe('spans per the MCP semantic conventions', () => {
   it('records mcp.server.operation.duration in seconds, per method and tool', async () => {
     await post(rpc('tools/call', { name: 'get_weather', arguments: { city: 'Oslo' } }));
     await post(rpc('tools/call', { name: 'boom', arguments: {} }));
+    // The duration is read from `performance.now()`: on a fake clock the call takes 2 s exactly, however slow
+    // the machine (a bound on real time would not say the unit, and fails under load).
+    vi.useFakeTimers({ toFake: ['performance'] });
+    try {
+      await post(rpc('tools/call', { name: 'two_seconds', arguments: {} }));
+    } finally {
+      vi.useRealTimers();
+    }
     const { resourceMetrics } = await reader.collect();
     const metric = resourceMetrics.scopeMetrics
       .flatMap((s) => s.metrics)
@@ -140,8 +157,10 @@ describe('spans per the MCP semantic conventions', () => {
     }>;
     const call = points.find((p) => p.attributes['gen_ai.tool.name'] === 'get_weather' && !p.attributes['error.type']);
     const failed = points.find((p) => p.attributes['error.type'] === 'tool_error');
+    const timed = points.find((p) => p.attributes['gen_ai.tool.name'] === 'two_seconds');
     expect(call?.value.count).toBeGreaterThanOrEqual(1);
-    expect(call!.value.sum).toBeLessThan(10); // seconds, not milliseconds
+    expect(timed?.value.count).toBe(1);
+    expect(timed!.value.sum).toBeCloseTo(2, 6); // seconds, not milliseconds
     expect(failed?.attributes).toMatchObject({ 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'boom' });
     expect(Object.keys(call!.attributes)).not.toContain('jsonrpc.request.id');
   });

@@ -56,7 +56,7 @@ export interface ProtectedResourceMetadata {
  *   scopesSupported: ['notes:read', 'notes:write'],
  * });
  * app.get(metadata.path, (c) => metadata.fetch(c.req.raw));                       // Hono
- * app.all('/mcp', mcp(tools, { auth: { verify, resourceMetadataUrl: metadata.url } }));
+ * app.all('/mcp', mcp(tools, { access: { auth: { verify, resourceMetadataUrl: metadata.url } } }));
  */
 export function protectedResourceMetadata(options: ProtectedResourceMetadataOptions): ProtectedResourceMetadata {
   let resource: URL;

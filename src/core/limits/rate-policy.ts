@@ -1,6 +1,7 @@
 /**
  * `limits.rate` and `limits.concurrency`, settled once per mount: one `rate-limiter-flexible` limiter per
- * window, built by the store the options name (memory by default). See docs/decisions/0021-rate-limits.md.
+ * window, built by the store the options name (memory by default).
+ * See docs/decisions/0021-rate-limits-and-timeouts.md.
  */
 import RateLimiterMemory from 'rate-limiter-flexible/lib/RateLimiterMemory.js';
 import { positiveInteger } from '../settle/positive-integer.js';

@@ -1,8 +1,9 @@
 /**
- * Rate limits and the concurrency cap, per request (docs/decisions/0021-rate-limits.md): a request that is not
- * a `tools/call` is counted in its caller's window and refused with 429; a call is counted in its caller's
- * window and its tool's, then takes one of its caller's running slots, and is refused with an `isError` the
- * model can act on. Nothing here waits for another call: parallel calls are counted, never queued.
+ * Rate limits and the concurrency cap, per request (docs/decisions/0021-rate-limits-and-timeouts.md): a
+ * request that is not a `tools/call` is counted in its caller's window and refused with 429; a call is
+ * counted in its caller's window and its tool's, then takes one of its caller's running slots, and is refused
+ * with an `isError` the model can act on. Nothing here waits for another call: parallel calls are counted,
+ * never queued.
  */
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import { jsonRpcError } from '../http/responses.js';

@@ -208,7 +208,7 @@ export type DefineToolFor<N extends ToolNeeds> = <
  * @example
  * ```ts
  * import { defineTool } from 'mcp-mount';
- * import { z } from 'zod';
+ * import * as z from 'zod';
  *
  * export const searchNotes = defineTool({
  *   name: 'search_notes',

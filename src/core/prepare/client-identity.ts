@@ -104,7 +104,8 @@ export const AUTO_PROJECTIONS: readonly AutoRule[] = Object.freeze(
  *
  * @example
  * ```ts
- * import { autoProjection, createMcpFetchHandler } from 'mcp-mount';
+ * import { autoProjection } from 'mcp-mount';
+ * import { createMcpFetchHandler } from 'mcp-mount/adapter';
  *
  * const mcp = createMcpFetchHandler(tools, {
  *   projection: (client, request) =>

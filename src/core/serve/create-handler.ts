@@ -23,7 +23,7 @@ import type { McpMountOptions, MountExtend } from './options.js';
  *
  * @example
  * ```ts
- * import { createMcpFetchHandler } from 'mcp-mount';
+ * import { createMcpFetchHandler } from 'mcp-mount/adapter';
  *
  * const mcp = createMcpFetchHandler([searchNotes], { flattenUnionInput: true });
  * const response = await mcp.fetch(request); // a web Request in, a Response out, on any fetch runtime

@@ -13,7 +13,7 @@ import type { MountConfig } from './config.js';
 
 /** What the message says, as every later step of the request reads it. */
 export interface MessageState {
-  /** The method of a single JSON-RPC message (not a batch): `tools/call` and `tools/list` skip the `server` hook. */
+  /** The method of a single JSON-RPC message (not a batch): `tools/call` and `tools/list` skip the `features` hook. */
   method?: string;
   /** A single `tools/call` naming a tool: the per-request server then holds that tool alone. */
   call?: CallEnvelope;

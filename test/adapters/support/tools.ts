@@ -50,13 +50,14 @@ export function sleepTool(name = 'slow') {
   });
 }
 
-/** Waits until the call is aborted (or 20 s) and tells `onAbort`. */
-export function slowTool(onAbort: (reason: unknown) => void): AnyTool {
+/** Tells `onStart` it runs, waits until the call is aborted (or 20 s) and tells `onAbort`. */
+export function slowTool(onAbort: (reason: unknown) => void, onStart: () => void = () => {}): AnyTool {
   return defineTool({
     name: 'slow',
     description: 'Waits for the client to go away.',
     input: z.object({}),
     handler: async (_args, ctx) => {
+      onStart();
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, 20_000);
         ctx.signal.addEventListener(

@@ -5,7 +5,7 @@
  * meta-schema would find nothing, so it is not run; anything it does not read (`$vocabulary`, `dependencies`,
  * a non-plain object) or any value it does not vouch for leaves the verdict, and every message, to Ajv
  * (docs/decisions/0027-meta-schema-check-for-plain-documents.md). It only ever answers `true` for less than
- * Ajv would accept, never more: test/unit/probe/meta-schema-plain.test.ts compares the two over random
+ * Ajv would accept, never more: test/unit/probe/meta-schema-plain.property.test.ts compares the two over random
  * documents.
  *
  * The entries follow the meta-schema's vocabularies (core, applicator, unevaluated, validation, meta-data,
