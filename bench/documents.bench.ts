@@ -1,12 +1,12 @@
 /**
  * Build-time documents (docs/decisions/0024-build-time-documents.md): `npx tsx bench/documents.bench.ts` (also
  * run by `npm run bench`). At 200 union tools, each with a document of its own (bench/fixtures/documents-tools.ts):
- * - the drift guard's fingerprint walk against `z.toJSONSchema` of the same schemas, warm (in process, fresh
+ * - the startup check's stamps against `z.toJSONSchema` of the same schemas, warm (in process, fresh
  *   schemas each round) and cold (a fresh process each, as a Worker isolate pays it), cold also at the Worker
  *   benchmark's 200 tools (bench/fixtures/object-union-tools.ts);
  * - per projection setting (`flat`, `'auto'`): the emitted module's size, the time a fresh Node
  *   process takes to import it in both forms (`JSON.parse('...')` of one string literal, and the same object as
- *   a literal), and a cold `matchDocuments` (the module's load, the fingerprints and the comparison);
+ *   a literal), and a cold `matchDocuments` (the module's load, the stamps and the comparison);
  * - the reader's own code, bundled and minified as wrangler does (Zod left out).
  * Each figure is the median of BENCH_ROUNDS (default 5) interleaved rounds. `bench/README.md` has a run.
  */
@@ -19,11 +19,11 @@ import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import * as z from 'zod';
 import { buildDocuments, documentsModule } from '../src/core/documents/emit.js';
+import { toolStamp } from '../src/core/documents/stamps.js';
 import type { AnyTool } from '../src/core/model/tool.js';
 import { prepareTools } from '../src/core/prepare/prepare.js';
-import { prepareSetup, settleOptions } from '../src/core/serve/config.js';
+import { documentsSetup, prepareSetup, settleOptions } from '../src/core/serve/config.js';
 import type { McpMountOptions } from '../src/core/serve/options.js';
-import { fingerprinter } from '../src/core/zod/fingerprint.js';
 import { distinctUnionTools } from './fixtures/documents-tools.js';
 import { median } from './median.js';
 
@@ -66,13 +66,12 @@ function load(file: string): number {
   return Number(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }));
 }
 
-console.log(`fingerprint against conversion, ${TOOLS} union tools (median of ${ROUNDS} rounds)`);
+console.log(`stamps against conversion, ${TOOLS} union tools (median of ${ROUNDS} rounds)`);
 const warm = rounds({
-  fingerprint: () => {
-    const tools = distinctUnionTools(TOOLS);
-    const fp = fingerprinter();
+  stamp: () => {
+    const tools = distinctUnionTools(TOOLS) as AnyTool[];
     return timed(() => {
-      for (const tool of tools) fp.schema(tool.input);
+      for (const tool of tools) toolStamp(tool, undefined);
     });
   },
   convert: () => {
@@ -88,19 +87,19 @@ const warm = rounds({
   },
 });
 const coldRuns = rounds({
-  fingerprint: () => cold({ BENCH_COLD: 'fingerprint' }),
+  stamp: () => cold({ BENCH_COLD: 'stamp' }),
   convert: () => cold({ BENCH_COLD: 'convert' }),
-  objectFingerprint: () => cold({ BENCH_COLD: 'fingerprint', BENCH_FIXTURE: 'object-union' }),
+  objectStamp: () => cold({ BENCH_COLD: 'stamp', BENCH_FIXTURE: 'object-union' }),
   objectConvert: () => cold({ BENCH_COLD: 'convert', BENCH_FIXTURE: 'object-union' }),
 });
 console.log(
-  `  warm: fingerprint ${ms(warm.fingerprint)}, z.toJSONSchema ${ms(warm.convert)} (${(warm.convert / warm.fingerprint).toFixed(1)}x), the flat preparation it replaces ${ms(warm.prepare)} (${(warm.prepare / warm.fingerprint).toFixed(1)}x)`,
+  `  warm: stamps ${ms(warm.stamp)}, z.toJSONSchema ${ms(warm.convert)} (${(warm.convert / warm.stamp).toFixed(1)}x), the flat preparation they replace ${ms(warm.prepare)} (${(warm.prepare / warm.stamp).toFixed(1)}x)`,
 );
 console.log(
-  `  cold: fingerprint ${ms(coldRuns.fingerprint)}, z.toJSONSchema ${ms(coldRuns.convert)} (${(coldRuns.convert / coldRuns.fingerprint).toFixed(1)}x)`,
+  `  cold: stamps ${ms(coldRuns.stamp)}, z.toJSONSchema ${ms(coldRuns.convert)} (${(coldRuns.convert / coldRuns.stamp).toFixed(1)}x)`,
 );
 console.log(
-  `  cold, the Worker benchmark's ${TOOLS} tools (bench/fixtures/object-union-tools.ts): fingerprint ${ms(coldRuns.objectFingerprint)}, z.toJSONSchema ${ms(coldRuns.objectConvert)} (${(coldRuns.objectConvert / coldRuns.objectFingerprint).toFixed(1)}x)`,
+  `  cold, the Worker benchmark's ${TOOLS} tools (bench/fixtures/object-union-tools.ts): stamps ${ms(coldRuns.objectStamp)}, z.toJSONSchema ${ms(coldRuns.objectConvert)} (${(coldRuns.objectConvert / coldRuns.objectStamp).toFixed(1)}x)`,
 );
 
 // Not `faithful`: a union root is no object there, so these tools are not served in it.
@@ -116,7 +115,7 @@ for (const [name, options] of Object.entries(SETTINGS)) {
   const config = settleOptions(options);
   const built = buildDocuments(
     prepareTools(distinctUnionTools(TOOLS) as AnyTool[], prepareSetup(config)),
-    config,
+    documentsSetup(config),
     'bench',
   );
   const text = documentsModule(built);
@@ -152,6 +151,6 @@ const bundle = await build({
 });
 const code = bundle.outputFiles[0]!.contents;
 console.log(
-  `\nthe reader's own code (matchDocuments and the fingerprint), minified: ${kib(code.length)} (${kib(gzipSync(code).length)} gzip)`,
+  `\nthe reader's own code (matchDocuments and the stamps), minified: ${kib(code.length)} (${kib(gzipSync(code).length)} gzip)`,
 );
 rmSync(scratch, { recursive: true, force: true });

@@ -50,7 +50,7 @@ export type Locate = (line: number, column: number) => { source: string; name?: 
 const PHASES: ReadonlyArray<[string, RegExp]> = [
   ['probe', /^src\/core\/probe\//],
   ['projection', /^src\/core\/projection\//],
-  ['drift guard (fingerprint)', /^src\/core\/zod\/fingerprint/],
+  ['startup check (stamps)', /^src\/core\/documents\/(stamps|read)/],
   ['Zod conversion (z.toJSONSchema)', /^src\/core\/zod\/|zod\/v4\/core\/(to-)?json-schema/],
   ['build-time documents', /^src\/core\/mount\/built-documents|\/documents-[^/]+\.js$/],
 ];

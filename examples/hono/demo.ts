@@ -29,9 +29,7 @@ for (const [name, p] of Object.entries(probe.projections)) {
   const count = (severity: string) => p!.issues.filter((i) => i.severity === severity && i.projection === name).length;
   console.log(`  ${name.padEnd(14)} ${count('error')} errors, ${count('warning')} warnings, ${count('info')} narrowed`);
 }
-console.log(
-  '  details: npx tsx src/cli/index.ts check examples/shared/tools.ts --projection auto --all-projections',
-);
+console.log('  details: npx tsx src/cli/index.ts check examples/shared/tools.ts --projection auto --all-projections');
 
 const server = serve({ fetch: createApp(demoOptions).fetch, port: 0, hostname: '127.0.0.1' });
 await new Promise<void>((resolve) => server.once('listening', () => resolve()));

@@ -2,14 +2,15 @@
  * `--emit FILE`: the build-time documents module (docs/decisions/0024-build-time-documents.md), written from the
  * same preparation the check reports on, so the documents are exactly those the check vetted.
  */
-import { writeFile } from 'node:fs/promises';
+import { readFile, rename, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { buildDocuments, documentsModule } from '../core/documents/emit.js';
+import { verifyDocuments } from '../core/documents/verify.js';
 import type { Preparation } from '../core/model/prepared.js';
 import type { AnyTool } from '../core/model/tool.js';
 import { prepareTools } from '../core/prepare/prepare.js';
 import { reportOf, type ValidationReport } from '../core/prepare/report.js';
-import { type MountConfig, prepareSetup, settleOptions } from '../core/serve/config.js';
+import { documentsSetup, type MountConfig, prepareSetup, settleOptions } from '../core/serve/config.js';
 import type { McpMountOptions } from '../core/serve/options.js';
 import { validateMcpSchemas } from '../core/serve/validate.js';
 
@@ -35,7 +36,11 @@ export function checkTools(tools: readonly AnyTool[], options: McpMountOptions):
   return { report: reportOf(prepared.preparation), prepared };
 }
 
-/** Writes the module, only for a check without errors (as `--write` does); either way a line in `notes`. */
+/**
+ * Writes the module, only for a check without errors (as `--write` does), and only when its text changed: a
+ * build that watches the folder it writes to (`wrangler dev`'s `watch_dir`) must not see a new file each run.
+ * Written to a temporary file and renamed, so a reader never sees half a module. Either way a line in `notes`.
+ */
 export async function emitDocuments(
   path: string | undefined,
   checked: Checked,
@@ -49,10 +54,55 @@ export async function emitDocuments(
     return;
   }
   const { preparation, config } = checked.prepared;
-  const built = buildDocuments(preparation, config, command);
-  await writeFile(resolve(cwd, path), documentsModule(built));
+  const built = buildDocuments(preparation, documentsSetup(config), command);
+  const text = documentsModule(built);
+  const file = resolve(cwd, path);
   const tools = `${built.tools.length} tool${built.tools.length === 1 ? '' : 's'}`;
+  if ((await readFile(file, 'utf8').catch(() => undefined)) === text) {
+    notes.push(`${path} is up to date: ${tools}, for ${built.projections.served.join(', ')} (not written)`);
+    return;
+  }
+  const temporary = `${file}.${process.pid}.tmp`;
+  await writeFile(temporary, text);
+  await rename(temporary, file);
   notes.push(
     `wrote ${path}: ${tools}, ${built.documents.length} distinct documents, for ${built.projections.served.join(', ')}`,
   );
+}
+
+/**
+ * `--verify FILE`: whether the documents module at `path` is exactly what `--emit` would write now. Each stale
+ * tool (or the module as a whole) is a line in `notes`, with the command that writes it again (`emit`).
+ * @returns `'ok'`, `'stale'` (exit 1), or undefined without `--verify`.
+ */
+export async function verifyDocumentsFile(
+  path: string | undefined,
+  checked: Checked,
+  emit: string,
+  load: (path: string) => Promise<unknown>,
+  notes: string[],
+): Promise<'ok' | 'stale' | undefined> {
+  if (path === undefined) return undefined;
+  if (!checked.report.ok || !checked.prepared) {
+    notes.push(`did not verify ${path}: fix the errors first (no documents are written for these schemas)`);
+    return 'stale';
+  }
+  const { preparation, config } = checked.prepared;
+  const expected = buildDocuments(preparation, documentsSetup(config), emit);
+  let actual: unknown;
+  try {
+    actual = await load(path);
+  } catch (error) {
+    notes.push(
+      `${path} is stale: it cannot be loaded (${error instanceof Error ? error.message : String(error)}); run \`${emit}\``,
+    );
+    return 'stale';
+  }
+  const stale = verifyDocuments(expected, actual);
+  if (stale.length === 0) {
+    notes.push(`${path} is current: ${expected.tools.length} tools, for ${expected.projections.served.join(', ')}`);
+    return 'ok';
+  }
+  notes.push(`${path} is stale:`, ...stale.map((s) => `  ${s.reason}`));
+  return 'stale';
 }

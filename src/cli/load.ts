@@ -28,10 +28,18 @@ const CONTRACT =
  * module (so its `paths` apply, as they do under `tsx` itself).
  */
 export async function loadToolModule(path: string, cwd: string): Promise<LoadedModule> {
+  return readExports(await importModule(path, cwd), path);
+}
+
+/** The default export of the module at `path` (a documents module, say), loaded as `loadToolModule` loads one. */
+export async function loadDefaultExport(path: string, cwd: string): Promise<unknown> {
+  return (await importModule(path, cwd)).default;
+}
+
+async function importModule(path: string, cwd: string): Promise<Record<string, unknown>> {
   const file = resolve(cwd, path);
   if (!existsSync(file)) throw new ModuleLoadError(`module not found: ${file}`);
-  const namespace = TS_EXTENSIONS.has(extname(file)) ? await importTypeScript(file, cwd) : await importPlain(file);
-  return readExports(namespace, path);
+  return TS_EXTENSIONS.has(extname(file)) ? await importTypeScript(file, cwd) : await importPlain(file);
 }
 
 async function importPlain(file: string): Promise<Record<string, unknown>> {

@@ -6,9 +6,9 @@ import { PROFILES } from '../core/probe/index.js';
 import { isProjectionName, PROJECTION_NAMES, type ProjectionName } from '../core/projection/names.js';
 import type { McpMountOptions } from '../core/serve/options.js';
 import { diffSchemaLock, projectionOptionOf, type SchemaLockDiff, writeSchemaLock } from '../lockfile/lockfile.js';
-import { checkTools, emitDocuments } from './emit.js';
+import { checkTools, emitDocuments, verifyDocumentsFile } from './emit.js';
 import { formatCheckReport, type ProjectionView } from './format.js';
-import { loadToolModule, ModuleLoadError } from './load.js';
+import { loadDefaultExport, loadToolModule, ModuleLoadError } from './load.js';
 
 /** Where the CLI writes; the process streams in `index.ts`, buffers in tests. */
 export interface CliIo {
@@ -47,11 +47,14 @@ Options:
   --write FILE         write the schema lockfile: every served projection's tools/list (only when there are no errors)
   --check-lock FILE    compare every served projection with a schema lockfile; fail with a diff on drift
   --emit FILE          write the build-time documents module (.js or .ts): every served projection's documents
-                       and a fingerprint per tool, for a mount given \`documents\` (only when there are no errors)
+                       and a stamp per tool, for a mount given \`documents\` (only when there are no errors,
+                       and only when its text changed)
+  --verify FILE        check that the documents module FILE is exactly what --emit would write now; fail,
+                       naming each stale tool and the command to write it again (run it in CI and the build)
   -h, --help           show this help
 
 Errors in any served projection fail the check, shown or not, as they fail the mount.
-Exit codes: 0 ok; 1 schema errors or lockfile drift; 2 usage, module or lockfile error.`;
+Exit codes: 0 ok; 1 schema errors, lockfile drift or stale documents; 2 usage, module or lockfile error.`;
 
 type Parsed = ReturnType<typeof parse>;
 type Values = Parsed['values'];
@@ -89,6 +92,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   if (lock === 'unreadable') return EXIT.usage;
   await writeLock(values.write, report, options, io, notes);
   await emitDocuments(values.emit, checked, commandLine(argv), io.cwd, notes);
+  const emit = commandLine(argv.map((a) => (a === '--verify' ? '--emit' : a)));
+  const load = (path: string) => loadDefaultExport(path, io.cwd);
+  const verified = await verifyDocumentsFile(values.verify, checked, emit, load, notes);
   print(
     {
       modulePath,
@@ -102,7 +108,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     },
     io,
   );
-  return report.ok && lock?.ok !== false ? EXIT.ok : EXIT.failed;
+  return report.ok && lock?.ok !== false && verified !== 'stale' ? EXIT.ok : EXIT.failed;
 }
 
 /** The command, or the exit code when there is none to run (help, a usage error, already reported). */
@@ -272,6 +278,7 @@ function parse(argv: readonly string[]) {
       write: { type: 'string' },
       'check-lock': { type: 'string' },
       emit: { type: 'string' },
+      verify: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });

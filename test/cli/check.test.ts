@@ -16,7 +16,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { connectV2 } from '../../examples/shared/clients.js';
 import { options as exampleOptions, tools as exampleTools } from '../../examples/shared/tools.js';
 import { BUILT_DOCUMENTS_FORMAT, matchDocuments } from '../../src/core/documents/read.js';
-import { settleOptions } from '../../src/core/serve/config.js';
+import { documentsSetup, settleOptions } from '../../src/core/serve/config.js';
 import { serveTools } from '../support/server.js';
 import { options as goodOptions, tools as goodTools } from './fixtures/good.js';
 import { options as scopeOptions, tools as scopeTools } from './fixtures/scopes.js';
@@ -196,7 +196,7 @@ describe('mcp-mount check --emit', { timeout: 120_000 }, () => {
     );
     expect(JSON.parse(loaded)).toEqual([BUILT_DOCUMENTS_FORMAT, ['search_notes', 'save_link']]);
     const built = (await import(pathToFileURL(file).href)).default;
-    const match = matchDocuments(goodTools, settleOptions(goodOptions), built);
+    const match = matchDocuments(goodTools, documentsSetup(settleOptions(goodOptions)), built);
     expect(match.stale).toEqual([]);
     const report = validateMcpSchemas(goodTools, goodOptions);
     for (const tool of report.tools) {
@@ -206,7 +206,7 @@ describe('mcp-mount check --emit', { timeout: 120_000 }, () => {
     }
     // The drifted module is what a deploy without a rebuild would be: each changed tool is named.
     const { default: drifted } = await import('./fixtures/drifted.js');
-    const stale = matchDocuments(drifted, settleOptions(goodOptions), built).stale;
+    const stale = matchDocuments(drifted, documentsSetup(settleOptions(goodOptions)), built).stale;
     expect(stale.map((s) => [s.kind, s.tool])).toEqual([
       ['changed', 'search_notes'],
       ['added', 'delete_link'],

@@ -6,32 +6,28 @@ import type { JsonSchema } from '../json-schema/types.js';
 import type { Preparation } from '../model/prepared.js';
 import type { SchemaIssue } from '../probe/issue.js';
 import type { ProjectionName } from '../projection/names.js';
-import type { MountConfig } from '../serve/config.js';
-import { fingerprinter } from '../zod/fingerprint.js';
-import { optionsFingerprint, toolFingerprint } from './fingerprints.js';
 import { BUILT_DOCUMENTS_FORMAT, type BuiltDocuments, type BuiltTool } from './read.js';
+import { type DocumentsShape, optionsStamp, toolStamp } from './stamps.js';
 
 /**
  * The documents of a preparation: every served projection's input and output document of every tool, each
- * distinct text once, with the fingerprints `matchDocuments` checks them by.
+ * distinct text once, with the stamps `matchDocuments` checks them by at startup.
  *
- * @param preparation `prepareTools(tools, config)`; every served projection is prepared now, if it was not
- * @param config the configuration it was prepared with
+ * @param preparation a preparation of the tools; every served projection is prepared now, if it was not
+ * @param shape what of the options it was prepared with shapes its documents
  * @param command the command that builds them, repeated in the stale reasons
  * @example
  * ```ts
- * const config = settleOptions(options);
- * const text = documentsModule(buildDocuments(prepareTools(tools, config), config, 'npm run build:mcp'));
+ * const text = documentsModule(buildDocuments(preparation, { projections, validation, extend }, 'npm run build:mcp'));
  * ```
  */
-export function buildDocuments(preparation: Preparation, config: MountConfig, command?: string): BuiltDocuments {
+export function buildDocuments(preparation: Preparation, shape: DocumentsShape, command?: string): BuiltDocuments {
   const documents: string[] = [];
   const store = interning(documents);
   const indexOf = (schema: JsonSchema): number => {
     const text = JSON.stringify(schema);
     return store(text, text);
   };
-  const fp = fingerprinter();
   const { served } = preparation.projections;
   const tools = preparation.tools.map((t): BuiltTool => {
     const input: Partial<Record<ProjectionName, number>> = {};
@@ -44,7 +40,7 @@ export function buildDocuments(preparation: Preparation, config: MountConfig, co
     }
     return {
       name: t.name,
-      fingerprint: toolFingerprint(t.tool, config, fp),
+      stamp: toolStamp(t.tool, shape.extend),
       servable: t.servable,
       requiredKeys: [...t.requiredKeys],
       input,
@@ -54,7 +50,7 @@ export function buildDocuments(preparation: Preparation, config: MountConfig, co
   return {
     format: BUILT_DOCUMENTS_FORMAT,
     ...(command !== undefined && { command }),
-    options: optionsFingerprint(config, fp),
+    options: optionsStamp(shape),
     projections: { default: preparation.projections.default, served: [...preparation.projections.served] },
     tools,
     issues: preparation.allIssues(),

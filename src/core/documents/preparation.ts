@@ -1,34 +1,43 @@
 /**
  * A preparation from build-time documents (docs/decisions/0024-build-time-documents.md): the tools whose
  * documents match are served them as they are, without conversion, projection or probe; the rest follow
- * `staleDocuments`. Imports nothing of the preparation itself, so that an entry serving
+ * `documents.stale`. Imports nothing of the preparation itself, so that an entry serving
  * documents leaves it out of its bundle: a stale tool is prepared by the `prepare` the caller passes.
  */
 
-import { probeServerHook } from '../model/features.js';
+import { probeServerHook, type ServerHook } from '../model/features.js';
 import { perProjection } from '../model/per-projection.js';
 import type { Preparation, PreparedTool, ToolDocuments } from '../model/prepared.js';
 import { slicesOf } from '../model/slices.js';
 import type { AnyTool } from '../model/tool.js';
+import type { Observer } from '../observe/settle.js';
 import { checkAppViews } from '../probe/app-views.js';
 import { formatSchemaIssues } from '../probe/format-issues.js';
 import type { SchemaIssue } from '../probe/issue.js';
 import { checkToolNames } from '../probe/names.js';
 import { McpMountSchemaError } from '../probe/schema-error.js';
 import { checkToolScopes } from '../probe/scopes.js';
-import type { MountConfig } from '../serve/config.js';
 import { type MatchedTool, matchDocuments, type StaleDocuments } from './read.js';
+import type { DocumentsPolicy } from './settle.js';
+import type { DocumentsShape } from './stamps.js';
 
 /**
  * Prepares the tools the documents no longer describe (the full entry's `prepareTools`, without the features
  * hook, which runs here once for the whole mount).
  */
-export type PrepareStale = (tools: readonly AnyTool[], config: MountConfig) => Preparation;
+export type PrepareStale = (tools: readonly AnyTool[]) => Preparation;
+
+/** What a preparation from documents reads of the mount: what shapes the documents, the hook, the identity. */
+export interface DocumentsSetup extends DocumentsShape {
+  /** The `features` hook, run once at construction for the probe, on a server of this identity. */
+  readonly features?: ServerHook;
+  readonly server: { readonly name: string; readonly version: string };
+}
 
 /**
  * The mount's preparation from `documents`: every tool the module describes as it is now served its
  * documents; a stale one (changed, added, or the whole module for other options or another format) fails the
- * mount (`staleDocuments: 'fail'`, the default), or, given `prepare` and `'prepare'`, is prepared here with a
+ * mount (`documents.stale: 'fail'`, the default), or, given `prepare` and `'prepare'`, is prepared here with a
  * `stale-documents` warning logged. A tool the module holds but the mount does not is a warning either way,
  * logged once under `schemaValidation.policy: 'throw'` (the policy logs it under `'warn'`) and named in the
  * error when the mount fails.
@@ -37,28 +46,29 @@ export type PrepareStale = (tools: readonly AnyTool[], config: MountConfig) => P
  */
 export function preparationFromDocuments(
   tools: readonly AnyTool[],
-  config: MountConfig,
-  documents: unknown,
+  setup: DocumentsSetup,
+  documents: DocumentsPolicy,
+  observer: Observer,
   prepare?: PrepareStale,
 ): Preparation {
-  const match = matchDocuments(tools, config, documents);
+  const match = matchDocuments(tools, setup, documents.module);
   const removed = match.stale.filter((s) => s.kind === 'removed').map((s) => staleIssue(s, 'warning'));
   const stale = match.stale.filter((s) => s.kind !== 'removed');
-  const preparing = prepare !== undefined && config.documents?.stale === 'prepare';
+  const preparing = prepare !== undefined && documents.stale === 'prepare';
   if (stale.length > 0 && !preparing)
     throw new McpMountSchemaError([...stale.map((s) => staleIssue(s, 'error')), ...removed]);
   const staleTools = tools.filter((t) => !match.matched.has(t.name));
-  const prepared = staleTools.length > 0 ? prepare!(staleTools, config) : undefined;
+  const prepared = staleTools.length > 0 ? prepare!(staleTools) : undefined;
   const warnings = stale.map((s) => staleIssue(s, 'warning'));
   if (warnings.length > 0) {
-    config.observe.logger.warn(
+    observer.logger.warn(
       `mcp-mount: these tools were prepared at startup, because the build-time documents do not describe them:\n${warnings.map((w) => `  ${w.message}`).join('\n')}`,
     );
   }
   // Under 'warn' the policy logs every issue, under 'skip' none; under 'throw' the mount starts regardless, so
   // a module holding a tool the mount lacks is said here.
-  if (removed.length > 0 && config.prepare.validation.policy === 'throw') {
-    config.observe.logger.warn(
+  if (removed.length > 0 && setup.validation.policy === 'throw') {
+    observer.logger.warn(
       `mcp-mount: the build-time documents hold tools the mount does not\n${formatSchemaIssues(removed)}`,
     );
   }
@@ -66,9 +76,9 @@ export function preparationFromDocuments(
   // The names, the hook and the views are checked below for every tool: only the stale tools' own issues here.
   const ownOf = (issues: SchemaIssue[]) => issues.filter((i) => byName.has(i.tool));
   const all = tools.map(
-    (tool) => byName.get(tool.name) ?? servedFromDocuments(tool, match.matched.get(tool.name)!, config),
+    (tool) => byName.get(tool.name) ?? servedFromDocuments(tool, match.matched.get(tool.name)!, setup),
   );
-  const hook = probeServerHook(config.features, config.server);
+  const hook = probeServerHook(setup.features, setup.server);
   const own = [
     ...checkToolNames(tools.map((t) => t.name)),
     ...match.issues.filter((i) => match.matched.has(i.tool)),
@@ -82,12 +92,12 @@ export function preparationFromDocuments(
     issues: [...own, ...ownOf(prepared?.issues ?? [])],
     allIssues: () => [...own, ...ownOf(prepared?.allIssues() ?? [])],
     surface: hook.surface,
-    projections: { default: config.prepare.projection.default, served: config.prepare.projection.served },
+    projections: { default: setup.projections.default, served: setup.projections.served },
   };
 }
 
 /** A tool served its build-time documents: its slices and scopes settled as the preparation settles them. */
-function servedFromDocuments(tool: AnyTool, matched: MatchedTool, config: MountConfig): PreparedTool {
+function servedFromDocuments(tool: AnyTool, matched: MatchedTool, setup: DocumentsSetup): PreparedTool {
   const scopes = checkToolScopes(tool.name, tool.scopes).scopes;
   const documents = perProjection((projection): ToolDocuments | undefined => {
     const inputSchema = matched.inputSchema(projection);
@@ -101,7 +111,7 @@ function servedFromDocuments(tool: AnyTool, matched: MatchedTool, config: MountC
     requiredKeys: matched.requiredKeys,
     servable: matched.servable,
     ...(scopes && { scopes }),
-    ...slicesOf(tool, config.extend),
+    ...slicesOf(tool, setup.extend),
   };
 }
 

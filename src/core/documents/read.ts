@@ -1,30 +1,28 @@
 /**
  * Build-time documents: the module `mcp-mount check --emit` writes, and the reader a mount checks it with
  * (docs/decisions/0024-build-time-documents.md). The reader imports no conversion, projection or probe, so
- * that an entry serving these documents leaves them out of its bundle: it only fingerprints the Zod schemas
- * and compares.
+ * that an entry serving these documents leaves them out of its bundle: it only stamps the tools (stamps.ts)
+ * and compares. `mcp-mount check --verify` compares the documents themselves (verify.ts).
  */
 import { deepFreeze } from '../json-schema/freeze.js';
 import type { JsonSchema } from '../json-schema/types.js';
 import type { AnyTool } from '../model/tool.js';
 import type { SchemaIssue } from '../probe/issue.js';
 import type { ProjectionName } from '../projection/names.js';
-import type { MountConfig } from '../serve/config.js';
-import { fingerprinter } from '../zod/fingerprint.js';
-import { changedParts, type OptionsFingerprint, optionsFingerprint, toolFingerprint } from './fingerprints.js';
+import { changedParts, type DocumentsShape, type OptionsStamp, optionsStamp, toolStamp } from './stamps.js';
 
 /**
- * The one format this version reads and writes: a new one each time the fingerprint's hashes change (2 and 3:
- * the walk rewritten), so that a module of an earlier format is reported stale for its format, not as every
- * tool changed.
+ * The one format this version reads and writes: a new one each time what a module records changes (4: stamps
+ * in place of the fingerprints of 2 and 3), so that a module of an earlier format is reported stale for its
+ * format, not as every tool changed.
  */
-export const BUILT_DOCUMENTS_FORMAT = 3;
+export const BUILT_DOCUMENTS_FORMAT = 4;
 
 /** One tool in a documents module. Documents are indexes into `BuiltDocuments.documents`. */
 export interface BuiltTool {
   name: string;
-  /** `toolFingerprint` of the tool when the documents were built. */
-  fingerprint: string;
+  /** `toolStamp` of the tool when the documents were built. */
+  stamp: string;
   /** False when no projection can serve it (never in an emitted module: it is written only without errors). */
   servable: boolean;
   /** Top-level keys every call must carry (the mount's `PreparedTool.requiredKeys`). */
@@ -40,7 +38,7 @@ export interface BuiltDocuments {
   format: typeof BUILT_DOCUMENTS_FORMAT;
   /** The command that wrote it, for the stale reasons to repeat. */
   command?: string;
-  options: OptionsFingerprint;
+  options: OptionsStamp;
   /** The projections the documents are for, in the mount's order, and the default one. */
   projections: { default: ProjectionName; served: ProjectionName[] };
   /** The tools in the mount's order. */
@@ -90,17 +88,17 @@ export interface DocumentsMatch {
  * with a reason to act on. With a module-wide reason (`format`, `options`) no tool matches.
  *
  * @param tools the mount's tools, in its order
- * @param config the mount's settled options (`settleOptions`)
+ * @param shape what of the mount's options shapes its documents
  * @param built the default export of the module `mcp-mount check <module> --emit <file>` wrote
  * @example
  * ```ts
- * const match = matchDocuments(tools, settleOptions(options), documents);
+ * const match = matchDocuments(tools, { projections, validation, extend }, documents);
  * if (match.stale.length > 0) throw new Error(match.stale.map((s) => s.reason).join('\n'));
  * const text = match.matched.get('search')!.inputText('flat'); // the inputSchema, as JSON text
  * ```
  */
-export function matchDocuments(tools: readonly AnyTool[], config: MountConfig, built: unknown): DocumentsMatch {
-  const projections = config.prepare.projection;
+export function matchDocuments(tools: readonly AnyTool[], shape: DocumentsShape, built: unknown): DocumentsMatch {
+  const { projections } = shape;
   const none = (stale: StaleDocuments): DocumentsMatch => ({
     matched: new Map(),
     stale: [stale],
@@ -110,8 +108,7 @@ export function matchDocuments(tools: readonly AnyTool[], config: MountConfig, b
   const module = readModule(built);
   if (typeof module === 'string') return none({ kind: 'format', reason: module });
   const rerun = `run \`${module.command ?? 'mcp-mount check <module> --emit <file>'}\` again`;
-  const fp = fingerprinter();
-  const options = optionsMismatch(module.options, optionsFingerprint(config, fp));
+  const options = optionsMismatch(module.options, optionsStamp(shape));
   if (options)
     return none({ kind: 'options', reason: `the documents were built for other options: ${options}; ${rerun}` });
   const texts = new DocumentTexts(module.documents);
@@ -122,7 +119,7 @@ export function matchDocuments(tools: readonly AnyTool[], config: MountConfig, b
     const entry = byName.get(tool.name);
     byName.delete(tool.name);
     const reason = entry
-      ? staleReason(tool, entry, config, fp, texts)
+      ? staleReason(tool, entry, shape, texts)
       : 'is not in the documents (added since they were built)';
     if (reason === undefined) matched.set(tool.name, matchedTool(entry!, projections.served, texts));
     else
@@ -161,16 +158,16 @@ function readModule(built: unknown): BuiltDocuments | string {
   return ok ? (module as BuiltDocuments) : `the documents lack tools, issues, documents or options; ${expected}`;
 }
 
-const OPTION_PARTS: ReadonlyArray<[keyof OptionsFingerprint, string]> = [
+const OPTION_PARTS: ReadonlyArray<[keyof OptionsStamp, string]> = [
   ['mount', 'the mcp-mount version'],
   ['zod', 'the Zod version'],
   ['projections', 'the projections served (default:served)'],
   ['validation', 'the schemaValidation options'],
-  ['extend', "extend's schema"],
+  ['extend', "extend's keys"],
 ];
 
 /** The options parts that differ, named, with the values where they mean something to a person. */
-function optionsMismatch(before: OptionsFingerprint, now: OptionsFingerprint): string | undefined {
+function optionsMismatch(before: OptionsStamp, now: OptionsStamp): string | undefined {
   const changed = OPTION_PARTS.filter(([key]) => before[key] !== now[key]).map(([key, name]) =>
     key === 'mount' || key === 'zod' || key === 'projections'
       ? `${name} ${before[key] ?? 'unrecorded'} → ${now[key]}`
@@ -179,27 +176,19 @@ function optionsMismatch(before: OptionsFingerprint, now: OptionsFingerprint): s
   return changed.length > 0 ? changed.join(', ') : undefined;
 }
 
-/** Why a tool's entry no longer describes it, or undefined when it does. */
-function staleReason(
-  tool: AnyTool,
-  entry: BuiltTool,
-  config: MountConfig,
-  fp: ReturnType<typeof fingerprinter>,
-  texts: DocumentTexts,
-): string | undefined {
+/** Why a tool's entry no longer describes it, or undefined when it does (as far as its stamp can tell). */
+function staleReason(tool: AnyTool, entry: BuiltTool, shape: DocumentsShape, texts: DocumentTexts): string | undefined {
   let now: string;
   try {
-    now = toolFingerprint(tool, config, fp);
+    now = toolStamp(tool, shape.extend);
   } catch (error) {
-    return `cannot be fingerprinted (${error instanceof Error ? error.message : String(error)})`;
+    return `cannot be stamped (${error instanceof Error ? error.message : String(error)})`;
   }
-  if (now !== entry.fingerprint) {
-    const parts = changedParts(entry.fingerprint, now).map((p) =>
-      p === 'fields'
-        ? 'checked fields (name, title, scopes, icons, annotations, _meta, execution, extend)'
-        : `${p} schema`,
+  if (now !== entry.stamp) {
+    const parts = changedParts(entry.stamp, now).map((p) =>
+      p === 'extend' ? 'whether extend applies to it' : `${p} schema's top-level keys`,
     );
-    return `changed since the documents were built: its ${parts.join(' and ')}`;
+    return `changed since the documents were built: ${parts.join(' and ')}`;
   }
   const indexes = [...Object.values(entry.input), ...Object.values(entry.output ?? {})];
   if (!indexes.every((i) => texts.has(i))) return 'refers to documents the module does not hold (the file was edited)';

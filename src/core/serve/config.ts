@@ -7,6 +7,8 @@ import type { PerRequestResponseMode, ServerOptions } from '@modelcontextprotoco
 import { type AccessPolicy, settleAccess } from '../access/settle.js';
 import type { CallPolicy } from '../arguments/call.js';
 import { type ArgumentsPolicy, settleArguments } from '../arguments/settle.js';
+import type { DocumentsSetup } from '../documents/preparation.js';
+import { type DocumentsPolicy, settleDocuments } from '../documents/settle.js';
 import { type LimitsPolicy, settleLimits } from '../limits/settle.js';
 import { closestKey } from '../messages/closest-key.js';
 import type { ServerHook } from '../model/features.js';
@@ -98,8 +100,8 @@ export interface MountConfig {
   readonly server: { readonly name: string; readonly version: string; readonly instructions?: string };
   /** `projection` (or `flattenUnionInput`), `prepareProjections` and `schemaValidation`, settled. */
   readonly prepare: PreparePolicy;
-  /** `documents` and `staleDocuments` (default `'fail'`); undefined without documents. */
-  readonly documents?: { readonly module: unknown; readonly stale: (typeof STALE_DOCUMENTS)[number] };
+  /** `documents`, settled; undefined without documents. */
+  readonly documents?: DocumentsPolicy;
   readonly extend?: ExtendOption;
   /** `repair`, settled: which repairs run, the unknown-key policy, markup hygiene. */
   readonly arguments: ArgumentsPolicy;
@@ -137,10 +139,11 @@ export function settleOptions(options: McpMountOptions<any> = {}): MountConfig {
   const observe = group(options, 'observe');
   const limits = group(options, 'limits');
   const protocol = group(options, 'protocol');
+  const documents = settleDocuments(options.documents);
   const config: MountConfig = {
     server: settleIdentity(options),
     prepare: settlePrepare(options),
-    ...documentsOf(options),
+    ...(documents && { documents }),
     ...(options.extend && { extend: Object.freeze({ ...options.extend }) }),
     arguments: settleArguments(repair),
     limits: settleLimits(limits, options.name ?? 'mcp-mount'),
@@ -176,7 +179,6 @@ const TOP_LEVEL_KEYS: readonly string[] = [
   'flattenUnionInput',
   'prepareProjections',
   'documents',
-  'staleDocuments',
   'repair',
   'access',
   'observe',
@@ -252,22 +254,6 @@ function hook(name: string, value: unknown): void {
   if (value !== undefined && typeof value !== 'function') throw new TypeError(`mcp-mount: ${name} must be a function`);
 }
 
-const STALE_DOCUMENTS = ['fail', 'prepare'] as const;
-
-/** `documents` and `staleDocuments`. @throws TypeError for a `staleDocuments` that names nothing, or one without documents. */
-function documentsOf(options: McpMountOptions<any>): Pick<MountConfig, 'documents'> {
-  const stale = options.staleDocuments ?? 'fail';
-  if (!STALE_DOCUMENTS.includes(stale)) {
-    throw new TypeError(`mcp-mount: staleDocuments must be 'fail' or 'prepare', got ${String(stale)}`);
-  }
-  if (options.documents === undefined) {
-    if (options.staleDocuments !== undefined)
-      throw new TypeError('mcp-mount: staleDocuments is given without documents');
-    return {};
-  }
-  return { documents: Object.freeze({ module: options.documents, stale }) };
-}
-
 /** What the argument check reads (arguments/call.ts): `repair`, settled, and the argument caps of `limits`. */
 export function callPolicy(config: MountConfig): CallPolicy {
   return Object.freeze({ ...config.arguments, argumentLimits: config.limits.argumentLimits });
@@ -281,5 +267,16 @@ export function prepareSetup(config: MountConfig): PrepareSetup {
     ...(config.features && { features: config.features }),
     server: config.server,
     authenticates: config.access.auth !== undefined,
+  });
+}
+
+/** What build-time documents are matched and served with (documents/preparation.ts). */
+export function documentsSetup(config: MountConfig): DocumentsSetup {
+  return Object.freeze({
+    projections: config.prepare.projection,
+    validation: config.prepare.validation,
+    ...(config.extend && { extend: config.extend }),
+    ...(config.features && { features: config.features }),
+    server: config.server,
   });
 }

@@ -7,7 +7,7 @@ import { preparationFromDocuments } from '../documents/preparation.js';
 import type { AnyZodObject, MountableTool } from '../model/tool.js';
 import { lateIssues } from '../prepare/policy.js';
 import { prepareTools } from '../prepare/prepare.js';
-import { type MountConfig, prepareSetup, settleOptions } from './config.js';
+import { documentsSetup, prepareSetup, settleOptions } from './config.js';
 import { type McpFetchHandler, serveMount } from './handler.js';
 import type { McpMountOptions, MountExtend } from './options.js';
 
@@ -19,7 +19,7 @@ import type { McpMountOptions, MountExtend } from './options.js';
  * @throws TypeError when an option's value cannot mean anything (see `settleOptions`).
  * @throws McpMountSchemaError when a tool name is invalid or duplicated, a key is claimed by two slices, or,
  *   under `schemaValidation.policy: 'throw'` (the default), the probe reports any error-level issue; with
- *   `documents`, when they no longer describe a tool (`stale-documents`, unless `staleDocuments: 'prepare'`).
+ *   `documents`, when they no longer describe a tool (`stale-documents`, unless `documents.stale: 'prepare'`).
  *
  * @example
  * ```ts
@@ -34,16 +34,17 @@ export function createMcpFetchHandler<Host = unknown, S extends AnyZodObject = n
   options: McpMountOptions<S, R> = {},
 ): McpFetchHandler<Host> {
   const config = settleOptions(options);
-  const mode = (c: MountConfig) => ({
-    eager: c.prepare.projection.prepare === 'at-startup',
-    onLate: lateIssues(c.prepare, c.observe),
-  });
+  const setup = prepareSetup(config);
+  const mode = {
+    eager: config.prepare.projection.prepare === 'at-startup',
+    onLate: lateIssues(config.prepare, config.observe),
+  };
   // The stale tools of build-time documents are prepared without the features hook: the documents' path
   // runs it once, for the whole mount.
   const preparation = config.documents
-    ? preparationFromDocuments(tools, config, config.documents.module, (some, c) =>
-        prepareTools(some, prepareSetup(c), { ...mode(c), hook: false }),
+    ? preparationFromDocuments(tools, documentsSetup(config), config.documents, config.observe, (some) =>
+        prepareTools(some, setup, { ...mode, hook: false }),
       )
-    : prepareTools(tools, prepareSetup(config), mode(config));
+    : prepareTools(tools, setup, mode);
   return serveMount(config, preparation);
 }

@@ -6,7 +6,7 @@
 import type { z } from 'zod';
 import { preparationFromDocuments } from '../documents/preparation.js';
 import type { AnyZodObject, MountableTool } from '../model/tool.js';
-import { settleOptions } from './config.js';
+import { documentsSetup, settleOptions } from './config.js';
 import { type McpFetchHandler, serveMount } from './handler.js';
 import type { McpMountOptions, MountExtend } from './options.js';
 
@@ -17,11 +17,11 @@ export type PrebuiltOptions<S extends AnyZodObject = AnyZodObject, R = unknown> 
 
 /**
  * Builds the MCP endpoint for `tools` from their build-time `documents` (the default export of the module
- * `mcp-mount check <module> --emit <file>` wrote): at startup only a fingerprint of each tool's Zod schemas,
+ * `mcp-mount check <module> --emit <file>` wrote): at startup only a stamp of each tool's top-level keys,
  * compared with the documents'; per request, what `createMcpFetchHandler` does.
  *
  * @throws TypeError for an option that cannot mean anything, for `documents` missing, and for
- *   `staleDocuments: 'prepare'` (this core cannot prepare; use `createMcpFetchHandler` for that).
+ *   `documents.stale: 'prepare'` (this core cannot prepare; use `createMcpFetchHandler` for that).
  * @throws McpMountSchemaError when the documents no longer describe a tool (`stale-documents`, naming what
  *   changed and the command to run), and for what fails a mount under every policy (an invalid tool name).
  *
@@ -45,8 +45,8 @@ export function createPrebuiltMcpFetchHandler<Host = unknown, S extends AnyZodOb
   }
   if (config.documents.stale === 'prepare') {
     throw new TypeError(
-      "mcp-mount: staleDocuments: 'prepare' needs the preparation, which this mount leaves out; use createMcpFetchHandler (mcp-mount/fetch) for it",
+      "mcp-mount: documents.stale: 'prepare' needs the preparation, which this mount leaves out; use createMcpFetchHandler (mcp-mount/fetch) for it",
     );
   }
-  return serveMount(config, preparationFromDocuments(tools, config, config.documents.module));
+  return serveMount(config, preparationFromDocuments(tools, documentsSetup(config), config.documents, config.observe));
 }

@@ -2,6 +2,7 @@ import type { AuthInfo, PerRequestResponseMode, ServerOptions } from '@modelcont
 import type { z } from 'zod';
 import type { AccessOptions } from '../access/options.js';
 import type { RepairOptions } from '../arguments/options.js';
+import type { DocumentsOption } from '../documents/options.js';
 import type { LimitsOptions } from '../limits/options.js';
 import type { IgnoredKey } from '../messages/ignored-keys.js';
 import type { ExtendOption } from '../model/extend.js';
@@ -56,20 +57,13 @@ export interface PrepareOptions<S extends AnyZodObject = AnyZodObject, R = unkno
    * Build-time documents: the default export of the module `mcp-mount check <module> --emit <file>` wrote for
    * these tools and options (docs/decisions/0024-build-time-documents.md). Every tool they describe as it is
    * now is served them as they are: no conversion, projection or probe at startup (the probe ran when they were
-   * written). Each tool's Zod schemas are fingerprinted at startup, and what no longer matches follows
-   * `staleDocuments`. The Zod schemas still parse every call. `mcp-mount/fetch/prebuilt` serves only these.
+   * written). At startup each tool's top-level keys and the options are checked against what the documents
+   * record, and what no longer matches follows `stale`; `mcp-mount check --verify` compares the documents
+   * themselves, in CI and in the build (docs/decisions/0030-documents-verified-at-build.md). The Zod schemas
+   * still parse every call. `mcp-mount/fetch/prebuilt` serves only these. Pass `{ module, stale: 'prepare' }`
+   * to prepare a stale tool at startup instead of failing (see `DocumentsOptions`).
    */
-  documents?: unknown;
-  /**
-   * What a mount does when `documents` no longer describe a tool (changed or added since they were written,
-   * or written for other options or another mcp-mount):
-   * - `'fail'` (default): construction throws `McpMountSchemaError`, one `stale-documents` issue per tool,
-   *   each naming what changed and the command to run; on Workers, the deploy fails;
-   * - `'prepare'`: those tools are prepared at startup as without documents, with one warning logged (for
-   *   `wrangler dev` between builds). Not in `mcp-mount/fetch/prebuilt`, which cannot prepare.
-   * A tool the documents hold but the mount does not is a warning either way.
-   */
-  staleDocuments?: 'fail' | 'prepare';
+  documents?: DocumentsOption;
   /** Generic over the extend schema and `resolve`'s result, so that `resolve` and tools see them typed. */
   extend?: ExtendOption<S, R>;
   schemaValidation?: SchemaValidationOptions;
@@ -149,6 +143,7 @@ export type {
   VisibleTools,
 } from '../access/options.js';
 export type { RepairOptions } from '../arguments/options.js';
+export type { DocumentsOption, DocumentsOptions } from '../documents/options.js';
 export type { LimitsOptions, RateLimiter, RateLimitOptions, RateWindow } from '../limits/options.js';
 export type { ExtendOption, MountExtend } from '../model/extend.js';
 export type {

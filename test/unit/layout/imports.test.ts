@@ -59,10 +59,6 @@ const ALLOWED_PEER_EDGES: ReadonlyArray<readonly [string, string]> = [
  * violation still fails.
  */
 const PENDING_SPLIT: ReadonlyArray<readonly [string, string]> = [
-  ['core/documents/emit.ts', 'core/serve/config.ts'],
-  ['core/documents/fingerprints.ts', 'core/serve/config.ts'],
-  ['core/documents/preparation.ts', 'core/serve/config.ts'],
-  ['core/documents/read.ts', 'core/serve/config.ts'],
 ];
 
 /** Modules that may import only these modules, whatever lies below them. */

@@ -17,12 +17,12 @@ describe('the documents reader bundle', () => {
     const ours = inputs.filter((i) => i.startsWith('src/'));
     expect(ours.filter((i) => FORBIDDEN.test(i))).toEqual([]);
     expect(ours.sort()).toEqual([
-      'src/core/documents/fingerprints.ts',
       'src/core/documents/package-version.ts',
       'src/core/documents/read.ts',
+      'src/core/documents/stamps.ts',
       'src/core/json-schema/freeze.ts',
       'src/core/zod/def.ts',
-      'src/core/zod/fingerprint.ts',
+      'src/core/zod/shape-keys.ts',
     ]);
   });
 

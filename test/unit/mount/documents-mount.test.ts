@@ -1,7 +1,7 @@
 /**
  * A mount given build-time documents (docs/decisions/0024-build-time-documents.md): it serves exactly what a
  * mount without them serves, fails on documents that no longer describe a tool (or prepares that tool under
- * `staleDocuments: 'prepare'`), and the prebuilt entry serves documents only.
+ * `documents.stale: 'prepare'`), and the prebuilt entry serves documents only.
  */
 
 import { defineTool, type McpMountOptions, McpMountSchemaError, validateMcpSchemas } from 'mcp-mount';
@@ -12,7 +12,7 @@ import * as z from 'zod';
 import { buildDocuments } from '../../../src/core/documents/emit.js';
 import type { AnyTool } from '../../../src/core/model/tool.js';
 import { prepareTools } from '../../../src/core/prepare/prepare.js';
-import { prepareSetup, settleOptions } from '../../../src/core/serve/config.js';
+import { documentsSetup, prepareSetup, settleOptions } from '../../../src/core/serve/config.js';
 
 const echo = ({ input }: { input: unknown }) => ({ content: [{ type: 'text' as const, text: JSON.stringify(input) }] });
 const media = z.discriminatedUnion('kind', [
@@ -26,6 +26,11 @@ const tag = (labels: z.ZodType) =>
     output: z.object({ count: z.number() }),
     handler: () => ({ structuredContent: { count: 1 }, content: [] }),
   });
+/** `tag` with a key more: a change the startup stamp sees (a change below the top level is --verify's). */
+const retagged = () => ({
+  ...tag(z.array(z.string())),
+  input: z.object({ labels: z.string(), note: z.string().optional() }),
+});
 const tools: AnyTool[] = [
   defineTool({ name: 'post', input: z.object({ text: z.string(), media: z.array(media) }), handler: echo }),
   tag(z.record(z.string(), z.string())),
@@ -36,7 +41,7 @@ const options: McpMountOptions = { projection: 'auto' };
 function documentsOf(of: readonly AnyTool[], with_: McpMountOptions) {
   const config = settleOptions(with_);
   return JSON.parse(
-    JSON.stringify(buildDocuments(prepareTools(of, prepareSetup(config)), config, 'npm run build:mcp')),
+    JSON.stringify(buildDocuments(prepareTools(of, prepareSetup(config)), documentsSetup(config), 'npm run build:mcp')),
   );
 }
 
@@ -142,11 +147,11 @@ describe('a mount given build-time documents', () => {
   });
 
   it('fails the mount when a tool changed since, naming it, what changed and the command', () => {
-    const changed = [tools[0]!, tag(z.array(z.string()))];
+    const changed = [tools[0]!, retagged()];
     const mount = () => createPrebuiltMcpFetchHandler(changed, { ...options, documents });
     expect(mount).toThrow(McpMountSchemaError);
     expect(mount).toThrow(
-      /tag .*stale-documents: tool "tag" changed since the documents were built: its input schema; run `npm run build:mcp` again/,
+      /tag .*stale-documents: tool "tag" changed since the documents were built: input schema's top-level keys; run `npm run build:mcp` again/,
     );
     expect(() => createMcpFetchHandler(changed, { ...options, documents })).toThrow(/stale-documents/);
   });
@@ -168,19 +173,18 @@ describe('a mount given build-time documents', () => {
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/tool "tag" is in the documents but not in the mount/);
     // And a mount that fails for a changed tool names the removed one too.
-    const changedAndRemoved = [tag(z.array(z.string()))].map((t) => ({ ...t, name: 'post' }));
+    const changedAndRemoved = [retagged()].map((t) => ({ ...t, name: 'post' }));
     expect(() => createPrebuiltMcpFetchHandler(changedAndRemoved, { ...options, documents })).toThrow(
       /tool "tag" is in the documents but not in the mount/,
     );
   });
 
-  it("under staleDocuments: 'prepare', prepares the stale tool at startup with one warning, and serves it", async () => {
-    const changed = [tools[0]!, tag(z.array(z.string()))];
+  it("under documents.stale: 'prepare', prepares the stale tool at startup with one warning, and serves it", async () => {
+    const changed = [tools[0]!, retagged()];
     const warnings: string[] = [];
     const handler = createMcpFetchHandler(changed, {
       ...options,
-      documents,
-      staleDocuments: 'prepare',
+      documents: { module: documents, stale: 'prepare' },
       observe: { logger: { warn: (m: string) => warnings.push(m), error: () => {} } },
     });
     expect(warnings).toHaveLength(1);
@@ -190,8 +194,8 @@ describe('a mount given build-time documents', () => {
     );
   });
 
-  it("runs the features hook once at construction under staleDocuments: 'prepare', as without documents", async () => {
-    const changed = [tools[0]!, tag(z.array(z.string()))];
+  it("runs the features hook once at construction under documents.stale: 'prepare', as without documents", async () => {
+    const changed = [tools[0]!, retagged()];
     const runs: boolean[] = [];
     const features = (server: { registerPrompt: (...args: never[]) => unknown }, ctx: { probe: boolean }) => {
       runs.push(ctx.probe);
@@ -199,8 +203,7 @@ describe('a mount given build-time documents', () => {
     };
     const handler = createMcpFetchHandler(changed, {
       ...options,
-      documents,
-      staleDocuments: 'prepare',
+      documents: { module: documents, stale: 'prepare' },
       features: features as never,
       observe: quiet,
     });
@@ -210,10 +213,16 @@ describe('a mount given build-time documents', () => {
     expect(runs).toEqual([true, false]);
   });
 
-  it('the prebuilt entry takes documents only: no documents, or staleDocuments: prepare, is a TypeError', () => {
+  it("the prebuilt entry takes documents only: no documents, or documents.stale: 'prepare', is a TypeError", () => {
     expect(() => createPrebuiltMcpFetchHandler(tools, {} as never)).toThrow(/serves build-time documents only/);
-    expect(() => createPrebuiltMcpFetchHandler(tools, { documents, staleDocuments: 'prepare' })).toThrow(TypeError);
-    expect(() => createMcpFetchHandler(tools, { staleDocuments: 'prepare' })).toThrow(/without documents/);
-    expect(() => createMcpFetchHandler(tools, { documents, staleDocuments: 'later' as 'fail' })).toThrow(TypeError);
+    expect(() => createPrebuiltMcpFetchHandler(tools, { documents: { module: documents, stale: 'prepare' } })).toThrow(
+      /documents.stale: 'prepare' needs the preparation/,
+    );
+    expect(() => createMcpFetchHandler(tools, { documents: { module: documents, stale: 'later' as 'fail' } })).toThrow(
+      /documents.stale must be one of fail, prepare, got later/,
+    );
+    expect(() => createMcpFetchHandler(tools, { documents: { module: documents, when: 1 } as never })).toThrow(
+      /documents.when is not an option; documents takes module, stale/,
+    );
   });
 });
