@@ -1,4 +1,3 @@
-import type { JsonSchema } from '../json-schema/types.js';
 import type { ExtendOption } from '../model/extend.js';
 import { probeServerHook, type ServerHook } from '../model/features.js';
 import { perProjection } from '../model/per-projection.js';

@@ -13,32 +13,9 @@ import { type LimitsPolicy, settleLimits } from '../limits/settle.js';
 import { closestKey } from '../messages/closest-key.js';
 import type { ServerHook } from '../model/features.js';
 import { type Observer, settleObserve } from '../observe/settle.js';
-import {
-  AUTO_PROJECTIONS,
-  autoProjection,
-  type ClientIdentity,
-  type ProjectionChooser,
-} from '../prepare/client-identity.js';
 import type { PrepareSetup } from '../prepare/prepare.js';
 import { type PreparePolicy, settlePrepare } from '../prepare/settle.js';
-import { isProjectionName, PROJECTION_NAMES, type ProjectionName } from '../projection/names.js';
-import { positiveInteger } from '../settle/positive-integer.js';
-import type {
-  AccessOptions,
-  CallEvent,
-  ErrorInfo,
-  ExtendOption,
-  LimitsOptions,
-  McpMountOptions,
-  ObserveOptions,
-  ProtocolOptions,
-  RefusalEvent,
-  RepairOptions,
-  SchemaValidationOptions,
-  VisibilityContext,
-  VisibleFeatures,
-  VisibleTools,
-} from './options.js';
+import type { ExtendOption, McpMountOptions, ProtocolOptions } from './options.js';
 
 const RESPONSE_MODES: readonly PerRequestResponseMode[] = ['auto', 'sse', 'json'];
 

@@ -1,5 +1,4 @@
-import type { AuthInfo, PerRequestResponseMode, ServerOptions } from '@modelcontextprotocol/server';
-import type { z } from 'zod';
+import type { PerRequestResponseMode, ServerOptions } from '@modelcontextprotocol/server';
 import type { AccessOptions } from '../access/options.js';
 import type { RepairOptions } from '../arguments/options.js';
 import type { DocumentsOption } from '../documents/options.js';
@@ -7,12 +6,10 @@ import type { LimitsOptions } from '../limits/options.js';
 import type { IgnoredKey } from '../messages/ignored-keys.js';
 import type { ExtendOption } from '../model/extend.js';
 import type { ServerHook } from '../model/features.js';
-import type { AnyTool, AnyZodObject, ToolContext } from '../model/tool.js';
-import type { CallEvent, ErrorInfo, ObserveOptions, RefusalEvent } from '../observe/options.js';
-import type { ProjectionChooser } from '../prepare/client-identity.js';
+import type { AnyZodObject } from '../model/tool.js';
+import type { ObserveOptions } from '../observe/options.js';
 import type { ProjectionOption, SchemaValidationOptions } from '../prepare/options.js';
 import type { SchemaIssue } from '../probe/issue.js';
-import type { ProjectionName } from '../projection/names.js';
 
 /** Options shared by the probe and every mount: the same options give the same served documents. */
 export interface PrepareOptions<S extends AnyZodObject = AnyZodObject, R = unknown> {
