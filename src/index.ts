@@ -38,6 +38,7 @@ export { PROJECTION_NAMES, type ProjectionName } from './core/projection/names.j
 export type { Repair } from './core/repair/index.js';
 export type {
   AccessOptions,
+  ArgumentsOptions,
   AuthOptions,
   CallEvent,
   Caller,
@@ -51,7 +52,6 @@ export type {
   McpMountOptions,
   MountExtend,
   ObserveOptions,
-  PrepareOptions,
   ProjectionOption,
   ProjectionOptions,
   ProtocolOptions,
@@ -60,7 +60,6 @@ export type {
   RateWindow,
   RefusalEvent,
   RefusalReason,
-  RepairOptions,
   SchemaValidationOptions,
   VerifiedToken,
   VisibilityContext,

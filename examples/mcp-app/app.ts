@@ -26,26 +26,28 @@ export const orderStatus = defineTool({
 export const tools = [orderStatus];
 
 export const options: McpMountOptions = {
-  name: 'orders',
-  features(server) {
-    registerAppResource(
-      server,
-      'Order status view',
-      VIEW_URI,
-      {
-        description: 'Shows the result of order_status.',
-        _meta: { ui: { csp: { connectDomains: [] }, prefersBorder: true } },
-      },
-      async (uri) => ({
-        contents: [
-          {
-            uri: uri.href,
-            mimeType: 'text/html;profile=mcp-app',
-            text: viewHtml(),
-            _meta: { ui: { csp: { connectDomains: [] }, permissions: {} } },
-          },
-        ],
-      }),
-    );
+  server: {
+    name: 'orders',
+    features(server) {
+      registerAppResource(
+        server,
+        'Order status view',
+        VIEW_URI,
+        {
+          description: 'Shows the result of order_status.',
+          _meta: { ui: { csp: { connectDomains: [] }, prefersBorder: true } },
+        },
+        async (uri) => ({
+          contents: [
+            {
+              uri: uri.href,
+              mimeType: 'text/html;profile=mcp-app',
+              text: viewHtml(),
+              _meta: { ui: { csp: { connectDomains: [] }, permissions: {} } },
+            },
+          ],
+        }),
+      );
+    },
   },
 };

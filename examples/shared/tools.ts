@@ -94,7 +94,7 @@ export const features: ServerHook = (s) => {
   );
 };
 
-const base = { name: 'mcp-mount-example', version: '0.1.0', access: { cors: true }, features } as const;
+const base = { server: { name: 'mcp-mount-example', version: '0.1.0', features }, access: { cors: true } } as const;
 
 /**
  * The options every example mounts with: every client is served the `flat` document (`flattenUnionInput`).

@@ -1,7 +1,7 @@
 import type { ServedTool, ValidationReport } from '../core/prepare/report.js';
 import type { SchemaIssue } from '../core/probe/issue.js';
 import type { ProjectionName } from '../core/projection/names.js';
-import type { PrepareOptions } from '../core/serve/options.js';
+import type { McpMountOptions } from '../core/serve/options.js';
 import { projectionOptionOf } from '../lockfile/lockfile.js';
 
 /** Which served projections the human report shows: the default one, one named, or all of them. */
@@ -20,7 +20,7 @@ export function formatCheckReport(
   modulePath: string,
   toolNames: readonly string[],
   report: ValidationReport,
-  options: PrepareOptions,
+  options: McpMountOptions,
   view: ProjectionView = { kind: 'default' },
 ): string {
   const lines: string[] = [];

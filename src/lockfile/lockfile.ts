@@ -3,7 +3,7 @@ import { setOwn } from '../core/json-schema/own-properties.js';
 import { pointer } from '../core/json-schema/pointer.js';
 import { isPlainObject, type JsonValue } from '../core/json-schema/types.js';
 import type { ServedTool, ValidationReport } from '../core/prepare/report.js';
-import type { PrepareOptions } from '../core/serve/options.js';
+import type { McpMountOptions } from '../core/serve/options.js';
 
 /**
  * The schema lockfile: the exact `tools/list` documents a mount serves, written once and compared on
@@ -66,7 +66,7 @@ export interface SchemaLockDiff {
 }
 
 /** The lockfile object for a report: every served projection's tools and the document-shaping options. */
-function schemaLockOf(report: ValidationReport, options: PrepareOptions = {}): SchemaLock {
+function schemaLockOf(report: ValidationReport, options: McpMountOptions = {}): SchemaLock {
   const projections: Record<string, SchemaLockProjection> = {};
   for (const [name, served] of servedProjections(report)) projections[name] = { tools: served.map(lockedTool) };
   return { lockfileVersion: SCHEMA_LOCKFILE_VERSION, options: lockOptions(options), projections };
@@ -89,7 +89,7 @@ function schemaLockOf(report: ValidationReport, options: PrepareOptions = {}): S
  * writeFileSync('mcp-schema.lock.json', writeSchemaLock(validateMcpSchemas(tools, options), options));
  * ```
  */
-export function writeSchemaLock(report: ValidationReport, options: PrepareOptions = {}): string {
+export function writeSchemaLock(report: ValidationReport, options: McpMountOptions = {}): string {
   return `${JSON.stringify(schemaLockOf(report, options), null, 2)}\n`;
 }
 
@@ -165,7 +165,7 @@ function parseSchemaLock(text: string): SchemaLock {
 export function diffSchemaLock(
   expectedText: string,
   report: ValidationReport,
-  options: PrepareOptions = {},
+  options: McpMountOptions = {},
 ): SchemaLockDiff {
   const expected = parseSchemaLock(expectedText);
   const actual = schemaLockOf(report, options);
@@ -318,10 +318,10 @@ function servedProjections(report: ValidationReport): Array<[string, readonly Se
   return [[report.projection ?? 'faithful', report.tools]];
 }
 
-function lockOptions(options: PrepareOptions): SchemaLockOptions {
+function lockOptions(options: McpMountOptions): SchemaLockOptions {
   return {
     projection: projectionOptionOf(options),
-    extendKeys: options.extend ? Object.keys(options.extend.schema.shape) : [],
+    extendKeys: options.arguments?.extend ? Object.keys(options.arguments.extend.schema.shape) : [],
   };
 }
 
@@ -358,7 +358,7 @@ function show(value: unknown): string {
  * `'function'` (`{ choose, serve }` by its `choose`); without it `'flat'` under `flattenUnionInput: true`,
  * else `'faithful'` (the defaults).
  */
-export function projectionOptionOf(options: PrepareOptions): string {
+export function projectionOptionOf(options: McpMountOptions): string {
   const { flattenUnionInput } = options;
   const projection = typeof options.projection === 'object' ? options.projection.choose : options.projection;
   if (typeof projection === 'function') return 'function';

@@ -27,8 +27,8 @@ const editFile = defineTool({
 
 const mount = (options: McpMountOptions = {}) => mountGroup([queryRecords, editFile], options);
 const notice = mount();
-const reject = mount({ repair: { unknownKeys: 'reject' } });
-const strip = mount({ repair: { unknownKeys: 'strip', hygiene: false } });
+const reject = mount({ arguments: { unknownKeys: 'reject' } });
+const strip = mount({ arguments: { unknownKeys: 'strip', hygiene: false } });
 
 const SORT = 'ignored `sort`: not an argument of query_records; did you mean `orderBy`?';
 const STAUTS = 'ignored `filters.stauts`: not a key of `filters`; did you mean `status`?';

@@ -207,7 +207,7 @@ const extendGroup = mountGroup(
       ]),
     ),
   ],
-  { ...FLAT, extend: { schema: z.object({ tenantId: z.string() }), resolve } },
+  { ...FLAT, arguments: { extend: { schema: z.object({ tenantId: z.string() }), resolve } } },
 );
 
 // Bad roots next to good tools under 'warn': the bad ones are left out, the rest are served.
@@ -604,7 +604,7 @@ describe('non-object members, params, extend', () => {
       let thrown: unknown;
       try {
         createMcpFetchHandler([tool], {
-          extend,
+          arguments: { extend },
           schemaValidation: { policy },
           observe: { logger: { warn: vi.fn(), error: vi.fn() } },
         });
@@ -617,7 +617,7 @@ describe('non-object members, params, extend', () => {
     }
     let report: ReturnType<typeof validateMcpSchemas> | undefined;
     expect(() => {
-      report = validateMcpSchemas([tool], { extend });
+      report = validateMcpSchemas([tool], { arguments: { extend } });
     }).not.toThrow();
     expect(errorsOf(report!, 'extend_key_clash')).toContain('key-conflict@/properties/tenantId');
   });

@@ -133,8 +133,8 @@ const flat = mountGroup(
   ],
   { flattenUnionInput: true, schemaValidation: { policy: 'warn' } },
 );
-const jsonOff = mountGroup([caseTool('json_repair_off', tags)], { repair: { json: false } });
-const scalarsOff = mountGroup([caseTool('number_as_text', S.number_as_text)], { repair: { scalars: false } });
+const jsonOff = mountGroup([caseTool('json_repair_off', tags)], { arguments: { json: false } });
+const scalarsOff = mountGroup([caseTool('number_as_text', S.number_as_text)], { arguments: { scalars: false } });
 
 const servable = (name: string) => expect(errorsOf(g.report, name), `${name} error issues`).toEqual([]);
 /** Shorthand: the handler gets `input` for `args`. */

@@ -29,7 +29,7 @@ describe('writeSchemaLock', () => {
   it('writes a versioned header, the options that shape documents, and 2-space JSON with a trailing newline', () => {
     const text = writeSchemaLock(report(search), {
       flattenUnionInput: true,
-      extend: { schema: z.object({ tenantId: z.string(), region: z.string() }) },
+      arguments: { extend: { schema: z.object({ tenantId: z.string(), region: z.string() }) } },
     });
     expect(text.endsWith('}\n')).toBe(true);
     expect(text).toContain('\n  "lockfileVersion": 2,\n');
@@ -257,7 +257,9 @@ describe('diffSchemaLock', () => {
   });
 
   it('extend keys are recorded and compared', () => {
-    const lock = writeSchemaLock(report(search), { extend: { schema: z.object({ tenantId: z.string() }) } });
+    const lock = writeSchemaLock(report(search), {
+      arguments: { extend: { schema: z.object({ tenantId: z.string() }) } },
+    });
     expect(diffSchemaLock(lock, report(search)).changes).toEqual([
       { kind: 'option-changed', option: 'extendKeys', before: ['tenantId'], after: [] },
     ]);

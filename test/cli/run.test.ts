@@ -198,7 +198,7 @@ describe('the server hook', () => {
   it("is probed too: a prompt argument that accepts no string is an error under the prompt's name, exit 1", async () => {
     const path = module(
       'hook.mjs',
-      "import { z } from 'zod';\nexport const tools = [];\nexport const options = { features(s) { s.registerPrompt('count', { argsSchema: z.object({ n: z.number() }) }, () => ({ messages: [] })); } };\n",
+      "import { z } from 'zod';\nexport const tools = [];\nexport const options = { server: { features(s) { s.registerPrompt('count', { argsSchema: z.object({ n: z.number() }) }, () => ({ messages: [] })); } } };\n",
     );
     const r = await run('check', path);
     expect(r.code).toBe(1);
@@ -214,7 +214,7 @@ describe('projections', () => {
   const byClient = () =>
     module(
       'by-client.mjs',
-      `${union}export const options = { projection: (client) => client.name === 'x' ? 'faithful' : 'flat', schemaValidation: { projectionErrors: 'fail' } };\n`,
+      `${union}export const options = { projection: { choose: (client) => (client.name === 'x' ? 'faithful' : 'flat'), errors: 'fail' } };\n`,
     );
   const load = async (path: string) =>
     (await import(pathToFileURL(path).href)) as { tools: AnyTool[]; options?: object };
@@ -276,7 +276,7 @@ describe('projections', () => {
   it('--all-projections lists an issue that concerns every projection once, before the sections', async () => {
     const path = module(
       'hook-auto.mjs',
-      "import { z } from 'zod';\nexport const tools = [{ name: 't', input: z.object({ a: z.string() }), handler: () => 1 }];\nexport const options = { projection: 'auto', features(s) { s.registerPrompt('count', { argsSchema: z.object({ n: z.number() }) }, () => ({ messages: [] })); } };\n",
+      "import { z } from 'zod';\nexport const tools = [{ name: 't', input: z.object({ a: z.string() }), handler: () => 1 }];\nexport const options = { projection: 'auto', server: { features(s) { s.registerPrompt('count', { argsSchema: z.object({ n: z.number() }) }, () => ({ messages: [] })); } } };\n",
     );
     const r = await run('check', path, '--all-projections');
     expect(r.code).toBe(1);
@@ -337,8 +337,8 @@ describe('projections', () => {
 
 describe('withFlags', () => {
   it('--projection and --flat replace the module projection choice, and nothing else', () => {
-    expect(withFlags({ name: 'n', projection: 'auto' }, { projection: 'cursor' })).toEqual({
-      name: 'n',
+    expect(withFlags({ server: { name: 'n' }, projection: 'auto' }, { projection: 'cursor' })).toEqual({
+      server: { name: 'n' },
       projection: 'cursor',
     });
     expect(withFlags({ flattenUnionInput: true }, { projection: 'auto' })).toEqual({ projection: 'auto' });

@@ -460,8 +460,6 @@ export const server: ServerHook = (s) => {
 };
 
 export const options: McpMountOptions = {
-  name: 'mcp-mount-conformance-fixture',
-  version: '1.0.0',
+  server: { name: 'mcp-mount-conformance-fixture', version: '1.0.0', features: server },
   protocol: { logging: true, requestState: { verify: codec.verify } },
-  features: server,
 };

@@ -69,8 +69,10 @@ describe('the probe on MCP Apps views', () => {
       'error /_meta/ui/resourceUri app-view-not-registered',
     ]);
     const plain = {
-      features: (server: any) =>
-        server.registerResource('v', 'ui://plain/view.html', { mimeType: 'text/html' }, () => ({ contents: [] })),
+      server: {
+        features: (server: any) =>
+          server.registerResource('v', 'ui://plain/view.html', { mimeType: 'text/html' }, () => ({ contents: [] })),
+      },
     };
     expect(codes(validateMcpSchemas([viewing('ui://plain/view.html')], plain))).toEqual([
       'warning /_meta/ui/resourceUri app-view-mime-type',

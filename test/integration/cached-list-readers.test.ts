@@ -29,8 +29,7 @@ const tools: AnyTool[] = Array.from({ length: 40 }, (_, i) =>
 );
 const silent = { warn: () => {}, error: () => {} };
 const options = (extra: McpMountOptions = {}, mode: 'json' | 'sse' = 'json'): McpMountOptions => ({
-  name: 'cache',
-  version: '1.2.3',
+  server: { name: 'cache', version: '1.2.3' },
   projection: 'flat',
   protocol: { responseMode: mode },
   schemaValidation: { policy: 'warn' },

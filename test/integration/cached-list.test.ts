@@ -81,8 +81,7 @@ function listRequest(era: Era, id: unknown = 1, params: Record<string, unknown> 
 
 function mountOptions(projection: (typeof PROJECTION_NAMES)[number], mode: Mode, extra: McpMountOptions = {}) {
   return {
-    name: 'cache',
-    version: '1.2.3',
+    server: { name: 'cache', version: '1.2.3' },
     projection,
     protocol: { responseMode: mode },
     schemaValidation: { policy: 'warn' },

@@ -103,13 +103,15 @@ describe('a prompt or resource handler that throws', () => {
     const onError = vi.fn();
     const server = await mounts.hono!([boom], {
       observe: { logger, onError },
-      features(s) {
-        s.registerPrompt('summary', { description: 'd' }, () => {
-          throw new Error('SECRET prompt db password');
-        });
-        s.registerResource('report', 'docs://report', {}, () => {
-          throw new Error('SECRET resource path /etc/x');
-        });
+      server: {
+        features(s) {
+          s.registerPrompt('summary', { description: 'd' }, () => {
+            throw new Error('SECRET prompt db password');
+          });
+          s.registerResource('report', 'docs://report', {}, () => {
+            throw new Error('SECRET resource path /etc/x');
+          });
+        },
       },
     });
     try {

@@ -73,7 +73,9 @@ describe('masked errors', () => {
   });
 
   it('masks what extend.resolve throws, and sends its ToolError', async () => {
-    const extend = (resolve: () => never) => ({ extend: { schema: z.object({ tenant: z.string() }), resolve } });
+    const extend = (resolve: () => never) => ({
+      arguments: { extend: { schema: z.object({ tenant: z.string() }), resolve } },
+    });
     await withClients(
       [leaky],
       extend(() => {

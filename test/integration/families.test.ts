@@ -130,10 +130,10 @@ describe('one URL per family', () => {
 });
 
 describe("'auto' on a tool set some profiles cannot type", () => {
-  it('starts under the default policy, logging each fallback once at construction under prepareProjections: at-startup', () => {
+  it('starts under the default policy, logging each fallback once at construction under projection.prepare: at-startup', () => {
     warnings.length = 0;
     expect(() =>
-      mcp(tools, { projection: 'auto', prepareProjections: 'at-startup', observe: { logger } }),
+      mcp(tools, { projection: { choose: 'auto', prepare: 'at-startup' }, observe: { logger } }),
     ).not.toThrow();
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/projection-fallback/);
@@ -169,11 +169,10 @@ describe("'auto' on a tool set some profiles cannot type", () => {
     expect(warnings[0]).not.toMatch(/narrowed/);
   });
 
-  it("under projectionErrors: 'fail', a family prepared on first use leaves the tool out and logs the error", async () => {
+  it("under projection.errors: 'fail', a family prepared on first use leaves the tool out and logs the error", async () => {
     const errors: string[] = [];
     const handler = createMcpFetchHandler(tools, {
-      projection: 'auto',
-      schemaValidation: { projectionErrors: 'fail' },
+      projection: { choose: 'auto', errors: 'fail' },
       observe: { logger: { warn: () => {}, error: (m: string) => errors.push(m) } },
     });
     const response = await handler.fetch(
@@ -218,27 +217,25 @@ describe("'auto' on a tool set some profiles cannot type", () => {
     expect(auto.projections.flat!.tools.map((t) => t.name)).toEqual(['labels', 'shape', 'tree', 'tags', 'outline']);
   });
 
-  it("projectionErrors: 'fail' fails the mount instead; under policy 'warn' a family is never served a document its check refuses", () => {
+  it("projection.errors: 'fail' fails the mount instead; under policy 'warn' a family is never served a document its check refuses", () => {
     expect(() =>
       mcp(tools, {
-        projection: 'auto',
-        prepareProjections: 'at-startup',
-        schemaValidation: { projectionErrors: 'fail' },
+        projection: { choose: 'auto', prepare: 'at-startup', errors: 'fail' },
         observe: { logger },
       }),
     ).toThrow(McpMountSchemaError);
     const warned = validateMcpSchemas(tools, {
-      projection: 'auto',
-      schemaValidation: { policy: 'warn', projectionErrors: 'fail' },
+      projection: { choose: 'auto', errors: 'fail' },
+      schemaValidation: { policy: 'warn' },
     });
     expect(warned.projections.gemini!.tools.map((t) => t.name)).toEqual(['shape', 'tree', 'outline']);
     expect(warned.projections['openai-strict']!.tools.map((t) => t.name)).not.toContain('labels');
     expect(() =>
-      validateMcpSchemas(tools, { schemaValidation: { projectionErrors: 'never' as 'fail' } }),
+      validateMcpSchemas(tools, { projection: { choose: 'auto', errors: 'never' as 'fail' } }),
     ).not.toThrow();
     expect(
-      validateMcpSchemas(tools, { schemaValidation: { projectionErrors: 'never' as 'fail' } }).issues[0],
-    ).toMatchObject({ code: 'invalid-option' });
+      validateMcpSchemas(tools, { projection: { choose: 'auto', errors: 'never' as 'fail' } }).issues[0],
+    ).toMatchObject({ code: 'invalid-option', message: expect.stringMatching(/projection.errors must be one of/) });
   });
 });
 

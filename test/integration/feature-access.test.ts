@@ -34,23 +34,25 @@ const options = (more: McpMountOptions = {}): McpMountOptions =>
       access: {
         auth: { verify: jwtVerifier({ jwks: issuer.jwks, issuer: ISSUER, audience: AUDIENCE }), required: false },
       },
-      features(server) {
-        server.registerPrompt('greet', { argsSchema: z.object({ who: z.string() }) }, ({ who }) => ({
-          messages: [{ role: 'user', content: { type: 'text', text: `hello ${who}` } }],
-        }));
-        server.registerPrompt('audit', { scopeChallenge: requireScopes('audit:read') }, () => ({
-          messages: [{ role: 'user', content: { type: 'text', text: 'audit' } }],
-        }));
-        server.registerResource('readme', 'docs://readme', {}, (uri) => text(uri, '# readme'));
-        server.registerResource('payroll', 'docs://payroll', { scopeChallenge: requireScopes('hr:read') }, (uri) =>
-          text(uri, 'salaries'),
-        );
-        server.registerResource(
-          'staff-note',
-          new ResourceTemplate('notes://staff/{id}', { list: undefined }),
-          {},
-          (uri) => text(uri, 'staff only'),
-        );
+      server: {
+        features(server) {
+          server.registerPrompt('greet', { argsSchema: z.object({ who: z.string() }) }, ({ who }) => ({
+            messages: [{ role: 'user', content: { type: 'text', text: `hello ${who}` } }],
+          }));
+          server.registerPrompt('audit', { scopeChallenge: requireScopes('audit:read') }, () => ({
+            messages: [{ role: 'user', content: { type: 'text', text: 'audit' } }],
+          }));
+          server.registerResource('readme', 'docs://readme', {}, (uri) => text(uri, '# readme'));
+          server.registerResource('payroll', 'docs://payroll', { scopeChallenge: requireScopes('hr:read') }, (uri) =>
+            text(uri, 'salaries'),
+          );
+          server.registerResource(
+            'staff-note',
+            new ResourceTemplate('notes://staff/{id}', { list: undefined }),
+            {},
+            (uri) => text(uri, 'staff only'),
+          );
+        },
       },
     },
     more,

@@ -50,7 +50,7 @@ describe('validateMcpSchemas agrees with tools/list', () => {
           );
           const options: McpMountOptions = {
             ...(o.projection ? { projection: o.projection } : { flattenUnionInput: o.flatten }),
-            extend: o.extend ? { schema: z.object({ tenantId: z.string() }) } : undefined,
+            arguments: o.extend ? { extend: { schema: z.object({ tenantId: z.string() }) } } : undefined,
             schemaValidation: { policy: 'warn' },
             observe: { logger: silent },
           };

@@ -267,15 +267,17 @@ describe('a tool one projection cannot serve', () => {
   });
   const choose = (client: ClientIdentity): ProjectionName => (client.name === 'capable-agent' ? 'faithful' : 'flat');
 
-  const options = (schemaValidation: McpMountOptions['schemaValidation']) =>
-    ({ projection: { choose, serve: ['flat', 'faithful'] }, schemaValidation, observe: { logger: SILENT } }) as const;
+  type Setting = { errors?: 'fail'; policy?: 'warn' } | undefined;
+  const options = (setting: Setting) =>
+    ({
+      projection: { choose, serve: ['flat', 'faithful'], ...(setting?.errors && { errors: setting.errors }) },
+      ...(setting?.policy && { schemaValidation: { policy: setting.policy } }),
+      observe: { logger: SILENT },
+    }) as const;
 
-  /** Serves the two tools under `schemaValidation`; each client name lists them, and calls `create_or_delete` where listed. */
-  async function listAndCall(
-    schemaValidation: McpMountOptions['schemaValidation'],
-    clients: Record<string, string[]>,
-  ): Promise<void> {
-    const handler = createMcpFetchHandler([rootUnion, sendMessage], options(schemaValidation));
+  /** Serves the two tools under `setting`; each client name lists them, and calls `create_or_delete` where listed. */
+  async function listAndCall(setting: Setting, clients: Record<string, string[]>): Promise<void> {
+    const handler = createMcpFetchHandler([rootUnion, sendMessage], options(setting));
     const running = await listen((request) => handler.fetch(request));
     try {
       for (const [name, listed] of Object.entries(clients)) {
@@ -307,8 +309,8 @@ describe('a tool one projection cannot serve', () => {
     await listAndCall(undefined, { 'capable-agent': ['create_or_delete', 'send_message'] });
   });
 
-  it("under projectionErrors: 'fail', an error for that projection (a union root is no object in faithful), listed in the others", async () => {
-    const report = validateMcpSchemas([rootUnion, sendMessage], options({ projectionErrors: 'fail' }));
+  it("under projection.errors: 'fail', an error for that projection (a union root is no object in faithful), listed in the others", async () => {
+    const report = validateMcpSchemas([rootUnion, sendMessage], options({ errors: 'fail' }));
     expect(report.projections.faithful!.issues).toContainEqual(
       expect.objectContaining({ tool: 'create_or_delete', code: 'root-not-object', projection: 'faithful' }),
     );
@@ -317,7 +319,7 @@ describe('a tool one projection cannot serve', () => {
     expect(report.projections.faithful!.tools.map((t) => t.name)).toEqual(['send_message']);
     // Under 'warn' it is served where it can be: its flat clients list and call it.
     await listAndCall(
-      { policy: 'warn', projectionErrors: 'fail' },
+      { policy: 'warn', errors: 'fail' },
       { 'capable-agent': ['send_message'], other: ['create_or_delete', 'send_message'] },
     );
   });
@@ -346,9 +348,9 @@ describe('projection: { choose, serve }', () => {
     expect(() => served({ projection: { choose: 'auto', serve: [] } })).toThrow(/projection.serve must be/);
   });
 
-  it('replaces projections, which is refused naming it', () => {
+  it('a misspelt projection key is refused naming the one meant', () => {
     expect(() => served({ projection: 'auto', projections: ['cursor'] } as never)).toThrow(
-      'mcp-mount: projections is projection: { choose, serve } since 0.1',
+      /^mcp-mount: projections is not an option \(did you mean projection\?\)/,
     );
   });
 });
@@ -383,7 +385,7 @@ describe('openai-strict and null for a key left out', () => {
   });
 
   it('with nullAsAbsent: false, the null is refused with its path', async () => {
-    const handler = createMcpFetchHandler([tool], { projection: 'openai-strict', repair: { nullAsAbsent: false } });
+    const handler = createMcpFetchHandler([tool], { projection: 'openai-strict', arguments: { nullAsAbsent: false } });
     const running = await listen((request) => handler.fetch(request));
     try {
       const client = new ClientV2({ name: 'openai-mcp', version: '1' }, MODERN);

@@ -159,10 +159,12 @@ describe('one audit event per refusal', () => {
 
   it("403 for a prompt get without the prompt's scope, with the caller; a list that leaves it out is no event", async () => {
     const { url, events } = await serve({
-      features(server) {
-        server.registerPrompt('audit', { scopeChallenge: requireScopes('audit:read') }, () => ({
-          messages: [{ role: 'user', content: { type: 'text', text: 'audit' } }],
-        }));
+      server: {
+        features(server) {
+          server.registerPrompt('audit', { scopeChallenge: requireScopes('audit:read') }, () => ({
+            messages: [{ role: 'user', content: { type: 'text', text: 'audit' } }],
+          }));
+        },
       },
     });
     const listed = await send(url, rpc('prompts/list', {}, 3), bearer('ada'));

@@ -39,7 +39,7 @@ const surface: ServerHook = (server, ctx) => {
 
 let running: Running;
 beforeAll(async () => {
-  running = await serveTools([echo], { features: surface });
+  running = await serveTools([echo], { server: { features: surface } });
 });
 afterAll(() => running.close());
 
@@ -85,7 +85,7 @@ describe('where the hook runs', () => {
     hookRuns.length = 0;
     const registered = vi.spyOn(McpServer.prototype, 'registerResource');
     try {
-      const handler = createMcpFetchHandler([echo], { features: surface });
+      const handler = createMcpFetchHandler([echo], { server: { features: surface } });
       expect(hookRuns).toEqual(['probe']);
       const post = (method: string, params: unknown) =>
         handler.fetch(
@@ -117,14 +117,14 @@ describe('the startup probe over the hook', () => {
       throw new Error('no database at construction');
     };
     for (const server of [registersTool, throws]) {
-      expect(() => createMcpFetchHandler([echo], { features: server, schemaValidation: { policy: 'warn' } })).toThrow(
-        McpMountSchemaError,
-      );
+      expect(() =>
+        createMcpFetchHandler([echo], { server: { features: server }, schemaValidation: { policy: 'warn' } }),
+      ).toThrow(McpMountSchemaError);
     }
-    expect(validateMcpSchemas([echo], { features: registersTool }).issues).toMatchObject([
+    expect(validateMcpSchemas([echo], { server: { features: registersTool } }).issues).toMatchObject([
       { tool: 'sneaky', side: 'server', code: 'server-hook-registers-tool', severity: 'error' },
     ]);
-    expect(validateMcpSchemas([echo], { features: throws }).issues).toMatchObject([
+    expect(validateMcpSchemas([echo], { server: { features: throws } }).issues).toMatchObject([
       { side: 'server', code: 'server-hook-threw', message: expect.stringContaining('no database') },
     ]);
   });
@@ -141,20 +141,20 @@ describe('the startup probe over the hook', () => {
       s.registerResource('bad', 'not a url', {}, () => ({ contents: [] }));
       s.registerResource('spaced', 'file:///a b', {}, () => ({ contents: [] }));
     };
-    const report = validateMcpSchemas([echo], { features: server });
+    const report = validateMcpSchemas([echo], { server: { features: server } });
     expect(report.ok).toBe(false);
     expect(report.issues.map((i) => [i.side, i.tool, i.path, i.code])).toEqual([
       ['prompt', 'count', '/arguments/n', 'prompt-argument-not-string'],
       ['resource', 'bad', '', 'resource-uri-not-canonical'],
       ['resource', 'spaced', '', 'resource-uri-not-canonical'],
     ]);
-    expect(() => createMcpFetchHandler([echo], { features: server })).toThrow(
+    expect(() => createMcpFetchHandler([echo], { server: { features: server } })).toThrow(
       /prompt "count": argument "n" accepts no string/,
     );
     // Under 'warn' they are reported and the mount serves.
     const warn = vi.fn();
     createMcpFetchHandler([echo], {
-      features: server,
+      server: { features: server },
       schemaValidation: { policy: 'warn' },
       observe: { logger: { warn, error: vi.fn() } },
     });

@@ -65,7 +65,7 @@ async function replica(name: string, limits: McpMountOptions['limits']) {
   const refusals: RefusalEvent[] = [];
   const errors: ErrorInfo[] = [];
   const handler = createMcpFetchHandler([slow], {
-    name,
+    server: { name },
     access: { auth: { verify } },
     limits: {
       ...limits,

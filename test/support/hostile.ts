@@ -121,7 +121,7 @@ export const POSITIONS: Record<string, Position> = {
       input: z.object({ q: z.string().optional() }),
       handler: () => ({ ok: true }),
     }),
-    options: { extend: { schema: z.object({ items }) } },
+    options: { arguments: { extend: { schema: z.object({ items }) } } },
     args: (v) => ({ items: v }),
     argsText: (t) => `{"items":${t}}`,
   },

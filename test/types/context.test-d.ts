@@ -83,29 +83,31 @@ describe('ctx.extend', () => {
       },
     });
     honoMcp([], {
-      extend: {
-        schema: z.object({ tenantId: z.string() }),
-        resolve: (values) => {
-          expectTypeOf(values).toEqualTypeOf<{ tenantId: string }>();
-          return values.tenantId.length;
+      arguments: {
+        extend: {
+          schema: z.object({ tenantId: z.string() }),
+          resolve: (values) => {
+            expectTypeOf(values).toEqualTypeOf<{ tenantId: string }>();
+            return values.tenantId.length;
+          },
         },
       },
     });
   });
 
   it('mounts a tool that needs what resolve returns on every adapter', () => {
-    createMcpFetchHandler([tenantTool], { extend });
-    honoMcp([tenantTool], { extend });
-    expressMcp([tenantTool], { extend });
-    fetchMcp([tenantTool], { extend, path: '/mcp' });
-    nextMcp([tenantTool], { extend });
+    createMcpFetchHandler([tenantTool], { arguments: { extend } });
+    honoMcp([tenantTool], { arguments: { extend } });
+    expressMcp([tenantTool], { arguments: { extend } });
+    fetchMcp([tenantTool], { arguments: { extend }, path: '/mcp' });
+    nextMcp([tenantTool], { arguments: { extend } });
   });
 
   it('is the parsed schema values without resolve', () => {
     const idTool = defineTool.for<{ extend: { tenantId: string } }>()({ name: 'id', handler: (_a, c) => c.extend });
-    honoMcp([idTool], { extend: { schema: z.object({ tenantId: z.string() }) } });
+    honoMcp([idTool], { arguments: { extend: { schema: z.object({ tenantId: z.string() }) } } });
     // @ts-expect-error the schema gives `tenantId` a number
-    honoMcp([idTool], { extend: { schema: z.object({ tenantId: z.number() }) } });
+    honoMcp([idTool], { arguments: { extend: { schema: z.object({ tenantId: z.number() }) } } });
   });
 
   it('refuses a tool that needs extend on a mount without one, or with another result', () => {
@@ -120,7 +122,7 @@ describe('ctx.extend', () => {
     // @ts-expect-error no `extend`
     nextMcp([tenantTool], {});
     // @ts-expect-error resolve returns a number, not `{ tenant }`
-    honoMcp([tenantTool], { extend: { schema: z.object({ tenantId: z.string() }), resolve: () => 1 } });
+    honoMcp([tenantTool], { arguments: { extend: { schema: z.object({ tenantId: z.string() }), resolve: () => 1 } } });
   });
 });
 

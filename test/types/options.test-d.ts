@@ -22,13 +22,15 @@ const tool = defineTool({ name: 'ping', input: z.object({}), handler: () => 'pon
 describe('the groups', () => {
   it('take every option in its place', () => {
     const options = {
-      name: 'notes',
-      version: '1.0.0',
-      instructions: 'Search the notes first.',
-      projection: { choose: 'auto', serve: ['flat', 'cursor'] },
+      server: {
+        name: 'notes',
+        version: '1.0.0',
+        instructions: 'Search the notes first.',
+        features: (server) => void server.registerPrompt('p', {}, () => ({ messages: [] })),
+      },
+      projection: { choose: 'auto', serve: ['flat', 'cursor'], prepare: 'at-startup', errors: 'fail' },
       schemaValidation: { policy: 'warn', profiles: ['gemini'] },
-      features: (server) => void server.registerPrompt('p', {}, () => ({ messages: [] })),
-      repair: {
+      arguments: {
         json: false,
         scalars: false,
         nullAsAbsent: false,
@@ -84,7 +86,7 @@ describe('each misuse is a type error', () => {
 
   it('a key in the wrong group', () => {
     // @ts-expect-error onCall is observe's
-    createMcpFetchHandler([tool], { repair: { onCall: () => {} } });
+    createMcpFetchHandler([tool], { arguments: { onCall: () => {} } });
     // @ts-expect-error logging is protocol's
     createMcpFetchHandler([tool], { observe: { logging: true } });
     // @ts-expect-error auth is access's
@@ -93,7 +95,7 @@ describe('each misuse is a type error', () => {
 
   it('a misspelt key', () => {
     // @ts-expect-error jsn is not a repair switch
-    createMcpFetchHandler([tool], { repair: { jsn: true } });
+    createMcpFetchHandler([tool], { arguments: { jsn: true } });
     // @ts-expect-error allowedOrigins is origins inside access
     createMcpFetchHandler([tool], { access: { allowedOrigins: [] } });
   });
@@ -106,6 +108,6 @@ describe('each misuse is a type error', () => {
     // @ts-expect-error choose is 'auto' or a function, not a name
     createMcpFetchHandler([tool], { projection: { choose: 'flat', serve: ['flat'] } });
     // @ts-expect-error a wrong value of a group key
-    createMcpFetchHandler([tool], { repair: { unknownKeys: 'drop' } });
+    createMcpFetchHandler([tool], { arguments: { unknownKeys: 'drop' } });
   });
 });

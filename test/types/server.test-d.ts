@@ -42,7 +42,7 @@ describe('the server option', () => {
       expectTypeOf(ctx).toEqualTypeOf<ServerHookContext>();
       expectTypeOf(ctx.era).toEqualTypeOf<'legacy' | 'modern'>();
     };
-    createMcpFetchHandler([], { features: hook, protocol: { logging: true, responseMode: 'json' } });
+    createMcpFetchHandler([], { server: { features: hook }, protocol: { logging: true, responseMode: 'json' } });
     // @ts-expect-error not a response mode
     createMcpFetchHandler([], { protocol: { responseMode: 'stream' } });
   });

@@ -29,7 +29,7 @@ describe('testMount types', () => {
   });
 
   it('holds a tool needing `extend` to a mount that has one', () => {
-    testMount([tenant], { extend: { schema: z.object({ tenantId: z.string() }) } });
+    testMount([tenant], { arguments: { extend: { schema: z.object({ tenantId: z.string() }) } } });
     // @ts-expect-error no extend on this mount
     testMount([tenant], {});
   });

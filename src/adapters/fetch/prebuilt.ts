@@ -23,12 +23,12 @@ export interface PrebuiltFetchOptions<S extends AnyZodObject = AnyZodObject, R =
 
 /**
  * A fetch handler serving `tools` from their build-time documents: `export default mcp(tools, { documents })`
- * in a Cloudflare Worker. At startup each tool's Zod schemas are fingerprinted and compared with the
+ * in a Cloudflare Worker. At startup each tool's top-level keys are compared with the
  * documents; nothing is converted, projected or probed (that ran when the documents were written).
  *
  * @throws McpMountSchemaError at construction when the documents no longer describe a tool (each
  *   `stale-documents` issue names what changed and the command to run): on Workers, the deploy fails.
- * @throws TypeError as `createPrebuiltMcpFetchHandler` does (no `documents`, `staleDocuments: 'prepare'`).
+ * @throws TypeError as `createPrebuiltMcpFetchHandler` does (no `documents`, `documents.stale: 'prepare'`).
  *
  * @example
  * ```ts

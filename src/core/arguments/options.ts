@@ -1,10 +1,12 @@
-/** The options of how a call's arguments are read before the tool's parse. */
+/** The `arguments` options: how a call's arguments are read before the tools' parse, and keys every tool takes. */
+import type { ExtendOption } from '../model/extend.js';
+import type { AnyZodObject } from '../model/tool.js';
 
 /**
- * How a call's arguments are repaired and checked before the tool's parse (docs/design/repair.md).
- * Every repair is reported (`ctx.repairs`, `onCall`).
+ * How a call's arguments are read: repaired and checked before the tool's parse (docs/design/repair.md; every
+ * repair is reported in `ctx.repairs` and `onCall`), and `extend`, keys the mount adds to every tool.
  */
-export interface RepairOptions {
+export interface ArgumentsOptions<S extends AnyZodObject = AnyZodObject, R = unknown> {
   /** Parse object/array arguments sent as JSON text (see docs/design/repair.md). Default true. */
   json?: boolean;
   /**
@@ -40,4 +42,11 @@ export interface RepairOptions {
    * The refusal names the field and the declared arguments that went missing. Default true.
    */
   hygiene?: boolean;
+  /**
+   * Keys added to every tool it applies to (e.g. a `tenantId`), parsed once with `extend.schema`, handed to
+   * `resolve`, and removed before the tool's own parse; what `resolve` returns is `ctx.extend`. Generic over the
+   * schema and `resolve`'s result, so that `resolve` and tools see them typed.
+   * @example arguments: { extend: { schema: z.object({ tenantId: z.string() }), resolve: ({ tenantId }) => tenants.get(tenantId) } }
+   */
+  extend?: ExtendOption<S, R>;
 }

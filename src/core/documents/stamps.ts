@@ -16,7 +16,12 @@ import { MCP_MOUNT_VERSION } from './package-version.js';
 
 /** What of a mount's options shapes its documents, as the documents concern reads them. */
 export interface DocumentsShape {
-  readonly projections: { readonly default: ProjectionName; readonly served: readonly ProjectionName[] };
+  readonly projections: {
+    readonly default: ProjectionName;
+    readonly served: readonly ProjectionName[];
+    /** What a family whose own document fails its check gets (`projection.errors`): it decides documents. */
+    readonly errors?: string;
+  };
   /** The probe's options (`schemaValidation`); `policy` is left out of the stamp (it decides no document). */
   readonly validation: Readonly<Record<string, unknown>>;
   readonly extend?: ExtendOption;
@@ -56,7 +61,8 @@ export function changedParts(before: string, after: string): Array<(typeof STAMP
 /**
  * What shapes every document of a mount, part by part so that a mismatch can be named: mcp-mount's own version
  * (a release can project or probe the same schema differently), the Zod version (a release can change what
- * `toJSONSchema` emits), the projections served and the default, the `schemaValidation` options but `policy`,
+ * `toJSONSchema` emits), the projections served, the default and `projection.errors`, the `schemaValidation`
+ * options but `policy`,
  * and `extend`'s keys.
  */
 export interface OptionsStamp {
@@ -73,7 +79,7 @@ export interface OptionsStamp {
  */
 export function optionsStamp(shape: DocumentsShape): OptionsStamp {
   const { major, minor, patch } = zodVersion;
-  const { default: byDefault, served } = shape.projections;
+  const { default: byDefault, served, errors } = shape.projections;
   const validation = Object.keys(shape.validation)
     .filter((key) => key !== 'policy' && shape.validation[key] !== undefined)
     .sort()
@@ -81,7 +87,7 @@ export function optionsStamp(shape: DocumentsShape): OptionsStamp {
   return {
     mount: MCP_MOUNT_VERSION,
     zod: `${major}.${minor}.${patch}`,
-    projections: `${byDefault}:${served.join(',')}`,
+    projections: `${byDefault}:${served.join(',')}${served.length > 1 && errors ? `:${errors}` : ''}`,
     validation: JSON.stringify(validation),
     extend: shape.extend ? JSON.stringify(shapeKeys(shape.extend.schema)) : '-',
   };

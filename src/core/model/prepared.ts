@@ -45,7 +45,7 @@ export interface Preparation {
   tools: PreparedTool[];
   /**
    * The issues found at construction: every tool's own, and those of the projections prepared then (the
-   * default one; every one under `prepareProjections: 'at-startup'`). What the mount's policy acts on.
+   * default one; every one under `projection.prepare: 'at-startup'`). What the mount's policy acts on.
    */
   issues: SchemaIssue[];
   /** Prepares every served projection of every tool now, and returns every issue, in the report's order. */

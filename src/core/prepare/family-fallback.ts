@@ -23,7 +23,7 @@ export interface FamilyDocument {
 
 /**
  * `doc`'s family, as served: its own document when its checks find no error; else, on a choosing mount under
- * `schemaValidation.projectionErrors: 'fall-back'` (the default) and for any projection but the default, the
+ * `projection.errors: 'fall-back'` (the default) and for any projection but the default, the
  * default projection's document if `recheck` (that document under this family's checks) finds no error, or
  * the tool left out for the family; either way one `projection-fallback` warning says which, and the family's
  * own errors become warnings (they describe a document nobody is served). An error the default document has
@@ -41,7 +41,7 @@ export function familyDocument(
   const errors = doc.issues.filter((i) => i.severity === 'error');
   if (errors.length === 0) return { ...(doc.servable && { schema: doc.schema }), issues: doc.issues };
   const choosing = policy.projection.served.length > 1 && doc.projection !== policy.projection.default;
-  if (!choosing || policy.validation.projectionErrors === 'fail') {
+  if (!choosing || policy.projection.errors === 'fail') {
     const refused = isProfileProjection(doc.projection);
     return { ...(doc.servable && !refused && { schema: doc.schema }), issues: doc.issues };
   }
@@ -59,7 +59,7 @@ export function familyDocument(
     tool,
     path: '',
     code: 'projection-fallback',
-    message: `tool "${tool}": the ${doc.projection} document fails its own check (${what}); ${served}. Other clients are unaffected; set schemaValidation.projectionErrors: 'fail' to fail the mount instead`,
+    message: `tool "${tool}": the ${doc.projection} document fails its own check (${what}); ${served}. Other clients are unaffected; set projection.errors: 'fail' to fail the mount instead`,
     severity: 'warning',
     side: 'input',
     projection: doc.projection,

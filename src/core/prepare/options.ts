@@ -10,18 +10,6 @@ export interface SchemaValidationOptions {
    * `'skip'`: no report; tools that cannot be served are still left out (never half-registered).
    */
   policy?: 'throw' | 'warn' | 'skip';
-  /**
-   * What a choosing mount (`projection: 'auto'`, a function, `{ choose, serve }`) does with a tool that one of
-   * its projections other than the default cannot serve, i.e. whose document that projection's own check
-   * refuses (a `z.record()` under `openai-strict`, `z.any()` under `gemini`):
-   * - `'fall-back'` (default): that family alone is served the default projection's document if its check
-   *   accepts it, else the tool is left out for that family; a `projection-fallback` warning says which, logged
-   *   once at construction; the mount starts.
-   * - `'fail'`: the errors stand, so `policy: 'throw'` fails the mount.
-   * Under every setting, and under `policy: 'warn'` and `'skip'` too, no family is served a document its own
-   * profile's check refuses (docs/decisions/0019-auto-starts-on-what-flat-serves.md).
-   */
-  projectionErrors?: 'fall-back' | 'fail';
   /** Client profiles to check against: `anthropic`, `openai-strict`, `gemini`, `cursor`, `local-grammar`. */
   profiles?: string[];
   /** Every property must carry `type`, `enum` or `const`. Default false. */
@@ -35,31 +23,55 @@ export interface SchemaValidationOptions {
 }
 
 /**
- * Which projections a choosing mount computes, probes and serves: `projection: { choose, serve }`
- * (docs/decisions/0016-options-grouped-by-concern.md).
+ * A choosing mount: how each `tools/list` picks its projection, among which, when the others than the default
+ * are prepared, and what a family whose own document fails its check gets
+ * (docs/decisions/0014-per-client-projections.md, 0019, 0026).
  *
- * @example `{ projection: { choose: 'auto', serve: ['flat', 'cursor', 'anthropic'] } }`
+ * @example `{ projection: { choose: 'auto', serve: ['flat', 'cursor', 'anthropic'], prepare: 'at-startup' } }`
  */
 export interface ProjectionOptions {
   /** How a `tools/list` picks: `'auto'` (by `autoProjection`), or a function of the client's identity and request. */
   choose: 'auto' | ProjectionChooser;
   /**
-   * The projections the mount computes, probes and serves, in order (repeats dropped). Under `'auto'`, a
-   * client whose table row names a projection left out here gets `flat` (always served); a function must
-   * return one of these. A tool one of these cannot serve is served that family the default document its
-   * check accepts, or left out for it (`schemaValidation.projectionErrors`).
+   * The projections the mount computes, probes and serves, in order (repeats dropped). Default: `flat` and every
+   * `AUTO_PROJECTIONS` target under `'auto'`, every projection for a function. Under `'auto'`, a client whose
+   * table row names a projection left out here gets `flat` (always served); a function must return one of these.
    * @throws TypeError at construction when empty or naming anything but a projection.
    */
-  serve: readonly ProjectionName[];
+  serve?: readonly ProjectionName[];
+  /**
+   * When the projections other than the default one are computed and probed
+   * (docs/decisions/0026-projections-prepared-on-first-use.md):
+   * - `'on-first-use'` (default): each when a request first needs it, once per mount (per isolate on a
+   *   Worker). Its issues cannot fail the mount then: they are logged once (`observe.logger`; not under
+   *   `schemaValidation.policy: 'skip'`), and a tool whose document fails that projection's check is served
+   *   the default document or left out for it (`errors`). `mcp-mount check` and `validateMcpSchemas` prepare
+   *   them all, so CI sees what a deploy would.
+   * - `'at-startup'`: all at construction, where the policy applies to them (a long-lived server that wants
+   *   every verdict before it serves).
+   * The default projection (`flat`) is always prepared at construction.
+   */
+  prepare?: 'on-first-use' | 'at-startup';
+  /**
+   * What the mount does with a tool that one of its projections other than the default cannot serve, i.e.
+   * whose document that projection's own check refuses (a `z.record()` under `openai-strict`, `z.any()` under
+   * `gemini`):
+   * - `'fall-back'` (default): that family alone is served the default projection's document if its check
+   *   accepts it, else the tool is left out for that family; a `projection-fallback` warning says which, logged
+   *   once at construction; the mount starts.
+   * - `'fail'`: the errors stand, so `schemaValidation.policy: 'throw'` fails the mount.
+   * Under every setting, and under `policy: 'warn'` and `'skip'` too, no family is served a document its own
+   * profile's check refuses (docs/decisions/0019-auto-starts-on-what-flat-serves.md).
+   */
+  errors?: 'fall-back' | 'fail';
 }
 
-/** The `projection` option: one projection, `'auto'`, a function, or `{ choose, serve }`. */
+/** The `projection` option: one projection, `'auto'`, a function, or `{ choose, serve, prepare, errors }`. */
 export type ProjectionOption = ProjectionName | 'auto' | ProjectionChooser | ProjectionOptions;
 
-/** The options `settlePrepare` reads: the projection (or its shorthand), when it is prepared, and the checks. */
+/** The options `settlePrepare` reads: the projection (or its shorthand) and the checks. */
 export interface ProjectionSettings {
   flattenUnionInput?: boolean;
   projection?: ProjectionOption;
-  prepareProjections?: 'on-first-use' | 'at-startup';
   schemaValidation?: SchemaValidationOptions;
 }

@@ -32,7 +32,7 @@ const DEFAULT_SETUP: PrepareSetup = Object.freeze({
 
 /** How `prepareTools` prepares the projections other than the default one. */
 export interface PrepareMode {
-  /** Every projection at construction (`validateMcpSchemas`, `prepareProjections: 'at-startup'`). */
+  /** Every projection at construction (`validateMcpSchemas`, `projection.prepare: 'at-startup'`). */
   eager: boolean;
   /** Hears the issues of each projection prepared after construction, once each. */
   onLate?: (issues: SchemaIssue[]) => void;

@@ -1,23 +1,19 @@
 /**
- * The options that decide the served documents (`projection` or `flattenUnionInput`, `prepareProjections`,
+ * The options that decide the served documents (`projection` or its shorthand `flattenUnionInput`, and
  * `schemaValidation`), settled once per mount into the `PreparePolicy` the preparation, the startup policy
  * and each `tools/list`'s choice take.
  */
 import { isProjectionName, PROJECTION_NAMES, type ProjectionName } from '../projection/names.js';
-import { booleanOption, optionKeys, stringList } from '../settle/checks.js';
+import { booleanOption, oneOf, optionGroup, optionKeys, stringList } from '../settle/checks.js';
 import { AUTO_PROJECTIONS, autoProjection, type ClientIdentity, type ProjectionChooser } from './client-identity.js';
-import type { ProjectionSettings, SchemaValidationOptions } from './options.js';
+import type { ProjectionOptions, ProjectionSettings, SchemaValidationOptions } from './options.js';
 
 /** What `projection: 'auto'` can answer besides `flat`. */
 const AUTO_TARGETS = AUTO_PROJECTIONS.map((rule) => rule.projection);
-const POLICIES = ['throw', 'warn', 'skip'] as const;
-const PROJECTION_ERRORS = ['fall-back', 'fail'] as const;
-const PREPARE_PROJECTIONS = ['on-first-use', 'at-startup'] as const;
 
 /** The keys `schemaValidation` takes: one list, tied to `SchemaValidationOptions` by the compiler. */
 export const SCHEMA_VALIDATION_KEYS = optionKeys<SchemaValidationOptions>()([
   'policy',
-  'projectionErrors',
   'profiles',
   'requireTypedProperties',
   'allowUntyped',
@@ -25,11 +21,11 @@ export const SCHEMA_VALIDATION_KEYS = optionKeys<SchemaValidationOptions>()([
   'allowFormats',
 ]);
 
+/** The keys `projection` takes in its object form: one list, tied to `ProjectionOptions` by the compiler. */
+export const PROJECTION_KEYS = optionKeys<ProjectionOptions>()(['choose', 'serve', 'prepare', 'errors']);
+
 /** The probe's options, with `policy` defaulted to `'throw'` and every list copied and frozen. */
-export type ValidationPolicy = Readonly<SchemaValidationOptions> & {
-  readonly policy: (typeof POLICIES)[number];
-  readonly projectionErrors: (typeof PROJECTION_ERRORS)[number];
-};
+export type ValidationPolicy = Readonly<SchemaValidationOptions> & { readonly policy: 'throw' | 'warn' | 'skip' };
 
 /** What decides the served documents: the projection policy and the probe's options. Frozen. */
 export interface PreparePolicy {
@@ -43,101 +39,86 @@ export interface ProjectionPolicy {
   readonly default: ProjectionName;
   /** Every projection a request can be served; `default` first. */
   readonly served: readonly ProjectionName[];
-  /**
-   * `prepareProjections`: when the projections other than `default` are computed and probed (`default` always
-   * at construction). Default `'on-first-use'`.
-   */
-  readonly prepare: (typeof PREPARE_PROJECTIONS)[number];
+  /** When the projections other than `default` are computed and probed. Default `'on-first-use'`. */
+  readonly prepare: 'on-first-use' | 'at-startup';
+  /** What a family whose own document fails its check gets. Default `'fall-back'`. */
+  readonly errors: 'fall-back' | 'fail';
   /** Per `tools/list`, when the choice depends on the client. */
   readonly choose?: ProjectionChooser;
 }
 
 /**
  * Settles what decides the served documents.
- * @throws TypeError for a projection, a `prepareProjections` or a `schemaValidation` value that names nothing.
+ * @throws TypeError for a `projection` or `schemaValidation` value that names nothing, or a key they do not take.
  * @example `settlePrepare({ projection: 'auto', schemaValidation: { profiles: ['gemini'] } })`
  */
 export function settlePrepare(options: ProjectionSettings): PreparePolicy {
   return Object.freeze({
     projection: settleProjection(options),
-    validation: settleValidation(options.schemaValidation),
+    validation: settleValidation(optionGroup('schemaValidation', options.schemaValidation, SCHEMA_VALIDATION_KEYS)),
   });
 }
 
 /** `schemaValidation`, with `policy` defaulted to `'throw'` and every list copied and frozen. */
-function settleValidation(validation: SchemaValidationOptions = {}): ValidationPolicy {
-  const policy = validation.policy ?? 'throw';
-  if (!POLICIES.includes(policy)) {
-    throw new TypeError(
-      `mcp-mount: schemaValidation.policy must be one of ${POLICIES.join(', ')}, got ${String(policy)}`,
-    );
+function settleValidation(validation: SchemaValidationOptions): ValidationPolicy {
+  const policy = oneOf('schemaValidation.policy', validation.policy, ['throw', 'warn', 'skip'] as const, 'throw');
+  for (const key of ['requireTypedProperties', 'requirePortableFormats'] as const) {
+    booleanOption(`schemaValidation.${key}`, validation[key]);
   }
-  const projectionErrors = validation.projectionErrors ?? 'fall-back';
-  if (!PROJECTION_ERRORS.includes(projectionErrors)) {
-    throw new TypeError(
-      `mcp-mount: schemaValidation.projectionErrors must be one of ${PROJECTION_ERRORS.join(', ')}, got ${String(projectionErrors)}`,
-    );
-  }
-  const list = (values: readonly string[]) => Object.freeze(stringList('schemaValidation', values)) as string[];
+  const list = (key: 'profiles' | 'allowUntyped' | 'allowFormats') =>
+    validation[key] && { [key]: Object.freeze(stringList(`schemaValidation.${key}`, validation[key])) };
   return Object.freeze({
     policy,
-    projectionErrors,
-    ...(validation.profiles && { profiles: list(validation.profiles) }),
+    ...list('profiles'),
     ...(validation.requireTypedProperties !== undefined && {
       requireTypedProperties: validation.requireTypedProperties,
     }),
-    ...(validation.allowUntyped && { allowUntyped: list(validation.allowUntyped) }),
+    ...list('allowUntyped'),
     ...(validation.requirePortableFormats !== undefined && {
       requirePortableFormats: validation.requirePortableFormats,
     }),
-    ...(validation.allowFormats && { allowFormats: list(validation.allowFormats) }),
-  });
+    ...list('allowFormats'),
+  }) as ValidationPolicy;
 }
 
-/**
- * `projection` and its shorthand `flattenUnionInput`, and `prepareProjections`.
- * @throws TypeError for a value that names nothing.
- */
+/** `projection` and its shorthand `flattenUnionInput`. @throws TypeError for a value that names nothing. */
 function settleProjection(options: ProjectionSettings): ProjectionPolicy {
-  const prepare = options.prepareProjections ?? 'on-first-use';
-  if (!PREPARE_PROJECTIONS.includes(prepare)) {
-    throw new TypeError(
-      `mcp-mount: prepareProjections must be ${PREPARE_PROJECTIONS.map((p) => `'${p}'`).join(' or ')}, got ${String(prepare)}`,
-    );
-  }
-  return frozenPolicy({ ...projectionChoice(options), prepare });
-}
-
-/** `projection` and its shorthand `flattenUnionInput`, settled. */
-function projectionChoice(options: ProjectionSettings): Omit<ProjectionPolicy, 'prepare'> {
   const { projection, flattenUnionInput } = options;
   booleanOption('flattenUnionInput', flattenUnionInput);
-  if (projection === undefined) {
-    const only: ProjectionName = flattenUnionInput ? 'flat' : 'faithful';
-    return { default: only, served: [only] };
-  }
+  const single = (only: ProjectionName): ProjectionPolicy =>
+    frozenPolicy({ default: only, served: [only], prepare: 'on-first-use', errors: 'fall-back' });
+  if (projection === undefined) return single(flattenUnionInput ? 'flat' : 'faithful');
   if (flattenUnionInput === true && projection !== 'flat') {
     throw new TypeError(
       "mcp-mount: flattenUnionInput: true is shorthand for projection: 'flat'; give projection alone",
     );
   }
-  if (typeof projection === 'object' && projection !== null) {
-    return choosing(projection.choose, servedProjections(projection.serve));
+  if (typeof projection === 'object' && projection !== null) return choosingObject(projection);
+  if (projection === 'auto' || typeof projection === 'function') {
+    return frozenPolicy({ ...choosing(projection), prepare: 'on-first-use', errors: 'fall-back' });
   }
-  if (projection === 'auto' || typeof projection === 'function') return choosing(projection);
   if (!isProjectionName(projection)) {
     throw new TypeError(
-      `mcp-mount: projection must be 'auto', a function, { choose, serve }, or one of ${PROJECTION_NAMES.join(', ')}; got ${String(projection)}`,
+      `mcp-mount: projection must be 'auto', a function, { choose, serve, prepare, errors }, or one of ${PROJECTION_NAMES.join(', ')}; got ${String(projection)}`,
     );
   }
-  return { default: projection, served: [projection] };
+  return single(projection);
+}
+
+/** `projection: { choose, serve, prepare, errors }`. */
+function choosingObject(given: ProjectionOptions): ProjectionPolicy {
+  const options = optionGroup<ProjectionOptions>('projection', given, PROJECTION_KEYS);
+  const prepare = oneOf('projection.prepare', options.prepare, ['on-first-use', 'at-startup'] as const, 'on-first-use');
+  const errors = oneOf('projection.errors', options.errors, ['fall-back', 'fail'] as const, 'fall-back');
+  const listed = options.serve === undefined ? undefined : servedProjections(options.serve);
+  return frozenPolicy({ ...choosing(options.choose, listed), prepare, errors });
 }
 
 /**
  * A choosing policy: `'auto'` among `flat` and its targets, a function among every projection, or either
  * among `listed` (`projection.serve`).
  */
-function choosing(choose: unknown, listed?: ProjectionName[]): Omit<ProjectionPolicy, 'prepare'> {
+function choosing(choose: unknown, listed?: ProjectionName[]): Pick<ProjectionPolicy, 'default' | 'served' | 'choose'> {
   if (typeof choose === 'function') {
     const served = listed ?? ['flat', ...PROJECTION_NAMES.filter((n) => n !== 'flat')];
     const pick = choose as ProjectionChooser;

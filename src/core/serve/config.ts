@@ -1,237 +1,123 @@
 /**
- * Options settled once per mount: every later step (preparation, the probe's checks, serving each request)
- * reads this frozen, fully defaulted configuration, never the options the caller passed.
+ * The mount's configuration: the caller's options settled once, each by its own concern, into a record of
+ * small frozen policies. Every later step reads the one policy it needs (a concern's per-request functions
+ * take theirs, never this record); only serve/ composes them.
  */
-
-import type { PerRequestResponseMode, ServerOptions } from '@modelcontextprotocol/server';
-import { type AccessPolicy, settleAccess } from '../access/settle.js';
+import { ACCESS_KEYS, type AccessPolicy, settleAccess } from '../access/settle.js';
 import type { CallPolicy } from '../arguments/call.js';
-import { type ArgumentsPolicy, settleArguments } from '../arguments/settle.js';
+import { ARGUMENTS_KEYS, type ArgumentsPolicy, settleArguments } from '../arguments/settle.js';
 import type { DocumentsSetup } from '../documents/preparation.js';
 import { type DocumentsPolicy, settleDocuments } from '../documents/settle.js';
-import { type LimitsPolicy, settleLimits } from '../limits/settle.js';
+import { LIMITS_KEYS, type LimitsPolicy, settleLimits } from '../limits/settle.js';
 import { closestKey } from '../messages/closest-key.js';
-import type { ServerHook } from '../model/features.js';
-import { type Observer, settleObserve } from '../observe/settle.js';
+import { OBSERVE_KEYS, type Observer, settleObserve } from '../observe/settle.js';
 import type { PrepareSetup } from '../prepare/prepare.js';
 import { type PreparePolicy, settlePrepare } from '../prepare/settle.js';
-import type { ExtendOption, McpMountOptions, ProtocolOptions } from './options.js';
+import { optionGroup, optionKeys } from '../settle/checks.js';
+import { SERVER_KEYS, type ServerPolicy, settleServer } from './identity.js';
+import type { McpMountOptions } from './options.js';
+import { PROTOCOL_KEYS, type ProtocolPolicy, settleProtocol } from './protocol.js';
 
-const RESPONSE_MODES: readonly PerRequestResponseMode[] = ['auto', 'sse', 'json'];
+/** Every top-level option: one list, tied to `McpMountOptions` by the compiler (docs/decisions/0031). */
+export const TOP_LEVEL_KEYS = optionKeys<McpMountOptions>()([
+  'server',
+  'flattenUnionInput',
+  'projection',
+  'schemaValidation',
+  'documents',
+  'arguments',
+  'access',
+  'limits',
+  'observe',
+  'protocol',
+]);
 
-/** The keys each group takes, to refuse a misspelt or misplaced one rather than ignore it. */
-const GROUP_KEYS = {
-  repair: ['json', 'scalars', 'nullAsAbsent', 'unknownKeys', 'injectedKeys', 'hygiene'],
-  access: [
-    'checkOrigin',
-    'origins',
-    'hosts',
-    'cors',
-    'auth',
-    'visibleTools',
-    'listUnauthorizedTools',
-    'visibleFeatures',
-  ],
-  observe: ['onCall', 'onError', 'logger', 'redact', 'exposeErrors', 'onRefusal', 'openTelemetry'],
-  limits: ['maxRequestBodyBytes', 'maxArgumentDepth', 'maxArgumentValues', 'timeoutMs', 'rate', 'concurrency'],
-  protocol: ['logging', 'responseMode', 'requestState'],
-} as const satisfies Record<string, readonly string[]>;
-type Group = keyof typeof GROUP_KEYS;
-
-/**
- * The 0.0 flat options and where each went in 0.1 (docs/decisions/0016-options-grouped-by-concern.md).
- * Refused, not ignored: a security option silently dropped (`allowedOrigins`) would be worse than a throw.
- */
-export const REPLACED_OPTIONS: Readonly<Record<string, string>> = Object.freeze({
-  coerceJsonArgs: 'repair.json',
-  coerceScalarArgs: 'repair.scalars',
-  nullAsAbsent: 'repair.nullAsAbsent',
-  unknownKeys: 'repair.unknownKeys',
-  injectedKeys: 'repair.injectedKeys',
-  argumentHygiene: 'repair.hygiene',
-  originCheck: 'access.checkOrigin',
-  allowedOrigins: 'access.origins',
-  allowedHosts: 'access.hosts',
-  cors: 'access.cors',
-  auth: 'access.auth',
-  visibleTools: 'access.visibleTools',
-  listUnauthorizedTools: 'access.listUnauthorizedTools',
-  onCall: 'observe.onCall',
-  onError: 'observe.onError',
-  logger: 'observe.logger',
-  redact: 'observe.redact',
-  exposeErrors: 'observe.exposeErrors',
-  maxRequestBodyBytes: 'limits.maxRequestBodyBytes',
-  maxArgumentDepth: 'limits.maxArgumentDepth',
-  maxArgumentValues: 'limits.maxArgumentValues',
-  logging: 'protocol.logging',
-  responseMode: 'protocol.responseMode',
-  requestState: 'protocol.requestState',
-  projections: 'projection: { choose, serve }',
-  server: 'features',
-});
-
-/** What a mount runs with. Deep-frozen; built only by `settleOptions`. */
+/** What a mount runs with: each concern's policy. Deep-frozen; built only by `settleOptions`. */
 export interface MountConfig {
-  /** Server identity sent in `initialize` / `server/discover`. */
-  readonly server: { readonly name: string; readonly version: string; readonly instructions?: string };
-  /** `projection` (or `flattenUnionInput`), `prepareProjections` and `schemaValidation`, settled. */
+  /** `server`: identity and the `features` hook. */
+  readonly server: ServerPolicy;
+  /** `projection` (or `flattenUnionInput`) and `schemaValidation`: what decides the served documents. */
   readonly prepare: PreparePolicy;
-  /** `documents`, settled; undefined without documents. */
+  /** `documents`; undefined without build-time documents. */
   readonly documents?: DocumentsPolicy;
-  readonly extend?: ExtendOption;
-  /** `repair`, settled: which repairs run, the unknown-key policy, markup hygiene. */
+  /** `arguments`: which repairs run, the unknown-key policy, markup hygiene, `extend`. */
   readonly arguments: ArgumentsPolicy;
-  /** `limits`, settled: the body and argument caps, timeouts, rate windows, the concurrency cap. */
-  readonly limits: LimitsPolicy;
-  /** `access`, settled: the Origin and Host checks, CORS, auth, visibility. */
+  /** `access`: the Origin and Host checks, CORS, auth, visibility. */
   readonly access: AccessPolicy;
-  /** `observe`, settled: what every concern reports through. */
+  /** `limits`: the body and argument caps, timeouts, rate windows, the concurrency cap. */
+  readonly limits: LimitsPolicy;
+  /** `observe`: what every concern reports through. */
   readonly observe: Observer;
-  /** The `features` option: registers resources, prompts and the like on each per-request server. */
-  readonly features?: ServerHook;
-  /** `protocol.logging`: declare the logging capability on every per-request server. */
-  readonly logging: boolean;
-  /** `protocol.responseMode`, default `'auto'`. */
-  readonly responseMode: PerRequestResponseMode;
-  /** `protocol.requestState`, handed to every per-request server. */
-  readonly requestState?: ServerOptions['requestState'];
+  /** `protocol`: logging, the response mode, the `requestState` check. */
+  readonly protocol: ProtocolPolicy;
 }
 
 /**
- * Turns the caller's options into the mount's configuration: defaults filled in, lists copied (a caller
- * mutating its options object later changes nothing), the whole deep-frozen. One step per group.
+ * Turns the caller's options into the mount's configuration: each group settled by its concern, defaults
+ * filled in, lists copied (a caller mutating its options object later changes nothing), the whole frozen.
  *
- * @throws TypeError naming the option when a value cannot mean anything: a 0.0 flat name (naming its
- *   replacement), a key a group does not take, a group that is not an object, `limits` not positive
- *   integers, an unknown `schemaValidation.policy`, `repair.unknownKeys` or `protocol.responseMode`,
- *   `repair.injectedKeys` that are not names, a switch that is not a boolean, a hook that is not a
- *   function, an `access.origins` or `access.hosts` entry that is not an origin or a hostname, an
- *   `access.auth` field that cannot mean anything, a `protocol.requestState` without a `verify` function.
+ * @throws TypeError naming the option when a value cannot mean anything: a key the options or a group do not
+ *   take (with the closest one that exists), a group that is not an object, and whatever each concern's
+ *   settle refuses (see `settleServer`, `settlePrepare`, `settleDocuments`, `settleArguments`, `settleAccess`,
+ *   `settleLimits`, `settleObserve`, `settleProtocol`).
+ * @example `settleOptions({ flattenUnionInput: true, limits: { timeoutMs: 30_000 } }).limits.timeoutMs // 30000`
  */
 export function settleOptions(options: McpMountOptions<any> = {}): MountConfig {
-  refuseReplaced(options as Record<string, unknown>);
-  const repair = group(options, 'repair');
-  const access = group(options, 'access');
-  const observe = group(options, 'observe');
-  const limits = group(options, 'limits');
-  const protocol = group(options, 'protocol');
+  refuseUnknown(options);
+  const server = settleServer(group('server', options.server, SERVER_KEYS));
   const documents = settleDocuments(options.documents);
-  const config: MountConfig = {
-    server: settleIdentity(options),
+  return Object.freeze({
+    server,
     prepare: settlePrepare(options),
     ...(documents && { documents }),
-    ...(options.extend && { extend: Object.freeze({ ...options.extend }) }),
-    arguments: settleArguments(repair),
-    limits: settleLimits(limits, options.name ?? 'mcp-mount'),
-    access: settleAccess(access),
-    observe: settleObserve(observe),
-    ...settleFeatures(options),
-    ...settleProtocol(protocol),
-  };
-  return Object.freeze(config);
-}
-
-/** Refuses a 0.0 flat name with its replacement: `mcp-mount: coerceJsonArgs is repair.json since 0.1`. */
-function refuseReplaced(options: Record<string, unknown>): void {
-  for (const [name, replacement] of Object.entries(REPLACED_OPTIONS)) {
-    if (options[name] !== undefined) throw new TypeError(`mcp-mount: ${name} is ${replacement} since 0.1`);
-  }
-  // A misspelt group (`acess: { auth }`) would otherwise start a mount without what it holds.
-  for (const key of Object.keys(options)) {
-    if (TOP_LEVEL_KEYS.includes(key) || key in REPLACED_OPTIONS) continue;
-    const near = closestKey(key, TOP_LEVEL_KEYS);
-    throw new TypeError(
-      `mcp-mount: ${key} is not an option${near ? ` (did you mean ${near}?)` : ''}; the options are ${TOP_LEVEL_KEYS.join(', ')}`,
-    );
-  }
-}
-
-/** Every top-level option (docs/decisions/0016-options-grouped-by-concern.md). */
-const TOP_LEVEL_KEYS: readonly string[] = [
-  'name',
-  'version',
-  'instructions',
-  'projection',
-  'flattenUnionInput',
-  'prepareProjections',
-  'documents',
-  'repair',
-  'access',
-  'observe',
-  'limits',
-  'protocol',
-  'schemaValidation',
-  'extend',
-  'features',
-];
-
-/** The group object `name` (`{}` when not given). @throws TypeError for a non-object or a key it does not take. */
-function group<G extends Group>(options: McpMountOptions<any>, name: G): NonNullable<McpMountOptions<any>[G]> {
-  const value: unknown = options[name];
-  if (value === undefined) return {};
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new TypeError(`mcp-mount: ${name} must be an object of options (${GROUP_KEYS[name].join(', ')})`);
-  }
-  const known: readonly string[] = GROUP_KEYS[name];
-  for (const key of Object.keys(value)) {
-    if (known.includes(key)) continue;
-    const moved = REPLACED_OPTIONS[key];
-    const hint = moved ? `it is ${moved}` : `${name} takes ${known.join(', ')}`;
-    throw new TypeError(`mcp-mount: ${name}.${key} is not an option; ${hint}`);
-  }
-  return value as NonNullable<McpMountOptions<any>[G]>;
-}
-
-function settleIdentity(options: McpMountOptions<any>): MountConfig['server'] {
-  return Object.freeze({
-    name: options.name ?? 'mcp-mount',
-    version: options.version ?? '0.0.0',
-    ...(options.instructions !== undefined && { instructions: options.instructions }),
+    arguments: settleArguments(group('arguments', options.arguments, ARGUMENTS_KEYS)),
+    access: settleAccess(group('access', options.access, ACCESS_KEYS)),
+    limits: settleLimits(group('limits', options.limits, LIMITS_KEYS), server.name),
+    observe: settleObserve(group('observe', options.observe, OBSERVE_KEYS)),
+    protocol: settleProtocol(group('protocol', options.protocol, PROTOCOL_KEYS)),
   });
 }
 
-/** `features`: the hook that registers resources, prompts and the like. */
-function settleFeatures(options: McpMountOptions<any>): Pick<MountConfig, 'features'> {
-  hook('features', options.features);
-  return options.features ? { features: options.features } : {};
-}
-
-/** `protocol`: `logging` off, `responseMode` `'auto'`, `requestState` as given (its `verify` only). */
-function settleProtocol(protocol: ProtocolOptions): Pick<MountConfig, 'logging' | 'responseMode' | 'requestState'> {
-  boolean('protocol.logging', protocol.logging);
-  const responseMode = protocol.responseMode ?? 'auto';
-  if (!RESPONSE_MODES.includes(responseMode)) {
-    throw new TypeError(
-      `mcp-mount: protocol.responseMode must be one of ${RESPONSE_MODES.join(', ')}, got ${String(responseMode)}`,
-    );
-  }
-  const { requestState } = protocol;
-  if (requestState !== undefined && typeof requestState?.verify !== 'function') {
-    throw new TypeError(
-      'mcp-mount: protocol.requestState must be { verify(state, ctx) }, e.g. createRequestStateCodec(...)',
-    );
-  }
-  return {
-    logging: protocol.logging === true,
-    responseMode,
-    ...(requestState && { requestState: Object.freeze({ verify: requestState.verify }) }),
-  };
-}
-
-/** @throws TypeError when `value` is given and not a boolean. */
-function boolean(name: string, value: unknown): void {
-  if (value !== undefined && typeof value !== 'boolean') {
-    throw new TypeError(`mcp-mount: ${name} must be a boolean, got ${String(value)}`);
+/**
+ * Refuses a key the options do not take: a misspelt group (`acess: { auth }`) would otherwise start a mount
+ * without what it holds. A key that belongs to a group (`name`, `auth`, `timeoutMs`) is pointed there.
+ */
+function refuseUnknown(options: object): void {
+  for (const key of Object.keys(options)) {
+    if ((TOP_LEVEL_KEYS as readonly string[]).includes(key)) continue;
+    const group = GROUP_OF.find(([, keys]) => keys.includes(key))?.[0];
+    const near = closestKey(key, TOP_LEVEL_KEYS);
+    const hint = group ? ` (it is ${group}.${key})` : near ? ` (did you mean ${near}?)` : '';
+    throw new TypeError(`mcp-mount: ${key} is not an option${hint}; the options are ${TOP_LEVEL_KEYS.join(', ')}`);
   }
 }
 
-/** @throws TypeError when `value` is given and not a function. */
-function hook(name: string, value: unknown): void {
-  if (value !== undefined && typeof value !== 'function') throw new TypeError(`mcp-mount: ${name} must be a function`);
+/**
+ * The group object `name`, checked by its concern's key list; a key that belongs to another group is pointed
+ * there (`arguments.onCall` is observe.onCall).
+ */
+function group<T extends object>(name: string, value: unknown, keys: readonly (keyof T & string)[]): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const key of Object.keys(value)) {
+      if ((keys as readonly string[]).includes(key)) continue;
+      const home = GROUP_OF.find(([, other]) => other.includes(key))?.[0];
+      if (home) throw new TypeError(`mcp-mount: ${name}.${key} is not an option; it is ${home}.${key}`);
+    }
+  }
+  return optionGroup<T>(name, value, keys);
 }
 
-/** What the argument check reads (arguments/call.ts): `repair`, settled, and the argument caps of `limits`. */
+/** Each group and the keys it takes, to point a key given in the wrong place to its group. */
+const GROUP_OF: ReadonlyArray<readonly [string, readonly string[]]> = [
+  ['server', SERVER_KEYS],
+  ['arguments', ARGUMENTS_KEYS],
+  ['access', ACCESS_KEYS],
+  ['limits', LIMITS_KEYS],
+  ['observe', OBSERVE_KEYS],
+  ['protocol', PROTOCOL_KEYS],
+];
+
+/** What the argument check reads (arguments/call.ts): `arguments`, settled, and the argument caps of `limits`. */
 export function callPolicy(config: MountConfig): CallPolicy {
   return Object.freeze({ ...config.arguments, argumentLimits: config.limits.argumentLimits });
 }
@@ -240,8 +126,8 @@ export function callPolicy(config: MountConfig): CallPolicy {
 export function prepareSetup(config: MountConfig): PrepareSetup {
   return Object.freeze({
     policy: config.prepare,
-    ...(config.extend && { extend: config.extend }),
-    ...(config.features && { features: config.features }),
+    ...(config.arguments.extend && { extend: config.arguments.extend }),
+    ...(config.server.features && { features: config.server.features }),
     server: config.server,
     authenticates: config.access.auth !== undefined,
   });
@@ -252,8 +138,8 @@ export function documentsSetup(config: MountConfig): DocumentsSetup {
   return Object.freeze({
     projections: config.prepare.projection,
     validation: config.prepare.validation,
-    ...(config.extend && { extend: config.extend }),
-    ...(config.features && { features: config.features }),
+    ...(config.arguments.extend && { extend: config.arguments.extend }),
+    ...(config.server.features && { features: config.server.features }),
     server: config.server,
   });
 }

@@ -13,7 +13,7 @@ import type { McpMountOptions, MountExtend } from './options.js';
 
 /**
  * Builds the MCP endpoint for `tools`. All schema work happens here, once (the default projection's; the
- * others' on first use, `prepareProjections`), or not at all for tools served build-time `documents`; a
+ * others' on first use, `projection.prepare`), or not at all for tools served build-time `documents`; a
  * request only registers precomputed carriers and parses its arguments.
  *
  * @throws TypeError when an option's value cannot mean anything (see `settleOptions`).

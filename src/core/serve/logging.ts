@@ -20,7 +20,7 @@ export function toolSignals(mcp: ServerContext, config: MountConfig, tool: strin
     // The SDK's own filter applies: nothing without the `logging` capability; in 2025-era serving the
     // level set by `logging/setLevel`, in 2026-07-28 the level the request's `_meta` names (none: nothing).
     log: (level: LoggingLevel, data: unknown, logger?: string) =>
-      config.logging ? settle(mcp.mcpReq.log(level, data, logger)) : Promise.resolve(),
+      config.protocol.logging ? settle(mcp.mcpReq.log(level, data, logger)) : Promise.resolve(),
     progress: (progress: number, detail: { total?: number; message?: string } = {}) =>
       progressToken === undefined
         ? Promise.resolve()

@@ -237,7 +237,7 @@ describe('build-time documents', () => {
 describe('toolStamp', () => {
   const base = { name: 'a', input: z.object({ q: z.string() }), handler: () => '' };
   const stamp = (tool: object, options: McpMountOptions = {}) =>
-    toolStamp(tool as AnyTool, settleOptions(options).extend);
+    toolStamp(tool as AnyTool, settleOptions(options).arguments.extend);
 
   it("covers each slice's top-level keys and whether extend applies; nothing below them, no field", () => {
     const stamps = [
@@ -246,7 +246,7 @@ describe('toolStamp', () => {
       stamp({ ...base, params: z.object({ id: z.string() }) }),
       stamp({ ...base, output: z.object({ ok: z.boolean() }) }),
       stamp({ ...base, input: z.union([z.object({ q: z.string() }), z.object({ r: z.string() })]) }),
-      stamp(base, { extend: { schema: z.object({ tenant: z.string() }) } }),
+      stamp(base, { arguments: { extend: { schema: z.object({ tenant: z.string() }) } } }),
     ];
     expect(new Set(stamps).size).toBe(stamps.length);
     for (const same of [
@@ -256,7 +256,7 @@ describe('toolStamp', () => {
     ]) {
       expect(stamp(same)).toBe(stamp(base));
     }
-    const filtered = { extend: { schema: z.object({ tenant: z.string() }), filter: () => false } };
+    const filtered = { arguments: { extend: { schema: z.object({ tenant: z.string() }), filter: () => false } } };
     expect(stamp(base, filtered)).toBe(stamp(base));
   });
 

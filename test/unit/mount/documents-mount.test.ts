@@ -204,7 +204,7 @@ describe('a mount given build-time documents', () => {
     const handler = createMcpFetchHandler(changed, {
       ...options,
       documents: { module: documents, stale: 'prepare' },
-      features: features as never,
+      server: { features: features as never },
       observe: quiet,
     });
     expect(runs).toEqual([true]);

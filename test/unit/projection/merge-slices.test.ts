@@ -18,7 +18,10 @@ describe('merged root object', () => {
         input: z.object({ list: Cat }),
         handler: () => 'ok',
       });
-      const report = validateMcpSchemas([tool], { flattenUnionInput, extend: { schema: z.object({ cat: Cat }) } });
+      const report = validateMcpSchemas([tool], {
+        flattenUnionInput,
+        arguments: { extend: { schema: z.object({ cat: Cat }) } },
+      });
       expect(report.ok, JSON.stringify(report.issues)).toBe(true);
       const served = report.tools[0]!.inputSchema;
       const value = {

@@ -62,7 +62,7 @@ describe('checkCall with argument hygiene', () => {
     const off = await checkCall(
       tool,
       { content: swallowed },
-      callPolicy(settleOptions({ repair: { hygiene: false } })),
+      callPolicy(settleOptions({ arguments: { hygiene: false } })),
     );
     expect(off).toMatchObject({ ok: true, value: { input: { content: swallowed } } });
   });

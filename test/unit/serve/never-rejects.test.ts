@@ -3,7 +3,7 @@ import { defineTool, validateMcpSchemas } from 'mcp-mount';
 import { createMcpFetchHandler } from 'mcp-mount/adapter';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { REPLACED_OPTIONS, settleOptions } from '../../../src/core/serve/config.js';
+import { settleOptions } from '../../../src/core/serve/config.js';
 
 const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 const add = defineTool({
@@ -59,49 +59,52 @@ describe('options settled once', () => {
   it('refuses a value that cannot mean anything, naming the option', () => {
     expect(() => createMcpFetchHandler([add], { limits: { maxRequestBodyBytes: -1 } })).toThrow(/maxRequestBodyBytes/);
     expect(() => createMcpFetchHandler([add], { schemaValidation: { policy: 'loud' as never } })).toThrow(/policy/);
-    expect(() => createMcpFetchHandler([add], { repair: { unknownKeys: 'drop' as never } })).toThrow(/unknownKeys/);
-    expect(() => createMcpFetchHandler([add], { repair: { injectedKeys: 'toolCallId' as never } })).toThrow(
+    expect(() => createMcpFetchHandler([add], { arguments: { unknownKeys: 'drop' as never } })).toThrow(/unknownKeys/);
+    expect(() => createMcpFetchHandler([add], { arguments: { injectedKeys: 'toolCallId' as never } })).toThrow(
       /injectedKeys/,
     );
-    expect(() => createMcpFetchHandler([add], { repair: { hygiene: 'on' as never } })).toThrow(/repair.hygiene/);
+    expect(() => createMcpFetchHandler([add], { arguments: { hygiene: 'on' as never } })).toThrow(/arguments.hygiene/);
   });
 
-  it('refuses every 0.0 flat name, naming its replacement (a silent ignore would drop a security option)', () => {
-    expect(() => settleOptions({ coerceJsonArgs: false } as never)).toThrow(
-      new TypeError('mcp-mount: coerceJsonArgs is repair.json since 0.1'),
+  it("points a group's key given at the top level, or in another group, to where it belongs", () => {
+    expect(() => settleOptions({ timeoutMs: 1000 } as never)).toThrow(
+      /^mcp-mount: timeoutMs is not an option \(it is limits.timeoutMs\); the options are server, /,
     );
-    expect(() => createMcpFetchHandler([add], { allowedOrigins: ['https://app.example.com'] } as never)).toThrow(
-      'mcp-mount: allowedOrigins is access.origins since 0.1',
-    );
-    expect(() => settleOptions({ server: () => {} } as never)).toThrow('mcp-mount: server is features since 0.1');
-    for (const [name, replacement] of Object.entries(REPLACED_OPTIONS)) {
-      expect(() => settleOptions({ [name]: false } as never), name).toThrow(`${name} is ${replacement} since 0.1`);
-    }
+    expect(() => createMcpFetchHandler([add], { name: 'notes' } as never)).toThrow(/it is server.name/);
     // `validateMcpSchemas` takes the same options: the refusal is its invalid-option issue.
     expect(validateMcpSchemas([add], { auth: { verify: () => undefined } } as never).issues).toEqual([
-      expect.objectContaining({ code: 'invalid-option', message: 'mcp-mount: auth is access.auth since 0.1' }),
+      expect.objectContaining({
+        code: 'invalid-option',
+        message: expect.stringMatching(/^mcp-mount: auth is not an option \(it is access.auth\)/),
+      }),
     ]);
   });
 
   it('refuses a key a group does not take, and a group that is not an object', () => {
-    expect(() => settleOptions({ repair: { jsn: true } } as never)).toThrow(
-      'mcp-mount: repair.jsn is not an option; repair takes json, scalars, nullAsAbsent, unknownKeys, injectedKeys, hygiene',
+    expect(() => settleOptions({ arguments: { jsn: true } } as never)).toThrow(
+      'mcp-mount: arguments.jsn is not an option (did you mean arguments.json?); arguments takes json, scalars, nullAsAbsent, unknownKeys, injectedKeys, hygiene, extend',
     );
-    expect(() => settleOptions({ access: { allowedOrigins: [] } } as never)).toThrow(
-      'mcp-mount: access.allowedOrigins is not an option; it is access.origins',
+    expect(() => settleOptions({ access: { origin: [] } } as never)).toThrow(
+      /^mcp-mount: access.origin is not an option \(did you mean access.origins\?\)/,
     );
-    expect(() => settleOptions({ repair: { onCall: () => {} } } as never)).toThrow(
-      'mcp-mount: repair.onCall is not an option; it is observe.onCall',
+    expect(() => settleOptions({ arguments: { onCall: () => {} } } as never)).toThrow(
+      'mcp-mount: arguments.onCall is not an option; it is observe.onCall',
+    );
+    expect(() => settleOptions({ projection: { choose: 'auto', serves: ['flat'] } } as never)).toThrow(
+      /^mcp-mount: projection.serves is not an option \(did you mean projection.serve\?\)/,
+    );
+    expect(() => settleOptions({ documents: { module: {}, stales: 'fail' } } as never)).toThrow(
+      /documents.stales is not an option; documents takes module, stale/,
     );
     expect(() => settleOptions({ observe: true } as never)).toThrow(/observe must be an object of options/);
   });
 
   it('refuses a top-level key that is no option, naming the nearest one, so a misspelt group is never ignored', () => {
     expect(() => settleOptions({ acess: { auth: { verify: () => undefined } } } as never)).toThrow(
-      /^mcp-mount: acess is not an option \(did you mean access\?\); the options are name, version, /,
+      /^mcp-mount: acess is not an option \(did you mean access\?\); the options are server, flattenUnionInput, /,
     );
     expect(() => settleOptions({ xyzzy: 1 } as never)).toThrow(
-      /^mcp-mount: xyzzy is not an option; the options are name, /,
+      /^mcp-mount: xyzzy is not an option; the options are server, /,
     );
   });
 
@@ -114,10 +117,10 @@ describe('options settled once', () => {
   });
 
   it('is not changed by the caller mutating its options after the mount', async () => {
-    const options = { limits: { maxRequestBodyBytes: 4096 }, repair: { scalars: true } };
+    const options = { limits: { maxRequestBodyBytes: 4096 }, arguments: { scalars: true } };
     const handler = createMcpFetchHandler([add], options);
     options.limits.maxRequestBodyBytes = 8;
-    options.repair.scalars = false;
+    options.arguments.scalars = false;
     const response = await handler.fetch(callAdd({ a: '1', b: 2 }));
     expect(response.status).toBe(200);
     expect(await response.text()).toContain('"text":"3"');

@@ -49,7 +49,7 @@ export function sdkExchange(config: MountConfig, surface: ServerSurface, tools: 
     },
     {
       maxRequestBodySize: config.limits.maxRequestBodyBytes,
-      responseMode: config.responseMode,
+      responseMode: config.protocol.responseMode,
       onerror: (error) => {
         if (!isClientRejection(error)) observeError(config.observe, error, { phase: 'transport' });
       },

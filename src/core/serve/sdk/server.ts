@@ -31,12 +31,12 @@ export async function perRequestServer(
   cacheHints?: McpServerOptions['cacheHints'],
 ): Promise<McpServer> {
   const { name, version, instructions } = config.server;
-  const hook = config.features && !(state.method !== undefined && TOOL_METHODS.has(state.method));
+  const hook = config.server.features && !(state.method !== undefined && TOOL_METHODS.has(state.method));
   // Stateless serving never sends a list-changed notification, so none is promised. Resource and prompt
   // capabilities are declared where the hook runs, from what it registered at construction; the SDK
   // would otherwise declare `listChanged: true` when the hook registers the first one.
   const capabilities: ServerCapabilities = { tools: { listChanged: false } };
-  if (config.logging) capabilities.logging = {};
+  if (config.protocol.logging) capabilities.logging = {};
   if (hook && surface.resources.length > 0) capabilities.resources = { listChanged: false };
   if (hook && surface.prompts.length > 0) capabilities.prompts = { listChanged: false };
   const server = new McpServer(
@@ -44,7 +44,7 @@ export async function perRequestServer(
     {
       capabilities,
       instructions,
-      ...(config.requestState && { requestState: config.requestState }),
+      ...(config.protocol.requestState && { requestState: config.protocol.requestState }),
       ...(cacheHints && { cacheHints }),
     },
   );
@@ -55,7 +55,7 @@ export async function perRequestServer(
       host: state.extras?.host ?? {},
     };
     const items = recordFeatures(server, config.observe, asked);
-    config.features?.(server, {
+    config.server.features?.(server, {
       era: rc.era,
       method: state.method,
       authInfo: state.authInfo ?? rc.authInfo,

@@ -1,0 +1,56 @@
+/** The `server` options: the server's identity and the `features` hook, settled once per mount. */
+import type { ServerHook } from '../model/features.js';
+import { hookOption, optionKeys } from '../settle/checks.js';
+
+/** The `server` options: the server's identity, and the rest of the server beside the tools. */
+export interface MountServerOptions {
+  /** Server name in `initialize` / `server/discover`. Default `'mcp-mount'`. */
+  name?: string;
+  /** Server version. Default `'0.0.0'`. */
+  version?: string;
+  /** Server instructions sent to clients. */
+  instructions?: string;
+  /**
+   * Registers the rest of the server beside the tools (what MCP calls the server's features): resources,
+   * resource templates, prompts, completions (and any capability they need), with the SDK's own `McpServer`
+   * API, on each per-request server. Not run for `tools/call` and `tools/list`, which only tools answer;
+   * run once at construction on a throwaway server so the probe sees what it registers (`ctx.request` is
+   * then undefined). Tools are not registered here: give them to the mount (a `registerTool` in the hook
+   * fails the mount). See docs/decisions/0013-the-rest-of-the-server.md.
+   */
+  features?: ServerHook;
+}
+
+/** The keys `server` takes: one list, tied to `MountServerOptions` by the compiler. */
+export const SERVER_KEYS = optionKeys<MountServerOptions>()(['name', 'version', 'instructions', 'features']);
+
+/** `server`, defaulted. Frozen. */
+export interface ServerPolicy {
+  /** Sent in `initialize` / `server/discover`; prefixes the rate windows' keys. */
+  readonly name: string;
+  readonly version: string;
+  readonly instructions?: string;
+  /** Registers resources, prompts and the like on each per-request server. */
+  readonly features?: ServerHook;
+}
+
+/**
+ * Settles `server`: `name` `'mcp-mount'` and `version` `'0.0.0'` by default.
+ * @throws TypeError for a `name`, `version` or `instructions` that is not a string, or a `features` that is not
+ *   a function.
+ * @example `settleServer({ name: 'notes', version: '1.2.0' })`
+ */
+export function settleServer(server: MountServerOptions): ServerPolicy {
+  for (const key of ['name', 'version', 'instructions'] as const) {
+    if (server[key] !== undefined && typeof server[key] !== 'string') {
+      throw new TypeError(`mcp-mount: server.${key} must be a string, got ${String(server[key])}`);
+    }
+  }
+  hookOption('server.features', server.features);
+  return Object.freeze({
+    name: server.name ?? 'mcp-mount',
+    version: server.version ?? '0.0.0',
+    ...(server.instructions !== undefined && { instructions: server.instructions }),
+    ...(server.features && { features: server.features }),
+  });
+}
