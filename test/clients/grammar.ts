@@ -1,0 +1,318 @@
+/**
+ * node-llama-cpp, the JavaScript runtime for local models, against what a mount serves: for every tool of the
+ * fixture, the grammar it builds from the served document (`llama.createGrammarForJsonSchema`, no model: its
+ * prebuilt binary parses the grammar), whether every value the tool's Zod schema accepts can be written under
+ * that grammar (the grammar's own matcher, `_testText`, on the text a constrained model writes) and passes
+ * node-llama-cpp's check of the result (`grammar.parse`), and whether that text sent as a call reaches the
+ * handler with the original parse. Values the Zod schema refuses, written the same way, must still be refused
+ * by the call (`isError`).
+ *
+ * "The text a constrained model writes" follows the served document as its grammar does: every key the
+ * document lists, in its order, with `null` for a key the value leaves out; numbers in a form the grammar's
+ * number rule takes; strings with every character outside printable ASCII escaped (a grammar counts a
+ * character or an escape as one, JavaScript counts UTF-16 units), literals (`const`, `enum`, keys) as written.
+ */
+import type { AddressInfo } from 'node:net';
+import { isDeepStrictEqual } from 'node:util';
+import { serve } from '@hono/node-server';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { Hono } from 'hono';
+import type { ProjectionName } from 'mcp-mount';
+import { mcp } from 'mcp-mount/hono';
+import { getLlama, type Llama, type LlamaJsonSchemaGrammar } from 'node-llama-cpp';
+import type { z } from 'zod';
+import { awkwardTools, GRAMMAR_VALUES, grammarTools, received, tools } from './fixture.js';
+
+const ALL_TOOLS = [...tools, ...awkwardTools, ...grammarTools];
+
+/** The mounts measured: what local models named as such get, and what unknown clients get. */
+export const GRAMMAR_MOUNTS: readonly ProjectionName[] = ['local-grammar', 'flat'];
+
+type Schema = Record<string, any>;
+
+/** One tool under one mount. */
+export interface GrammarRow {
+  mount: ProjectionName;
+  tool: string;
+  listed: boolean;
+  built: boolean;
+  buildError?: string;
+  valid: number;
+  /** Valid values whose text the grammar takes whole. */
+  written: number;
+  /** ... and that `grammar.parse` returns. */
+  parsed: number;
+  /** ... and that, sent as a call, reach the handler as the original parse. */
+  reached: number;
+  /**
+   * ... or as the original parse with `null` for a key the value left out, where the key's own schema takes
+   * null (a nullable optional key, `z.unknown()`): the model's "none" and null are one spelling there.
+   */
+  nullKept: number;
+  invalid: number;
+  /** Values the Zod schema refuses whose call, written the same way, is refused (`isError`). */
+  refused: number;
+  /** The first value that failed, and how. */
+  failure?: string;
+}
+
+/** node-llama-cpp's prebuilt CPU binary, as it ships on npm: no build, no download, no GPU probe. */
+export function loadLlama(): Promise<Llama> {
+  return getLlama({ build: 'never', gpu: false, skipDownload: true, progressLogs: false, logLevel: 'error' as never });
+}
+
+/** Every fixture tool under each of `mounts`, one row per tool and mount. */
+export async function measureGrammars(llama: Llama, mounts = GRAMMAR_MOUNTS): Promise<GrammarRow[]> {
+  for (const tool of ALL_TOOLS) {
+    const cases = GRAMMAR_VALUES[tool.name];
+    if (!cases) throw new Error(`no grammar values for ${tool.name}`);
+    for (const v of cases.valid) {
+      if (!tool.input!.safeParse(v).success)
+        throw new Error(`${tool.name}: a valid value is refused: ${JSON.stringify(v)}`);
+    }
+    for (const v of cases.invalid) {
+      if (tool.input!.safeParse(v).success)
+        throw new Error(`${tool.name}: an invalid value passes: ${JSON.stringify(v)}`);
+    }
+  }
+  const app = new Hono();
+  for (const projection of mounts) {
+    app.all(
+      `/mcp/${projection}`,
+      mcp(ALL_TOOLS, { projection, schemaValidation: { policy: 'warn' }, observe: { logger: quiet } }),
+    );
+  }
+  const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  const url = (mount: string) => `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp/${mount}`;
+  const rows: GrammarRow[] = [];
+  try {
+    for (const mount of mounts) {
+      const listed = await rpc(url(mount), 'tools/list', {});
+      const documents = new Map<string, Schema>(
+        (listed.tools as Array<{ name: string; inputSchema: Schema }>).map((t) => [t.name, t.inputSchema]),
+      );
+      for (const tool of ALL_TOOLS)
+        rows.push(await measureTool(llama, url(mount), mount, tool, documents.get(tool.name)));
+    }
+  } finally {
+    server.close();
+  }
+  return rows;
+}
+
+const quiet = { warn() {}, error() {} };
+
+async function measureTool(
+  llama: Llama,
+  url: string,
+  mount: ProjectionName,
+  tool: { name: string; input?: z.ZodType },
+  document: Schema | undefined,
+): Promise<GrammarRow> {
+  const { valid, invalid } = GRAMMAR_VALUES[tool.name]!;
+  const row: GrammarRow = {
+    mount,
+    tool: tool.name,
+    listed: document !== undefined,
+    built: false,
+    valid: valid.length,
+    written: 0,
+    parsed: 0,
+    reached: 0,
+    nullKept: 0,
+    invalid: invalid.length,
+    refused: 0,
+  };
+  const fail = (what: string) => {
+    row.failure ??= what;
+  };
+  if (!document) return row;
+  let grammar: LlamaJsonSchemaGrammar<any>;
+  try {
+    grammar = await llama.createGrammarForJsonSchema(document as never);
+    row.built = true;
+  } catch (error) {
+    row.buildError = (error as Error).message.split('\n')[0];
+    return row;
+  }
+  const writer = new ModelWriter(document);
+  for (const value of valid) {
+    const text = writer.write(value, document);
+    // The grammar ends a generation with four newlines (what its `stopGenerationTriggers` stop on).
+    if (!(grammar as unknown as { _testText(t: string): boolean })._testText(`${text}\n\n\n\n`)) {
+      fail(`grammar refuses ${text}`);
+      continue;
+    }
+    row.written++;
+    let args: unknown;
+    try {
+      args = grammar.parse(text);
+    } catch (error) {
+      fail(`parse refuses ${text}: ${(error as Error).message}`);
+      continue;
+    }
+    row.parsed++;
+    const outcome = await callOnce(url, tool.name, args);
+    const expected = tool.input!.parse(value);
+    if (outcome.isError) fail(`call refused ${text}: ${outcome.text}`);
+    else if (isDeepStrictEqual(outcome.received, expected)) row.reached++;
+    else if (sameButNulls(outcome.received, expected)) row.nullKept++;
+    else fail(`handler got ${JSON.stringify(outcome.received)} for ${text}, the parse is ${JSON.stringify(expected)}`);
+  }
+  for (const value of invalid) {
+    const text = writer.write(value, document);
+    const outcome = await callOnce(url, tool.name, JSON.parse(text));
+    if (outcome.isError && outcome.received === undefined) row.refused++;
+    else fail(`invalid ${text} reached the handler`);
+  }
+  return row;
+}
+
+/** One `tools/call`: whether it was refused, its text, and what the handler received (once, or not at all). */
+async function callOnce(url: string, name: string, args: unknown) {
+  received.length = 0;
+  const result = await rpc(url, 'tools/call', { name, arguments: args });
+  const text = (result.content as Array<{ text?: string }> | undefined)?.map((c) => c.text ?? '').join(' ') ?? '';
+  if (received.length > 1) throw new Error(`${name} ran ${received.length} times`);
+  return { isError: result.isError === true, text: text.slice(0, 200), received: received[0] };
+}
+
+/** A stateless 2025-era JSON-RPC request over HTTP; the `result`, or a thrown protocol error. */
+async function rpc(url: string, method: string, params: unknown): Promise<Record<string, any>> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-11-25',
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  const text = await response.text();
+  const json = text.startsWith('{') ? text : (text.split('\n').find((l) => l.startsWith('data: ')) ?? '').slice(6);
+  const body = JSON.parse(json);
+  if (body.error) throw new Error(`${method}: ${JSON.stringify(body.error)}`);
+  return body.result;
+}
+
+/** `got` equals `want` except where `want` lacks an object key that `got` holds as null. */
+function sameButNulls(got: unknown, want: unknown): boolean {
+  if (Array.isArray(got) && Array.isArray(want)) {
+    return got.length === want.length && got.every((g, i) => sameButNulls(g, want[i]));
+  }
+  if (isObject(got) && isObject(want)) {
+    for (const key of Object.keys(got)) {
+      if (!Object.hasOwn(want, key)) {
+        if (got[key] !== null) return false;
+      } else if (!sameButNulls(got[key], want[key])) return false;
+    }
+    return Object.keys(want).every((key) => Object.hasOwn(got, key));
+  }
+  return isDeepStrictEqual(got, want);
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** node-llama-cpp's number rule: at most 16 digits before the point, 16 after it, and in the exponent. */
+const GRAMMAR_NUMBER = /^-?(?:0|[1-9]\d{0,15})(?:\.\d{1,16})?(?:[eE][-+]?(?:0|[1-9]\d{0,15}))?$/;
+
+/** Writes a value as a model held to the document's grammar writes it (see the file comment). */
+class ModelWriter {
+  private readonly ajv = new Ajv2020({ strict: false, validateFormats: false });
+  constructor(private readonly root: Schema) {}
+
+  write(value: unknown, schema: unknown): string {
+    const resolved = this.resolve(schema);
+    if (!isObject(resolved)) return writeAny(value);
+    const s: Schema = resolved;
+    if (Array.isArray(s.oneOf) || Array.isArray(s.anyOf)) {
+      const members: unknown[] = s.oneOf ?? s.anyOf;
+      const member = members.find((m) => this.admits(m, value));
+      return this.write(value, member ?? {});
+    }
+    if ('const' in s || Array.isArray(s.enum)) return JSON.stringify(value);
+    if (isObject(value)) {
+      const properties: Schema = isObject(s.properties) ? s.properties : {};
+      const parts = Object.keys(properties).map(
+        (key) => `${JSON.stringify(key)}:${key in value ? this.write(value[key], properties[key]) : 'null'}`,
+      );
+      for (const [key, v] of Object.entries(value)) {
+        if (!Object.hasOwn(properties, key)) parts.push(`${writeString(key)}:${this.write(v, s.additionalProperties)}`);
+      }
+      return `{${parts.join(',')}}`;
+    }
+    if (Array.isArray(value)) {
+      const prefix: unknown[] = Array.isArray(s.prefixItems) ? s.prefixItems : [];
+      return `[${value.map((v, i) => this.write(v, i < prefix.length ? prefix[i] : s.items)).join(',')}]`;
+    }
+    return writeAny(value);
+  }
+
+  private resolve(schema: unknown): unknown {
+    let s = schema;
+    for (let i = 0; i < 64 && isObject(s) && typeof s.$ref === 'string'; i++) {
+      const ref: string = s.$ref;
+      s = ref === '#' ? this.root : this.root.$defs?.[decodeURIComponent(ref.replace('#/$defs/', ''))];
+    }
+    return s;
+  }
+
+  private admits(member: unknown, value: unknown): boolean {
+    if (!isObject(member)) return member !== false;
+    const { $defs: _own, ...body } = member;
+    return this.ajv.validate({ ...body, $defs: this.root.$defs ?? {} }, value) === true;
+  }
+}
+
+function writeAny(value: unknown): string {
+  if (typeof value === 'string') return writeString(value);
+  if (typeof value === 'number') return writeNumber(value);
+  if (Array.isArray(value)) return `[${value.map(writeAny).join(',')}]`;
+  if (isObject(value))
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${writeString(k)}:${writeAny(v)}`)
+      .join(',')}}`;
+  return JSON.stringify(value);
+}
+
+function writeNumber(value: number): string {
+  const plain = JSON.stringify(value);
+  return GRAMMAR_NUMBER.test(plain) ? plain : value.toExponential();
+}
+
+/** Every UTF-16 unit outside printable ASCII as `\uXXXX`: one grammar character per JavaScript one. */
+function writeString(value: string): string {
+  let out = '"';
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    const ch = value[i]!;
+    if (ch === '"' || ch === '\\') out += `\\${ch}`;
+    else if (code < 0x20 || code > 0x7e) out += `\\u${code.toString(16).padStart(4, '0')}`;
+    else out += ch;
+  }
+  return `${out}"`;
+}
+
+/** The table: tools x grammar built x values taken, per mount. */
+export function grammarTable(rows: GrammarRow[]): string {
+  const lines = [
+    '| mount | tool | grammar built | valid values written / parsed / reach the handler as parsed (null kept) | invalid values refused |',
+    '| --- | --- | --- | --- | --- |',
+  ];
+  for (const r of rows) {
+    const built = !r.listed ? 'not listed' : r.built ? 'yes' : `no: ${r.buildError}`;
+    lines.push(
+      `| ${r.mount} | ${r.tool} | ${built} | ${r.written} / ${r.parsed} / ${r.reached} (${r.nullKept}) of ${r.valid} | ${r.refused} of ${r.invalid} |`,
+    );
+  }
+  for (const mount of new Set(rows.map((r) => r.mount))) {
+    const of = rows.filter((r) => r.mount === mount);
+    const sum = (k: 'valid' | 'written' | 'parsed' | 'reached' | 'nullKept') => of.reduce((n, r) => n + r[k], 0);
+    const whole = of.filter((r) => r.built && r.parsed === r.valid).length;
+    lines.push(
+      `| ${mount} | all ${of.length} | ${of.filter((r) => r.built).length}, ${whole} taking every value | ${sum('written')} / ${sum('parsed')} / ${sum('reached')} (${sum('nullKept')}) of ${sum('valid')} | ${of.reduce((n, r) => n + r.refused, 0)} of ${of.reduce((n, r) => n + r.invalid, 0)} |`,
+    );
+  }
+  return lines.join('\n');
+}
