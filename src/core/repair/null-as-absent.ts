@@ -8,7 +8,7 @@
 
 import { shapeField } from '../zod/child-schemas.js';
 import { defOf, isNever, isOptionalIn, isSchema } from '../zod/def.js';
-import { recordTakesEveryKey } from '../zod/record-keys.js';
+import { recordKeyOptional } from '../zod/record-keys.js';
 import { AndSel, acceptsSel, OrSel, type Sel } from './selection.js';
 
 /**
@@ -16,8 +16,9 @@ import { AndSel, acceptsSel, OrSel, type Sel } from './selection.js';
  * read as absent: the key's own schemas (`child`) accept neither null nor anything, and the key is
  * optional in the object schema(s) that declare it (for a plain union, in some member still in the
  * running; for an intersection, in every side that declares it). A record whose key schema takes every
- * key (`z.record(z.string(), ...)`) has every key optional; one with a finite key set (an enum) requires
- * each of its keys, and one with checked keys cannot be told, so neither counts.
+ * key (`z.record(z.string(), ...)`) has every key optional; one with a finite key set (an enum) has its keys
+ * optional when it is a `z.partialRecord` or its value schema is optional, and requires each of them
+ * otherwise; one with checked keys cannot be told, so neither of the last two counts.
  */
 export function nullMeansAbsent(container: Sel, key: string | number, child: Sel): boolean {
   const a = acceptsSel(child);
@@ -54,7 +55,7 @@ function optionalKey(sel: Sel, key: string): boolean | undefined {
   }
   if (!isSchema(sel)) return undefined;
   const def = defOf(sel);
-  if (def.type === 'record') return recordTakesEveryKey(def) ? true : undefined;
+  if (def.type === 'record') return recordKeyOptional(def, key);
   if (def.type !== 'object') return undefined;
   const field = shapeField(def, key);
   return field === undefined ? undefined : isOptionalIn(field);

@@ -95,6 +95,23 @@ describe('repair: null for an optional key', () => {
     expect(r.repair.repairs).toEqual([{ path: 'tags.b', from: 'null-as-absent' }]);
   });
 
+  it('null for a key of a finite key set that may be left out (a partial record, an optional or defaulted value) is left out', () => {
+    const cases: Array<[z.ZodType, string, unknown]> = [
+      [z.partialRecord(z.enum(['a', 'b']), z.number()), '{"a":1,"b":null}', { a: 1 }],
+      [z.record(z.enum(['a', 'b']), z.number().optional()), '{"a":1,"b":null}', { a: 1 }],
+      [z.record(z.enum(['a', 'b']), z.number().default(3)), '{"a":1,"b":null}', { a: 1, b: 3 }],
+    ];
+    for (const [schema, text, parsed] of cases) {
+      const r = call(z.object({ scores: schema }), wire(`{"scores":${text}}`));
+      expect(r.data, text).toEqual({ scores: parsed });
+      expect(r.repair.repairs, text).toEqual([{ path: 'scores.b', from: 'null-as-absent' }]);
+    }
+    // A key outside the set is no key of the record: its null stays, and Zod refuses the key.
+    const outside = call(z.partialRecord(z.enum(['a', 'b']), z.number()), wire('{"c":null}'));
+    expect(outside.repair.repairs).toEqual([]);
+    expect(outside.ok).toBe(false);
+  });
+
   it('null for a record key of a finite key set, an array item or an undeclared key is not repaired', () => {
     const cases: Array<[z.ZodType, string]> = [
       [z.record(z.enum(['a', 'b']), z.string()), '{"a":null,"b":"x"}'],
