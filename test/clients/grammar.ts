@@ -15,7 +15,6 @@
 import type { AddressInfo } from 'node:net';
 import { isDeepStrictEqual } from 'node:util';
 import { serve } from '@hono/node-server';
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import { Hono } from 'hono';
 import type { ProjectionName } from 'mcp-mount';
 import { mcp } from 'mcp-mount/hono';
@@ -219,7 +218,6 @@ const GRAMMAR_NUMBER = /^-?(?:0|[1-9]\d{0,15})(?:\.\d{1,16})?(?:[eE][-+]?(?:0|[1
 
 /** Writes a value as a model held to the document's grammar writes it (see the file comment). */
 class ModelWriter {
-  private readonly ajv = new Ajv2020({ strict: false, validateFormats: false });
   constructor(private readonly root: Schema) {}
 
   write(value: unknown, schema: unknown): string {
@@ -258,10 +256,19 @@ class ModelWriter {
     return s;
   }
 
+  /** Whether `member` (a union's member) is the one for `value`: its types, literals or members take the value's type. */
   private admits(member: unknown, value: unknown): boolean {
-    if (!isObject(member)) return member !== false;
-    const { $defs: _own, ...body } = member;
-    return this.ajv.validate({ ...body, $defs: this.root.$defs ?? {} }, value) === true;
+    const resolved = this.resolve(member);
+    if (!isObject(resolved)) return resolved !== false;
+    const m: Schema = resolved;
+    if ('const' in m) return isDeepStrictEqual(m.const, value);
+    if (Array.isArray(m.enum)) return m.enum.some((v: unknown) => isDeepStrictEqual(v, value));
+    const union: unknown[] | undefined = m.oneOf ?? m.anyOf;
+    if (Array.isArray(union)) return union.some((u) => this.admits(u, value));
+    if (m.type === undefined) return true;
+    const types: string[] = Array.isArray(m.type) ? m.type : [m.type];
+    const kind = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
+    return types.includes(kind) || (kind === 'number' && types.includes('integer') && Number.isInteger(value));
   }
 }
 
