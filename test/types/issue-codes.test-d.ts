@@ -54,6 +54,8 @@ function whatToDo(code: SchemaIssueCode): 'schema' | 'profile' | 'definition' | 
     case 'long-pattern':
     case 'untyped-item':
     case 'deep-nesting':
+    case 'object-literal':
+    case 'unresolved-ref':
       return 'profile';
     case 'invalid-tool-name':
     case 'duplicate-tool-name':

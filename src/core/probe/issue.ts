@@ -45,6 +45,8 @@ export const SCHEMA_ISSUE_CODES = [
   'long-pattern',
   'untyped-item',
   'deep-nesting',
+  'object-literal',
+  'unresolved-ref',
   // Tool names and definitions.
   'invalid-tool-name',
   'duplicate-tool-name',

@@ -85,7 +85,7 @@ describe('profile projections: the contract', () => {
       ['openai-strict', 7, ['open-record']], // `d` is a z.record: strict mode has no free-form keys
       ['gemini', 7, ['untyped']], // `b` is a string or an object: Gemini has no way to say both
       ['cursor', 3, []], // `a`'s and `b`'s type lists, `c`'s union (a numeric tag is not flattened)
-      ['local-grammar', 0, []],
+      ['local-grammar', 2, []], // `a` is optional, and `b`'s type list holds object
     ]);
   });
 });
@@ -550,7 +550,7 @@ describe('local-grammar', () => {
     ]);
   });
 
-  it("leaves no anyOf, allOf or container type list in a Zod schema's document", () => {
+  it("leaves no anyOf, allOf or container type list, and no profile error, in a Zod schema's document", () => {
     const flat = flatOf(
       z.object({
         a: z.string().nullable().optional(),
@@ -565,16 +565,17 @@ describe('local-grammar', () => {
     const text = JSON.stringify(schema);
     expect(text).not.toMatch(/"(anyOf|allOf)"/);
     expect(text).not.toMatch(/"type":\[[^\]]*"(object|array)"/);
+    expect(profileErrors(flat, 'local-grammar').length).toBeGreaterThan(0);
+    expect(profileErrors(schema, 'local-grammar')).toEqual([]);
   });
 
-  it('the warnings that a rewrite can clear are gone', () => {
+  it('the warnings that a rewrite can clear are gone; untyped items, written as any JSON value, keep theirs', () => {
     const flat = flatOf(z.object({ body: z.string().max(100_000), any: z.array(z.unknown()) }));
     const warnings = (doc: JsonSchema) =>
       checkDocument(doc, { tool: 't', side: 'input', flattenRequested: true, options: { profiles: ['local-grammar'] } })
         .filter((i) => i.profile === 'local-grammar' && i.severity === 'warning')
         .map((i) => i.code);
     expect(warnings(flat)).toEqual(['large-bound', 'untyped-item']);
-    expect(warnings(projectForProfile('local-grammar', flat).schema)).toEqual([]);
+    expect(warnings(projectForProfile('local-grammar', flat).schema)).toEqual(['untyped-item']);
   });
-
 });
