@@ -8,7 +8,7 @@
 
 import { shapeField } from '../zod/child-schemas.js';
 import { defOf, isNever, isOptionalIn, isSchema } from '../zod/def.js';
-import { recordKeyOptional } from '../zod/record-keys.js';
+import { recordKeyOptional, recordRefusesKey } from '../zod/record-keys.js';
 import { AndSel, acceptsSel, OrSel, type Sel } from './selection.js';
 
 /**
@@ -28,9 +28,11 @@ export function nullMeansAbsent(container: Sel, key: string | number, child: Sel
 
 /**
  * True when every object schema in `container` refuses `key` by name: a strict object that does not
- * declare it, as a strict variant of a discriminated union is for the keys only other variants declare.
- * `null` there can only fail the parse and is read as absent. A strip object's undeclared key is left
- * alone: Zod drops it, so the call is valid as sent, and a valid call is never repaired.
+ * declare it, as a strict variant of a discriminated union is for the keys only other variants declare, or
+ * a record whose finite key set lacks it (a flattened union joins such a record's keys with another
+ * variant's). `null` there can only fail the parse and is read as absent. A strip object's undeclared key
+ * is left alone: Zod drops it, so the call is valid as sent, and a valid call is never repaired; so is a
+ * loose record's.
  */
 export function undeclaredKey(container: Sel, key: string | number): boolean {
   if (container instanceof OrSel || container instanceof AndSel) {
@@ -38,6 +40,7 @@ export function undeclaredKey(container: Sel, key: string | number): boolean {
   }
   if (typeof key !== 'string' || !isSchema(container)) return false;
   const def = defOf(container);
+  if (def.type === 'record') return recordRefusesKey(def, key);
   if (def.type !== 'object' || shapeField(def, key) !== undefined) return false;
   return def.catchall !== undefined && isNever(def.catchall);
 }

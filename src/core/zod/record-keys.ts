@@ -42,3 +42,11 @@ export function recordKeyOptional(def: AnyDef, key: string): true | undefined {
   const value = def.valueType;
   return def.partial === true || (value !== undefined && isSchema(value) && isOptionalIn(value)) ? true : undefined;
 }
+
+/**
+ * Whether a record refuses `key` by name: its key schema is a finite set without `key`, and it is not a
+ * `z.looseRecord` (which passes such keys through).
+ */
+export function recordRefusesKey(def: AnyDef, key: string): boolean {
+  return def.mode !== 'loose' && recordTakesKey(def, key) === false;
+}
