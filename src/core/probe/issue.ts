@@ -46,6 +46,7 @@ export const SCHEMA_ISSUE_CODES = [
   'untyped-item',
   'deep-nesting',
   'object-literal',
+  'optional-prefix',
   'unresolved-ref',
   // Tool names and definitions.
   'invalid-tool-name',

@@ -443,6 +443,20 @@ const localGrammar: Profile = {
       },
     }),
     grammarRule({
+      id: 'optional-prefix',
+      reason: `${ENGINE} writes every prefix item of an array, whatever minItems says`,
+      severity: 'error',
+      check: ({ node }) => {
+        if (grammarForm(node) !== 'array' || !Array.isArray(node.prefixItems)) return undefined;
+        const min = typeof node.minItems === 'number' ? node.minItems : 0;
+        return node.prefixItems.length <= min
+          ? undefined
+          : {
+              message: `${node.prefixItems.length} prefix items and minItems ${min}: ${ENGINE}'s grammar writes every prefix item, so a shorter array cannot be written; ${GRAMMAR_FIX}, which moves the optional ones into items`,
+            };
+      },
+    }),
+    grammarRule({
       id: 'unsupported-format',
       reason: `${ENGINE} writes a format other than ${LOCAL_GRAMMAR_FORMATS.join(', ')} as the empty string alone, or more strictly than JSON Schema means it (date-time, time)`,
       severity: 'error',

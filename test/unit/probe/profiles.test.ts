@@ -443,6 +443,11 @@ describe('local-grammar: the subset node-llama-cpp reads', () => {
     expect(errors(doc)).toEqual(['type-list@/properties/a', 'type-list@/properties/o']);
   });
 
+  it('prefix items past minItems are an error (a tuple with an optional element); a full tuple is not', () => {
+    const doc = toDoc(z.object({ opt: z.tuple([z.string(), z.number().optional()]), full: z.tuple([z.string()]) }));
+    expect(errors(doc)).toEqual(['optional-prefix@/properties/opt']);
+  });
+
   it('a format other than date on a string is an error; date is not', () => {
     const doc = obj(
       Object.fromEntries(['date', 'date-time', 'time', 'email'].map((f) => [f, { type: 'string', format: f }])),

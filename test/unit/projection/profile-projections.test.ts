@@ -484,7 +484,7 @@ describe('local-grammar', () => {
   });
 
   it('true sub-schemas, which node-llama-cpp reads as null, become any JSON value; a key that admits nothing stays', () => {
-    const doc = obj({ t: true, n: { not: {} }, p: { type: 'array', prefixItems: [true], items: true } }, [
+    const doc = obj({ t: true, n: { not: {} }, p: { type: 'array', prefixItems: [true], items: true, minItems: 1 } }, [
       't',
       'n',
       'p',
@@ -496,6 +496,7 @@ describe('local-grammar', () => {
       type: 'array',
       prefixItems: [{ $ref: '#/$defs/JsonValue' }],
       items: { $ref: '#/$defs/JsonValue' },
+      minItems: 1,
     });
   });
 
@@ -520,6 +521,43 @@ describe('local-grammar', () => {
     expect(properties.patterned).toEqual(obj({}, [], { additionalProperties: { type: ['string', 'number'] } }));
     // Zod drops a strip object's undeclared keys before the handler: closing it takes nothing away.
     expect(narrowed).toEqual([]);
+  });
+
+  it('prefix items past minItems join items, since node-llama-cpp writes every prefix item; maxItems still bounds them', () => {
+    const { properties } = grammar(
+      obj(
+        {
+          optionalTail: {
+            type: 'array',
+            prefixItems: [{ type: 'string' }, { type: 'number' }],
+            items: false,
+            minItems: 1,
+            maxItems: 2,
+          },
+          joined: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'boolean' }], items: { type: 'number' } },
+          tuple: { type: 'array', prefixItems: [{ type: 'string' }], items: false, minItems: 1, maxItems: 1 },
+        },
+        ['optionalTail', 'joined', 'tuple'],
+      ),
+    ).schema;
+    expect(properties.optionalTail).toEqual({
+      type: 'array',
+      prefixItems: [{ type: 'string' }],
+      items: { type: 'number' },
+      minItems: 1,
+      maxItems: 2,
+    });
+    expect(properties.joined.prefixItems).toBeUndefined();
+    expect(properties.joined.items.type).toEqual(['string', 'boolean', 'number']);
+    expect(properties.tuple).toEqual({
+      type: 'array',
+      prefixItems: [{ type: 'string' }],
+      items: false,
+      minItems: 1,
+      maxItems: 1,
+    });
+    const schema = grammar(flatOf(z.object({ pair: z.tuple([z.string(), z.number().optional()]) }))).schema;
+    for (const pair of [['a'], ['a', 1]]) expect(accepts(schema, { pair }), JSON.stringify(pair)).toBe(true);
   });
 
   it('a recursive root is named in $defs, and every # refers to it there', () => {

@@ -141,6 +141,29 @@ const trueAsEmpty: Rewrite = (node) => {
   return out;
 };
 
+/**
+ * SUPERSET: `prefixItems` past `minItems` (a tuple's optional elements, a tuple joined with an array) join
+ * `items`, since node-llama-cpp writes every prefix item; the positions past `minItems` then take any of
+ * their schemas (the one position's own schema where only one is optional), `maxItems` still bounding them.
+ */
+const optionalPrefixAsItems: Rewrite = (node, ctx) => {
+  if (!Array.isArray(node.prefixItems)) return undefined;
+  const min = typeof node.minItems === 'number' && node.minItems > 0 ? Math.floor(node.minItems) : 0;
+  if (node.prefixItems.length <= min) return undefined;
+  const tail: unknown[] = node.items === undefined ? [{}] : node.items === false ? [] : [node.items];
+  const members = [...node.prefixItems.slice(min), ...tail];
+  const out: JsonSchema = { ...node };
+  if (min > 0) out.prefixItems = node.prefixItems.slice(0, min);
+  else delete out.prefixItems;
+  out.items =
+    members.length === 1
+      ? members[0]
+      : members.some((m) => !isPlainObject(m))
+        ? {}
+        : (joinUnion({ anyOf: members }, ctx.resolve) ?? {});
+  return out;
+};
+
 /** The key's schema admitting null too; a key that admits nothing (`false`) admits null alone. */
 const nullable = (schema: unknown): unknown => (schema === false ? { type: 'null' } : withNull(schema));
 
@@ -295,6 +318,7 @@ export const LOCAL_GRAMMAR: Rewrites = {
     unionAsOneOf,
     typeListAsOneOf,
     trueAsEmpty,
+    optionalPrefixAsItems,
     everyKeyListed,
     untypedAsAnyValue,
     dropFormatsOutside(LOCAL_GRAMMAR_FORMATS),
