@@ -10,7 +10,7 @@ import { Hono } from 'hono';
 import { autoProjection, PROJECTION_NAMES, type ProjectionName } from 'mcp-mount';
 import { mcp } from 'mcp-mount/hono';
 import { awkwardTools, DEEP_TREE, received, TAG_VALUES, tools, WRONG_TAG, wrongNameAt } from './fixture.js';
-import { grammarTable, loadLlama, measureGrammars } from './grammar.js';
+import { grammarChecks, grammarSweep, grammarTable, loadLlama, measureGrammars, sweepLine } from './grammar.js';
 import { inspectorChecks } from './inspector.js';
 import { LIBRARIES, type LibraryName, type LibrarySession } from './libraries.js';
 
@@ -219,7 +219,11 @@ export async function main(): Promise<number> {
   checks.push(...(await inspectorChecks()));
   const llama = await loadLlama();
   try {
-    console.log(grammarTable(await measureGrammars(llama)));
+    const rows = await measureGrammars(llama);
+    console.log(grammarTable(rows));
+    const sweep = await grammarSweep(llama);
+    console.log(sweepLine(sweep));
+    checks.push(...grammarChecks(rows, sweep));
   } finally {
     await llama.dispose();
   }
