@@ -55,7 +55,7 @@ function whatToDo(code: SchemaIssueCode): 'schema' | 'profile' | 'definition' | 
     case 'untyped-item':
     case 'deep-nesting':
     case 'object-literal':
-    case 'optional-prefix':
+    case 'prefix-items':
     case 'unresolved-ref':
       return 'profile';
     case 'invalid-tool-name':

@@ -46,7 +46,7 @@ export const SCHEMA_ISSUE_CODES = [
   'untyped-item',
   'deep-nesting',
   'object-literal',
-  'optional-prefix',
+  'prefix-items',
   'unresolved-ref',
   // Tool names and definitions.
   'invalid-tool-name',

@@ -443,18 +443,15 @@ const localGrammar: Profile = {
       },
     }),
     grammarRule({
-      id: 'optional-prefix',
-      reason: `${ENGINE} writes every prefix item of an array, whatever minItems says`,
+      id: 'prefix-items',
+      reason: `${ENGINE} writes every prefix item whatever minItems says, and llama.cpp documents its prefixItems as broken`,
       severity: 'error',
-      check: ({ node }) => {
-        if (grammarForm(node) !== 'array' || !Array.isArray(node.prefixItems)) return undefined;
-        const min = typeof node.minItems === 'number' ? node.minItems : 0;
-        return node.prefixItems.length <= min
-          ? undefined
-          : {
-              message: `${node.prefixItems.length} prefix items and minItems ${min}: ${ENGINE}'s grammar writes every prefix item, so a shorter array cannot be written; ${GRAMMAR_FIX}, which moves the optional ones into items`,
-            };
-      },
+      check: ({ node }) =>
+        grammarForm(node) === 'array' && Array.isArray(node.prefixItems)
+          ? {
+              message: `this tuple's prefixItems: ${ENGINE} writes every prefix item (minItems ${typeof node.minItems === 'number' ? node.minItems : 0} here), and llama.cpp's converter mishandles them; ${GRAMMAR_FIX}, which writes the tuple's positions as items`,
+            }
+          : undefined,
     }),
     grammarRule({
       id: 'unsupported-format',

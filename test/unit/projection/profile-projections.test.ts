@@ -484,20 +484,11 @@ describe('local-grammar', () => {
   });
 
   it('true sub-schemas, which node-llama-cpp reads as null, become any JSON value; a key that admits nothing stays', () => {
-    const doc = obj({ t: true, n: { not: {} }, p: { type: 'array', prefixItems: [true], items: true, minItems: 1 } }, [
-      't',
-      'n',
-      'p',
-    ]);
+    const doc = obj({ t: true, n: { not: {} }, p: { type: 'array', items: true } }, ['t', 'n', 'p']);
     const { properties } = grammar(doc).schema;
     expect(properties.t).toEqual({ $ref: '#/$defs/JsonValue' });
     expect(properties.n).toEqual({ not: {} });
-    expect(properties.p).toEqual({
-      type: 'array',
-      prefixItems: [{ $ref: '#/$defs/JsonValue' }],
-      items: { $ref: '#/$defs/JsonValue' },
-      minItems: 1,
-    });
+    expect(properties.p).toEqual({ type: 'array', items: { $ref: '#/$defs/JsonValue' } });
   });
 
   it('an object says which other keys it takes: none for a strip object, any for a loose one or one that declares no keys, the patterns joined for pattern keys', () => {
@@ -523,7 +514,7 @@ describe('local-grammar', () => {
     expect(narrowed).toEqual([]);
   });
 
-  it('prefix items past minItems join items, since node-llama-cpp writes every prefix item; maxItems still bounds them', () => {
+  it("a tuple's positions join items, since node-llama-cpp writes every prefix item and llama.cpp mishandles them; its length stays bounded", () => {
     const { properties } = grammar(
       obj(
         {
@@ -535,27 +526,20 @@ describe('local-grammar', () => {
             maxItems: 2,
           },
           joined: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'boolean' }], items: { type: 'number' } },
-          tuple: { type: 'array', prefixItems: [{ type: 'string' }], items: false, minItems: 1, maxItems: 1 },
+          point: { type: 'array', prefixItems: [{ type: 'number' }, { type: 'number' }], items: false, minItems: 2 },
         },
-        ['optionalTail', 'joined', 'tuple'],
+        ['optionalTail', 'joined', 'point'],
       ),
     ).schema;
     expect(properties.optionalTail).toEqual({
       type: 'array',
-      prefixItems: [{ type: 'string' }],
-      items: { type: 'number' },
+      items: { type: ['string', 'number'] },
       minItems: 1,
       maxItems: 2,
     });
     expect(properties.joined.prefixItems).toBeUndefined();
     expect(properties.joined.items.type).toEqual(['string', 'boolean', 'number']);
-    expect(properties.tuple).toEqual({
-      type: 'array',
-      prefixItems: [{ type: 'string' }],
-      items: false,
-      minItems: 1,
-      maxItems: 1,
-    });
+    expect(properties.point).toEqual({ type: 'array', items: { type: 'number' }, minItems: 2, maxItems: 2 });
     const schema = grammar(flatOf(z.object({ pair: z.tuple([z.string(), z.number().optional()]) }))).schema;
     for (const pair of [['a'], ['a', 1]]) expect(accepts(schema, { pair }), JSON.stringify(pair)).toBe(true);
   });

@@ -127,40 +127,41 @@ const typeListAsOneOf: Rewrite = (node) => {
 const trueAsEmpty: Rewrite = (node) => {
   const props = isPlainObject(node.properties) ? node.properties : undefined;
   const trueProps = props !== undefined && Object.values(props).some((v) => v === true);
-  const trueItems = node.items === true;
-  const truePrefix = Array.isArray(node.prefixItems) && node.prefixItems.some((v: unknown) => v === true);
-  if (!trueProps && !trueItems && !truePrefix) return undefined;
+  if (!trueProps && node.items !== true) return undefined;
   const out: JsonSchema = { ...node };
   if (trueProps) {
     const next: JsonSchema = {};
     for (const [key, value] of Object.entries(props)) setOwn(next, key, value === true ? {} : value);
     out.properties = next;
   }
-  if (trueItems) out.items = {};
-  if (truePrefix) out.prefixItems = node.prefixItems.map((v: unknown) => (v === true ? {} : v));
+  if (node.items === true) out.items = {};
   return out;
 };
 
 /**
- * SUPERSET: `prefixItems` past `minItems` (a tuple's optional elements, a tuple joined with an array) join
- * `items`, since node-llama-cpp writes every prefix item; the positions past `minItems` then take any of
- * their schemas (the one position's own schema where only one is optional), `maxItems` still bounding them.
+ * SUPERSET: `prefixItems` (a tuple) join `items`: node-llama-cpp writes every prefix item whatever `minItems`
+ * says (a tuple's optional elements, a tuple joined with an array), and llama.cpp documents its `prefixItems`
+ * as broken. Each position then takes any of the tuple's schemas (exactly its own where they are all one),
+ * `minItems` and `maxItems` (the tuple's length, where it took no more) still bounding the length.
  */
-const optionalPrefixAsItems: Rewrite = (node, ctx) => {
+const prefixAsItems: Rewrite = (node, ctx) => {
   if (!Array.isArray(node.prefixItems)) return undefined;
-  const min = typeof node.minItems === 'number' && node.minItems > 0 ? Math.floor(node.minItems) : 0;
-  if (node.prefixItems.length <= min) return undefined;
+  const prefix: unknown[] = node.prefixItems;
   const tail: unknown[] = node.items === undefined ? [{}] : node.items === false ? [] : [node.items];
-  const members = [...node.prefixItems.slice(min), ...tail];
-  const out: JsonSchema = { ...node };
-  if (min > 0) out.prefixItems = node.prefixItems.slice(0, min);
-  else delete out.prefixItems;
+  const members = [...prefix, ...tail];
+  const { prefixItems: _prefix, ...out } = node;
+  if (node.items === false) {
+    out.maxItems = typeof node.maxItems === 'number' ? Math.min(node.maxItems, prefix.length) : prefix.length;
+  }
+  const distinct = members.filter((m, i) => members.findIndex((n) => JSON.stringify(n) === JSON.stringify(m)) === i);
   out.items =
-    members.length === 1
-      ? members[0]
-      : members.some((m) => !isPlainObject(m))
-        ? {}
-        : (joinUnion({ anyOf: members }, ctx.resolve) ?? {});
+    distinct.length === 0
+      ? false
+      : distinct.length === 1
+        ? distinct[0]
+        : distinct.some((m) => !isPlainObject(m))
+          ? {}
+          : (joinUnion({ anyOf: distinct }, ctx.resolve) ?? {});
   return out;
 };
 
@@ -318,7 +319,7 @@ export const LOCAL_GRAMMAR: Rewrites = {
     unionAsOneOf,
     typeListAsOneOf,
     trueAsEmpty,
-    optionalPrefixAsItems,
+    prefixAsItems,
     everyKeyListed,
     untypedAsAnyValue,
     dropFormatsOutside(LOCAL_GRAMMAR_FORMATS),
