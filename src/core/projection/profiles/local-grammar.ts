@@ -7,6 +7,7 @@ import {
 import {
   ANNOTATION_KEYWORDS,
   declaredTypes,
+  forEachSubschema,
   isNullableWrapper,
   isNullOnly,
   type JsonType,
@@ -273,9 +274,8 @@ function refersTo(node: unknown, ref: string): boolean {
   if (!isPlainObject(node)) return false;
   if (node.$ref === ref) return true;
   let found = false;
-  mapSubschemas(node, (child) => {
+  forEachSubschema(node, (child) => {
     found ||= refersTo(child, ref);
-    return child;
   });
   return found;
 }
