@@ -4,8 +4,9 @@
  * prebuilt binary parses the grammar), whether every value the tool's Zod schema accepts can be written under
  * that grammar (the grammar's own matcher, `_testText`, on the text a constrained model writes) and passes
  * node-llama-cpp's check of the result (`grammar.parse`), and whether that text sent as a call reaches the
- * handler with the original parse. Values the Zod schema refuses, written the same way, must still be refused
- * by the call (`isError`).
+ * handler with the original parse. Values the Zod schema refuses, written the same way (with the keys a closed
+ * object does not declare, as a client not held to the grammar sends them), must still be refused by the
+ * call (`isError`). `grammarSweep` does the same over the projection property suite's random Zod schemas.
  *
  * "The text a constrained model writes" follows the served document as its grammar does: every key the
  * document lists, in its order, with `null` for a key the value leaves out; numbers in a form the grammar's
@@ -20,7 +21,7 @@ import { Hono } from 'hono';
 import { defineTool, type ProjectionName } from 'mcp-mount';
 import { mcp } from 'mcp-mount/hono';
 import { testMount } from 'mcp-mount/testing';
-import { getLlama, type Llama, type LlamaJsonSchemaGrammar } from 'node-llama-cpp';
+import { getLlama, type Llama, type LlamaJsonSchemaGrammar, LlamaLogLevel } from 'node-llama-cpp';
 import type { z } from 'zod';
 import { type Gen, rootArb } from '../unit/projection/arbitraries.js';
 import { typedRootArb } from '../unit/projection/deep-arbitraries.js';
@@ -61,7 +62,13 @@ export interface GrammarRow {
 
 /** node-llama-cpp's prebuilt CPU binary, as it ships on npm: no build, no download, no GPU probe. */
 export function loadLlama(): Promise<Llama> {
-  return getLlama({ build: 'never', gpu: false, skipDownload: true, progressLogs: false, logLevel: 'error' as never });
+  return getLlama({
+    build: 'never',
+    gpu: false,
+    skipDownload: true,
+    progressLogs: false,
+    logLevel: LlamaLogLevel.error,
+  });
 }
 
 /** Every fixture tool under each of `mounts`, one row per tool and mount. */
