@@ -13,6 +13,7 @@ const cliProcessFiles = ['test/cli/check.test.ts'];
 const propertyFiles = [
   'test/unit/projection/flatten.property.test.ts',
   'test/unit/projection/profile-projections.property.test.ts',
+  'test/unit/projection/local-grammar.property.test.ts',
   'test/unit/projection/served-holes.property.test.ts',
   'test/unit/projection/flat-served.property.test.ts',
   'test/unit/repair/properties.test.ts',

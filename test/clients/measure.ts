@@ -10,6 +10,7 @@ import { Hono } from 'hono';
 import { autoProjection, PROJECTION_NAMES, type ProjectionName } from 'mcp-mount';
 import { mcp } from 'mcp-mount/hono';
 import { awkwardTools, DEEP_TREE, received, TAG_VALUES, tools, WRONG_TAG, wrongNameAt } from './fixture.js';
+import { grammarChecks, grammarSweep, grammarTable, loadLlama, measureGrammars, sweepLine } from './grammar.js';
 import { inspectorChecks } from './inspector.js';
 import { LIBRARIES, type LibraryName, type LibrarySession } from './libraries.js';
 
@@ -216,6 +217,16 @@ export async function main(): Promise<number> {
     checks.push([`${r.library} ${r.mount}: calls reach the handler with the parse`, r.calls]);
   }
   checks.push(...(await inspectorChecks()));
+  const llama = await loadLlama();
+  try {
+    const rows = await measureGrammars(llama);
+    console.log(grammarTable(rows));
+    const sweep = await grammarSweep(llama);
+    console.log(sweepLine(sweep));
+    checks.push(...grammarChecks(rows, sweep));
+  } finally {
+    await llama.dispose();
+  }
   const failed = checks.filter(([, ok]) => !ok);
   for (const [what] of failed) console.log(`FAIL ${what}`);
   console.log(`${checks.length - failed.length} passed, ${failed.length} failed`);

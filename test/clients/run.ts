@@ -4,9 +4,11 @@
  * the library hands a model after its own conversion (Ajv on the converted schema: does it still refuse a
  * wrongly typed nested field, at which depth; does it still type `string | string[]`; does it accept every
  * valid value) and whether calls through the library's execute path reach the handler with the original
- * parse; then the MCP Inspector CLI against the MCP App example (inspector.ts). Prints the table, asserts what unknown clients (`flat`, `'auto'`) must get, and ends on the
- * `N passed, N failed` line. The libraries need Node >= 22: they and that Node live in test/clients (own
- * package.json and lockfile, installed when missing), and this script re-runs itself on that Node.
+ * parse; then the MCP Inspector CLI against the MCP App example (inspector.ts); then node-llama-cpp's grammar
+ * for every fixture tool's served document (grammar.ts). Prints the tables, asserts what unknown clients
+ * (`flat`, `'auto'`) must get, and ends on the `N passed, N failed` line. The libraries need Node >= 22: they
+ * and that Node live in test/clients (own package.json and lockfile, installed when missing), and this script
+ * re-runs itself on that Node.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';

@@ -25,9 +25,10 @@ const worker = (entry: string, options: string) => `
 `;
 
 describe("mcp-mount's own code in a Worker bundle", () => {
-  it('is at most 82 KiB gzip for mcp-mount/fetch with default options', async () => {
+  // 84.0 with the local-grammar projection and its subset checks (ADR 0030), 81.0 before; 2 KiB of room.
+  it('is at most 86 KiB gzip for mcp-mount/fetch with default options', async () => {
     const { gzip } = await bundleWorker(worker('dist/adapters/fetch/index.js', '{}'), true);
-    expect(gzip / KiB).toBeLessThanOrEqual(82);
+    expect(gzip / KiB).toBeLessThanOrEqual(86);
   });
 
   it('is at most 43 KiB gzip for mcp-mount/fetch/prebuilt serving build-time documents', async () => {

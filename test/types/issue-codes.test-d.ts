@@ -54,6 +54,9 @@ function whatToDo(code: SchemaIssueCode): 'schema' | 'profile' | 'definition' | 
     case 'long-pattern':
     case 'untyped-item':
     case 'deep-nesting':
+    case 'object-literal':
+    case 'prefix-items':
+    case 'unresolved-ref':
       return 'profile';
     case 'invalid-tool-name':
     case 'duplicate-tool-name':

@@ -46,3 +46,28 @@ export const LOCAL_GRAMMAR_LIMITS = {
   /** Values nested deeper than this (objects and arrays) blow up grammar size. */
   depth: 6,
 } as const;
+
+/**
+ * Formats local grammar engines write as JSON Schema means them. node-llama-cpp's grammar takes `date` as
+ * `YYYY-MM-DD` with months 01-12 and days 01-31 (every full-date and more); its `time` and `date-time` need
+ * seconds, exactly three fraction digits and an offset, and any other format compiles to `""` alone.
+ */
+export const LOCAL_GRAMMAR_FORMATS: readonly string[] = ['date'];
+
+/** The `$defs` name the `local-grammar` projection gives "any JSON value", numbered when a document uses it. */
+export const LOCAL_GRAMMAR_ANY_VALUE = 'JsonValue';
+
+/**
+ * Any JSON value, in the subset local grammar engines read: no type list holds `object` or `array`, and a
+ * node without a type compiles to `null` alone in node-llama-cpp, so the scalars, an array of any values
+ * (through `ref`, this definition's own reference) and an object of any values are three `oneOf` members.
+ */
+export function grammarAnyValue(ref: string): Record<string, unknown> {
+  return {
+    oneOf: [
+      { type: ['string', 'number', 'boolean', 'null'] },
+      { type: 'array', items: { $ref: ref } },
+      { type: 'object', additionalProperties: true },
+    ],
+  };
+}

@@ -184,8 +184,10 @@ const requiredNullable = positionRule({
   id: 'required-nullable',
   reason: 'models omit or fill required nullable fields unpredictably, and several clients reject null type lists',
   severity: 'warning',
-  // The openai-strict projection makes every key required and nullable on purpose: nothing to change.
-  positions: ({ node, pointer: at }, ctx) => (ctx.projection === 'openai-strict' ? [] : requiredProperties(node, at)),
+  // The openai-strict and local-grammar projections make every key required and nullable on purpose: nothing
+  // to change.
+  positions: ({ node, pointer: at }, ctx) =>
+    ctx.projection === 'openai-strict' || ctx.projection === 'local-grammar' ? [] : requiredProperties(node, at),
   // A flattened union's tag that lists null selects a variant with it: there null is a value to choose.
   message: ({ key, schema }) =>
     isNullable(schema) && !isFlattenedTag(schema)

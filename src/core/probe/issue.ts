@@ -45,6 +45,9 @@ export const SCHEMA_ISSUE_CODES = [
   'long-pattern',
   'untyped-item',
   'deep-nesting',
+  'object-literal',
+  'prefix-items',
+  'unresolved-ref',
   // Tool names and definitions.
   'invalid-tool-name',
   'duplicate-tool-name',

@@ -8,7 +8,7 @@
 
 import { shapeField } from '../zod/child-schemas.js';
 import { defOf, isNever, isOptionalIn, isSchema } from '../zod/def.js';
-import { recordTakesEveryKey, recordTakesKey } from '../zod/record-keys.js';
+import { recordKeyOptional, recordRefusesKey } from '../zod/record-keys.js';
 import { AndSel, acceptsSel, OrSel, type Sel } from './selection.js';
 
 /**
@@ -16,9 +16,9 @@ import { AndSel, acceptsSel, OrSel, type Sel } from './selection.js';
  * read as absent: the key's own schemas (`child`) accept neither null nor anything, and the key is
  * optional in the object schema(s) that declare it (for a plain union, in some member still in the
  * running; for an intersection, in every side that declares it). A record whose key schema takes every
- * key (`z.record(z.string(), ...)`) has every key optional, and so does a `z.partialRecord` for the keys
- * its key schema takes; a record with a finite key set (an enum) requires each of its keys, and one with
- * checked keys cannot be told, so neither counts.
+ * key (`z.record(z.string(), ...)`) has every key optional; one with a finite key set (an enum) has its keys
+ * optional when it is a `z.partialRecord` or its value schema is optional, and requires each of them
+ * otherwise; one with checked keys cannot be told, so neither of the last two counts.
  */
 export function nullMeansAbsent(container: Sel, key: string | number, child: Sel): boolean {
   const a = acceptsSel(child);
@@ -28,11 +28,11 @@ export function nullMeansAbsent(container: Sel, key: string | number, child: Sel
 
 /**
  * True when every object schema in `container` refuses `key` by name: a strict object that does not
- * declare it, as a strict variant of a discriminated union is for the keys only other variants declare,
- * or a record whose finite key set (an enum, literals) leaves it out, as a variant's record is for the keys
- * a flattened object gives the other variants. `null` there can only fail the parse and is read as absent.
- * A strip object's undeclared key, and a key a loose record passes through, are left alone: the call is
- * valid as sent, and a valid call is never repaired.
+ * declare it, as a strict variant of a discriminated union is for the keys only other variants declare, or
+ * a record whose finite key set lacks it (a flattened union joins such a record's keys with another
+ * variant's). `null` there can only fail the parse and is read as absent. A strip object's undeclared key
+ * is left alone: Zod drops it, so the call is valid as sent, and a valid call is never repaired; so is a
+ * loose record's.
  */
 export function undeclaredKey(container: Sel, key: string | number): boolean {
   if (container instanceof OrSel || container instanceof AndSel) {
@@ -40,7 +40,7 @@ export function undeclaredKey(container: Sel, key: string | number): boolean {
   }
   if (typeof key !== 'string' || !isSchema(container)) return false;
   const def = defOf(container);
-  if (def.type === 'record') return def.mode !== 'loose' && recordTakesKey(def, key) === false;
+  if (def.type === 'record') return recordRefusesKey(def, key);
   if (def.type !== 'object' || shapeField(def, key) !== undefined) return false;
   return def.catchall !== undefined && isNever(def.catchall);
 }
@@ -58,10 +58,7 @@ function optionalKey(sel: Sel, key: string): boolean | undefined {
   }
   if (!isSchema(sel)) return undefined;
   const def = defOf(sel);
-  if (def.type === 'record') {
-    // A record of every key, and a `z.partialRecord`'s keys, may each be missing.
-    return recordTakesEveryKey(def) || (def.partial === true && recordTakesKey(def, key) === true) ? true : undefined;
-  }
+  if (def.type === 'record') return recordKeyOptional(def, key);
   if (def.type !== 'object') return undefined;
   const field = shapeField(def, key);
   return field === undefined ? undefined : isOptionalIn(field);

@@ -31,7 +31,7 @@ export interface AnyDef {
   valueType?: Schema;
   /** Records: `'loose'` passes keys the key schema refuses through as sent. */
   mode?: string;
-  /** Records: `z.partialRecord`, whose keys (those its key schema takes) may each be missing. */
+  /** Records: `z.partialRecord`, whose finite key set may each be left out. */
   partial?: boolean;
   values?: readonly unknown[];
   entries?: Readonly<Record<string, unknown>>;

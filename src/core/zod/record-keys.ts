@@ -1,5 +1,5 @@
 import { acceptsOf } from './accepted-kinds.js';
-import { type AnyDef, defOf, isSchema } from './def.js';
+import { type AnyDef, defOf, isOptionalIn, isSchema } from './def.js';
 
 // Which keys a record's key schema takes, judged from its definition without running it.
 
@@ -29,4 +29,24 @@ export function recordTakesKey(def: AnyDef, key: string | number): boolean | und
   const k = String(key);
   if (a.strings.has(k)) return true;
   return a.numbers.size > 0 && NUMERIC_KEY.test(k) && a.numbers.has(Number(k));
+}
+
+/**
+ * Whether `key` may be left out of a record: every key may when the key schema takes every key; a key of a
+ * finite set (`z.enum`, literals) may in a `z.partialRecord`, or when the value schema is optional or
+ * defaulted (Zod fills or skips it). Undefined when that cannot be told, or the key is required.
+ */
+export function recordKeyOptional(def: AnyDef, key: string): true | undefined {
+  if (recordTakesEveryKey(def)) return true;
+  if (recordTakesKey(def, key) !== true) return undefined;
+  const value = def.valueType;
+  return def.partial === true || (value !== undefined && isSchema(value) && isOptionalIn(value)) ? true : undefined;
+}
+
+/**
+ * Whether a record refuses `key` by name: its key schema is a finite set without `key`, and it is not a
+ * `z.looseRecord` (which passes such keys through).
+ */
+export function recordRefusesKey(def: AnyDef, key: string): boolean {
+  return def.mode !== 'loose' && recordTakesKey(def, key) === false;
 }

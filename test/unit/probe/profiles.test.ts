@@ -391,6 +391,125 @@ describe('local-grammar', () => {
   });
 });
 
+describe('local-grammar: the subset node-llama-cpp reads', () => {
+  const local = withProfile('local-grammar');
+  const l = 'local-grammar';
+  const errors = (doc: any) =>
+    check(doc, local)
+      .filter((i) => i.profile === l && i.severity === 'error')
+      .map((i) => `${i.code}@${i.path}`)
+      .sort();
+  const obj = (properties: any, extra: any = {}) => ({
+    type: 'object',
+    properties,
+    required: Object.keys(properties),
+    additionalProperties: false,
+    ...extra,
+  });
+
+  it('a key an object does not require is an error at the key: node-llama-cpp writes every listed key', () => {
+    const doc = toDoc(z.object({ a: z.string(), b: z.string().optional(), c: z.number().default(1) }));
+    expect(errors(doc)).toEqual(['optional-key@/properties/b', 'optional-key@/properties/c']);
+    const issue = only(check(doc, local), 'optional-key', '/properties/b', l);
+    expect(issue.message).toContain("projection: 'local-grammar'");
+  });
+
+  it('a node with no form node-llama-cpp reads is an error: a bare {}, an anyOf or allOf alone, a true sub-schema', () => {
+    const doc = obj({
+      any: {},
+      either: { anyOf: [{ type: 'string' }, { type: 'number' }] },
+      both: { allOf: [{ type: 'string' }, { minLength: 1 }] },
+      items: { type: 'array', items: true },
+      t: true,
+      never: { not: {} },
+    });
+    expect(errors(doc)).toEqual([
+      'untyped@/properties/any',
+      'untyped@/properties/both',
+      'untyped@/properties/either',
+      'untyped@/properties/items/items',
+      'untyped@/properties/t',
+    ]);
+    expect(only(check(doc, local), 'untyped', '/properties/either', l).message).toContain('`anyOf`');
+  });
+
+  it('a type list holding object or array is an error; a list of scalars, or one beside an enum, is not', () => {
+    const doc = obj({
+      o: { type: ['object', 'null'], properties: {}, required: [], additionalProperties: false },
+      a: { type: ['array', 'string'], items: { type: 'string' } },
+      s: { type: ['string', 'number', 'null'] },
+      e: { type: ['object', 'string'], enum: ['x'] },
+    });
+    expect(errors(doc)).toEqual(['type-list@/properties/a', 'type-list@/properties/o']);
+  });
+
+  it('a tuple is an error: node-llama-cpp writes every prefix item, and llama.cpp mishandles them', () => {
+    const doc = toDoc(z.object({ opt: z.tuple([z.string(), z.number().optional()]), list: z.array(z.string()) }));
+    expect(errors(doc)).toEqual(['prefix-items@/properties/opt']);
+    expect(only(check(doc, local), 'prefix-items', '/properties/opt', l).message).toContain('minItems 1');
+  });
+
+  it('a format other than date on a string is an error; date is not', () => {
+    const doc = obj(
+      Object.fromEntries(['date', 'date-time', 'time', 'email'].map((f) => [f, { type: 'string', format: f }])),
+    );
+    expect(errors(doc)).toEqual([
+      'unsupported-format@/properties/date-time',
+      'unsupported-format@/properties/email',
+      'unsupported-format@/properties/time',
+    ]);
+    expect(only(check(doc, local), 'unsupported-format', '/properties/time', l).message).toContain('seconds');
+  });
+
+  it('a oneOf beside other keywords, pattern keys and an object literal are errors; an unresolved $ref a warning', () => {
+    const doc = obj(
+      {
+        mixed: { type: 'string', oneOf: [{ const: 'a' }, { const: 'b' }] },
+        keyed: { type: 'object', patternProperties: { '^x': { type: 'string' } } },
+        lit: { const: { a: 1 } },
+        self: { $ref: '#' },
+      },
+      { $defs: {} },
+    );
+    expect(errors(doc)).toEqual([
+      'object-literal@/properties/lit',
+      'record-keyword@/properties/keyed',
+      'union@/properties/mixed',
+    ]);
+    expect(only(check(doc, local), 'unresolved-ref', '/properties/self', l).severity).toBe('warning');
+  });
+
+  it('nodes node-llama-cpp does not read are not checked: below anyOf, allOf, not, or keywords beside a $ref', () => {
+    const doc = obj(
+      {
+        typed: { type: 'string', anyOf: [{ minLength: 1 }, { maxLength: 0 }] },
+        ref: { $ref: '#/$defs/T', properties: { x: {} } },
+        neg: { type: 'number', not: { type: 'integer' } },
+      },
+      { $defs: { T: { type: 'string' } } },
+    );
+    expect(errors(doc)).toEqual([]);
+  });
+
+  it('nodes it reads through oneOf members, items, additionalProperties and $defs are checked', () => {
+    const doc = obj(
+      {
+        u: { oneOf: [{ type: 'object', properties: { k: { type: 'string' } } }, { type: 'null' }] },
+        l: { type: 'array', items: { type: ['object', 'null'] } },
+        r: { type: 'object', additionalProperties: {} },
+        d: { $ref: '#/$defs/D' },
+      },
+      { $defs: { D: { type: 'string', format: 'uri' } } },
+    );
+    expect(errors(doc)).toEqual([
+      'optional-key@/properties/u/oneOf/0/properties/k',
+      'type-list@/properties/l/items',
+      'unsupported-format@/$defs/D',
+      'untyped@/properties/r/additionalProperties',
+    ]);
+  });
+});
+
 describe('openai-strict and flattenUnionInput', () => {
   it('says a key is optional because of flattening, not advice to change the Zod', async () => {
     const { validateMcpSchemas, defineTool } = await import('mcp-mount');

@@ -113,13 +113,17 @@ function asSent(value: unknown, schema: unknown, root: JsonSchema, fill: boolean
     sent.value = merge(asSent(value, root.$defs?.[name], root, fill, `/$defs/${name}`));
     return sent;
   }
-  const union = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined;
-  if (union) {
-    // A nullable wrapper is followed into its one branch; a union the projection kept is sent as it is.
+  const keyword = Array.isArray(schema.anyOf) ? 'anyOf' : Array.isArray(schema.oneOf) ? 'oneOf' : undefined;
+  if (keyword) {
+    // A nullable wrapper is followed into its one branch, a union of disjoint types (local-grammar's
+    // `oneOf`) into the one member that takes the value's type; a union the projection kept otherwise is
+    // sent as it is.
+    const union = schema[keyword] as unknown[];
     const real = union.filter((m: any) => !(isPlainObject(m) && m.type === 'null'));
-    const at = union.indexOf(real[0]);
-    if (value !== null && real.length === 1)
-      sent.value = merge(asSent(value, real[0], root, fill, `${ptr}/anyOf/${at}`));
+    const fits = real.filter((m) => takesTypeOf(m, value, root));
+    const member = real.length === 1 ? real[0] : fits.length === 1 ? fits[0] : undefined;
+    if (value !== null && member !== undefined)
+      sent.value = merge(asSent(value, member, root, fill, `${ptr}/${keyword}/${union.indexOf(member)}`));
     return sent;
   }
   if (Array.isArray(value)) {
@@ -165,6 +169,37 @@ function asSent(value: unknown, schema: unknown, root: JsonSchema, fill: boolean
   sent.value = out;
   return sent;
 }
+
+/** Whether `schema` (its `$ref` followed) admits values of `value`'s JSON type, by `type`, literals or members. */
+function takesTypeOf(schema: unknown, value: unknown, root: JsonSchema): boolean {
+  let s = schema;
+  for (let i = 0; i < 16 && isPlainObject(s) && typeof s.$ref === 'string'; i++) {
+    s = root.$defs?.[s.$ref.replace('#/$defs/', '')];
+  }
+  if (!isPlainObject(s)) return s !== false;
+  if ('const' in s) return typeOf(s.const) === typeOf(value);
+  if (Array.isArray(s.enum)) return s.enum.some((v: unknown) => typeOf(v) === typeOf(value));
+  const members: unknown[] | undefined = Array.isArray(s.anyOf)
+    ? s.anyOf
+    : Array.isArray(s.oneOf)
+      ? s.oneOf
+      : undefined;
+  if (members) return members.some((m: unknown) => takesTypeOf(m, value, root));
+  if (s.type === undefined) return true;
+  const types: string[] = Array.isArray(s.type) ? s.type : [s.type];
+  return types.includes(typeOf(value)) || (typeOf(value) === 'integer' && types.includes('number'));
+}
+
+const typeOf = (v: unknown) =>
+  v === null
+    ? 'null'
+    : Array.isArray(v)
+      ? 'array'
+      : typeof v === 'number'
+        ? Number.isInteger(v)
+          ? 'integer'
+          : 'number'
+        : typeof v;
 
 /** Pointers of sub-schemas carrying any of `keywords`. */
 function keywordsIn(doc: unknown, keywords: readonly string[], ptr = '', out: string[] = []): string[] {
@@ -312,7 +347,7 @@ describe('profile projections: property', () => {
           const validateFlat = ajv.compile(flat);
           ajv.removeSchema(flat);
           for (const value of accepted) {
-            const sent = asSent(value, projected, projected, name === 'openai-strict');
+            const sent = asSent(value, projected, projected, name === 'openai-strict' || name === 'local-grammar');
             if (sent.unsendable !== undefined) {
               row.unsendable++;
               expect(covered(narrowed, sent.unsendable), `unsendable value outside a narrowing: ${context}`).toBe(true);

@@ -85,7 +85,7 @@ describe('profile projections: the contract', () => {
       ['openai-strict', 6, ['open-record']], // `d` is a z.record: strict mode has no free-form keys
       ['gemini', 5, ['untyped']], // `b` is a string or an object: Gemini has no way to say both
       ['cursor', 2, []], // `a`'s and `b`'s type lists (`c`, tagged by numbers, is flattened into one object)
-      ['local-grammar', 0, []],
+      ['local-grammar', 3, []], // `a` and `c`'s `p` are optional, and `b`'s type list holds object
     ]);
   });
 });
@@ -386,31 +386,262 @@ describe('cursor', () => {
 });
 
 describe('local-grammar', () => {
+  const grammar = (doc: JsonSchema) => projectForProfile('local-grammar', doc);
+
   it('large bounds and long patterns are not advertised; small ones stay', () => {
-    const doc = obj({
-      s: { type: 'string', maxLength: 5000, minLength: 1 },
-      t: { type: 'string', maxLength: 10 },
-      p: { type: 'string', pattern: `^${'a?'.repeat(150)}$` },
-      q: { type: 'string', pattern: '^[a-z]+$' },
-      l: { type: 'array', items: { type: 'string' }, maxItems: 2000 },
-    });
-    expect(projectForProfile('local-grammar', doc)).toEqual({
-      schema: obj({
-        s: { type: 'string', minLength: 1 },
+    const doc = obj(
+      {
+        s: { type: 'string', maxLength: 5000, minLength: 1 },
         t: { type: 'string', maxLength: 10 },
-        p: { type: 'string' },
+        p: { type: 'string', pattern: `^${'a?'.repeat(150)}$` },
         q: { type: 'string', pattern: '^[a-z]+$' },
-        l: { type: 'array', items: { type: 'string' } },
-      }),
+        l: { type: 'array', items: { type: 'string' }, maxItems: 2000 },
+      },
+      ['s', 't', 'p', 'q', 'l'],
+      { additionalProperties: false },
+    );
+    expect(grammar(doc)).toEqual({
+      schema: obj(
+        {
+          s: { type: 'string', minLength: 1 },
+          t: { type: 'string', maxLength: 10 },
+          p: { type: 'string' },
+          q: { type: 'string', pattern: '^[a-z]+$' },
+          l: { type: 'array', items: { type: 'string' } },
+        },
+        ['s', 't', 'p', 'q', 'l'],
+        { additionalProperties: false },
+      ),
       narrowed: [],
     });
   });
 
-  it('the warnings that a rewrite can clear are gone; untyped items and deep nesting stay', () => {
+  it('every listed key is required: an optional one is served nullable, reported as a narrowing at the key', () => {
+    const doc = obj({ a: { type: 'string' }, b: { type: 'number' }, c: { const: 'x' } }, ['b']);
+    expect(grammar(doc)).toEqual({
+      schema: obj(
+        { a: { type: ['string', 'null'] }, b: { type: 'number' }, c: { enum: ['x', null] } },
+        ['b', 'a', 'c'],
+        { additionalProperties: false },
+      ),
+      narrowed: ['a', 'c'].map((key) => ({
+        pointer: `/properties/${key}`,
+        reason: `\`${key}\` is listed in required and served nullable, since a local grammar writes every key it lists; null sent for it is read as leaving it out`,
+      })),
+    });
+  });
+
+  it('an optional key that takes null already keeps it, and the narrowing says the tool receives null', () => {
+    const { schema, narrowed } = grammar(obj({ n: { type: ['string', 'null'] } }));
+    expect(schema.properties.n).toEqual({ type: ['string', 'null'] });
+    expect(narrowed[0]!.reason).toMatch(/it is nullable, so a model sends null for none, and the tool receives null$/);
+  });
+
+  it('a type list holding object or array becomes oneOf: one member per container type, one for the scalars, each with its own keywords', () => {
+    const node = {
+      type: ['string', 'null', 'object', 'array'],
+      description: 'd',
+      minLength: 2,
+      properties: { k: { type: 'string' } },
+      required: ['k'],
+      items: { type: 'number' },
+      maxItems: 3,
+    };
+    expect(grammar(obj({ v: node }, ['v'])).schema.properties.v).toEqual({
+      description: 'd',
+      oneOf: [
+        { type: ['string', 'null'], minLength: 2 },
+        obj({ k: { type: 'string' } }, ['k'], { additionalProperties: false }),
+        { type: 'array', items: { type: 'number' }, maxItems: 3 },
+      ],
+    });
+  });
+
+  it('a one-type list becomes that type; a scalar type list stays, which the engines read', () => {
+    const { properties } = grammar(
+      obj({ o: { type: ['object'], properties: {} }, s: { type: ['string', 'integer', 'null'] } }, ['o', 's']),
+    ).schema;
+    expect(properties.o).toEqual({ type: 'object', properties: {}, additionalProperties: false });
+    expect(properties.s).toEqual({ type: ['string', 'integer', 'null'] });
+  });
+
+  it('a union of disjoint types becomes oneOf, exact; one whose members overlap becomes their typed join', () => {
+    const { properties } = grammar(
+      obj(
+        {
+          tag: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] },
+          num: {
+            anyOf: [
+              { type: 'integer', minimum: 0 },
+              { type: 'number', maximum: 5 },
+            ],
+          },
+        },
+        ['tag', 'num'],
+      ),
+    ).schema;
+    expect(properties.tag).toEqual({ oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] });
+    expect(properties.num.anyOf ?? properties.num.oneOf).toBeUndefined();
+    expect(properties.num.type).toBe('number');
+  });
+
+  it('a nullable $ref becomes oneOf with null; a wrapper whose member takes null already becomes that member', () => {
+    const doc = obj(
+      {
+        r: { anyOf: [{ $ref: '#/$defs/T' }, { type: 'null' }] },
+        m: { anyOf: [{ $ref: '#/$defs/M' }, { type: 'null' }] },
+      },
+      ['r', 'm'],
+      { $defs: { T: obj({ v: { type: 'number' } }, ['v']), M: { type: ['number', 'null'] } } },
+    );
+    const { properties, $defs } = grammar(doc).schema;
+    expect(properties.r).toEqual({ oneOf: [{ $ref: '#/$defs/T' }, { type: 'null' }] });
+    expect(properties.m).toEqual({ $ref: '#/$defs/M' });
+    expect($defs.T).toEqual(obj({ v: { type: 'number' } }, ['v'], { additionalProperties: false }));
+  });
+
+  it('an untyped position refers to any JSON value, defined once in $defs as three oneOf members', () => {
+    const doc = obj({ a: { description: 'anything' }, l: { type: 'array', items: {} } }, ['a', 'l']);
+    const { schema } = grammar(doc);
+    expect(schema.properties).toEqual({
+      a: { $ref: '#/$defs/JsonValue', description: 'anything' },
+      l: { type: 'array', items: { $ref: '#/$defs/JsonValue' } },
+    });
+    expect(schema.$defs).toEqual({
+      JsonValue: {
+        oneOf: [
+          { type: ['string', 'number', 'boolean', 'null'] },
+          { type: 'array', items: { $ref: '#/$defs/JsonValue' } },
+          { type: 'object', additionalProperties: true },
+        ],
+      },
+    });
+    for (const value of [null, 1, 'x', [[{ k: [true] }]], { k: { j: [] } }]) {
+      expect(accepts(schema, { a: value, l: [value] }), JSON.stringify(value)).toBe(true);
+    }
+  });
+
+  it("any JSON value takes a numbered name when the document's $defs has JsonValue; a document with no untyped position gets none", () => {
+    const doc = obj({ a: {} }, ['a'], { $defs: { JsonValue: { type: 'string' } } });
+    const { schema } = grammar(doc);
+    expect(schema.properties.a).toEqual({ $ref: '#/$defs/JsonValue1' });
+    expect(Object.keys(schema.$defs)).toEqual(['JsonValue', 'JsonValue1']);
+    expect(grammar(obj({ s: { type: 'string' } }, ['s'])).schema.$defs).toBeUndefined();
+  });
+
+  it('true sub-schemas, which node-llama-cpp reads as null, become any JSON value; a key that admits nothing stays', () => {
+    const doc = obj({ t: true, n: { not: {} }, p: { type: 'array', items: true } }, ['t', 'n', 'p']);
+    const { properties } = grammar(doc).schema;
+    expect(properties.t).toEqual({ $ref: '#/$defs/JsonValue' });
+    expect(properties.n).toEqual({ not: {} });
+    expect(properties.p).toEqual({ type: 'array', items: { $ref: '#/$defs/JsonValue' } });
+  });
+
+  it('an object says which other keys it takes: none for a strip object, any for a loose one or one that declares no keys, the patterns joined for pattern keys', () => {
+    const doc = obj(
+      {
+        strip: obj({ x: { type: 'number' } }, ['x']),
+        loose: obj({ x: { type: 'number' } }, ['x'], { additionalProperties: {} }),
+        catchall: obj({}, [], { additionalProperties: { type: 'number' } }),
+        anyObject: { type: 'object' },
+        patterned: obj({}, [], { patternProperties: { '^a': { type: 'string' }, '^b': { type: 'number' } } }),
+      },
+      ['strip', 'loose', 'catchall', 'anyObject', 'patterned'],
+      { additionalProperties: false },
+    );
+    const { schema, narrowed } = grammar(doc);
+    const { properties } = schema;
+    expect(properties.strip.additionalProperties).toBe(false);
+    expect(properties.loose.additionalProperties).toBe(true);
+    expect(properties.catchall.additionalProperties).toEqual({ type: 'number' });
+    expect(properties.anyObject).toEqual({ type: 'object', additionalProperties: true });
+    expect(properties.patterned).toEqual(obj({}, [], { additionalProperties: { type: ['string', 'number'] } }));
+    // Zod drops a strip object's undeclared keys before the handler: closing it takes nothing away.
+    expect(narrowed).toEqual([]);
+  });
+
+  it("a tuple's positions join items, since node-llama-cpp writes every prefix item and llama.cpp mishandles them; its length stays bounded", () => {
+    const { properties } = grammar(
+      obj(
+        {
+          optionalTail: {
+            type: 'array',
+            prefixItems: [{ type: 'string' }, { type: 'number' }],
+            items: false,
+            minItems: 1,
+            maxItems: 2,
+          },
+          joined: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'boolean' }], items: { type: 'number' } },
+          point: { type: 'array', prefixItems: [{ type: 'number' }, { type: 'number' }], items: false, minItems: 2 },
+        },
+        ['optionalTail', 'joined', 'point'],
+      ),
+    ).schema;
+    expect(properties.optionalTail).toEqual({
+      type: 'array',
+      items: { type: ['string', 'number'] },
+      minItems: 1,
+      maxItems: 2,
+    });
+    expect(properties.joined.prefixItems).toBeUndefined();
+    expect(properties.joined.items.type).toEqual(['string', 'boolean', 'number']);
+    expect(properties.point).toEqual({ type: 'array', items: { type: 'number' }, minItems: 2, maxItems: 2 });
+    const schema = grammar(flatOf(z.object({ pair: z.tuple([z.string(), z.number().optional()]) }))).schema;
+    for (const pair of [['a'], ['a', 1]]) expect(accepts(schema, { pair }), JSON.stringify(pair)).toBe(true);
+  });
+
+  it('a recursive root is named in $defs, and every # refers to it there', () => {
+    const doc = obj({ name: { type: 'string' }, kids: { type: 'array', items: { $ref: '#' } } }, ['name', 'kids']);
+    const { schema } = grammar(doc);
+    expect(schema.properties.kids.items).toEqual({ $ref: '#/$defs/Root' });
+    expect(schema.$defs.Root).toEqual({
+      type: 'object',
+      properties: { name: { type: 'string' }, kids: { type: 'array', items: { $ref: '#/$defs/Root' } } },
+      required: ['name', 'kids'],
+      additionalProperties: false,
+    });
+    expect(JSON.stringify(schema)).not.toContain('"#"');
+  });
+
+  it('formats but date are not advertised: node-llama-cpp writes others as "" or more strictly than they mean', () => {
+    const doc = obj(
+      Object.fromEntries(['date', 'date-time', 'time', 'email', 'uuid'].map((f) => [f, { type: 'string', format: f }])),
+      ['date', 'date-time', 'time', 'email', 'uuid'],
+    );
+    const { properties } = grammar(doc).schema;
+    expect(Object.values(properties).map((p: any) => p.format)).toEqual([
+      'date',
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+  });
+
+  it("leaves no anyOf, allOf or container type list, and no profile error, in a Zod schema's document", () => {
+    const flat = flatOf(
+      z.object({
+        a: z.string().nullable().optional(),
+        b: z.union([z.string(), z.object({ x: z.number() })]),
+        c: z.intersection(z.object({ p: z.string() }), z.object({ q: z.number().optional() })),
+        d: z.record(z.string(), z.unknown()),
+        e: z.array(z.object({ f: z.string().optional() })).nullable(),
+        g: z.discriminatedUnion('k', [z.object({ k: z.literal('x'), v: z.string() }), z.object({ k: z.literal('y') })]),
+      }),
+    );
+    const { schema } = grammar(flat);
+    const text = JSON.stringify(schema);
+    expect(text).not.toMatch(/"(anyOf|allOf)"/);
+    expect(text).not.toMatch(/"type":\[[^\]]*"(object|array)"/);
+    expect(profileErrors(flat, 'local-grammar').length).toBeGreaterThan(0);
+    expect(profileErrors(schema, 'local-grammar')).toEqual([]);
+  });
+
+  it('the warnings that a rewrite can clear are gone; untyped items, written as any JSON value, keep theirs', () => {
     const flat = flatOf(z.object({ body: z.string().max(100_000), any: z.array(z.unknown()) }));
     const warnings = (doc: JsonSchema) =>
       checkDocument(doc, { tool: 't', side: 'input', flattenRequested: true, options: { profiles: ['local-grammar'] } })
-        .filter((i) => i.profile === 'local-grammar')
+        .filter((i) => i.profile === 'local-grammar' && i.severity === 'warning')
         .map((i) => i.code);
     expect(warnings(flat)).toEqual(['large-bound', 'untyped-item']);
     expect(warnings(projectForProfile('local-grammar', flat).schema)).toEqual(['untyped-item']);

@@ -25,11 +25,14 @@ function documents(report: ReturnType<typeof probe>): Array<[string, any]> {
 const ajv = new Ajv2020({ strict: false, validateFormats: false });
 const accepts = (schema: any, value: unknown) => ajv.validate(schema, value) === true;
 
-/** The value as a strict-mode client sends it: every declared key it lacks sent as null (repair reads it as absent). */
+/**
+ * The value as a strict-mode client or a local grammar sends it: every declared key it lacks sent as null
+ * (repair reads it as absent).
+ */
 function strictSent(schema: any, value: unknown): unknown {
   if (!schema || typeof schema !== 'object' || !value || typeof value !== 'object' || Array.isArray(value))
     return value;
-  const props = schema.properties ?? schema.anyOf?.find((b: any) => b.properties)?.properties;
+  const props = schema.properties ?? (schema.anyOf ?? schema.oneOf)?.find((b: any) => b.properties)?.properties;
   if (!props) return value;
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(props)) out[key] = key in value ? strictSent(props[key], (value as any)[key]) : null;
@@ -39,7 +42,7 @@ function strictSent(schema: any, value: unknown): unknown {
 
 /** Whether projection `name`'s document takes `value`, sent the way that client sends it. */
 const takes = (name: string, doc: any, value: unknown) =>
-  accepts(doc, name === 'openai-strict' ? strictSent(doc, value) : value);
+  accepts(doc, name === 'openai-strict' || name === 'local-grammar' ? strictSent(doc, value) : value);
 
 function unsafeIntegers(value: unknown, at = ''): string[] {
   if (typeof value === 'number') return Number.isSafeInteger(value) || !Number.isInteger(value) ? [] : [at];

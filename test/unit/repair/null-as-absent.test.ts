@@ -95,6 +95,41 @@ describe('repair: null for an optional key', () => {
     expect(r.repair.repairs).toEqual([{ path: 'tags.b', from: 'null-as-absent' }]);
   });
 
+  it('null for a key of a finite key set that may be left out (a partial record, an optional or defaulted value) is left out', () => {
+    const cases: Array<[z.ZodType, string, unknown]> = [
+      [z.partialRecord(z.enum(['a', 'b']), z.number()), '{"a":1,"b":null}', { a: 1 }],
+      [z.record(z.enum(['a', 'b']), z.number().optional()), '{"a":1,"b":null}', { a: 1 }],
+      [z.record(z.enum(['a', 'b']), z.number().default(3)), '{"a":1,"b":null}', { a: 1, b: 3 }],
+    ];
+    for (const [schema, text, parsed] of cases) {
+      const r = call(z.object({ scores: schema }), wire(`{"scores":${text}}`));
+      expect(r.data, text).toEqual({ scores: parsed });
+      expect(r.repair.repairs, text).toEqual([{ path: 'scores.b', from: 'null-as-absent' }]);
+    }
+  });
+
+  it("null for a key a record's finite key set lacks is left out (a joined variant's key); a loose record's is left alone", () => {
+    const schema = z.object({
+      s: z.discriminatedUnion('kind', [
+        z.object({ kind: z.literal('scores'), by: z.partialRecord(z.enum(['a', 'b']), z.number()) }),
+        z.object({ kind: z.literal('range'), by: z.object({ min: z.number() }) }),
+      ]),
+    });
+    const r = call(schema, wire('{"s":{"kind":"scores","by":{"a":1,"b":null,"min":null}}}'));
+    expect(r.data).toEqual({ s: { kind: 'scores', by: { a: 1 } } });
+    expect(r.repair.repairs).toEqual([
+      { path: 's.by.b', from: 'null-as-absent' },
+      { path: 's.by.min', from: 'null-as-absent' },
+    ]);
+    const exhaustive = call(z.record(z.enum(['a']), z.number()), wire('{"a":1,"x":null}'));
+    expect(exhaustive.data).toEqual({ a: 1 });
+    // A non-null value there is the caller's mistake, and Zod still refuses it by name.
+    expect(call(z.partialRecord(z.enum(['a', 'b']), z.number()), wire('{"c":1}')).ok).toBe(false);
+    const loose = call(z.looseRecord(z.enum(['a']), z.number()), wire('{"a":1,"x":null}'));
+    expect(loose.repair.repairs).toEqual([]);
+    expect(loose.data).toEqual({ a: 1, x: null });
+  });
+
   it('null for a record key of a finite key set, an array item or an undeclared key is not repaired', () => {
     const cases: Array<[z.ZodType, string]> = [
       [z.record(z.enum(['a', 'b']), z.string()), '{"a":null,"b":"x"}'],

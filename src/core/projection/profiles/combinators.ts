@@ -20,13 +20,17 @@ import { type RefResolver, typeAtoms } from '../type-atoms.js';
 // and nested shape); an intersection becomes one object that every member's values satisfy.
 
 /**
- * A `oneOf`/`anyOf` that is not a nullable wrapper, as the typed join of its members, with the node's
- * own keywords laid over it (`overlay`). Superset: each member's values pass the join, and the node's
- * own keywords held for them already.
+ * A `oneOf`/`anyOf` that is not a nullable wrapper (or is one, with `wrappers`), as the typed join of its
+ * members, with the node's own keywords laid over it (`overlay`). Superset: each member's values pass the
+ * join, and the node's own keywords held for them already.
  */
-export function joinUnion(node: JsonSchema, resolve: RefResolver): JsonSchema | undefined {
+export function joinUnion(
+  node: JsonSchema,
+  resolve: RefResolver,
+  options: { wrappers?: boolean } = {},
+): JsonSchema | undefined {
   const keyword = unionKeyword(node);
-  if (!keyword || isNullableWrapper(node)) return undefined;
+  if (!keyword || (!options.wrappers && isNullableWrapper(node))) return undefined;
   const members: unknown[] = node[keyword];
   if (members.length === 0) return undefined;
   const inputs = members.map((schema) => ({ label: summarize(schema, resolve), schema }));

@@ -7,7 +7,7 @@ import { localResolver, type RefResolver } from '../type-atoms.js';
 import { ANTHROPIC } from './anthropic.js';
 import { CURSOR } from './cursor.js';
 import { GEMINI, GEMINI_RECURSION_DEPTH } from './gemini.js';
-import { LOCAL_GRAMMAR } from './local-grammar.js';
+import { LOCAL_GRAMMAR, nameRootRecursion } from './local-grammar.js';
 import { OPENAI_STRICT } from './openai-strict.js';
 import { unrollRefs } from './refs.js';
 import { type Narrowing, type Rewrites, rewriteTree } from './walk.js';
@@ -39,7 +39,13 @@ export function projectForProfile(
     if (!isPlainObject(flat) || !rewrites) return { schema: cloneJson(flat), narrowed: [] };
     const narrowed: Narrowing[] = [];
     // Gemini resolves no `$ref`; the recursive ones inlineRefs left are expanded to a fixed depth first.
-    const input = name === 'gemini' ? unrollRefs(flat, rootOrLocal(flat), GEMINI_RECURSION_DEPTH) : flat;
+    // Local grammar engines resolve `#/$defs/<name>` only; a recursive root is named there first.
+    const input =
+      name === 'gemini'
+        ? unrollRefs(flat, rootOrLocal(flat), GEMINI_RECURSION_DEPTH)
+        : name === 'local-grammar'
+          ? nameRootRecursion(flat)
+          : flat;
     const schema = withMemo(() => rewriteTree(input, rewrites, localResolver(input), narrowed));
     return { schema: cloneJson(schema), narrowed };
   } catch {
