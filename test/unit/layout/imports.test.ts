@@ -28,6 +28,7 @@ const LAYERS: ReadonlyArray<{ module: string; layer: number }> = [
   { module: 'core/arguments', layer: 4 },
   { module: 'core/prepare', layer: 4 },
   { module: 'core/documents', layer: 4 },
+  { module: 'core/tasks', layer: 4 },
   { module: 'core/serve', layer: 5 },
   { module: 'index.ts', layer: 6 },
   { module: 'adapter.ts', layer: 6 },
@@ -68,6 +69,20 @@ const PENDING_SPLIT: ReadonlyArray<readonly [string, string]> = [
 /** Modules that may import only these modules, whatever lies below them. */
 const ONLY: Readonly<Record<string, readonly string[]>> = {
   lockfile: ['core/serve/options.ts', 'core/prepare/report.ts', 'core/json-schema'],
+  // Tasks report through observe and build on the shared layers, never on another concern (access, limits, …):
+  // what they need of those reaches them as arguments.
+  'core/tasks': [
+    'core/observe',
+    'core/model',
+    'core/settle',
+    'core/http',
+    'core/messages',
+    'core/projection',
+    'core/repair',
+    'core/probe',
+    'core/json-schema',
+    'core/zod',
+  ],
 };
 
 /** An adapter imports the package as users do: through a public entry. */
@@ -227,6 +242,25 @@ describe('src import layout', () => {
     expect(PENDING_SPLIT.filter(([f, t]) => !present.has(`${f} ${t}`))).toEqual([]);
   });
 
+  it('keeps the task store backends out of every existing entry: each is its own module, bundled only when imported', () => {
+    const graph = new Map<string, string[]>();
+    for (const e of edges) graph.set(e.from, [...(graph.get(e.from) ?? []), e.to]);
+    const entries = files
+      .map(srcPath)
+      .filter((f) => /^(index|adapter)\.ts$|^(adapters\/[^/]+|testing|lockfile|cli)\//.test(f));
+    expect(entries).toContain('adapters/fetch/index.ts');
+    const reached = new Set<string>();
+    const queue = [...entries];
+    while (queue.length > 0) {
+      const file = queue.pop()!;
+      if (reached.has(file)) continue;
+      reached.add(file);
+      queue.push(...(graph.get(file) ?? []));
+    }
+    const backends = ['core/tasks/memory.ts', 'core/tasks/redis.ts', 'core/tasks/durable-object.ts'];
+    expect([...reached].filter((f) => backends.includes(f))).toEqual([]);
+  });
+
   it('has no import cycle', () => {
     const graph = new Map<string, string[]>();
     for (const file of files) graph.set(srcPath(file), []);
@@ -244,6 +278,8 @@ describe('src import layout', () => {
     expect(violation('adapters/hono/index.ts', 'index.ts')).toBeUndefined();
     expect(violation('testing/index.ts', 'core/serve/handler.ts')).toMatch(/not a public entry/);
     expect(violation('testing/index.ts', 'index.ts')).toBeUndefined();
+    expect(violation('core/tasks/store.ts', 'core/access/auth.ts')).toMatch(/may import only/);
+    expect(violation('core/tasks/store.ts', 'core/observe/observe.ts')).toBeUndefined();
     const cyclic = new Map([
       ['a.ts', ['b.ts']],
       ['b.ts', ['c.ts']],
