@@ -161,7 +161,7 @@ export type TaskOutcome =
  *
  * Backends: `createMemoryTaskStore` (`src/core/tasks/memory.ts`, one process), `createRedisTaskStore`
  * (`src/core/tasks/redis.ts`, the user's own client), `createDurableObjectTaskStore` with `TaskStoreObject`
- * (`src/core/tasks/durable-object.ts`, Cloudflare Workers). `test/tasks/contract.ts` holds every backend to
+ * (`src/core/tasks/durable-object.ts`, Cloudflare Workers). `test/support/task-store-contract.ts` holds every backend to
  * the same behaviour.
  */
 export interface TaskStore {
