@@ -404,8 +404,8 @@ export function createRedisTaskStore(options: RedisTaskStoreOptions): TaskStore 
 function scriptRunner(client: RedisScriptClient) {
   const digests = new Map<string, Promise<string>>();
   return async (script: string, keys: string[], args: string[]): Promise<unknown> => {
-    let digest = digests.get(script);
-    if (!digest) digests.set(script, (digest = sha1(script)));
+    const digest = digests.get(script) ?? sha1(script);
+    digests.set(script, digest);
     try {
       return await client.evalsha(await digest, keys.length, ...keys, ...args);
     } catch (error) {
