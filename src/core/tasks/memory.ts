@@ -36,6 +36,9 @@ import {
   type TaskView,
 } from './store.js';
 
+/** The longest delay `setTimeout` takes (about 24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** Options of `createMemoryTaskStore`. */
 export interface MemoryTaskStoreOptions {
   /** The clock, in milliseconds since the epoch. Default `Date.now`; tests pass their own. */
@@ -80,6 +83,20 @@ export function createMemoryTaskStore(options: MemoryTaskStoreOptions = {}): Mem
     set.delete(record.taskId);
     if (set.size === 0) open.delete(record.owner);
   };
+  /**
+   * Removes the record once the clock says it expired. A timer waits at most `MAX_TIMER_MS` (longer delays
+   * overflow and fire at once) and looks again; it does not keep the process alive.
+   */
+  const removeAtExpiry = (record: TaskRecord) => {
+    const delay = Math.min(Math.max(record.expiresAt! - now(), 0), MAX_TIMER_MS);
+    const timer = setTimeout(() => {
+      if (records.get(record.taskId) !== record) return;
+      if (isExpired(record, now())) remove(record);
+      else removeAtExpiry(record);
+    }, delay);
+    (timer as { unref?: () => void }).unref?.();
+    timers.set(record.taskId, timer);
+  };
   /** The live record of `taskId`: undefined when unknown or expired (then removed); lapsed ones settled. */
   const live = (taskId: string, at: number): { record: TaskRecord; lapsed: boolean } | undefined => {
     const record = typeof taskId === 'string' ? records.get(taskId) : undefined;
@@ -117,13 +134,7 @@ export function createMemoryTaskStore(options: MemoryTaskStoreOptions = {}): Mem
       records.set(record.taskId, record);
       const set = open.get(record.owner) ?? new Set<string>();
       open.set(record.owner, set.add(record.taskId));
-      if (record.expiresAt !== null) {
-        const timer = setTimeout(() => {
-          if (records.get(record.taskId) === record) remove(record);
-        }, record.ttlMs!);
-        (timer as { unref?: () => void }).unref?.();
-        timers.set(record.taskId, timer);
-      }
+      if (record.expiresAt !== null) removeAtExpiry(record);
       const lease = leaseOf(record);
       return { ok: true, task: structuredClone(viewOf(record)), ...(lease && { lease }) };
     },

@@ -29,6 +29,14 @@ describe('the in-memory store', () => {
     expect(created.ok && (await own.get(owner, created.task.taskId))).toBeUndefined();
   });
 
+  it('keeps a task whose TTL is longer than a timer can wait (30 days)', async () => {
+    const own = createMemoryTaskStore();
+    const owner = taskOwner({ anonymous: 'k' });
+    const created = await own.create({ owner, ttlMs: 30 * 24 * 3600 * 1000, call: null });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(created.ok && own.holds(created.task.taskId)).toBe(true);
+  });
+
   it('hands out copies: changing what create took or get gave changes nothing stored', async () => {
     const own = createMemoryTaskStore();
     const owner = taskOwner({ anonymous: 'k' });
