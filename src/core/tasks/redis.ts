@@ -90,9 +90,11 @@ end
 -- The task's status after settling it failed when its deadline passed; nil when there is no such task.
 -- The second value is true when this read settled it.
 local function lapse(t, tin, tout, id, now)
-  local fields = redis.call('HMGET', t, 'status', 'deadline')
-  local status, deadline = fields[1], fields[2]
+  local fields = redis.call('HMGET', t, 'status', 'deadline', 'exp')
+  local status, deadline, exp = fields[1], fields[2], fields[3]
   if not status then return nil, false end
+  -- Redis drops a key only once its time is strictly past; the task is gone at its expiry, as elsewhere.
+  if exp and now >= tonumber(exp) then return nil, false end
   if not TERMINAL[status] and deadline and now > tonumber(deadline) then
     settle(t, tin, tout, id, 'failed', 'error', LAPSED, now)
     return 'failed', true
