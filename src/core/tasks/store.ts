@@ -161,11 +161,15 @@ export type TaskOutcome =
  *
  * Backends: `createMemoryTaskStore` (`src/core/tasks/memory.ts`, one process), `createRedisTaskStore`
  * (`src/core/tasks/redis.ts`, the user's own client), `createDurableObjectTaskStore` with `TaskStoreObject`
- * (`src/core/tasks/durable-object.ts`, Cloudflare Workers). `test/support/task-store-contract.ts` holds every backend to
- * the same behaviour.
+ * (`src/core/tasks/durable-object.ts`, Cloudflare Workers). `test/support/task-store-contract.ts` holds every
+ * backend to the same behaviour. The design: docs/design/tasks.md; the decision: ADR 0030.
  */
 export interface TaskStore {
-  /** Creates a `working` task with a new unguessable id (`newTaskId`), claimed at once when `leaseMs` is given. */
+  /**
+   * Creates a `working` task with a new unguessable id (`newTaskId`), claimed at once when `leaseMs` is given;
+   * `{ ok: false, reason: 'full' }` when the owner has `maxOpen` open tasks.
+   * @throws TypeError (a rejection) for a value that means nothing (`checkCreate`), before anything is stored.
+   */
   create(request: CreateTask): Promise<Created>;
   /** The task as its owner sees it; undefined when unknown, expired, or another owner's. */
   get(owner: string, taskId: string): Promise<TaskView | undefined>;
@@ -186,9 +190,14 @@ export interface TaskStore {
    * Takes the lease of a task that was created without one, for `leaseMs` milliseconds: a task is claimed once.
    * A task whose lease lapsed is `failed` by then (refused as `settled`): a worker that died is not replaced,
    * since the handler may have done part of its work.
+   * @throws TypeError (a rejection) when `leaseMs` is not a positive integer.
    */
   claim(taskId: string, leaseMs: number): Promise<Claimed | Refused>;
-  /** Extends the lease by `leaseMs` from now; tells the worker of answers received and of cancellation. */
+  /**
+   * Extends the lease to `leaseMs` from now; tells the worker the answers received, and by refusing
+   * (`settled`, `cancelled`) that the caller cancelled. Heartbeat well within the lease (a third of it).
+   * @throws TypeError (a rejection) when `leaseMs` is not a positive integer.
+   */
   heartbeat(lease: Lease, leaseMs: number): Promise<Beat | Refused>;
   /** Sets the status message and/or a new round of input requests. */
   update(lease: Lease, change: TaskUpdate): Promise<{ ok: true } | Refused>;
