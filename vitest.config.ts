@@ -83,8 +83,8 @@ export default defineConfig({
       // 20,000 requests per Node adapter with a heap bound: about 45 s on its own (75 s on a busy machine), so
       // not in `npm test`: `npm run test:soak`, and CI.
       { extends: true, test: { name: 'soak', include: ['test/soak/**/*.test.ts'], pool: 'forks' } },
-      // Rate limits shared through a real redis-server the test starts (Debian's `redis-server` on PATH):
-      // `npm run test:redis`, and CI, which installs it when missing.
+      // Rate limits and the task store shared through a real redis-server the test starts (Debian's
+      // `redis-server` on PATH): `npm run test:redis`, and CI, which installs it when missing.
       { extends: true, test: { name: 'redis', include: ['test/redis/**/*.test.ts'] } },
       // The property files above at their full run counts (MCP_MOUNT_PROPERTY_RUNS=<factor> scales them).
       {

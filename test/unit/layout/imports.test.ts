@@ -13,7 +13,7 @@ const SRC = join(ROOT, 'src');
 
 /**
  * Folders (or files) of `src/` and their layer: a file may import its own module and any lower layer. The
- * concerns (access, limits, arguments, prepare, documents) are peers at one layer, so none imports another;
+ * concerns (access, limits, arguments, prepare, documents, tasks) are peers at one layer, so none imports another;
  * each may import observe/, below them, which they all report through. documents/ never reaching prepare/ is
  * what keeps the prebuilt Worker entry free of the preparation. serve/ composes them all.
  */
@@ -33,6 +33,7 @@ const LAYERS: ReadonlyArray<{ module: string; layer: number }> = [
   { module: 'core/arguments', layer: 4 },
   { module: 'core/prepare', layer: 4 },
   { module: 'core/documents', layer: 4 },
+  { module: 'core/tasks', layer: 4 },
   { module: 'core/serve', layer: 5 },
   { module: 'index.ts', layer: 6 },
   { module: 'adapter.ts', layer: 6 },
@@ -214,6 +215,25 @@ describe('src import layout', () => {
     expect(wrong).toEqual([]);
   });
 
+  it('keeps the task store backends out of every existing entry: each is its own module, bundled only when imported', () => {
+    const graph = new Map<string, string[]>();
+    for (const e of edges) graph.set(e.from, [...(graph.get(e.from) ?? []), e.to]);
+    const entries = files
+      .map(srcPath)
+      .filter((f) => /^(index|adapter)\.ts$|^(adapters\/[^/]+|testing|lockfile|cli)\//.test(f));
+    expect(entries).toContain('adapters/fetch/index.ts');
+    const reached = new Set<string>();
+    const queue = [...entries];
+    while (queue.length > 0) {
+      const file = queue.pop()!;
+      if (reached.has(file)) continue;
+      reached.add(file);
+      queue.push(...(graph.get(file) ?? []));
+    }
+    const backends = ['core/tasks/memory.ts', 'core/tasks/redis.ts', 'core/tasks/durable-object.ts'];
+    expect([...reached].filter((f) => backends.includes(f))).toEqual([]);
+  });
+
   it('has no import cycle', () => {
     const graph = new Map<string, string[]>();
     for (const file of files) graph.set(srcPath(file), []);
@@ -235,6 +255,8 @@ describe('src import layout', () => {
     expect(violation('adapters/hono/index.ts', 'index.ts')).toBeUndefined();
     expect(violation('testing/index.ts', 'core/serve/handler.ts')).toMatch(/not a public entry/);
     expect(violation('testing/index.ts', 'index.ts')).toBeUndefined();
+    expect(violation('core/tasks/store.ts', 'core/access/auth.ts')).toMatch(/peers/);
+    expect(violation('core/tasks/store.ts', 'core/observe/observe.ts')).toBeUndefined();
     const cyclic = new Map([
       ['a.ts', ['b.ts']],
       ['b.ts', ['c.ts']],
