@@ -1,6 +1,10 @@
 /**
  * The SDK's stateless handler, and one exchange through it: the SDK's factory builds each request's server
- * (server-hook.ts) from the state the core built for that request, found by our own `Request`.
+ * (server.ts) from the state the core built for that request, found by our own `Request`.
+ *
+ * Seams (docs/design/sdk-seams.md, each pinned by test/unit/serve/sdk-seams.test.ts): the per-request state
+ * reaches the factory through a map keyed by the `Request` the factory is handed; the SDK's reports of a
+ * client's mistake are told from its own failures by their wording (`isClientRejection`).
  */
 import {
   type AuthInfo,
@@ -10,16 +14,16 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { whenSent } from '../../http/responses.js';
-import type { ServerSurface } from '../../model/features.js';
 import { observeError } from '../../observe/observe.js';
-import type { MountConfig } from '../config.js';
 import { noMessage } from '../envelope.js';
+import type { Registration } from '../registration.js';
 import type { RequestState } from '../request-state.js';
 import type { ToolSet } from '../tool-set.js';
 import { type AcceptPlan, AS_SENT, acceptPlan, asAccepted } from './accept.js';
 import { openExchange } from './exchange.js';
-import { perRequestServer } from './server.js';
+import { perRequestServer, type SdkSetup } from './server.js';
 import { type Listing, type ToolList, withListing } from './tool-list.js';
+import { answerAsToolless } from './unknown-tool.js';
 
 /** What the SDK's `fetch` is handed beside the request. */
 export interface SdkOptions {
@@ -35,23 +39,23 @@ export interface SdkExchange {
   close(): Promise<void>;
 }
 
-export function sdkExchange(config: MountConfig, surface: ServerSurface, tools: ToolSet, list: ToolList): SdkExchange {
+export function sdkExchange(setup: SdkSetup, tools: ToolSet, list: ToolList): SdkExchange {
   const states = new Map<Request, RequestState>();
   // A `tools/list` answered with the sentinel, keyed like `states`, until its entries are spliced in.
   const listings = new Map<Request, Listing>();
   // The factory always gets our request; were a state missing, the request would be served as one without a
   // message of its own.
-  const outside: RequestState = noMessage(config);
+  const outside: RequestState = noMessage(setup.projection);
   const sdk = createSdkHandler(
     (rc: McpRequestContext) => {
       const state = (rc.requestInfo && states.get(rc.requestInfo)) || outside;
-      return perRequestServer(config, surface, state, rc, (server) => populate(server, state, rc), list.cacheHints);
+      return perRequestServer(setup, state, rc, (server) => populate(server, state, rc), list.cacheHints);
     },
     {
-      maxRequestBodySize: config.limits.maxRequestBodyBytes,
-      responseMode: config.protocol.responseMode,
+      maxRequestBodySize: setup.maxRequestBodyBytes,
+      responseMode: setup.protocol.responseMode,
       onerror: (error) => {
-        if (!isClientRejection(error)) observeError(config.observe, error, { phase: 'transport' });
+        if (!isClientRejection(error)) observeError(setup.observer, error, { phase: 'transport' });
       },
     },
   );
@@ -63,13 +67,17 @@ export function sdkExchange(config: MountConfig, surface: ServerSurface, tools: 
     if (requestInfo && state.method === 'tools/list') {
       return list.serve(server, state, rc.era, (listing) => listings.set(requestInfo, listing));
     }
-    tools.populate(state, (r) => {
+    const register = (r: Registration) => {
       const registered = server.registerTool(r.name, r.config(state), (args: any, ctx: ServerContext) =>
         r.run(args, ctx, state),
       );
       if (r.execution) registered.execution = r.execution;
       return registered;
-    });
+    };
+    const held = tools.held(state);
+    for (const r of held) register(r);
+    const any = tools.any;
+    if (held.length === 0 && any) answerAsToolless(() => register(any));
   };
 
   /**
