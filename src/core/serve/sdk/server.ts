@@ -8,7 +8,7 @@ import {
   type McpServerOptions,
   type ServerCapabilities,
 } from '@modelcontextprotocol/server';
-import { recordFeatures, restrictFeatures } from '../../access/features.js';
+import { featureGuard, restrictFeatures } from '../../access/features.js';
 import type { AccessPolicy } from '../../access/settle.js';
 import type { ServerSurface } from '../../model/features.js';
 import type { Observer } from '../../observe/settle.js';
@@ -16,6 +16,7 @@ import type { ProjectionPolicy } from '../../prepare/settle.js';
 import type { ServerPolicy } from '../identity.js';
 import type { ProtocolPolicy } from '../protocol.js';
 import type { RequestState } from '../request-state.js';
+import { interceptFeatures } from './features.js';
 
 /** What the SDK's handler and each request's server are built with: each concern's part, once per mount. */
 export interface SdkSetup {
@@ -74,7 +75,7 @@ export async function perRequestServer(
       ...(state.authInfo && { authInfo: state.authInfo }),
       host: state.extras?.host ?? {},
     };
-    const items = recordFeatures(server, setup.observer, asked);
+    const items = interceptFeatures(server, featureGuard(setup.observer, asked));
     features(server, {
       era: rc.era,
       method: state.method,
