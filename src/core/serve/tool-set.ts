@@ -27,8 +27,6 @@ export interface ToolSet {
   held(state: RequestState): readonly Registration[];
   /** The tools this request's `tools/list` shows, in the mount's order; chooses its projection. */
   listed(state: RequestState): Registration[];
-  /** Any one tool of the mount (for a server that must answer as if it held tools; sdk/unknown-tool.ts). */
-  readonly any?: Registration;
 }
 
 export function toolSet(registrations: readonly Registration[], access: AccessPolicy, observer: Observer): ToolSet {
@@ -64,7 +62,6 @@ export function toolSet(registrations: readonly Registration[], access: AccessPo
       return [];
     },
     listed: shown,
-    ...(registrations[0] && { any: registrations[0] }),
   };
 }
 

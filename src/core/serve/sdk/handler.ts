@@ -23,7 +23,6 @@ import { type AcceptPlan, AS_SENT, acceptPlan, asAccepted } from './accept.js';
 import { openExchange } from './exchange.js';
 import { perRequestServer, type SdkSetup } from './server.js';
 import { type Listing, type ToolList, withListing } from './tool-list.js';
-import { answerAsToolless } from './unknown-tool.js';
 
 /** What the SDK's `fetch` is handed beside the request. */
 export interface SdkOptions {
@@ -74,10 +73,9 @@ export function sdkExchange(setup: SdkSetup, tools: ToolSet, list: ToolList): Sd
       if (r.execution) registered.execution = r.execution;
       return registered;
     };
-    const held = tools.held(state);
-    for (const r of held) register(r);
-    const any = tools.any;
-    if (held.length === 0 && any) answerAsToolless(() => register(any));
+    // A server holding no tool (an unknown or hidden one called, nothing visible in a batch) still answers
+    // tools/list with [] and tools/call with "Tool x not found": it declares the tools capability (server.ts).
+    for (const r of tools.held(state)) register(r);
   };
 
   /**
@@ -126,14 +124,15 @@ function sdkHeaders(request: Request, accept: AcceptPlan): Headers {
 }
 
 /**
- * The SDK reports the requests it refuses as the client's mistake (a 4xx it answers: a missing envelope key,
- * a wrong `Accept`, a batch too long) through the same `onerror` as its own failures. Those are not
+ * The SDK reports the requests it refuses as the client's mistake (a 4xx it answers) through the same `onerror`
+ * as its own failures: the standard-header and body checks of its request classification (`Rejected inbound
+ * request (<cell>): ...`), and a body it was handed that is not JSON (`Unsupported Media Type`). Those are not
  * unexpected errors: logged at error level with a stack, any client could flood the log. Told apart by the
- * SDK's own wording for them.
+ * SDK's own wording for them (a seam, pinned by test/unit/serve/sdk-seams.test.ts); a report in other words is
+ * logged, the safe side.
  */
-function isClientRejection(error: unknown): boolean {
+export function isClientRejection(error: unknown): boolean {
   return error instanceof Error && CLIENT_REJECTION.test(error.message);
 }
 
-const CLIENT_REJECTION =
-  /^(Rejected inbound request|Not Acceptable|Unsupported Media Type|Invalid Request|Bad Request|Method not allowed|Parse error|Conflict|Session not found)\b/;
+const CLIENT_REJECTION = /^(Rejected inbound request \([\w-]+\)|Unsupported Media Type): /;
