@@ -12,7 +12,7 @@ import type { ProjectionOptions, ProjectionSettings, SchemaValidationOptions } f
 const AUTO_TARGETS = AUTO_PROJECTIONS.map((rule) => rule.projection);
 
 /** The keys `schemaValidation` takes: one list, tied to `SchemaValidationOptions` by the compiler. */
-export const SCHEMA_VALIDATION_KEYS = optionKeys<SchemaValidationOptions>()([
+const SCHEMA_VALIDATION_KEYS = optionKeys<SchemaValidationOptions>()([
   'policy',
   'profiles',
   'requireTypedProperties',
@@ -22,10 +22,10 @@ export const SCHEMA_VALIDATION_KEYS = optionKeys<SchemaValidationOptions>()([
 ]);
 
 /** The keys `projection` takes in its object form: one list, tied to `ProjectionOptions` by the compiler. */
-export const PROJECTION_KEYS = optionKeys<ProjectionOptions>()(['choose', 'serve', 'prepare', 'errors']);
+const PROJECTION_KEYS = optionKeys<ProjectionOptions>()(['choose', 'serve', 'prepare', 'errors']);
 
 /** The probe's options, with `policy` defaulted to `'throw'` and every list copied and frozen. */
-export type ValidationPolicy = Readonly<SchemaValidationOptions> & { readonly policy: 'throw' | 'warn' | 'skip' };
+type ValidationPolicy = Readonly<SchemaValidationOptions> & { readonly policy: 'throw' | 'warn' | 'skip' };
 
 /** What decides the served documents: the projection policy and the probe's options. Frozen. */
 export interface PreparePolicy {

@@ -21,7 +21,7 @@ import { PROTOCOL_KEYS, type ProtocolPolicy, settleProtocol } from './protocol.j
 import { probeServerHook } from './sdk/features-probe.js';
 
 /** Every top-level option: one list, tied to `McpMountOptions` by the compiler (docs/decisions/0031). */
-export const TOP_LEVEL_KEYS = optionKeys<McpMountOptions>()([
+const TOP_LEVEL_KEYS = optionKeys<McpMountOptions>()([
   'server',
   'flattenUnionInput',
   'projection',

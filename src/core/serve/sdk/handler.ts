@@ -24,7 +24,7 @@ import { perRequestServer, type SdkSetup } from './server.js';
 import { type Listing, type ToolList, withListing } from './tool-list.js';
 
 /** What the SDK's `fetch` is handed beside the request. */
-export interface SdkOptions {
+interface SdkOptions {
   authInfo?: AuthInfo;
   /** The message after the envelope step; absent when the SDK reads the body itself. */
   parsedBody?: unknown;
@@ -143,6 +143,7 @@ function sdkHeaders(request: Request, accept: AcceptPlan): Headers {
  * unexpected errors: logged at error level with a stack, any client could flood the log. Told apart by the
  * SDK's own wording for them (a seam, pinned by test/unit/serve/sdk-seams.test.ts); a report in other words is
  * logged, the safe side.
+ * @internal exported for its tests alone
  */
 export function isClientRejection(error: unknown): boolean {
   return error instanceof Error && CLIENT_REJECTION.test(error.message);
