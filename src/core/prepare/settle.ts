@@ -11,8 +11,11 @@ import type { ProjectionOptions, ProjectionSettings, SchemaValidationOptions } f
 /** What `projection: 'auto'` can answer besides `flat`. */
 const AUTO_TARGETS = AUTO_PROJECTIONS.map((rule) => rule.projection);
 
-/** The keys `schemaValidation` takes: one list, tied to `SchemaValidationOptions` by the compiler. */
-const SCHEMA_VALIDATION_KEYS = optionKeys<SchemaValidationOptions>()([
+/**
+ * The keys `schemaValidation` takes: one list, tied to `SchemaValidationOptions` by the compiler.
+ * @internal exported for its tests alone
+ */
+export const SCHEMA_VALIDATION_KEYS = optionKeys<SchemaValidationOptions>()([
   'policy',
   'profiles',
   'requireTypedProperties',
@@ -21,8 +24,11 @@ const SCHEMA_VALIDATION_KEYS = optionKeys<SchemaValidationOptions>()([
   'allowFormats',
 ]);
 
-/** The keys `projection` takes in its object form: one list, tied to `ProjectionOptions` by the compiler. */
-const PROJECTION_KEYS = optionKeys<ProjectionOptions>()(['choose', 'serve', 'prepare', 'errors']);
+/**
+ * The keys `projection` takes in its object form: one list, tied to `ProjectionOptions` by the compiler.
+ * @internal exported for its tests alone
+ */
+export const PROJECTION_KEYS = optionKeys<ProjectionOptions>()(['choose', 'serve', 'prepare', 'errors']);
 
 /** The probe's options, with `policy` defaulted to `'throw'` and every list copied and frozen. */
 type ValidationPolicy = Readonly<SchemaValidationOptions> & { readonly policy: 'throw' | 'warn' | 'skip' };
