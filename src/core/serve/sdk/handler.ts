@@ -96,7 +96,10 @@ function populateServer(
   list: ToolList,
   listed: ((listing: Listing) => void) | undefined,
 ): void {
-  if (listed && state.method === 'tools/list') return list.serve(server, state, era, listed);
+  if (listed && state.method === 'tools/list') {
+    list.serve(server, state, era, listed);
+    return;
+  }
   for (const r of tools.held(state)) {
     const registered = server.registerTool(r.name, r.config(state), (args: any, ctx: ServerContext) =>
       r.run(args, ctx, state),
