@@ -12,7 +12,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Pool } from 'undici';
-import { CALL_ARGUMENTS, CALLED, EXPECTED_TEXT, TOOLS } from './tools.js';
+import { CALL_ARGUMENTS, CALLED, EXPECTED_TEXT, TOOLS } from '../fixtures/object-union-calls.js';
 
 export type ScenarioKey = 'list' | 'call' | 'repair' | 'invalid';
 export type AnswerClass = 'ok' | 'refused' | 'wrong';

@@ -8,9 +8,9 @@
  * Each entry imports its library when it starts, so a process loads only its own server's code.
  */
 import * as zod from 'zod';
+import { answer, TOOLS } from '../fixtures/object-union-calls.js';
 import { objectUnionTools } from '../fixtures/object-union-tools.js';
 import type { BenchTool } from '../fixtures/union-tools.js';
-import { answer, TOOLS } from './tools.js';
 
 type FetchHandler = (request: Request) => Response | Promise<Response>;
 
