@@ -40,6 +40,7 @@ describe('the groups', () => {
       server: {
         name: 'notes',
         version: '1.0.0',
+        title: 'Team notes',
         instructions: 'Search the notes first.',
         features: (server) => void server.registerPrompt('p', {}, () => ({ messages: [] })),
       },

@@ -8,6 +8,11 @@ export interface MountServerOptions {
   name?: string;
   /** Server version. Default `'0.0.0'`. */
   version?: string;
+  /**
+   * A display name for people, beside `name` (the MCP `Implementation.title`, since 2025-06-18; clients show
+   * it in place of `name`). Default: none sent.
+   */
+  title?: string;
   /** Server instructions sent to clients. */
   instructions?: string;
   /**
@@ -22,13 +27,14 @@ export interface MountServerOptions {
 }
 
 /** The keys `server` takes: one list, tied to `MountServerOptions` by the compiler. */
-export const SERVER_KEYS = optionKeys<MountServerOptions>()(['name', 'version', 'instructions', 'features']);
+export const SERVER_KEYS = optionKeys<MountServerOptions>()(['name', 'version', 'title', 'instructions', 'features']);
 
 /** `server`, defaulted. Frozen. */
 export interface ServerPolicy {
   /** Sent in `initialize` / `server/discover`; prefixes the rate windows' keys. */
   readonly name: string;
   readonly version: string;
+  readonly title?: string;
   readonly instructions?: string;
   /** Registers resources, prompts and the like on each per-request server. */
   readonly features?: ServerHook;
@@ -36,12 +42,12 @@ export interface ServerPolicy {
 
 /**
  * Settles `server`: `name` `'mcp-mount'` and `version` `'0.0.0'` by default.
- * @throws TypeError for a `name`, `version` or `instructions` that is not a string, or a `features` that is not
+ * @throws TypeError for a `name`, `version`, `title` or `instructions` that is not a string, or a `features` that is not
  *   a function.
  * @example `settleServer({ name: 'notes', version: '1.2.0' })`
  */
 export function settleServer(server: MountServerOptions): ServerPolicy {
-  for (const key of ['name', 'version', 'instructions'] as const) {
+  for (const key of ['name', 'version', 'title', 'instructions'] as const) {
     if (server[key] !== undefined && typeof server[key] !== 'string') {
       throw new TypeError(`mcp-mount: server.${key} must be a string, got ${String(server[key])}`);
     }
@@ -50,6 +56,7 @@ export function settleServer(server: MountServerOptions): ServerPolicy {
   return Object.freeze({
     name: server.name ?? 'mcp-mount',
     version: server.version ?? '0.0.0',
+    ...(server.title !== undefined && { title: server.title }),
     ...(server.instructions !== undefined && { instructions: server.instructions }),
     ...(server.features && { features: server.features }),
   });
