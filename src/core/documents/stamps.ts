@@ -1,5 +1,5 @@
 /**
- * What a mount checks build-time documents against at startup (docs/decisions/0030-documents-verified-at-build.md):
+ * What a mount checks build-time documents against at startup (docs/decisions/0032-documents-verified-at-build.md):
  * per tool, the top-level keys of each slice; per mount, the versions and the options that shape every
  * document. Read from the tools' public Zod definitions only, without running any code of the user's schemas
  * (no default factory, no transform, no lazy getter): cheap at a Worker's startup. A change below the top

@@ -1,6 +1,6 @@
 /**
  * `mcp-mount check --verify`: whether a documents module is exactly what `--emit` would write for these tools
- * and options now (docs/decisions/0030-documents-verified-at-build.md). The documents themselves are compared,
+ * and options now (docs/decisions/0032-documents-verified-at-build.md). The documents themselves are compared,
  * every projection's input and output document of every tool, so any change that changes what a client is
  * listed is found, at any depth: a field's type, an enum value, a default, a description. Meant for CI and for
  * the build step before a deploy; a mount's own startup check is the cheap stamp (read.ts).

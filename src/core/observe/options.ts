@@ -162,7 +162,7 @@ export interface CallEvent {
   args?: unknown;
   repairs: readonly { path: string; from: string }[];
   /**
-   * Keys the schema would have dropped (see `repair.unknownKeys`): the first 100 met, with a suggestion for the
+   * Keys the schema would have dropped (see `arguments.unknownKeys`): the first 100 met, with a suggestion for the
    * first 10; empty under `'strip'`.
    */
   ignoredKeys: readonly IgnoredKey[];

@@ -12,7 +12,7 @@ import type { ProtocolOptions } from './protocol.js';
 
 /**
  * Options of `createMcpFetchHandler`, every adapter and `validateMcpSchemas`: the shorthand for flat unions and
- * one object per concern (docs/decisions/0016-options-grouped-by-concern.md, 0031). Every key and every
+ * one object per concern (docs/decisions/0016-options-grouped-by-concern.md, 0033). Every key and every
  * group's keys are checked at construction: a misspelt or misplaced one is a `TypeError` naming the closest
  * key, never ignored.
  *
@@ -57,7 +57,7 @@ export interface McpMountOptions<S extends AnyZodObject = AnyZodObject, R = unkn
    * now is served them as they are: no conversion, projection or probe at startup (the probe ran when they were
    * written). At startup each tool's top-level keys and the options are checked against what the documents
    * record, and what no longer matches fails the mount; `mcp-mount check --verify` compares the documents
-   * themselves, in CI and in the build (docs/decisions/0030-documents-verified-at-build.md). The Zod schemas
+   * themselves, in CI and in the build (docs/decisions/0032-documents-verified-at-build.md). The Zod schemas
    * still parse every call. `mcp-mount/fetch/prebuilt` serves only these. Pass `{ module, stale: 'prepare' }`
    * to prepare a stale tool at startup instead (see `DocumentsOptions`).
    */
