@@ -1,5 +1,5 @@
 /** The `documents` option, settled once per mount into the `DocumentsPolicy` the documents' preparation reads. */
-import { oneOf, optionKeys } from '../settle/checks.js';
+import { oneOf, optionGroup, optionKeys } from '../settle/checks.js';
 import type { DocumentsOptions } from './options.js';
 
 /**
@@ -25,11 +25,7 @@ export interface DocumentsPolicy {
 export function settleDocuments(documents: unknown): DocumentsPolicy | undefined {
   if (documents === undefined) return undefined;
   if (!isObjectForm(documents)) return Object.freeze({ module: documents, stale: 'fail' });
-  for (const key of Object.keys(documents)) {
-    if (!(DOCUMENTS_KEYS as readonly string[]).includes(key)) {
-      throw new TypeError(`mcp-mount: documents.${key} is not an option; documents takes ${DOCUMENTS_KEYS.join(', ')}`);
-    }
-  }
+  optionGroup<DocumentsOptions>('documents', documents, DOCUMENTS_KEYS);
   const stale = oneOf('documents.stale', documents.stale, ['fail', 'prepare'] as const, 'fail');
   return Object.freeze({ module: documents.module, stale });
 }

@@ -15,11 +15,19 @@
  */
 import type { KeyHints } from '../zod/key-hints.js';
 
-/** The closest of `candidates` to `key`, or undefined when none is close enough. */
-export function closestKey(key: string, candidates: readonly string[], hints?: KeyHints): string | undefined {
+/**
+ * The closest of `candidates` to `key`, or undefined when none scores above `floor` (default a third: a
+ * model's reworded argument; option names, typed by a developer, ask for more: `OPTION_FLOOR`).
+ */
+export function closestKey(
+  key: string,
+  candidates: readonly string[],
+  hints?: KeyHints,
+  floor = 1 / 3,
+): string | undefined {
   const words = wordsOf(key);
   let best: string | undefined;
-  let bestScore = 1 / 3;
+  let bestScore = floor;
   for (const candidate of candidates) {
     if (candidate === key) continue;
     const score = Math.max(characterScore(key, candidate), wordScore(words, candidate, hints?.get(candidate)));
@@ -30,6 +38,12 @@ export function closestKey(key: string, candidates: readonly string[], hints?: K
   }
   return best;
 }
+
+/**
+ * The score an option name must pass to be suggested: a typo (`acess`, `stal`, `timeout`) passes, a name
+ * that only shares letters (`repair` and `server`) does not.
+ */
+export const OPTION_FLOOR = 0.7;
 
 function characterScore(key: string, candidate: string): number {
   const common = commonLength(key.toLowerCase(), candidate.toLowerCase());

@@ -9,7 +9,7 @@ import { ARGUMENTS_KEYS, type ArgumentsPolicy, settleArguments } from '../argume
 import type { DocumentsSetup } from '../documents/preparation.js';
 import { type DocumentsPolicy, settleDocuments } from '../documents/settle.js';
 import { LIMITS_KEYS, type LimitsPolicy, settleLimits } from '../limits/settle.js';
-import { closestKey } from '../messages/closest-key.js';
+import { closestKey, OPTION_FLOOR } from '../messages/closest-key.js';
 import type { FeatureProbe } from '../model/features.js';
 import { OBSERVE_KEYS, type Observer, settleObserve } from '../observe/settle.js';
 import type { PrepareSetup } from '../prepare/prepare.js';
@@ -91,7 +91,7 @@ function refuseUnknown(options: object): void {
   for (const key of Object.keys(options)) {
     if ((TOP_LEVEL_KEYS as readonly string[]).includes(key)) continue;
     const group = GROUP_OF.find(([, keys]) => keys.includes(key))?.[0];
-    const near = closestKey(key, TOP_LEVEL_KEYS);
+    const near = closestKey(key, TOP_LEVEL_KEYS, undefined, OPTION_FLOOR);
     const hint = group ? ` (it is ${group}.${key})` : near ? ` (did you mean ${near}?)` : '';
     throw new TypeError(`mcp-mount: ${key} is not an option${hint}; the options are ${TOP_LEVEL_KEYS.join(', ')}`);
   }

@@ -2,7 +2,7 @@
  * What every concern's `settle` checks an option with: each throws a `TypeError` that names the option, so
  * a value that cannot mean anything fails at construction, never on the first request.
  */
-import { closestKey } from '../messages/closest-key.js';
+import { closestKey, OPTION_FLOOR } from '../messages/closest-key.js';
 
 /**
  * The keys an options type takes, as a list that must name every key of `T` and no other: a key added to the
@@ -31,7 +31,7 @@ export function optionGroup<T extends object>(name: string, value: unknown, keys
   }
   for (const key of Object.keys(value)) {
     if ((keys as readonly string[]).includes(key)) continue;
-    const near = closestKey(key, keys);
+    const near = closestKey(key, keys, undefined, OPTION_FLOOR);
     throw new TypeError(
       `mcp-mount: ${name}.${key} is not an option${near ? ` (did you mean ${name}.${near}?)` : ''}; ${name} takes ${keys.join(', ')}`,
     );

@@ -94,7 +94,7 @@ describe('options settled once', () => {
       /^mcp-mount: projection.serves is not an option \(did you mean projection.serve\?\)/,
     );
     expect(() => settleOptions({ documents: { module: {}, stales: 'fail' } } as never)).toThrow(
-      /documents.stales is not an option; documents takes module, stale/,
+      /documents.stales is not an option \(did you mean documents.stale\?\); documents takes module, stale/,
     );
     expect(() => settleOptions({ observe: true } as never)).toThrow(/observe must be an object of options/);
   });
@@ -106,6 +106,38 @@ describe('options settled once', () => {
     expect(() => settleOptions({ xyzzy: 1 } as never)).toThrow(
       /^mcp-mount: xyzzy is not an option; the options are server, /,
     );
+  });
+
+  it('suggests an option only for a typo of it, never for a name that merely shares letters with one', () => {
+    const hint = (options: object) => {
+      try {
+        settleOptions(options as never);
+      } catch (error) {
+        return /did you mean ([\w.]+)\?/.exec((error as Error).message)?.[1] ?? 'none';
+      }
+      return 'accepted';
+    };
+    expect(
+      [
+        { flattenUnion: true },
+        { projecton: 'flat' },
+        { limits: { timeout: 5 } },
+        { access: { orgins: [] } },
+        { repair: {} },
+        { coerceJsonArgs: true },
+        { allowedOrigins: [] },
+        { arguments: { coerce: true } },
+      ].map(hint),
+    ).toEqual([
+      'flattenUnionInput',
+      'projection',
+      'limits.timeoutMs',
+      'access.origins',
+      'none',
+      'none',
+      'none',
+      'none',
+    ]);
   });
 
   it('defaults to noticing unknown keys, ignoring n8n toolCallId, and refusing tool-call markup', () => {
