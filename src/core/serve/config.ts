@@ -153,7 +153,7 @@ const probes = new WeakMap<MountConfig, FeatureProbe>();
 function featureProbe(config: MountConfig): FeatureProbe {
   let probe = probes.get(config);
   if (probe === undefined) {
-    probe = probeServerHook(config.server.features, config.server);
+    probe = probeServerHook(config.server.features, config.server.implementation);
     probes.set(config, probe);
   }
   return probe;

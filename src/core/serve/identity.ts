@@ -31,10 +31,13 @@ export const SERVER_KEYS = optionKeys<MountServerOptions>()(['name', 'version', 
 
 /** `server`, defaulted. Frozen. */
 export interface ServerPolicy {
-  /** Sent in `initialize` / `server/discover`; prefixes the rate windows' keys. */
+  /** Prefixes the rate windows' keys. */
   readonly name: string;
-  readonly version: string;
-  readonly title?: string;
+  /**
+   * The `serverInfo` of `initialize` / `server/discover` (the MCP `Implementation`): what the identity options
+   * send, so that a new one is settled here and no other file changes.
+   */
+  readonly implementation: Readonly<{ name: string; version: string; title?: string }>;
   readonly instructions?: string;
   /** Registers resources, prompts and the like on each per-request server. */
   readonly features?: ServerHook;
@@ -53,10 +56,14 @@ export function settleServer(server: MountServerOptions): ServerPolicy {
     }
   }
   hookOption('server.features', server.features);
+  const name = server.name ?? 'mcp-mount';
   return Object.freeze({
-    name: server.name ?? 'mcp-mount',
-    version: server.version ?? '0.0.0',
-    ...(server.title !== undefined && { title: server.title }),
+    name,
+    implementation: Object.freeze({
+      name,
+      version: server.version ?? '0.0.0',
+      ...(server.title !== undefined && { title: server.title }),
+    }),
     ...(server.instructions !== undefined && { instructions: server.instructions }),
     ...(server.features && { features: server.features }),
   });

@@ -51,7 +51,7 @@ export async function perRequestServer(
   cacheHints?: McpServerOptions['cacheHints'],
 ): Promise<McpServer> {
   const { surface, protocol } = setup;
-  const { name, version, title, instructions, features } = setup.server;
+  const { implementation, instructions, features } = setup.server;
   const hook = features && !(state.method !== undefined && TOOL_METHODS.has(state.method));
   // Stateless serving never sends a list-changed notification, so none is promised. Resource and prompt
   // capabilities are declared where the hook runs, from what it registered at construction; the SDK
@@ -61,7 +61,7 @@ export async function perRequestServer(
   if (hook && surface.resources.length > 0) capabilities.resources = { listChanged: false };
   if (hook && surface.prompts.length > 0) capabilities.prompts = { listChanged: false };
   const server = new McpServer(
-    { name, version, ...(title !== undefined && { title }) },
+    { ...implementation },
     {
       capabilities,
       instructions,
