@@ -17,13 +17,12 @@
  * Cluster.
  */
 import { ANSWER, CANCEL, CLAIM, CREATE, GET, HEARTBEAT, SETTLE, UPDATE } from './redis-scripts.js';
+import { absent, type Step, type StepAnswer, type StepAnswers, storeOfSteps, taskIdOf } from './steps.js';
 import {
   type Beat,
   type Claimed,
   type Created,
   type CreateTask,
-  checkCreate,
-  checkLeaseMs,
   type JsonObject,
   type Lease,
   newTaskId,
@@ -67,6 +66,22 @@ export interface RedisTaskStoreOptions {
  * ```
  */
 export function createRedisTaskStore(options: RedisTaskStoreOptions): TaskStore {
+  const redis = redisOf(options);
+  return storeOfSteps({
+    create: (request) => create(redis, request),
+    // An id not of `newTaskId`'s form is no task of this store: answered without a round trip, never a key.
+    run: async (step) => (isId(taskIdOf(step)) ? runStep(redis, step) : absent(step)),
+  });
+}
+
+/** What every step needs: the script runner on the user's client, and the key prefix. */
+interface RedisTasks {
+  readonly run: ReturnType<typeof scriptRunner>;
+  readonly prefix: string;
+}
+
+/** The store's options, checked. @throws TypeError as `createRedisTaskStore` says. */
+function redisOf(options: RedisTaskStoreOptions): RedisTasks {
   const { client } = options;
   if (typeof client?.eval !== 'function' || typeof client.evalsha !== 'function') {
     throw new TypeError('createRedisTaskStore: client must be an ioredis client (it needs eval and evalsha)');
@@ -77,135 +92,143 @@ export function createRedisTaskStore(options: RedisTaskStoreOptions): TaskStore 
   }
   const prefix = options.prefix ?? 'mcp-mount:tasks:';
   if (typeof prefix !== 'string') throw new TypeError('createRedisTaskStore: prefix must be a string');
-  const taskKey = (id: string) => `${prefix}{${id}}`;
-  const run = scriptRunner(client);
+  return { run: scriptRunner(client), prefix };
+}
 
-  return {
-    async create(request: CreateTask): Promise<Created> {
-      checkCreate(request);
-      const id = newTaskId();
-      const token = newTaskId();
-      const index = `${prefix}owner:${await sha256(request.owner)}`;
-      const reply = (await run(
-        CREATE,
-        [taskKey(id), index],
-        [
-          id,
-          request.owner,
-          optional(request.ttlMs ?? undefined),
-          optional(request.pollIntervalMs),
-          JSON.stringify(request.call ?? null),
-          optional(request.leaseMs),
-          optional(request.claimWithinMs ?? undefined),
-          optional(request.maxOpen),
-          token,
-          prefix,
-        ],
-      )) as string[];
-      if (reply[0] === 'full') return { ok: false, reason: 'full' };
-      if (reply[0] !== 'ok') throw new Error(`Redis task store: create answered ${String(reply[0])}`);
-      const now = Number(reply[1]);
-      const task: TaskView = {
-        taskId: id,
-        status: 'working',
-        createdAt: now,
-        lastUpdatedAt: now,
-        ttlMs: request.ttlMs,
-        ...(request.pollIntervalMs !== undefined && { pollIntervalMs: request.pollIntervalMs }),
-      };
-      if (request.leaseMs === undefined) return { ok: true, task };
-      return { ok: true, task, lease: { taskId: id, token, expiresAt: now + request.leaseMs } };
-    },
+/** The key of a task's hash. */
+function taskKey(redis: RedisTasks, id: string): string {
+  return `${redis.prefix}{${id}}`;
+}
 
-    async get(owner: string, taskId: string): Promise<TaskView | undefined> {
-      if (!isId(taskId)) return undefined;
-      const reply = (await run(GET, [taskKey(taskId)], [owner, taskId])) as [(string | null)[], string[]] | [];
-      if (reply.length === 0) return undefined;
-      const [fields, pending] = reply;
-      const [status, msg, created, updated, ttl, poll, result, error] = fields;
-      return {
-        taskId,
-        status: status as TaskStatus,
-        ...(msg != null && { statusMessage: msg }),
-        createdAt: Number(created),
-        lastUpdatedAt: Number(updated),
-        ttlMs: ttl == null ? null : Number(ttl),
-        ...(poll != null && { pollIntervalMs: Number(poll) }),
-        ...(status === 'input_required' && { inputRequests: pairs(pending) }),
-        ...(status === 'completed' && result != null && { result: JSON.parse(result) }),
-        ...(status === 'failed' && error != null && { error: JSON.parse(error) }),
-      };
-    },
-
-    async answer(owner: string, taskId: string, inputResponses: Readonly<Record<string, JsonObject>>) {
-      if (!isId(taskId)) return false;
-      const args = [owner, taskId];
-      for (const [key, value] of Object.entries(inputResponses)) args.push(key, JSON.stringify(value));
-      return (await run(ANSWER, [taskKey(taskId)], args)) === 1;
-    },
-
-    async requestCancel(owner: string, taskId: string) {
-      if (!isId(taskId)) return false;
-      return (await run(CANCEL, [taskKey(taskId)], [owner, taskId])) === 1;
-    },
-
-    async claim(taskId: string, leaseMs: number): Promise<Claimed | Refused> {
-      checkLeaseMs(leaseMs);
-      if (!isId(taskId)) return { ok: false, reason: 'unknown' };
-      const token = newTaskId();
-      const reply = (await run(CLAIM, [taskKey(taskId)], [taskId, token, String(leaseMs)])) as string[];
-      if (reply[0] !== 'ok') return refusal(reply);
-      return {
-        ok: true,
-        lease: { taskId, token, expiresAt: Number(reply[1]) },
-        owner: reply[2]!,
-        call: JSON.parse(reply[3]!),
-      };
-    },
-
-    async heartbeat(lease: Lease, leaseMs: number): Promise<Beat | Refused> {
-      checkLeaseMs(leaseMs);
-      if (!isId(lease.taskId)) return { ok: false, reason: 'unknown' };
-      const reply = (await run(HEARTBEAT, [taskKey(lease.taskId)], [lease.taskId, lease.token, String(leaseMs)])) as [
-        string,
-        string,
-        'working' | 'input_required',
-        string[],
-      ];
-      if (reply[0] !== 'ok') return refusal(reply as unknown as string[]);
-      return {
-        ok: true,
-        lease: { taskId: lease.taskId, token: lease.token, expiresAt: Number(reply[1]) },
-        status: reply[2],
-        inputResponses: pairs(reply[3]),
-      };
-    },
-
-    async update(lease: Lease, change: TaskUpdate): Promise<{ ok: true } | Refused> {
-      if (!isId(lease.taskId)) return { ok: false, reason: 'unknown' };
-      const message = change.statusMessage;
-      const args = [lease.taskId, lease.token, message === undefined ? '' : '1', message ?? ''];
-      for (const [key, value] of Object.entries(change.inputRequests ?? {})) args.push(key, JSON.stringify(value));
-      const reply = (await run(UPDATE, [taskKey(lease.taskId)], args)) as string[];
-      return reply[0] === 'ok' ? { ok: true } : refusal(reply);
-    },
-
-    async settle(lease: Lease, outcome: TaskOutcome): Promise<{ ok: true } | Refused> {
-      if (!isId(lease.taskId)) return { ok: false, reason: 'unknown' };
-      const [field, value] =
-        outcome.status === 'completed'
-          ? ['result', JSON.stringify(outcome.result)]
-          : outcome.status === 'failed'
-            ? ['error', JSON.stringify(outcome.error)]
-            : ['', ''];
-      const reply = (await run(
-        SETTLE,
-        [taskKey(lease.taskId)],
-        [lease.taskId, lease.token, outcome.status, field, value],
-      )) as string[];
-      return reply[0] === 'ok' ? { ok: true } : refusal(reply);
-    },
+async function create(redis: RedisTasks, request: CreateTask): Promise<Created> {
+  const { run, prefix } = redis;
+  const id = newTaskId();
+  const token = newTaskId();
+  const index = `${prefix}owner:${await sha256(request.owner)}`;
+  const reply = (await run(
+    CREATE,
+    [taskKey(redis, id), index],
+    [
+      id,
+      request.owner,
+      optional(request.ttlMs ?? undefined),
+      optional(request.pollIntervalMs),
+      JSON.stringify(request.call ?? null),
+      optional(request.leaseMs),
+      optional(request.claimWithinMs ?? undefined),
+      optional(request.maxOpen),
+      token,
+      prefix,
+    ],
+  )) as string[];
+  if (reply[0] === 'full') return { ok: false, reason: 'full' };
+  if (reply[0] !== 'ok') throw new Error(`Redis task store: create answered ${String(reply[0])}`);
+  const now = Number(reply[1]);
+  const task: TaskView = {
+    taskId: id,
+    status: 'working',
+    createdAt: now,
+    lastUpdatedAt: now,
+    ttlMs: request.ttlMs,
+    ...(request.pollIntervalMs !== undefined && { pollIntervalMs: request.pollIntervalMs }),
   };
+  if (request.leaseMs === undefined) return { ok: true, task };
+  return { ok: true, task, lease: { taskId: id, token, expiresAt: now + request.leaseMs } };
+}
+
+async function get(redis: RedisTasks, owner: string, taskId: string): Promise<TaskView | undefined> {
+  const reply = (await redis.run(GET, [taskKey(redis, taskId)], [owner, taskId])) as [(string | null)[], string[]] | [];
+  if (reply.length === 0) return undefined;
+  const [fields, pending] = reply;
+  const [status, msg, created, updated, ttl, poll, result, error] = fields;
+  return {
+    taskId,
+    status: status as TaskStatus,
+    ...(msg != null && { statusMessage: msg }),
+    createdAt: Number(created),
+    lastUpdatedAt: Number(updated),
+    ttlMs: ttl == null ? null : Number(ttl),
+    ...(poll != null && { pollIntervalMs: Number(poll) }),
+    ...(status === 'input_required' && { inputRequests: pairs(pending) }),
+    ...(status === 'completed' && result != null && { result: JSON.parse(result) }),
+    ...(status === 'failed' && error != null && { error: JSON.parse(error) }),
+  };
+}
+
+async function answer(
+  redis: RedisTasks,
+  owner: string,
+  taskId: string,
+  inputResponses: Readonly<Record<string, JsonObject>>,
+): Promise<boolean> {
+  const args = [owner, taskId];
+  for (const [key, value] of Object.entries(inputResponses)) args.push(key, JSON.stringify(value));
+  return (await redis.run(ANSWER, [taskKey(redis, taskId)], args)) === 1;
+}
+
+async function requestCancel(redis: RedisTasks, owner: string, taskId: string): Promise<boolean> {
+  return (await redis.run(CANCEL, [taskKey(redis, taskId)], [owner, taskId])) === 1;
+}
+
+async function claim(redis: RedisTasks, taskId: string, leaseMs: number): Promise<Claimed | Refused> {
+  const token = newTaskId();
+  const reply = (await redis.run(CLAIM, [taskKey(redis, taskId)], [taskId, token, String(leaseMs)])) as string[];
+  if (reply[0] !== 'ok') return refusal(reply);
+  return {
+    ok: true,
+    lease: { taskId, token, expiresAt: Number(reply[1]) },
+    owner: reply[2]!,
+    call: JSON.parse(reply[3]!),
+  };
+}
+
+async function heartbeat(redis: RedisTasks, lease: Lease, leaseMs: number): Promise<Beat | Refused> {
+  const reply = (await redis.run(
+    HEARTBEAT,
+    [taskKey(redis, lease.taskId)],
+    [lease.taskId, lease.token, String(leaseMs)],
+  )) as [string, string, 'working' | 'input_required', string[]];
+  if (reply[0] !== 'ok') return refusal(reply as unknown as string[]);
+  return {
+    ok: true,
+    lease: { taskId: lease.taskId, token: lease.token, expiresAt: Number(reply[1]) },
+    status: reply[2],
+    inputResponses: pairs(reply[3]),
+  };
+}
+
+async function update(redis: RedisTasks, lease: Lease, change: TaskUpdate): Promise<{ ok: true } | Refused> {
+  const message = change.statusMessage;
+  const args = [lease.taskId, lease.token, message === undefined ? '' : '1', message ?? ''];
+  for (const [key, value] of Object.entries(change.inputRequests ?? {})) args.push(key, JSON.stringify(value));
+  const reply = (await redis.run(UPDATE, [taskKey(redis, lease.taskId)], args)) as string[];
+  return reply[0] === 'ok' ? { ok: true } : refusal(reply);
+}
+
+async function settle(redis: RedisTasks, lease: Lease, outcome: TaskOutcome): Promise<{ ok: true } | Refused> {
+  const [field, value] =
+    outcome.status === 'completed'
+      ? ['result', JSON.stringify(outcome.result)]
+      : outcome.status === 'failed'
+        ? ['error', JSON.stringify(outcome.error)]
+        : ['', ''];
+  const reply = (await redis.run(
+    SETTLE,
+    [taskKey(redis, lease.taskId)],
+    [lease.taskId, lease.token, outcome.status, field, value],
+  )) as string[];
+  return reply[0] === 'ok' ? { ok: true } : refusal(reply);
+}
+
+/** Each step (but `create`) by its script, on a task id of the store's form. */
+const STEPS: {
+  [K in Step['op']]: (redis: RedisTasks, ...args: Extract<Step, { op: K }>['args']) => Promise<StepAnswers[K]>;
+} = { get, answer, requestCancel, claim, heartbeat, update, settle };
+
+function runStep(redis: RedisTasks, step: Step): Promise<StepAnswer> {
+  // The table pairs each op with its arguments; TypeScript cannot follow the pair through `step.op`.
+  const run = STEPS[step.op] as (redis: RedisTasks, ...args: Step['args']) => Promise<StepAnswer>;
+  return run(redis, ...step.args);
 }
 
 /**
