@@ -44,58 +44,15 @@ export function inlineRefs(schema: JsonSchema): { schema: JsonSchema; unresolved
 }
 
 function inline(root: JsonSchema): JsonSchema {
-  const defs = new Map<DefKey, unknown>();
-  for (const container of ['$defs', 'definitions'] as const) {
-    if (!isPlainObject(root[container])) continue;
-    for (const [name, body] of Object.entries(root[container])) defs.set(`${container}/${name}`, body);
-  }
-  const keyOf = (ref: unknown): DefKey | undefined => {
-    if (typeof ref !== 'string') return undefined;
-    const parsed = parseLocalDefRef(ref);
-    const key = parsed && `${parsed.container}/${parsed.name}`;
-    return key !== undefined && defs.has(key) ? key : undefined;
-  };
-
-  const edges = new Map<DefKey, DefKey[]>();
-  for (const [key, body] of defs)
-    edges.set(
-      key,
-      collectRefs(body).flatMap((r) => keyOf(r) ?? []),
-    );
-  // A `$ref` by anchor (`#name`) needs the anchor where it is; without one, an anchor names nothing.
-  const anchorRefs = new Set(collectRefs(root).filter((r) => /^#[^/]/.test(r)));
-  const inlinable = decideInlinable(defs, edges, anchorRefs);
-
-  const memo = new Map<DefKey, unknown>();
-  const expand = (key: DefKey): unknown => {
-    if (!memo.has(key)) memo.set(key, withoutAnchors(rewrite(defs.get(key))));
-    return cloneJson(memo.get(key));
-  };
-  // Shares what it leaves alone with `root`; every caller copies the result (`cloneJson`) before returning it.
-  const rewrite = (node: unknown): unknown => {
-    if (!isPlainObject(node)) return node;
-    const walked = mapSubschemasShared(node, rewrite);
-    const key = keyOf(walked.$ref);
-    if (key === undefined || !inlinable.has(key)) return walked;
-    const { $ref: _ref, ...rest } = walked;
-    return combine(rest, expand(key));
-  };
+  const defs = definitionsOf(root);
+  const keyOf = (ref: unknown) => defKey(defs, ref);
+  const rewrite = rewriter(defs, inlinableOf(root, defs, keyOf), keyOf);
 
   const { $defs: _d, definitions: _defs, ...body } = root;
   // Without definitions no `$ref` can be inlined, and the rewrite would return `body` itself.
   const out = cloneJson(defs.size === 0 ? body : rewrite(body)) as JsonSchema;
 
-  // Keep the definitions still referred to, from the document or (transitively) from kept definitions,
-  // looking at their rewritten bodies: an inlined definition may have carried a reference along.
-  const keptBodies = new Map<DefKey, unknown>();
-  const pending = defs.size === 0 ? [] : collectRefs(out).flatMap((r) => keyOf(r) ?? []);
-  while (pending.length > 0) {
-    const key = pending.pop()!;
-    if (keptBodies.has(key)) continue;
-    const rewritten = cloneJson(rewrite(defs.get(key)));
-    keptBodies.set(key, rewritten);
-    pending.push(...collectRefs(rewritten).flatMap((r) => keyOf(r) ?? []));
-  }
+  const keptBodies = keptDefinitions(out, defs, rewrite, keyOf);
   for (const container of ['$defs', 'definitions'] as const) {
     if (!isPlainObject(root[container])) continue;
     const kept: JsonSchema = {};
@@ -106,6 +63,89 @@ function inline(root: JsonSchema): JsonSchema {
     if (Object.keys(kept).length > 0) out[container] = kept;
   }
   return out;
+}
+
+/** The document's local definitions by key (`$defs/Name`, `definitions/Name`). */
+function definitionsOf(root: JsonSchema): Map<DefKey, unknown> {
+  const defs = new Map<DefKey, unknown>();
+  for (const container of ['$defs', 'definitions'] as const) {
+    if (!isPlainObject(root[container])) continue;
+    for (const [name, body] of Object.entries(root[container])) defs.set(`${container}/${name}`, body);
+  }
+  return defs;
+}
+
+/** The definition a `$ref` names, when it is a local one the document has. */
+function defKey(defs: ReadonlyMap<DefKey, unknown>, ref: unknown): DefKey | undefined {
+  if (typeof ref !== 'string') return undefined;
+  const parsed = parseLocalDefRef(ref);
+  const key = parsed && `${parsed.container}/${parsed.name}`;
+  return key !== undefined && defs.has(key) ? key : undefined;
+}
+
+/** The definitions to write out at their uses: which refer to which, and which anchors are named. */
+function inlinableOf(
+  root: JsonSchema,
+  defs: Map<DefKey, unknown>,
+  keyOf: (ref: unknown) => DefKey | undefined,
+): Set<DefKey> {
+  const edges = new Map<DefKey, DefKey[]>();
+  for (const [key, body] of defs)
+    edges.set(
+      key,
+      collectRefs(body).flatMap((r) => keyOf(r) ?? []),
+    );
+  // A `$ref` by anchor (`#name`) needs the anchor where it is; without one, an anchor names nothing.
+  const anchorRefs = new Set(collectRefs(root).filter((r) => /^#[^/]/.test(r)));
+  return decideInlinable(defs, edges, anchorRefs);
+}
+
+/**
+ * The rewrite of a node: every `$ref` to an inlinable definition replaced by the definition, itself rewritten
+ * (once per definition, copied at each use). Shares what it leaves alone with its input; every caller copies the
+ * result (`cloneJson`) before returning it.
+ */
+function rewriter(
+  defs: ReadonlyMap<DefKey, unknown>,
+  inlinable: ReadonlySet<DefKey>,
+  keyOf: (ref: unknown) => DefKey | undefined,
+): (node: unknown) => unknown {
+  const memo = new Map<DefKey, unknown>();
+  const expand = (key: DefKey): unknown => {
+    if (!memo.has(key)) memo.set(key, withoutAnchors(rewrite(defs.get(key))));
+    return cloneJson(memo.get(key));
+  };
+  const rewrite = (node: unknown): unknown => {
+    if (!isPlainObject(node)) return node;
+    const walked = mapSubschemasShared(node, rewrite);
+    const key = keyOf(walked.$ref);
+    if (key === undefined || !inlinable.has(key)) return walked;
+    const { $ref: _ref, ...rest } = walked;
+    return combine(rest, expand(key));
+  };
+  return rewrite;
+}
+
+/**
+ * The definitions still referred to, from the document or (transitively) from kept definitions, by key, with
+ * their rewritten bodies: an inlined definition may have carried a reference along.
+ */
+function keptDefinitions(
+  out: JsonSchema,
+  defs: ReadonlyMap<DefKey, unknown>,
+  rewrite: (node: unknown) => unknown,
+  keyOf: (ref: unknown) => DefKey | undefined,
+): Map<DefKey, unknown> {
+  const keptBodies = new Map<DefKey, unknown>();
+  const pending = defs.size === 0 ? [] : collectRefs(out).flatMap((r) => keyOf(r) ?? []);
+  while (pending.length > 0) {
+    const key = pending.pop()!;
+    if (keptBodies.has(key)) continue;
+    const rewritten = cloneJson(rewrite(defs.get(key)));
+    keptBodies.set(key, rewritten);
+    pending.push(...collectRefs(rewritten).flatMap((r) => keyOf(r) ?? []));
+  }
+  return keptBodies;
 }
 
 /** Definitions on no reference cycle, with no `$id` and no anchor a `$ref` names, small enough to copy. */

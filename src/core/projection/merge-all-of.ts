@@ -35,6 +35,26 @@ const OBJECT_KEYWORDS: ReadonlySet<string> = new Set([
  * schema in turn, so every member's refusals hold, as in JSON Schema).
  */
 export function mergeAllOf(node: JsonSchema, semantics: 'zod' | 'json' = 'zod'): JsonSchema | undefined {
+  const split = partsOf(node);
+  if (!split) return undefined;
+  const { siblings } = split;
+  const { parts, closed } = reconcile(split.parts, semantics);
+  const out: JsonSchema = {};
+  if ('$schema' in siblings) out.$schema = siblings.$schema;
+  out.type = 'object';
+  mergeDeclared(out, parts);
+  mergeUndeclared(out, parts, closed);
+  mergeKeyConstraints(out, parts);
+  mergeAnnotations(out, parts, siblings);
+  return out;
+}
+
+/**
+ * The parts to merge: the object keywords beside the `allOf` as one part (first), then its members; and the
+ * annotations beside it (`siblings`). Undefined when the `allOf` is empty, a keyword beside it or in a member is
+ * not one the merge combines, or a part is not an object.
+ */
+function partsOf(node: JsonSchema): { siblings: JsonSchema; parts: JsonSchema[] } | undefined {
   if (!Array.isArray(node.allOf) || node.allOf.length === 0) return undefined;
   const siblings: JsonSchema = {};
   const siblingPart: JsonSchema = {};
@@ -45,7 +65,7 @@ export function mergeAllOf(node: JsonSchema, semantics: 'zod' | 'json' = 'zod'):
     else return undefined;
   }
   if ('type' in siblingPart && !isObjectTyped(siblingPart)) return undefined;
-  let parts: JsonSchema[] = Object.keys(siblingPart).length > 0 ? [{ ...siblingPart, type: 'object' }] : [];
+  const parts: JsonSchema[] = Object.keys(siblingPart).length > 0 ? [{ ...siblingPart, type: 'object' }] : [];
   for (const member of node.allOf) {
     if (!isObjectTyped(member)) return undefined;
     if (Object.keys(member).some((k) => !OBJECT_KEYWORDS.has(k) && !ANNOTATION_KEYWORDS.has(k) && k !== '$schema')) {
@@ -53,19 +73,24 @@ export function mergeAllOf(node: JsonSchema, semantics: 'zod' | 'json' = 'zod'):
     }
     parts.push(member);
   }
-  // Whether the merged object refuses keys no member declares. With Zod's reconciliation, only when
-  // every member does (each member's own refusal is opened first); in JSON Schema, when any one does.
-  let closed = parts.some((p) => p.additionalProperties === false);
+  return { siblings, parts };
+}
+
+/**
+ * Whether the merged object refuses keys no member declares, and the parts to merge. With Zod's
+ * reconciliation, only when every member does (each member's own refusal is opened first); in JSON Schema,
+ * when any one does.
+ */
+function reconcile(parts: JsonSchema[], semantics: 'zod' | 'json'): { parts: JsonSchema[]; closed: boolean } {
   if (semantics === 'zod' && parts.length >= 2) {
     const surfaces = parts.map(keySurface);
-    closed = surfaces.every((s) => s.closed);
-    parts = surfaces.map((s) => s.schema);
+    return { parts: surfaces.map((s) => s.schema), closed: surfaces.every((s) => s.closed) };
   }
+  return { parts, closed: parts.some((p) => p.additionalProperties === false) };
+}
 
-  const out: JsonSchema = {};
-  if ('$schema' in siblings) out.$schema = siblings.$schema;
-  out.type = 'object';
-
+/** The declared keys: `properties`, `required` and `patternProperties` of every part. */
+function mergeDeclared(out: JsonSchema, parts: readonly JsonSchema[]): void {
   const properties = mergeMaps(parts, 'properties');
   if (properties !== undefined) out.properties = properties;
 
@@ -74,9 +99,14 @@ export function mergeAllOf(node: JsonSchema, semantics: 'zod' | 'json' = 'zod'):
 
   const patterns = mergeMaps(parts, 'patternProperties');
   if (patterns !== undefined) out.patternProperties = patterns;
+}
 
-  // Closed: the value only has keys some member declares, all of which are in the merged `properties`
-  // and `patternProperties`. Otherwise the open members' schemas for undeclared keys all apply.
+/**
+ * `additionalProperties`. Closed: the value only has keys some member declares, all of which are in the
+ * merged `properties` and `patternProperties`. Otherwise the open members' schemas for undeclared keys all
+ * apply.
+ */
+function mergeUndeclared(out: JsonSchema, parts: readonly JsonSchema[], closed: boolean): void {
   if (closed) out.additionalProperties = false;
   else {
     const extra = combined(parts.map((p) => p.additionalProperties).filter((s) => s !== false));
@@ -86,13 +116,20 @@ export function mergeAllOf(node: JsonSchema, semantics: 'zod' | 'json' = 'zod'):
       out.additionalProperties = {};
     }
   }
+}
+
+/** What every key name and the count of keys must meet: `propertyNames`, `minProperties`, `maxProperties`. */
+function mergeKeyConstraints(out: JsonSchema, parts: readonly JsonSchema[]): void {
   const names = combined(parts.map((p) => p.propertyNames));
   if (names !== undefined) out.propertyNames = names;
   const mins = parts.map((p) => p.minProperties).filter((v): v is number => typeof v === 'number');
   if (mins.length > 0) out.minProperties = Math.max(...mins);
   const maxs = parts.map((p) => p.maxProperties).filter((v): v is number => typeof v === 'number');
   if (maxs.length > 0) out.maxProperties = Math.min(...maxs);
+}
 
+/** The description of every part, the first title, and the other annotations beside the `allOf`. */
+function mergeAnnotations(out: JsonSchema, parts: readonly JsonSchema[], siblings: JsonSchema): void {
   const description = composeDescription(
     [siblings.description, ...parts.map((p) => p.description)].filter((d, i, all) => all.indexOf(d) === i),
   );
@@ -100,7 +137,6 @@ export function mergeAllOf(node: JsonSchema, semantics: 'zod' | 'json' = 'zod'):
   const title = siblings.title ?? parts.find((p) => typeof p.title === 'string')?.title;
   if (title !== undefined) out.title = title;
   for (const key of Object.keys(siblings)) if (!Object.hasOwn(out, key)) setOwn(out, key, siblings[key]);
-  return out;
 }
 
 /** A name → schema map merged across parts: each name's schemas intersected; undefined when none. */

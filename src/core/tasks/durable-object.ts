@@ -15,38 +15,9 @@
  * Only types are taken from the runtime (structurally), so this module imports nothing of Cloudflare's and the
  * Worker entry without tasks does not change.
  */
-import {
-  answerRecord,
-  beatRecord,
-  cancelRecord,
-  claimRecord,
-  fence,
-  isExpired,
-  isOpen,
-  lapse,
-  leaseOf,
-  newRecord,
-  settleRecord,
-  type TaskRecord,
-  updateRecord,
-  viewOf,
-} from './record.js';
-import {
-  type Beat,
-  type Claimed,
-  type Created,
-  type CreateTask,
-  checkCreate,
-  checkLeaseMs,
-  type JsonObject,
-  type Lease,
-  newTaskId,
-  type Refused,
-  type TaskOutcome,
-  type TaskStore,
-  type TaskUpdate,
-  type TaskView,
-} from './store.js';
+import { applyStep, createdOf, type Found, isExpired, isOpen, lapse, newRecord, type TaskRecord } from './record.js';
+import { absent, checkStep, isCallerStep, isStep, type Step, storeOfSteps, taskIdOf } from './steps.js';
+import { type Created, type CreateTask, checkCreate, newTaskId, type TaskStore } from './store.js';
 
 /** The part of a Durable Object's storage the store uses (the key-value API; SQLite-backed objects have it). */
 export interface DurableObjectStorageLike {
@@ -76,15 +47,8 @@ export interface DurableObjectTaskStoreOptions {
   namespace: DurableObjectNamespaceLike;
 }
 
-/** A step as the client sends it to the object. */
-type Step =
-  | { op: 'create'; args: [request: CreateTask, taskId: string] }
-  | { op: 'get' | 'requestCancel'; args: [owner: string, taskId: string] }
-  | { op: 'answer'; args: [owner: string, taskId: string, responses: Record<string, JsonObject>] }
-  | { op: 'claim'; args: [taskId: string, leaseMs: number] }
-  | { op: 'heartbeat'; args: [lease: Lease, leaseMs: number] }
-  | { op: 'update'; args: [lease: Lease, change: TaskUpdate] }
-  | { op: 'settle'; args: [lease: Lease, outcome: TaskOutcome] };
+/** What the client sends the object: `create` with the id the client chose, or any other step. */
+type ObjectStep = { op: 'create'; args: [request: CreateTask, taskId: string] } | Step;
 
 const TASK = 'task:';
 const OPEN = 'open:';
@@ -112,9 +76,9 @@ export class TaskStoreObject {
 
   /** Runs one step sent by `createDurableObjectTaskStore`: `POST` with `{ op, args }`, answered `{ value }`. */
   async fetch(request: Request): Promise<Response> {
-    let step: Step;
+    let step: ObjectStep;
     try {
-      step = (await request.json()) as Step;
+      step = (await request.json()) as ObjectStep;
     } catch {
       return Response.json({ error: 'bad step' }, { status: 400 });
     }
@@ -143,60 +107,14 @@ export class TaskStoreObject {
     await run;
   }
 
-  private async run(step: Step): Promise<unknown> {
+  private async run(step: ObjectStep): Promise<unknown> {
     const now = Date.now();
-    switch (step.op) {
-      case 'create':
-        return this.create(step.args[0], step.args[1], now);
-      case 'get': {
-        const record = await this.owned(step.args[0], step.args[1], now);
-        return record && viewOf(record);
-      }
-      case 'answer': {
-        const record = await this.owned(step.args[0], step.args[1], now);
-        if (!record) return false;
-        if (answerRecord(record, step.args[2], now)) await this.save(record);
-        return true;
-      }
-      case 'requestCancel': {
-        const record = await this.owned(step.args[0], step.args[1], now);
-        if (!record) return false;
-        if (cancelRecord(record, now)) await this.save(record);
-        return true;
-      }
-      case 'claim': {
-        checkLeaseMs(step.args[1]);
-        const found = await this.live(step.args[0], now);
-        if (!found) return { ok: false, reason: 'unknown' };
-        const claimed = claimRecord(found.record, newTaskId(), step.args[1], now);
-        if (claimed.ok) await this.save(found.record);
-        return claimed;
-      }
-      case 'heartbeat': {
-        checkLeaseMs(step.args[1]);
-        const record = await this.fenced(step.args[0], now);
-        if ('ok' in record) return record;
-        const beat = beatRecord(record, step.args[1], now);
-        await this.save(record);
-        return beat;
-      }
-      case 'update': {
-        const record = await this.fenced(step.args[0], now);
-        if ('ok' in record) return record;
-        updateRecord(record, step.args[1], now);
-        await this.save(record);
-        return { ok: true };
-      }
-      case 'settle': {
-        const record = await this.fenced(step.args[0], now);
-        if ('ok' in record) return record;
-        settleRecord(record, step.args[1], now);
-        await this.save(record);
-        return { ok: true };
-      }
-      default:
-        throw new TypeError(`unknown step ${String((step as { op?: unknown }).op)}`);
-    }
+    if (step.op === 'create') return this.create(step.args[0], step.args[1], now);
+    if (!isStep(step)) throw new TypeError(`unknown step ${String((step as { op?: unknown }).op)}`);
+    checkStep(step);
+    const { value, changed } = applyStep(step, await this.live(taskIdOf(step), now), now);
+    if (changed) await this.save(changed);
+    return value;
   }
 
   private async create(request: CreateTask, taskId: string, now: number): Promise<Created> {
@@ -219,12 +137,11 @@ export class TaskStoreObject {
       const alarm = await this.storage.getAlarm();
       if (alarm === null || alarm > record.expiresAt) await this.storage.setAlarm(record.expiresAt);
     }
-    const lease = leaseOf(record);
-    return { ok: true, task: viewOf(record), ...(lease && { lease }) };
+    return createdOf(record);
   }
 
   /** The live record: undefined when unknown or expired (then removed); a lapsed one settled and stored. */
-  private async live(taskId: string, now: number): Promise<{ record: TaskRecord; lapsed: boolean } | undefined> {
+  private async live(taskId: string, now: number): Promise<Found> {
     const record = (await this.storage.get(TASK + taskId)) as TaskRecord | undefined;
     if (!record) return undefined;
     if (isExpired(record, now)) {
@@ -234,18 +151,6 @@ export class TaskStoreObject {
     const lapsed = lapse(record, now);
     if (lapsed) await this.save(record);
     return { record, lapsed };
-  }
-
-  private async owned(owner: string, taskId: string, now: number): Promise<TaskRecord | undefined> {
-    const found = await this.live(taskId, now);
-    return found && found.record.owner === owner ? found.record : undefined;
-  }
-
-  private async fenced(lease: Lease, now: number): Promise<TaskRecord | Refused> {
-    const found = await this.live(lease.taskId, now);
-    if (!found) return { ok: false, reason: 'unknown' };
-    if (found.lapsed) return { ok: false, reason: 'lost' };
-    return fence(found.record, lease) ?? found.record;
   }
 
   private async save(record: TaskRecord): Promise<void> {
@@ -284,69 +189,60 @@ export function createDurableObjectTaskStore(options: DurableObjectTaskStoreOpti
   if (typeof namespace?.idFromName !== 'function' || typeof namespace.get !== 'function') {
     throw new TypeError('createDurableObjectTaskStore: namespace must be a Durable Object namespace binding');
   }
-  const ownerObjectId = (owner: string) => namespace.idFromName(`owner:${owner}`);
-  const shardOf = (owner: string) => base64url(hexBytes(ownerObjectId(owner).toString()));
-
-  /** The object that holds `taskId`, or undefined for an id no object of this namespace made. */
-  const objectOf = (taskId: unknown) => {
-    if (typeof taskId !== 'string') return undefined;
-    const match = /^([A-Za-z0-9_-]{43})\.[A-Za-z0-9_-]{22}$/.exec(taskId);
-    if (!match) return undefined;
-    try {
-      return namespace.get(namespace.idFromString(hex(fromBase64url(match[1]!))));
-    } catch {
-      return undefined;
-    }
-  };
-  const send = async (object: ReturnType<DurableObjectNamespaceLike['get']>, step: Step): Promise<any> => {
-    const response = await object.fetch('https://task-store/', { method: 'POST', body: JSON.stringify(step) });
-    const body = (await response.json()) as { value?: unknown; error?: string; type?: string };
-    if (response.ok) return body.value;
-    if (body.type === 'TypeError') throw new TypeError(body.error);
-    throw new Error(`Durable Object task store: ${body.error ?? `HTTP ${response.status}`}`);
-  };
-  /** The object of an owner's own task: undefined when the id is not one, or is another owner's. */
-  const ownedObject = (owner: string, taskId: string) =>
-    typeof taskId === 'string' && taskId.startsWith(`${shardOf(owner)}.`) ? objectOf(taskId) : undefined;
-
-  return {
-    async create(request: CreateTask): Promise<Created> {
-      checkCreate(request);
-      const id = ownerObjectId(request.owner);
-      const taskId = `${base64url(hexBytes(id.toString()))}.${newTaskId()}`;
+  return storeOfSteps({
+    async create(request) {
+      const id = ownerObjectId(namespace, request.owner);
+      const taskId = `${shardOf(id)}.${newTaskId()}`;
       return send(namespace.get(id), { op: 'create', args: [request, taskId] });
     },
-    async get(owner: string, taskId: string): Promise<TaskView | undefined> {
-      const object = ownedObject(owner, taskId);
-      return object ? ((await send(object, { op: 'get', args: [owner, taskId] })) ?? undefined) : undefined;
+    async run(step) {
+      const object = objectOfStep(namespace, step);
+      return object ? ((await send(object, step)) ?? undefined) : absent(step);
     },
-    async answer(owner: string, taskId: string, inputResponses: Readonly<Record<string, JsonObject>>) {
-      const object = ownedObject(owner, taskId);
-      return object ? send(object, { op: 'answer', args: [owner, taskId, { ...inputResponses }] }) : false;
-    },
-    async requestCancel(owner: string, taskId: string) {
-      const object = ownedObject(owner, taskId);
-      return object ? send(object, { op: 'requestCancel', args: [owner, taskId] }) : false;
-    },
-    async claim(taskId: string, leaseMs: number): Promise<Claimed | Refused> {
-      checkLeaseMs(leaseMs);
-      const object = objectOf(taskId);
-      return object ? send(object, { op: 'claim', args: [taskId, leaseMs] }) : { ok: false, reason: 'unknown' };
-    },
-    async heartbeat(lease: Lease, leaseMs: number): Promise<Beat | Refused> {
-      checkLeaseMs(leaseMs);
-      const object = objectOf(lease.taskId);
-      return object ? send(object, { op: 'heartbeat', args: [lease, leaseMs] }) : { ok: false, reason: 'unknown' };
-    },
-    async update(lease: Lease, change: TaskUpdate): Promise<{ ok: true } | Refused> {
-      const object = objectOf(lease.taskId);
-      return object ? send(object, { op: 'update', args: [lease, change] }) : { ok: false, reason: 'unknown' };
-    },
-    async settle(lease: Lease, outcome: TaskOutcome): Promise<{ ok: true } | Refused> {
-      const object = objectOf(lease.taskId);
-      return object ? send(object, { op: 'settle', args: [lease, outcome] }) : { ok: false, reason: 'unknown' };
-    },
-  };
+  });
+}
+
+type ObjectStub = ReturnType<DurableObjectNamespaceLike['get']>;
+
+/** Sends one step to an object and answers its value; rejects as the object's step did. */
+async function send(object: ObjectStub, step: ObjectStep): Promise<any> {
+  const response = await object.fetch('https://task-store/', { method: 'POST', body: JSON.stringify(step) });
+  const body = (await response.json()) as { value?: unknown; error?: string; type?: string };
+  if (response.ok) return body.value;
+  if (body.type === 'TypeError') throw new TypeError(body.error);
+  throw new Error(`Durable Object task store: ${body.error ?? `HTTP ${response.status}`}`);
+}
+
+function ownerObjectId(namespace: DurableObjectNamespaceLike, owner: string) {
+  return namespace.idFromName(`owner:${owner}`);
+}
+
+/** The first part of the ids of the tasks an object holds: its id, base64url. */
+function shardOf(objectId: { toString(): string }): string {
+  return base64url(hexBytes(objectId.toString()));
+}
+
+/**
+ * The object a step goes to: for a caller's step, the object of the caller's own task (undefined when the id
+ * is not one, or is another owner's); for a worker's, the object that holds the task.
+ */
+function objectOfStep(namespace: DurableObjectNamespaceLike, step: Step): ObjectStub | undefined {
+  const taskId = taskIdOf(step);
+  if (!isCallerStep(step)) return objectOf(namespace, taskId);
+  const owned = typeof taskId === 'string' && taskId.startsWith(`${shardOf(ownerObjectId(namespace, step.args[0]))}.`);
+  return owned ? objectOf(namespace, taskId) : undefined;
+}
+
+/** The object that holds `taskId`, or undefined for an id no object of this namespace made. */
+function objectOf(namespace: DurableObjectNamespaceLike, taskId: unknown): ObjectStub | undefined {
+  if (typeof taskId !== 'string') return undefined;
+  const match = /^([A-Za-z0-9_-]{43})\.[A-Za-z0-9_-]{22}$/.exec(taskId);
+  if (!match) return undefined;
+  try {
+    return namespace.get(namespace.idFromString(hex(fromBase64url(match[1]!))));
+  } catch {
+    return undefined;
+  }
 }
 
 /** Milliseconds as 15 digits, so that expiry keys sort by time. */

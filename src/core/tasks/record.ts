@@ -1,16 +1,20 @@
 /**
  * The steps of a task as changes to one plain record: the state machine the in-memory store and the Durable
  * Object run in JavaScript (the Redis store runs the same steps as Lua scripts, and the shared contract tests
- * hold the two to one behaviour). Each function takes the store's clock reading; none does I/O.
+ * hold the two to one behaviour). Each function takes the store's clock reading; none does I/O: `applyStep`
+ * runs a step on what a backend's read found, and the backend stores what it changed.
  */
+import { absent, type CallerStep, isCallerStep, type LeaseStep, type Step, type StepAnswer } from './steps.js';
 import {
   type Claimed,
+  type Created,
   type CreateTask,
   isTerminal,
   type JsonObject,
   type JsonValue,
   LAPSED_ERROR,
   type Lease,
+  newTaskId,
   type Refused,
   type TaskError,
   type TaskOutcome,
@@ -192,4 +196,68 @@ export function settleRecord(record: TaskRecord, outcome: TaskOutcome, now: numb
   record.leaseToken = null;
   record.deadline = null;
   record.lastUpdatedAt = now;
+}
+
+/**
+ * What a backend's read of a task found: its live record, passed through `lapse` (`lapsed`: that read settled
+ * it, and the backend stored it); undefined when the task is unknown or expired (the backend removed it).
+ */
+export type Found = { record: TaskRecord; lapsed: boolean } | undefined;
+
+/** A step's answer, and its record when the step changed it: the backend stores that record. */
+export interface Applied {
+  readonly value: StepAnswer;
+  readonly changed?: TaskRecord;
+}
+
+/** What `create` answers for a record it stored: the owner's view, and the lease when it was created claimed. */
+export function createdOf(record: TaskRecord): Created {
+  const lease = leaseOf(record);
+  return { ok: true, task: viewOf(record), ...(lease && { lease }) };
+}
+
+/**
+ * Runs a step (any but `create`) on what the backend's read of its task (`taskIdOf(step)`, at `now`) found:
+ * the steps the in-memory store and the Durable Object share. A caller's step reaches its own task only (another
+ * owner's reads as unknown); a worker's step under a lease is fenced by it. `keep` is what the record takes of
+ * a value the step brings (answers, a change, an outcome): the in-memory store keeps a copy, so that no caller's
+ * object is ever what it holds. Default: the value itself.
+ */
+export function applyStep(step: Step, found: Found, now: number, keep: Keep = (value) => value): Applied {
+  if (isCallerStep(step)) {
+    const owned = found && found.record.owner === step.args[0] ? found.record : undefined;
+    return owned ? callerStep(step, owned, now, keep) : { value: absent(step) };
+  }
+  if (step.op === 'claim') {
+    if (!found) return { value: absent(step) };
+    const claimed = claimRecord(found.record, newTaskId(), step.args[1], now);
+    return claimed.ok ? { value: claimed, changed: found.record } : { value: claimed };
+  }
+  const fenced = fencedRecord(step.args[0], found);
+  return 'ok' in fenced ? { value: fenced } : leaseStep(step, fenced, now, keep);
+}
+
+/** What a record takes of a value a step brings. */
+type Keep = <T>(value: T) => T;
+
+/** `get`, `answer` and `requestCancel` on the caller's own record. */
+function callerStep(step: CallerStep, record: TaskRecord, now: number, keep: Keep): Applied {
+  if (step.op === 'get') return { value: viewOf(record) };
+  const changed = step.op === 'answer' ? answerRecord(record, keep(step.args[2]), now) : cancelRecord(record, now);
+  return changed ? { value: true, changed: record } : { value: true };
+}
+
+/** The record `lease` may act on, or why not: `lost` when the read that found it settled it (it lapsed). */
+function fencedRecord(lease: Lease, found: Found): TaskRecord | Refused {
+  if (!found) return { ok: false, reason: 'unknown' };
+  if (found.lapsed) return { ok: false, reason: 'lost' };
+  return fence(found.record, lease) ?? found.record;
+}
+
+/** `heartbeat`, `update` and `settle` on a fenced record. */
+function leaseStep(step: LeaseStep, record: TaskRecord, now: number, keep: Keep): Applied {
+  if (step.op === 'heartbeat') return { value: beatRecord(record, step.args[1], now), changed: record };
+  if (step.op === 'update') updateRecord(record, keep(step.args[1]), now);
+  else settleRecord(record, keep(step.args[1]), now);
+  return { value: { ok: true }, changed: record };
 }

@@ -16,15 +16,14 @@
  * index and other tasks of the same owner by name: one Redis primary (standalone or under Sentinel), not a
  * Cluster.
  */
+import { ANSWER, CANCEL, CLAIM, CREATE, GET, HEARTBEAT, SETTLE, UPDATE } from './redis-scripts.js';
+import { absent, type Step, type StepAnswer, type StepAnswers, storeOfSteps, taskIdOf } from './steps.js';
 import {
   type Beat,
   type Claimed,
   type Created,
   type CreateTask,
-  checkCreate,
-  checkLeaseMs,
   type JsonObject,
-  LAPSED_ERROR,
   type Lease,
   newTaskId,
   type Refused,
@@ -56,197 +55,6 @@ export interface RedisTaskStoreOptions {
   prefix?: string;
 }
 
-/** Lua helpers every script starts with. `LAPSED` is the error a lapsed task is settled with. */
-const PRELUDE = `
-local LAPSED = ${luaString(JSON.stringify(LAPSED_ERROR))}
-local TERMINAL = { completed = true, failed = true, cancelled = true }
-local function now_ms()
-  local t = redis.call('TIME')
-  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-end
-local function fmt(n) return string.format('%.0f', n) end
--- The owner index expires with the latest of its tasks (never while one of them has no TTL).
-local function index_expiry(idx)
-  local top = redis.call('ZRANGE', idx, -1, -1, 'WITHSCORES')
-  if #top == 0 then return end
-  if top[2] == 'inf' then redis.call('PERSIST', idx) else redis.call('PEXPIREAT', idx, top[2]) end
-end
--- A key created after its task (the input hashes) expires with it.
-local function expire_like(key, t)
-  local exp = redis.call('HGET', t, 'exp')
-  if exp then redis.call('PEXPIREAT', key, exp) end
-end
-local function settle(t, tin, tout, id, status, field, value, now)
-  redis.call('HSET', t, 'status', status, 'updated', fmt(now))
-  if field then redis.call('HSET', t, field, value) end
-  redis.call('HDEL', t, 'token', 'deadline', 'call')
-  redis.call('DEL', tin, tout)
-  local idx = redis.call('HGET', t, 'idx')
-  if idx then
-    redis.call('ZREM', idx, id)
-    index_expiry(idx)
-  end
-end
--- The task's status after settling it failed when its deadline passed; nil when there is no such task.
--- The second value is true when this read settled it.
-local function lapse(t, tin, tout, id, now)
-  local fields = redis.call('HMGET', t, 'status', 'deadline', 'exp')
-  local status, deadline, exp = fields[1], fields[2], fields[3]
-  if not status then return nil, false end
-  -- Redis drops a key only once its time is strictly past; the task is gone at its expiry, as elsewhere.
-  if exp and now >= tonumber(exp) then return nil, false end
-  if not TERMINAL[status] and deadline and now > tonumber(deadline) then
-    settle(t, tin, tout, id, 'failed', 'error', LAPSED, now)
-    return 'failed', true
-  end
-  return status, false
-end
--- For worker steps: nil when the lease may act, else the refusal.
-local function fence(t, tin, tout, id, token, now)
-  local status, lapsed = lapse(t, tin, tout, id, now)
-  if not status then return {'unknown'} end
-  if lapsed then return {'lost'} end
-  if TERMINAL[status] then return {'settled', status} end
-  if redis.call('HGET', t, 'token') ~= token then return {'lost'} end
-  return nil
-end
-local T, TIN, TOUT = KEYS[1], KEYS[1] .. ':in', KEYS[1] .. ':out'
-`;
-
-/** KEYS[1] task hash, KEYS[2] owner index; ARGV id, owner, ttl, poll, call, leaseMs, claimWithin, maxOpen, token, prefix. */
-const CREATE = `${PRELUDE}
-local id, owner, ttl, poll, call, lease, within, max, token, prefix = unpack(ARGV)
-local now = now_ms()
-local idx = KEYS[2]
-if redis.call('EXISTS', T) == 1 then return {'collision'} end
-if max ~= '' then
-  redis.call('ZREMRANGEBYSCORE', idx, '-inf', fmt(now))
-  for _, other in ipairs(redis.call('ZRANGE', idx, 0, -1)) do
-    local ot = prefix .. '{' .. other .. '}'
-    local status = lapse(ot, ot .. ':in', ot .. ':out', other, now)
-    if not status or TERMINAL[status] then redis.call('ZREM', idx, other) end
-  end
-  if redis.call('ZCARD', idx) >= tonumber(max) then return {'full'} end
-end
-redis.call('HSET', T, 'owner', owner, 'status', 'working', 'created', fmt(now), 'updated', fmt(now), 'call', call, 'idx', idx)
-if poll ~= '' then redis.call('HSET', T, 'poll', poll) end
-local deadline = nil
-if lease ~= '' then
-  deadline = now + tonumber(lease)
-  redis.call('HSET', T, 'token', token)
-elseif within ~= '' then
-  deadline = now + tonumber(within)
-end
-if deadline then redis.call('HSET', T, 'deadline', fmt(deadline)) end
-if ttl ~= '' then
-  local exp = now + tonumber(ttl)
-  redis.call('HSET', T, 'ttl', ttl, 'exp', fmt(exp))
-  redis.call('PEXPIREAT', T, fmt(exp))
-  redis.call('ZADD', idx, fmt(exp), id)
-else
-  redis.call('ZADD', idx, '+inf', id)
-end
-index_expiry(idx)
-return {'ok', fmt(now)}
-`;
-
-/** The fields `get` answers with, in this order, then the pending requests (key, JSON, …). */
-const VIEW_FIELDS = ['status', 'msg', 'created', 'updated', 'ttl', 'poll', 'result', 'error'] as const;
-
-/** KEYS[1] task hash; ARGV owner, id. */
-const GET = `${PRELUDE}
-local now = now_ms()
-local status = lapse(T, TIN, TOUT, ARGV[2], now)
-if not status or redis.call('HGET', T, 'owner') ~= ARGV[1] then return {} end
-local fields = redis.call('HMGET', T, ${VIEW_FIELDS.map((f) => `'${f}'`).join(', ')})
-local pending = {}
-if status == 'input_required' then pending = redis.call('HGETALL', TIN) end
-return {fields, pending}
-`;
-
-/** KEYS[1] task hash; ARGV owner, id, then key, JSON pairs. */
-const ANSWER = `${PRELUDE}
-local now = now_ms()
-local status = lapse(T, TIN, TOUT, ARGV[2], now)
-if not status or redis.call('HGET', T, 'owner') ~= ARGV[1] then return 0 end
-if TERMINAL[status] then return 1 end
-local changed = false
-for i = 3, #ARGV, 2 do
-  if redis.call('HDEL', TIN, ARGV[i]) == 1 then
-    redis.call('HSET', TOUT, ARGV[i], ARGV[i + 1])
-    changed = true
-  end
-end
-if changed then
-  expire_like(TOUT, T)
-  if status == 'input_required' and redis.call('HLEN', TIN) == 0 then redis.call('HSET', T, 'status', 'working') end
-  redis.call('HSET', T, 'updated', fmt(now))
-end
-return 1
-`;
-
-/** KEYS[1] task hash; ARGV owner, id. */
-const CANCEL = `${PRELUDE}
-local now = now_ms()
-local status = lapse(T, TIN, TOUT, ARGV[2], now)
-if not status or redis.call('HGET', T, 'owner') ~= ARGV[1] then return 0 end
-if not TERMINAL[status] then settle(T, TIN, TOUT, ARGV[2], 'cancelled', nil, nil, now) end
-return 1
-`;
-
-/** KEYS[1] task hash; ARGV id, token, leaseMs. */
-const CLAIM = `${PRELUDE}
-local id, token, lease = ARGV[1], ARGV[2], tonumber(ARGV[3])
-local now = now_ms()
-local status = lapse(T, TIN, TOUT, id, now)
-if not status then return {'unknown'} end
-if TERMINAL[status] then return {'settled', status} end
-if redis.call('HEXISTS', T, 'token') == 1 then return {'held'} end
-local deadline = fmt(now + lease)
-redis.call('HSET', T, 'token', token, 'deadline', deadline)
-local fields = redis.call('HMGET', T, 'owner', 'call')
-return {'ok', deadline, fields[1], fields[2]}
-`;
-
-/** KEYS[1] task hash; ARGV id, token, leaseMs. */
-const HEARTBEAT = `${PRELUDE}
-local id, token, lease = ARGV[1], ARGV[2], tonumber(ARGV[3])
-local now = now_ms()
-local refused = fence(T, TIN, TOUT, id, token, now)
-if refused then return refused end
-local deadline = fmt(now + lease)
-redis.call('HSET', T, 'deadline', deadline)
-return {'ok', deadline, redis.call('HGET', T, 'status'), redis.call('HGETALL', TOUT)}
-`;
-
-/** KEYS[1] task hash; ARGV id, token, has message ('1' or ''), message, then request key, JSON pairs. */
-const UPDATE = `${PRELUDE}
-local id, token = ARGV[1], ARGV[2]
-local now = now_ms()
-local refused = fence(T, TIN, TOUT, id, token, now)
-if refused then return refused end
-if ARGV[3] == '1' then redis.call('HSET', T, 'msg', ARGV[4]) end
-if #ARGV > 4 then
-  redis.call('DEL', TIN, TOUT)
-  for i = 5, #ARGV, 2 do redis.call('HSET', TIN, ARGV[i], ARGV[i + 1]) end
-  expire_like(TIN, T)
-  redis.call('HSET', T, 'status', 'input_required')
-end
-redis.call('HSET', T, 'updated', fmt(now))
-return {'ok'}
-`;
-
-/** KEYS[1] task hash; ARGV id, token, status, field ('result', 'error' or ''), JSON. */
-const SETTLE = `${PRELUDE}
-local id, token, status, field, value = unpack(ARGV)
-local now = now_ms()
-local refused = fence(T, TIN, TOUT, id, token, now)
-if refused then return refused end
-if field == '' then field = nil end
-settle(T, TIN, TOUT, id, status, field, value, now)
-return {'ok'}
-`;
-
 /**
  * A task store in the user's Redis.
  * @throws TypeError at construction when `client` has no `eval`/`evalsha`, or has ioredis's `keyPrefix` set.
@@ -258,6 +66,22 @@ return {'ok'}
  * ```
  */
 export function createRedisTaskStore(options: RedisTaskStoreOptions): TaskStore {
+  const redis = redisOf(options);
+  return storeOfSteps({
+    create: (request) => create(redis, request),
+    // An id not of `newTaskId`'s form is no task of this store: answered without a round trip, never a key.
+    run: async (step) => (isId(taskIdOf(step)) ? runStep(redis, step) : absent(step)),
+  });
+}
+
+/** What every step needs: the script runner on the user's client, and the key prefix. */
+interface RedisTasks {
+  readonly run: ReturnType<typeof scriptRunner>;
+  readonly prefix: string;
+}
+
+/** The store's options, checked. @throws TypeError as `createRedisTaskStore` says. */
+function redisOf(options: RedisTaskStoreOptions): RedisTasks {
   const { client } = options;
   if (typeof client?.eval !== 'function' || typeof client.evalsha !== 'function') {
     throw new TypeError('createRedisTaskStore: client must be an ioredis client (it needs eval and evalsha)');
@@ -268,135 +92,143 @@ export function createRedisTaskStore(options: RedisTaskStoreOptions): TaskStore 
   }
   const prefix = options.prefix ?? 'mcp-mount:tasks:';
   if (typeof prefix !== 'string') throw new TypeError('createRedisTaskStore: prefix must be a string');
-  const taskKey = (id: string) => `${prefix}{${id}}`;
-  const run = scriptRunner(client);
+  return { run: scriptRunner(client), prefix };
+}
 
-  return {
-    async create(request: CreateTask): Promise<Created> {
-      checkCreate(request);
-      const id = newTaskId();
-      const token = newTaskId();
-      const index = `${prefix}owner:${await sha256(request.owner)}`;
-      const reply = (await run(
-        CREATE,
-        [taskKey(id), index],
-        [
-          id,
-          request.owner,
-          optional(request.ttlMs ?? undefined),
-          optional(request.pollIntervalMs),
-          JSON.stringify(request.call ?? null),
-          optional(request.leaseMs),
-          optional(request.claimWithinMs ?? undefined),
-          optional(request.maxOpen),
-          token,
-          prefix,
-        ],
-      )) as string[];
-      if (reply[0] === 'full') return { ok: false, reason: 'full' };
-      if (reply[0] !== 'ok') throw new Error(`Redis task store: create answered ${String(reply[0])}`);
-      const now = Number(reply[1]);
-      const task: TaskView = {
-        taskId: id,
-        status: 'working',
-        createdAt: now,
-        lastUpdatedAt: now,
-        ttlMs: request.ttlMs,
-        ...(request.pollIntervalMs !== undefined && { pollIntervalMs: request.pollIntervalMs }),
-      };
-      if (request.leaseMs === undefined) return { ok: true, task };
-      return { ok: true, task, lease: { taskId: id, token, expiresAt: now + request.leaseMs } };
-    },
+/** The key of a task's hash. */
+function taskKey(redis: RedisTasks, id: string): string {
+  return `${redis.prefix}{${id}}`;
+}
 
-    async get(owner: string, taskId: string): Promise<TaskView | undefined> {
-      if (!isId(taskId)) return undefined;
-      const reply = (await run(GET, [taskKey(taskId)], [owner, taskId])) as [(string | null)[], string[]] | [];
-      if (reply.length === 0) return undefined;
-      const [fields, pending] = reply;
-      const [status, msg, created, updated, ttl, poll, result, error] = fields;
-      return {
-        taskId,
-        status: status as TaskStatus,
-        ...(msg != null && { statusMessage: msg }),
-        createdAt: Number(created),
-        lastUpdatedAt: Number(updated),
-        ttlMs: ttl == null ? null : Number(ttl),
-        ...(poll != null && { pollIntervalMs: Number(poll) }),
-        ...(status === 'input_required' && { inputRequests: pairs(pending) }),
-        ...(status === 'completed' && result != null && { result: JSON.parse(result) }),
-        ...(status === 'failed' && error != null && { error: JSON.parse(error) }),
-      };
-    },
-
-    async answer(owner: string, taskId: string, inputResponses: Readonly<Record<string, JsonObject>>) {
-      if (!isId(taskId)) return false;
-      const args = [owner, taskId];
-      for (const [key, value] of Object.entries(inputResponses)) args.push(key, JSON.stringify(value));
-      return (await run(ANSWER, [taskKey(taskId)], args)) === 1;
-    },
-
-    async requestCancel(owner: string, taskId: string) {
-      if (!isId(taskId)) return false;
-      return (await run(CANCEL, [taskKey(taskId)], [owner, taskId])) === 1;
-    },
-
-    async claim(taskId: string, leaseMs: number): Promise<Claimed | Refused> {
-      checkLeaseMs(leaseMs);
-      if (!isId(taskId)) return { ok: false, reason: 'unknown' };
-      const token = newTaskId();
-      const reply = (await run(CLAIM, [taskKey(taskId)], [taskId, token, String(leaseMs)])) as string[];
-      if (reply[0] !== 'ok') return refusal(reply);
-      return {
-        ok: true,
-        lease: { taskId, token, expiresAt: Number(reply[1]) },
-        owner: reply[2]!,
-        call: JSON.parse(reply[3]!),
-      };
-    },
-
-    async heartbeat(lease: Lease, leaseMs: number): Promise<Beat | Refused> {
-      checkLeaseMs(leaseMs);
-      if (!isId(lease.taskId)) return { ok: false, reason: 'unknown' };
-      const reply = (await run(HEARTBEAT, [taskKey(lease.taskId)], [lease.taskId, lease.token, String(leaseMs)])) as [
-        string,
-        string,
-        'working' | 'input_required',
-        string[],
-      ];
-      if (reply[0] !== 'ok') return refusal(reply as unknown as string[]);
-      return {
-        ok: true,
-        lease: { taskId: lease.taskId, token: lease.token, expiresAt: Number(reply[1]) },
-        status: reply[2],
-        inputResponses: pairs(reply[3]),
-      };
-    },
-
-    async update(lease: Lease, change: TaskUpdate): Promise<{ ok: true } | Refused> {
-      if (!isId(lease.taskId)) return { ok: false, reason: 'unknown' };
-      const message = change.statusMessage;
-      const args = [lease.taskId, lease.token, message === undefined ? '' : '1', message ?? ''];
-      for (const [key, value] of Object.entries(change.inputRequests ?? {})) args.push(key, JSON.stringify(value));
-      const reply = (await run(UPDATE, [taskKey(lease.taskId)], args)) as string[];
-      return reply[0] === 'ok' ? { ok: true } : refusal(reply);
-    },
-
-    async settle(lease: Lease, outcome: TaskOutcome): Promise<{ ok: true } | Refused> {
-      if (!isId(lease.taskId)) return { ok: false, reason: 'unknown' };
-      const [field, value] =
-        outcome.status === 'completed'
-          ? ['result', JSON.stringify(outcome.result)]
-          : outcome.status === 'failed'
-            ? ['error', JSON.stringify(outcome.error)]
-            : ['', ''];
-      const reply = (await run(
-        SETTLE,
-        [taskKey(lease.taskId)],
-        [lease.taskId, lease.token, outcome.status, field, value],
-      )) as string[];
-      return reply[0] === 'ok' ? { ok: true } : refusal(reply);
-    },
+async function create(redis: RedisTasks, request: CreateTask): Promise<Created> {
+  const { run, prefix } = redis;
+  const id = newTaskId();
+  const token = newTaskId();
+  const index = `${prefix}owner:${await sha256(request.owner)}`;
+  const reply = (await run(
+    CREATE,
+    [taskKey(redis, id), index],
+    [
+      id,
+      request.owner,
+      optional(request.ttlMs ?? undefined),
+      optional(request.pollIntervalMs),
+      JSON.stringify(request.call ?? null),
+      optional(request.leaseMs),
+      optional(request.claimWithinMs ?? undefined),
+      optional(request.maxOpen),
+      token,
+      prefix,
+    ],
+  )) as string[];
+  if (reply[0] === 'full') return { ok: false, reason: 'full' };
+  if (reply[0] !== 'ok') throw new Error(`Redis task store: create answered ${String(reply[0])}`);
+  const now = Number(reply[1]);
+  const task: TaskView = {
+    taskId: id,
+    status: 'working',
+    createdAt: now,
+    lastUpdatedAt: now,
+    ttlMs: request.ttlMs,
+    ...(request.pollIntervalMs !== undefined && { pollIntervalMs: request.pollIntervalMs }),
   };
+  if (request.leaseMs === undefined) return { ok: true, task };
+  return { ok: true, task, lease: { taskId: id, token, expiresAt: now + request.leaseMs } };
+}
+
+async function get(redis: RedisTasks, owner: string, taskId: string): Promise<TaskView | undefined> {
+  const reply = (await redis.run(GET, [taskKey(redis, taskId)], [owner, taskId])) as [(string | null)[], string[]] | [];
+  if (reply.length === 0) return undefined;
+  const [fields, pending] = reply;
+  const [status, msg, created, updated, ttl, poll, result, error] = fields;
+  return {
+    taskId,
+    status: status as TaskStatus,
+    ...(msg != null && { statusMessage: msg }),
+    createdAt: Number(created),
+    lastUpdatedAt: Number(updated),
+    ttlMs: ttl == null ? null : Number(ttl),
+    ...(poll != null && { pollIntervalMs: Number(poll) }),
+    ...(status === 'input_required' && { inputRequests: pairs(pending) }),
+    ...(status === 'completed' && result != null && { result: JSON.parse(result) }),
+    ...(status === 'failed' && error != null && { error: JSON.parse(error) }),
+  };
+}
+
+async function answer(
+  redis: RedisTasks,
+  owner: string,
+  taskId: string,
+  inputResponses: Readonly<Record<string, JsonObject>>,
+): Promise<boolean> {
+  const args = [owner, taskId];
+  for (const [key, value] of Object.entries(inputResponses)) args.push(key, JSON.stringify(value));
+  return (await redis.run(ANSWER, [taskKey(redis, taskId)], args)) === 1;
+}
+
+async function requestCancel(redis: RedisTasks, owner: string, taskId: string): Promise<boolean> {
+  return (await redis.run(CANCEL, [taskKey(redis, taskId)], [owner, taskId])) === 1;
+}
+
+async function claim(redis: RedisTasks, taskId: string, leaseMs: number): Promise<Claimed | Refused> {
+  const token = newTaskId();
+  const reply = (await redis.run(CLAIM, [taskKey(redis, taskId)], [taskId, token, String(leaseMs)])) as string[];
+  if (reply[0] !== 'ok') return refusal(reply);
+  return {
+    ok: true,
+    lease: { taskId, token, expiresAt: Number(reply[1]) },
+    owner: reply[2]!,
+    call: JSON.parse(reply[3]!),
+  };
+}
+
+async function heartbeat(redis: RedisTasks, lease: Lease, leaseMs: number): Promise<Beat | Refused> {
+  const reply = (await redis.run(
+    HEARTBEAT,
+    [taskKey(redis, lease.taskId)],
+    [lease.taskId, lease.token, String(leaseMs)],
+  )) as [string, string, 'working' | 'input_required', string[]];
+  if (reply[0] !== 'ok') return refusal(reply as unknown as string[]);
+  return {
+    ok: true,
+    lease: { taskId: lease.taskId, token: lease.token, expiresAt: Number(reply[1]) },
+    status: reply[2],
+    inputResponses: pairs(reply[3]),
+  };
+}
+
+async function update(redis: RedisTasks, lease: Lease, change: TaskUpdate): Promise<{ ok: true } | Refused> {
+  const message = change.statusMessage;
+  const args = [lease.taskId, lease.token, message === undefined ? '' : '1', message ?? ''];
+  for (const [key, value] of Object.entries(change.inputRequests ?? {})) args.push(key, JSON.stringify(value));
+  const reply = (await redis.run(UPDATE, [taskKey(redis, lease.taskId)], args)) as string[];
+  return reply[0] === 'ok' ? { ok: true } : refusal(reply);
+}
+
+async function settle(redis: RedisTasks, lease: Lease, outcome: TaskOutcome): Promise<{ ok: true } | Refused> {
+  const [field, value] =
+    outcome.status === 'completed'
+      ? ['result', JSON.stringify(outcome.result)]
+      : outcome.status === 'failed'
+        ? ['error', JSON.stringify(outcome.error)]
+        : ['', ''];
+  const reply = (await redis.run(
+    SETTLE,
+    [taskKey(redis, lease.taskId)],
+    [lease.taskId, lease.token, outcome.status, field, value],
+  )) as string[];
+  return reply[0] === 'ok' ? { ok: true } : refusal(reply);
+}
+
+/** Each step (but `create`) by its script, on a task id of the store's form. */
+const STEPS: {
+  [K in Step['op']]: (redis: RedisTasks, ...args: Extract<Step, { op: K }>['args']) => Promise<StepAnswers[K]>;
+} = { get, answer, requestCancel, claim, heartbeat, update, settle };
+
+function runStep(redis: RedisTasks, step: Step): Promise<StepAnswer> {
+  // The table pairs each op with its arguments; TypeScript cannot follow the pair through `step.op`.
+  const run = STEPS[step.op] as (redis: RedisTasks, ...args: Step['args']) => Promise<StepAnswer>;
+  return run(redis, ...step.args);
 }
 
 /**
@@ -437,13 +269,6 @@ function optional(value: number | undefined): string {
 /** A task id as `newTaskId` makes them: anything else is unknown without a round trip, and never a key. */
 function isId(taskId: unknown): taskId is string {
   return typeof taskId === 'string' && /^[A-Za-z0-9_-]{22}$/.test(taskId);
-}
-
-/** A Lua long string holding `text` (no `]]` can end it early: the level grows until none appears). */
-function luaString(text: string): string {
-  let level = '';
-  while (text.includes(`]${level}]`)) level += '=';
-  return `[${level}[${text}]${level}]`;
 }
 
 async function sha1(text: string): Promise<string> {

@@ -1,9 +1,11 @@
 import { declaredTypes, TYPE_FAMILIES } from '../../json-schema/keywords.js';
+import { setOwn } from '../../json-schema/own-properties.js';
+import { pointer } from '../../json-schema/pointer.js';
 import type { JsonSchema } from '../../json-schema/types.js';
 import { composeDescription } from '../annotations.js';
 import { summarize } from '../shape-summary.js';
 import { joinUnion, mergeIntersection } from './combinators.js';
-import type { Rewrite } from './walk.js';
+import type { NodeContext, Rewrite } from './walk.js';
 
 // Rewrites more than one profile uses. Each says its kind: SUPERSET (accepts every value the node
 // accepted) or NARROWING (reported through `ctx.narrow`).
@@ -54,4 +56,38 @@ export function without(node: JsonSchema, keys: readonly string[]): JsonSchema |
   const out: JsonSchema = { ...node };
   for (const k of keys) delete out[k];
   return out;
+}
+
+/**
+ * NARROWING modulo repair: every key `properties` lists goes into `required`, each of the `missing` ones (the
+ * optional keys) served as `nullable` makes it and reported at the key, with `because` (why the client needs
+ * every key listed, a clause). Writes `properties` and `required` on `out`; with no key missing, leaves it.
+ */
+export function requireEveryKey(
+  out: JsonSchema,
+  object: { properties: JsonSchema; required: readonly unknown[]; missing: readonly string[] },
+  nullable: (schema: unknown) => unknown,
+  because: string,
+  ctx: Pick<NodeContext, 'pointer' | 'narrow'>,
+): void {
+  const { properties, required, missing } = object;
+  if (missing.length === 0) return;
+  const props: JsonSchema = {};
+  for (const key of Object.keys(properties)) {
+    const optional = missing.includes(key);
+    const served = optional ? nullable(properties[key]) : properties[key];
+    setOwn(props, key, served);
+    if (optional) {
+      // A field that took null already keeps its meaning: null reaches the tool as null.
+      const tookNull = JSON.stringify(served) === JSON.stringify(properties[key]);
+      ctx.narrow(
+        tookNull
+          ? `\`${key}\` is listed in required, ${because}; it is nullable, so a model sends null for none, and the tool receives null`
+          : `\`${key}\` is listed in required and served nullable, ${because}; null sent for it is read as leaving it out`,
+        pointer(ctx.pointer, 'properties', key),
+      );
+    }
+  }
+  out.properties = props;
+  out.required = [...required, ...missing];
 }

@@ -17,11 +17,10 @@ import {
   unionKeyword,
 } from '../../json-schema/keywords.js';
 import { setOwn } from '../../json-schema/own-properties.js';
-import { pointer } from '../../json-schema/pointer.js';
 import { isPlainObject, type JsonSchema } from '../../json-schema/types.js';
 import { type RefResolver, typeAtoms } from '../type-atoms.js';
 import { joinUnion, overlay } from './combinators.js';
-import { dropFormatsOutside, intersectionToNode } from './common.js';
+import { dropFormatsOutside, intersectionToNode, requireEveryKey } from './common.js';
 import { withNull } from './nulls.js';
 import type { Rewrite, Rewrites } from './walk.js';
 
@@ -206,26 +205,13 @@ const everyKeyListed: Rewrite = (node, ctx) => {
           : (joinUnion({ anyOf: members }, ctx.resolve) ?? true);
   } else if (anything) out.additionalProperties = true;
   else if (node.additionalProperties === undefined) out.additionalProperties = !isPlainObject(node.properties);
-  if (missing.length > 0) {
-    const props: JsonSchema = {};
-    for (const key of keys) {
-      const optional = missing.includes(key);
-      const served = optional ? nullable(properties[key]) : properties[key];
-      setOwn(props, key, served);
-      if (optional) {
-        // A field that took null already keeps its meaning: null reaches the tool as null.
-        const tookNull = JSON.stringify(served) === JSON.stringify(properties[key]);
-        ctx.narrow(
-          tookNull
-            ? `\`${key}\` is listed in required, since a local grammar writes every key it lists; it is nullable, so a model sends null for none, and the tool receives null`
-            : `\`${key}\` is listed in required and served nullable, since a local grammar writes every key it lists; null sent for it is read as leaving it out`,
-          pointer(ctx.pointer, 'properties', key),
-        );
-      }
-    }
-    out.properties = props;
-    out.required = [...required, ...missing];
-  }
+  requireEveryKey(
+    out,
+    { properties, required, missing },
+    nullable,
+    'since a local grammar writes every key it lists',
+    ctx,
+  );
   return out;
 };
 

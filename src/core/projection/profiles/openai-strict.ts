@@ -1,9 +1,7 @@
 import { OPENAI_STRICT_FORMATS } from '../../json-schema/client-limits.js';
 import { declaredTypes } from '../../json-schema/keywords.js';
-import { setOwn } from '../../json-schema/own-properties.js';
-import { pointer } from '../../json-schema/pointer.js';
 import { isPlainObject, type JsonSchema } from '../../json-schema/types.js';
-import { dropFormatsOutside, intersectionToNode, unionToJoin } from './common.js';
+import { dropFormatsOutside, intersectionToNode, requireEveryKey, unionToJoin } from './common.js';
 import { withNull } from './nulls.js';
 import type { Rewrite, Rewrites } from './walk.js';
 
@@ -46,26 +44,7 @@ const strictObject: Rewrite = (node, ctx) => {
       'closed with additionalProperties: false, as OpenAI strict mode requires; undeclared keys cannot be sent',
     );
   }
-  if (missing.length > 0) {
-    const props: JsonSchema = {};
-    for (const key of keys) {
-      const optional = missing.includes(key);
-      const served = optional ? withNull(properties[key]) : properties[key];
-      setOwn(props, key, served);
-      if (optional) {
-        // A field that took null already keeps its meaning: null reaches the tool as null.
-        const tookNull = JSON.stringify(served) === JSON.stringify(properties[key]);
-        ctx.narrow(
-          tookNull
-            ? `\`${key}\` is listed in required, as OpenAI strict mode requires; it is nullable, so a model sends null for none, and the tool receives null`
-            : `\`${key}\` is listed in required and served nullable, as OpenAI strict mode requires; null sent for it is read as leaving it out`,
-          pointer(ctx.pointer, 'properties', key),
-        );
-      }
-    }
-    out.properties = props;
-    out.required = [...required, ...missing];
-  }
+  requireEveryKey(out, { properties, required, missing }, withNull, 'as OpenAI strict mode requires', ctx);
   return out;
 };
 

@@ -10,7 +10,7 @@ export interface Narrowing {
 }
 
 /** Where a node sits, as the rewrites need to know it. */
-interface NodeContext {
+export interface NodeContext {
   /** JSON Pointer of the node in the result. */
   pointer: string;
   atRoot: boolean;
