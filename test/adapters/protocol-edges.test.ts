@@ -1,0 +1,123 @@
+/**
+ * Every protocol edge of docs/design/protocol-edges.md over real HTTP, on every Node adapter (Hono, Express,
+ * the fetch adapter), in both revisions: raw POSTs as a client of each revision sends them (the 2025-11-25
+ * headers, or the 2026-07-28 envelope and standard headers), each answered with the status and the JSON-RPC
+ * code its revision names. Then the same edges through both official clients, where a client can send them.
+ */
+import type http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import express from 'express';
+import { Hono } from 'hono';
+import { mcp as expressMcp } from 'mcp-mount/express';
+import { mcp as fetchMcp } from 'mcp-mount/fetch';
+import { mcp as honoMcp } from 'mcp-mount/hono';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  EDGE_TOOLS,
+  EDGES,
+  type Edge,
+  edgeOptions,
+  type Expected,
+  httpRequest,
+  messagesOf,
+  REVISIONS,
+  type Revision,
+} from '../support/protocol-edges.js';
+import { connectSdk, type SdkClient, sdkEras } from '../support/sdk-clients.js';
+
+type Mount = NonNullable<Edge['mount']> | 'plain';
+
+const ADAPTERS: Record<string, (mount: Mount) => http.Server> = {
+  hono: (mount) => {
+    const app = new Hono();
+    app.all('/mcp', honoMcp(EDGE_TOOLS, edgeOptions(mount === 'plain' ? undefined : mount)));
+    return serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as http.Server;
+  },
+  express: (mount) => {
+    const app = express();
+    app.use('/mcp', expressMcp(EDGE_TOOLS, edgeOptions(mount === 'plain' ? undefined : mount)));
+    return app.listen(0, '127.0.0.1');
+  },
+  fetch: (mount) => {
+    const worker = fetchMcp(EDGE_TOOLS, edgeOptions(mount === 'plain' ? undefined : mount));
+    return serve({ fetch: (r) => worker.fetch(r), port: 0, hostname: '127.0.0.1' }) as http.Server;
+  },
+};
+
+async function urlOf(server: http.Server): Promise<string> {
+  if (!server.listening) await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+}
+
+function isRefusal(expected: Expected): expected is Extract<Expected, { code: number }> {
+  return 'code' in expected;
+}
+
+/** Whether the body of a refusal says what the rule wants; a served request's body holds only results. */
+function expectAnswer(status: number, text: string, expected: Expected) {
+  const messages = messagesOf(text);
+  expect(status, text).toBe(expected.status);
+  if (isRefusal(expected)) {
+    expect(messages, text).toHaveLength(1);
+    expect(messages[0].error?.code, text).toBe(expected.code);
+    if (expected.data) expect(messages[0].error.data, text).toEqual(expected.data);
+  } else {
+    expect(
+      messages.map((m) => Object.keys(m).includes('result')),
+      text,
+    ).toEqual(Array.from({ length: expected.results }, () => true));
+  }
+}
+
+describe.each(Object.keys(ADAPTERS))('protocol edges on %s', (adapter) => {
+  const servers: Partial<Record<Mount, http.Server>> = {};
+  const urls: Partial<Record<Mount, string>> = {};
+  beforeAll(async () => {
+    for (const mount of ['plain', 'logging'] as const) {
+      servers[mount] = ADAPTERS[adapter]!(mount);
+      urls[mount] = await urlOf(servers[mount]!);
+    }
+  });
+  afterAll(async () => {
+    for (const server of Object.values(servers)) {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  describe.each(REVISIONS)('%s', (revision: Revision) => {
+    const edges = EDGES.filter((edge) => edge.answers[revision] !== undefined);
+    it.each(edges.map((edge) => [edge.does, edge] as const))('%s', async (_does, edge) => {
+      const { headers, body } = httpRequest(revision, edge.sent);
+      const response = await fetch(urls[edge.mount ?? 'plain']!, { method: 'POST', headers, body });
+      expectAnswer(response.status, await response.text(), edge.answers[revision]!);
+    });
+  });
+
+  describe.each(sdkEras.map((era) => [era]))('through the official %s client', (era) => {
+    let client: SdkClient;
+    beforeAll(async () => {
+      client = await connectSdk(era, urls.plain!);
+    });
+    afterAll(async () => {
+      await client.close();
+    });
+
+    /** The JSON-RPC code the client threw with, or `'answered'`. */
+    const codeOf = async (call: () => Promise<unknown>) => {
+      try {
+        await call();
+        return 'answered';
+      } catch (error) {
+        return (error as { code?: unknown }).code;
+      }
+    };
+
+    it('refuses an unknown prompt and an unknown tool with -32602', async () => {
+      expect(await codeOf(() => client.client.getPrompt({ name: 'no_such_prompt' }))).toBe(-32602);
+      expect(await codeOf(() => client.client.callTool({ name: 'no_such_tool', arguments: {} }))).toBe(-32602);
+      expect(await codeOf(() => client.client.callTool({ name: 'hidden', arguments: {} }))).toBe(-32602);
+    });
+  });
+});
