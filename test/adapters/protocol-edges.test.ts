@@ -114,6 +114,16 @@ describe.each(Object.keys(ADAPTERS))('protocol edges on %s', (adapter) => {
       }
     };
 
+    it('refuses a cursor it never issued on every list', async () => {
+      const cursor = { cursor: 'eyJwYWdlIjoyfQ' };
+      expect(await codeOf(() => client.client.listTools(cursor))).toBe(-32602);
+      expect(await codeOf(() => client.client.listPrompts(cursor))).toBe(-32602);
+      expect(await codeOf(() => client.client.listResources(cursor))).toBe(-32602);
+      expect(await codeOf(() => client.client.listResourceTemplates(cursor))).toBe(-32602);
+      // And serves the first page, which is every item.
+      expect((await client.client.listTools()).nextCursor).toBeUndefined();
+    });
+
     it('refuses an unknown prompt and an unknown tool with -32602', async () => {
       expect(await codeOf(() => client.client.getPrompt({ name: 'no_such_prompt' }))).toBe(-32602);
       expect(await codeOf(() => client.client.callTool({ name: 'no_such_tool', arguments: {} }))).toBe(-32602);

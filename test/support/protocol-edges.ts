@@ -69,7 +69,24 @@ const notFound: Refused = { status: 404, code: -32601 };
 const served = (results = 1): Served => ({ status: 200, results });
 const both = (answer: Expected) => ({ '2025-11-25': answer, '2026-07-28': answer });
 
+const CURSOR = 'eyJwYWdlIjoyfQ';
+const list = (method: string): Edge => ({
+  does: `refuses a ${method} cursor it never issued`,
+  sent: { message: request(method, { cursor: CURSOR }) },
+  answers: both(inBand(-32602)),
+});
+
 export const EDGES: readonly Edge[] = [
+  // Pagination: no list is paginated, so no cursor was ever issued.
+  list('tools/list'),
+  list('prompts/list'),
+  list('resources/list'),
+  list('resources/templates/list'),
+  {
+    does: 'refuses a tools/list cursor that is no string',
+    sent: { message: request('tools/list', { cursor: 7 }) },
+    answers: both(inBand(-32602)),
+  },
   // Resources.
   {
     does: 'refuses to read a URI that is no URI',

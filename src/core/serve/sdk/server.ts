@@ -12,6 +12,7 @@ import { recordFeatures, restrictFeatures } from '../../access/features.js';
 import type { ServerSurface } from '../../model/features.js';
 import type { MountConfig } from '../config.js';
 import type { RequestState } from '../request-state.js';
+import { guardEdges } from './edges.js';
 
 /** Methods only tools answer: the hook (resources, prompts) is not run for them. */
 const TOOL_METHODS: ReadonlySet<string> = new Set(['tools/call', 'tools/list']);
@@ -19,7 +20,8 @@ const TOOL_METHODS: ReadonlySet<string> = new Set(['tools/call', 'tools/list']);
 /**
  * Builds one request's server: capabilities, then the hook where it runs (what it registers held to the
  * access rules, feature-access.ts), then `populate` registers the tools this request needs (tool-set.ts), or
- * installs its `tools/list` (tool-list.ts); `cacheHints`, the server's (tool-list.ts says which).
+ * installs its `tools/list` (tool-list.ts); `cacheHints`, the server's (tool-list.ts says which). Last, the
+ * protocol's edges are guarded on every handler it holds (edges.ts).
  * Called by the SDK's handler factory, once per exchange.
  */
 export async function perRequestServer(
@@ -66,5 +68,6 @@ export async function perRequestServer(
     await restrictFeatures(items, config.access, asked, rc.requestInfo as Request);
   }
   populate(server);
+  guardEdges(server, rc.era);
   return server;
 }
