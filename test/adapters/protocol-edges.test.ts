@@ -97,11 +97,14 @@ describe.each(Object.keys(ADAPTERS))('protocol edges on %s', (adapter) => {
 
   describe.each(sdkEras.map((era) => [era]))('through the official %s client', (era) => {
     let client: SdkClient;
+    let logging: SdkClient | undefined;
     beforeAll(async () => {
       client = await connectSdk(era, urls.plain!);
+      if (era === 'legacy') logging = await connectSdk(era, urls.logging!);
     });
     afterAll(async () => {
       await client.close();
+      await logging?.close();
     });
 
     /** The JSON-RPC code the client threw with, or `'answered'`. */
@@ -128,6 +131,11 @@ describe.each(Object.keys(ADAPTERS))('protocol edges on %s', (adapter) => {
       expect(await codeOf(() => client.client.getPrompt({ name: 'no_such_prompt' }))).toBe(-32602);
       expect(await codeOf(() => client.client.callTool({ name: 'no_such_tool', arguments: {} }))).toBe(-32602);
       expect(await codeOf(() => client.client.callTool({ name: 'hidden', arguments: {} }))).toBe(-32602);
+    });
+
+    it.runIf(era === 'legacy')('refuses logging/setLevel with a level that is not one (-32602)', async () => {
+      expect(await codeOf(() => logging!.client.setLoggingLevel('loud'))).toBe(-32602);
+      expect(await codeOf(() => logging!.client.setLoggingLevel('info'))).toBe('answered');
     });
   });
 });

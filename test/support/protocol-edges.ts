@@ -93,6 +93,11 @@ export const EDGES: readonly Edge[] = [
     sent: { message: request('resources/read', { uri: 'not a uri' }) },
     answers: both(inBand(-32602)),
   },
+  {
+    does: 'refuses resources/read without a uri',
+    sent: { message: request('resources/read', {}) },
+    answers: both(inBand(-32602)),
+  },
   // Prompts.
   {
     does: 'refuses to get a prompt it does not have',
@@ -102,6 +107,16 @@ export const EDGES: readonly Edge[] = [
   {
     does: 'refuses a prompt without its required argument',
     sent: { message: request('prompts/get', { name: 'summarize', arguments: {} }) },
+    answers: both(inBand(-32602)),
+  },
+  {
+    does: 'refuses a prompt argument that is no string',
+    sent: { message: request('prompts/get', { name: 'summarize', arguments: { topic: 5 } }) },
+    answers: both(inBand(-32602)),
+  },
+  {
+    does: 'refuses prompts/get without a name',
+    sent: { message: request('prompts/get', {}) },
     answers: both(inBand(-32602)),
   },
   // Tools.
@@ -154,6 +169,12 @@ export const EDGES: readonly Edge[] = [
     answers: { '2025-11-25': inBand(-32601), '2026-07-28': notFound },
   },
   {
+    does: 'refuses logging/setLevel with a level that is not one, logging declared',
+    sent: { message: request('logging/setLevel', { level: 'loud' }) },
+    answers: { '2025-11-25': inBand(-32602), '2026-07-28': notFound },
+    mount: 'logging',
+  },
+  {
     does: 'answers logging/setLevel with a real level, logging declared',
     sent: { message: request('logging/setLevel', { level: 'info' }) },
     answers: { '2025-11-25': served(), '2026-07-28': notFound },
@@ -191,6 +212,16 @@ export const EDGES: readonly Edge[] = [
       message: request('completion/complete', {
         ref: { type: 'ref/resource', uri: 'nothing://{id}' },
         argument: { name: 'id', value: '1' },
+      }),
+    },
+    answers: both(inBand(-32602)),
+  },
+  {
+    does: 'refuses a completion ref of no known type',
+    sent: {
+      message: request('completion/complete', {
+        ref: { type: 'ref/tool', name: 'echo' },
+        argument: { name: 'x', value: '' },
       }),
     },
     answers: both(inBand(-32602)),

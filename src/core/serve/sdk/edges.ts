@@ -3,13 +3,23 @@
  * where the SDK's own answer differs (the table, with the source of each rule: docs/design/protocol-edges.md):
  * - a list request with a `cursor`: no list here is paginated (the SDK's `McpServer` and the cached
  *   `tools/list` send every item at once), so every cursor is one the server never issued: `-32602` (MCP
- *   server/utilities/pagination, both revisions), where the SDK answered with the whole list.
+ *   server/utilities/pagination, both revisions), where the SDK answered with the whole list;
+ * - a request whose params the spec's request schema refuses (a log level that is not one, a prompt argument
+ *   that is no string, a completion ref of no known type, a missing name or uri): `-32602`, where the SDK's
+ *   request check throws a plain `Error` that goes out as `-32603` with Zod's issues.
  *
  * Leans on one SDK internal, the `Server`'s map of request handlers (`_requestHandlers`), each wrapped once
  * every handler is in place.
  */
-import { type McpRequestContext, type McpServer, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import {
+  type McpRequestContext,
+  type McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
+  specTypeSchemas,
+} from '@modelcontextprotocol/server';
 import { isPlainObject } from '../../json-schema/types.js';
+import { formatPath } from '../../messages/index.js';
 
 type Era = McpRequestContext['era'];
 type Handler = (request: { method: string; params?: unknown }, ctx: unknown) => unknown;
@@ -21,6 +31,22 @@ const LISTS: ReadonlySet<string> = new Set([
   'resources/list',
   'resources/templates/list',
 ]);
+
+/** The spec's request schema (the SDK's `specTypeSchemas`) of each method a per-request server answers. */
+const REQUEST_TYPES: Readonly<Record<string, keyof typeof specTypeSchemas>> = {
+  ping: 'PingRequest',
+  'tools/list': 'ListToolsRequest',
+  'tools/call': 'CallToolRequest',
+  'prompts/list': 'ListPromptsRequest',
+  'prompts/get': 'GetPromptRequest',
+  'resources/list': 'ListResourcesRequest',
+  'resources/templates/list': 'ListResourceTemplatesRequest',
+  'resources/read': 'ReadResourceRequest',
+  'resources/subscribe': 'SubscribeRequest',
+  'resources/unsubscribe': 'UnsubscribeRequest',
+  'completion/complete': 'CompleteRequest',
+  'logging/setLevel': 'SetLevelRequest',
+};
 
 const CURSOR_REFUSED = 'Invalid cursor: this server sends every item in one page and never issues a cursor';
 
@@ -42,6 +68,52 @@ function gated(method: string, handler: Handler): Handler {
     if (listing && isPlainObject(request.params) && request.params.cursor !== undefined) {
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, CURSOR_REFUSED);
     }
-    return handler(request, ctx);
+    try {
+      return await handler(request, ctx);
+    } catch (error) {
+      throw (await refusal(method, request, error)) ?? error;
+    }
   };
+}
+
+/**
+ * What `error` becomes on the wire, when not itself: a plain error (no JSON-RPC code) from a request the spec's
+ * schema refuses is that request's `-32602`. Any other error passes as it is (a failure of the server's own
+ * is still `-32603`).
+ */
+async function refusal(method: string, request: { params?: unknown }, error: unknown): Promise<unknown> {
+  if (isRecord(error) && typeof error.code === 'number') return undefined;
+  const type = REQUEST_TYPES[method];
+  if (type === undefined) return undefined;
+  const checked = await specTypeSchemas[type]['~standard'].validate(request);
+  if (!checked.issues) return undefined;
+  return new ProtocolError(
+    ProtocolErrorCode.InvalidParams,
+    `Invalid params for ${method}: ${issuesText(checked.issues)}`,
+  );
+}
+
+interface Issue {
+  message: string;
+  path?: ReadonlyArray<PropertyKey | { key: PropertyKey }>;
+}
+
+/** The first issues, each as `path: message`, cut short: paths may hold keys a client chose. */
+function issuesText(issues: readonly Issue[]): string {
+  const shown = issues.slice(0, MAX_ISSUES).map((issue) => {
+    const path = formatPath((issue.path ?? []).map((s) => (typeof s === 'object' ? s.key : s)));
+    return `${cut(path || '(root)', 80)}: ${cut(issue.message, 120)}`;
+  });
+  const more = issues.length - shown.length;
+  return more > 0 ? `${shown.join('; ')}; and ${more} more` : shown.join('; ');
+}
+
+const MAX_ISSUES = 3;
+
+function cut(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
 }
