@@ -96,6 +96,7 @@ describe.each(Object.keys(ADAPTERS))('protocol edges on %s', (adapter) => {
   });
 
   describe.each(sdkEras.map((era) => [era]))('through the official %s client', (era) => {
+    const revision: Revision = era === 'modern' ? '2026-07-28' : '2025-11-25';
     let client: SdkClient;
     let logging: SdkClient | undefined;
     beforeAll(async () => {
@@ -125,6 +126,13 @@ describe.each(Object.keys(ADAPTERS))('protocol edges on %s', (adapter) => {
       expect(await codeOf(() => client.client.listResourceTemplates(cursor))).toBe(-32602);
       // And serves the first page, which is every item.
       expect((await client.client.listTools()).nextCursor).toBeUndefined();
+    });
+
+    it(`refuses to read a resource it does not have with ${revision === '2025-11-25' ? -32002 : -32602}`, async () => {
+      const code = revision === '2025-11-25' ? -32002 : -32602;
+      expect(await codeOf(() => client.client.readResource({ uri: 'docs://nothing' }))).toBe(code);
+      expect(await codeOf(() => client.client.readResource({ uri: 'notes://missing' }))).toBe(code);
+      expect((await client.client.readResource({ uri: 'notes://7' })).contents[0].text).toBe('note 7');
     });
 
     it('refuses an unknown prompt and an unknown tool with -32602', async () => {

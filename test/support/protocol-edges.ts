@@ -89,6 +89,30 @@ export const EDGES: readonly Edge[] = [
   },
   // Resources.
   {
+    does: 'refuses to read a resource it does not have',
+    sent: { message: request('resources/read', { uri: 'docs://nothing' }) },
+    answers: {
+      '2025-11-25': inBand(-32002, { uri: 'docs://nothing' }),
+      '2026-07-28': inBand(-32602, { uri: 'docs://nothing' }),
+    },
+  },
+  {
+    does: 'refuses to read a resource its template read callback does not find',
+    sent: { message: request('resources/read', { uri: 'notes://missing' }) },
+    answers: {
+      '2025-11-25': inBand(-32002, { uri: 'notes://missing' }),
+      '2026-07-28': inBand(-32602, { uri: 'notes://missing' }),
+    },
+  },
+  {
+    does: 'refuses to read a resource a read callback reports with the 2025 code',
+    sent: { message: request('resources/read', { uri: 'notes://gone' }) },
+    answers: {
+      '2025-11-25': inBand(-32002, { uri: 'notes://gone' }),
+      '2026-07-28': inBand(-32602, { uri: 'notes://gone' }),
+    },
+  },
+  {
     does: 'refuses to read a URI that is no URI',
     sent: { message: request('resources/read', { uri: 'not a uri' }) },
     answers: both(inBand(-32602)),

@@ -1,13 +1,14 @@
 /**
  * The refusals serve/sdk/edges.ts adds in front of the SDK's handlers, in process: the text of a -32602 for
  * params the spec refuses names the path, and stays short whatever keys the client chose; a failure of the
- * server's own is still -32603.
+ * server's own is still -32603. And the one place an error code differs between the eras.
  */
 import { ResourceTemplate } from '@modelcontextprotocol/server';
 import { defineTool, type ServerHook } from 'mcp-mount';
 import { createMcpFetchHandler } from 'mcp-mount/adapter';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { eraErrorCode } from '../../../src/core/serve/sdk/edges.js';
 
 const echo = defineTool({ name: 'echo', input: z.object({ text: z.string() }), handler: ({ input }) => input.text });
 const features: ServerHook = (server) => {
@@ -59,5 +60,21 @@ describe('params the spec refuses', () => {
     const error = await errorOf('resources/read', { uri: 'broken://1' });
     expect(error.code).toBe(-32603);
     expect(error.message).toMatch(/^Resource broken failed \(error id [0-9a-f-]+\)$/);
+  });
+});
+
+describe('eraErrorCode', () => {
+  const notFound = { code: -32602, data: { uri: 'docs://nothing' } };
+
+  it('gives a 2025-era resource not found -32002, and a 2026-07-28 one the SDK code, -32602', () => {
+    expect(eraErrorCode('legacy', notFound)).toBe(-32002);
+    expect(eraErrorCode('modern', notFound)).toBe(-32602);
+  });
+
+  it('leaves every other error as it is: data with more than the uri, no data, another code', () => {
+    expect(eraErrorCode('legacy', { code: -32602, data: { uri: 'not a uri', reason: 'invalid_uri' } })).toBe(-32602);
+    expect(eraErrorCode('legacy', { code: -32602 })).toBe(-32602);
+    expect(eraErrorCode('legacy', { code: -32602, data: { uri: 5 } })).toBe(-32602);
+    expect(eraErrorCode('legacy', { code: -32603, data: { uri: 'docs://nothing' } })).toBe(-32603);
   });
 });
