@@ -277,12 +277,26 @@ export const EDGES: readonly Edge[] = [
     answers: both(bad(-32600)),
   },
   {
+    does: 'refuses a batch where the revision has none',
+    sent: { message: [request('tools/list', {}, 1), request('prompts/list', {}, 2)] },
+    answers: both(bad(-32600)),
+  },
+  {
     does: 'serves a batch from a client that names no revision (2025-03-26 has batches)',
     sent: {
       message: [request('tools/list', undefined, 1), request('prompts/list', undefined, 2)],
       headers: { 'mcp-protocol-version': null },
     },
     answers: { '2025-11-25': served(2) },
+  },
+  {
+    does: 'refuses a batch of 2025-era messages sent as 2026-07-28',
+    sent: {
+      message: [request('tools/list', undefined, 1)],
+      headers: { 'mcp-protocol-version': '2026-07-28' },
+      bare: true,
+    },
+    answers: { '2025-11-25': bad(-32600) },
   },
   // _meta.
   {
