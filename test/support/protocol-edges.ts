@@ -300,6 +300,41 @@ export const EDGES: readonly Edge[] = [
   },
   // _meta.
   {
+    does: 'refuses a _meta that is no object',
+    sent: { message: request('tools/list', { _meta: 'x' }), bare: true },
+    answers: both(bad(-32602)),
+  },
+  {
+    does: 'refuses a progressToken that is neither a string nor a number',
+    sent: {
+      message: request('tools/call', {
+        name: 'echo',
+        arguments: { text: 'hi' },
+        _meta: {
+          progressToken: { nested: true },
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientCapabilities': {},
+        },
+      }),
+      bare: true,
+    },
+    answers: both(bad(-32602)),
+  },
+  {
+    does: 'refuses a reserved _meta key holding what the protocol does not define',
+    sent: {
+      message: request('tools/list', {
+        _meta: {
+          'io.modelcontextprotocol/related-task': 5,
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientCapabilities': {},
+        },
+      }),
+      bare: true,
+    },
+    answers: both(bad(-32602)),
+  },
+  {
     does: 'refuses a request without the _meta envelope',
     sent: { message: request('tools/list', {}), bare: true },
     answers: { '2026-07-28': bad(-32602) },
