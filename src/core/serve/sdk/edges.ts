@@ -24,7 +24,7 @@ import {
   specTypeSchemas,
 } from '@modelcontextprotocol/server';
 import { isPlainObject } from '../../json-schema/types.js';
-import { formatPath } from '../../messages/index.js';
+import { formatPath } from '../../messages/path.js';
 
 type Era = McpRequestContext['era'];
 type Handler = (request: { method: string; params?: unknown }, ctx: unknown) => unknown;
