@@ -72,6 +72,7 @@ export function guardEdges(server: McpServer, era: Era): void {
  * The JSON-RPC error code `error` carries in `era`: the one place a code differs between the eras. A
  * resource not found is `-32602` with `data: { uri }` and nothing else (the SDK's `ResourceNotFoundError`,
  * 2026-07-28's code since SEP-2164); 2025-11-25 names `-32002` for it (server/resources, Error Handling).
+ * @internal exported for its tests alone
  */
 export function eraErrorCode(era: Era, error: { code: number; data?: unknown }): number {
   if (era === 'legacy' && error.code === ProtocolErrorCode.InvalidParams && isResourceNotFound(error.data)) {
