@@ -141,6 +141,50 @@ describe.each(Object.keys(ADAPTERS))('protocol edges on %s', (adapter) => {
       expect(await codeOf(() => client.client.callTool({ name: 'hidden', arguments: {} }))).toBe(-32602);
     });
 
+    it('sends a BigInt in a result as its decimal string, in the text and in structuredContent', async () => {
+      const text = '{"total":"12345678901234567890","rows":[{"id":"1","name":"first"}]}';
+      const plain = await client.callTool('count', {});
+      expect(plain.isError).toBeFalsy();
+      expect(plain.content).toEqual([{ type: 'text', text }]);
+      const typed = await client.callTool('count_typed', {});
+      expect(typed.isError).toBeFalsy();
+      expect(typed.content).toEqual([{ type: 'text', text }]);
+      expect(typed.structuredContent).toEqual(JSON.parse(text));
+      const own = await client.callTool('count_result', {});
+      expect(own.content).toEqual([{ type: 'text', text: 'counted' }]);
+      expect(own.structuredContent).toEqual(JSON.parse(text));
+    });
+
+    it('sends a Date as JSON.stringify does (its toJSON, an ISO string), held to the output schema as sent', async () => {
+      const dated = await client.callTool('dated', {});
+      expect(dated.isError).toBeFalsy();
+      expect(dated.structuredContent).toEqual({ at: '2025-01-02T03:04:05.000Z', id: '7' });
+    });
+
+    it('answers a result JSON cannot carry with an isError naming the path and what is there', async () => {
+      const refused = async (tool: string) => {
+        const result = await client.callTool(tool, {});
+        expect(result.isError).toBe(true);
+        expect(result.structuredContent).toBeUndefined();
+        return result.content[0].text as string;
+      };
+      const failed = /^Tool \w+ failed \(error id [0-9a-f-]{36}\): its result cannot be sent as JSON: /;
+      expect(await refused('ratio')).toMatch(new RegExp(`${failed.source}ratio is NaN \\(JSON has no such number\\)$`));
+      expect(await refused('with_callback')).toMatch(
+        new RegExp(`${failed.source}rows\\[0\\]\\.refresh is a function$`),
+      );
+      expect(await refused('cyclic')).toMatch(
+        new RegExp(`${failed.source}children\\[0\\]\\.parent is a circular reference`),
+      );
+      expect(await refused('indexed')).toMatch(
+        new RegExp(`${failed.source}index is a Map \\(JSON would send \\{\\}\\)$`),
+      );
+      // The path is cut at 200 characters; the kind is always said.
+      expect(await refused('deep')).toMatch(
+        new RegExp(`${failed.source}(child\\.){33}c… is nested deeper than 512 levels of arrays and objects$`),
+      );
+    });
+
     it.runIf(era === 'legacy')('refuses logging/setLevel with a level that is not one (-32602)', async () => {
       expect(await codeOf(() => logging!.client.setLoggingLevel('loud'))).toBe(-32602);
       expect(await codeOf(() => logging!.client.setLoggingLevel('info'))).toBe('answered');

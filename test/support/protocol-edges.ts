@@ -413,10 +413,65 @@ export const EDGES: readonly Edge[] = [
   },
 ];
 
-/** The tools every edge mount serves: `echo`, and `hidden`, which no caller may see. */
+/** A result holding what JSON cannot carry as it is: a database count and ids, as a driver returns them. */
+const counted = () => ({ total: 12345678901234567890n, rows: [{ id: 1n, name: 'first' }] });
+
+/**
+ * The tools every edge mount serves: `echo`; `hidden`, which no caller may see; and tools whose results hold
+ * values JSON cannot carry as they are (BigInts and a Date, converted; a NaN, a function, a Map, a cycle, a
+ * tree too deep, refused).
+ */
 export const EDGE_TOOLS: AnyTool[] = [
   defineTool({ name: 'echo', input: z.object({ text: z.string() }), handler: ({ input }) => input.text }),
   defineTool({ name: 'hidden', input: z.object({}), handler: () => 'never' }),
+  defineTool({ name: 'count', input: z.object({}), handler: counted }),
+  defineTool({
+    name: 'count_typed',
+    input: z.object({}),
+    output: z.object({ total: z.unknown(), rows: z.array(z.record(z.string(), z.unknown())) }),
+    handler: counted,
+  }),
+  defineTool({
+    name: 'count_result',
+    input: z.object({}),
+    handler: () => ({ content: [{ type: 'text' as const, text: 'counted' }], structuredContent: counted() }),
+  }),
+  defineTool({
+    name: 'ratio',
+    input: z.object({}),
+    output: z.object({ ratio: z.number() }),
+    handler: () => ({ ratio: 0 / 0 }),
+  }),
+  defineTool({
+    name: 'with_callback',
+    input: z.object({}),
+    handler: () => ({ rows: [{ id: 1, refresh: () => 1 }] }),
+  }),
+  defineTool({
+    name: 'dated',
+    input: z.object({}),
+    output: z.object({ at: z.iso.datetime(), id: z.string() }),
+    handler: () => ({ at: new Date(Date.UTC(2025, 0, 2, 3, 4, 5)), id: 7n }) as never,
+  }),
+  defineTool({ name: 'indexed', input: z.object({}), handler: () => ({ index: new Map([['a', 1]]) }) }),
+  defineTool({
+    name: 'deep',
+    input: z.object({}),
+    handler: () => {
+      let tree: unknown = 'leaf';
+      for (let i = 0; i < 600; i++) tree = { child: tree };
+      return tree as Record<string, unknown>;
+    },
+  }),
+  defineTool({
+    name: 'cyclic',
+    input: z.object({}),
+    handler: () => {
+      const node: Record<string, unknown> = { name: 'root' };
+      node.children = [{ parent: node }];
+      return node;
+    },
+  }),
 ];
 
 /** A resource, a template whose read finds some notes and not others, and a prompt with a completable argument. */
