@@ -21,6 +21,7 @@ const propertyFiles = [
   'test/cases/http-property.test.ts',
   'test/integration/probe-equals-list.test.ts',
   'test/unit/probe/meta-schema-plain.property.test.ts',
+  'test/unit/serve/json-value.property.test.ts',
 ];
 
 export default defineConfig({

@@ -216,15 +216,17 @@ describe('the cached tools/list is what the SDK lists for the same carriers', ()
     }
   });
 
-  it('a cursor is ignored as the SDK ignores it, and a malformed list gets the SDK answer', async () => {
-    const options = mountOptions('flat', 'json');
-    const mount = createMcpFetchHandler(tools, options);
-    const sdk = reference(validateMcpSchemas(tools, options).tools.filter(unscoped), 'json');
-    for (const params of [{ cursor: 'next' }, { cursor: 7 }]) {
-      const ours = await mount.fetch(listRequest('legacy', 1, params));
-      const theirs = await sdk.fetch(listRequest('legacy', 1, params));
-      expect(ours.status).toBe(theirs.status);
-      expect(await ours.text()).toBe(await theirs.text());
+  it('refuses a cursor, which no list ever issued, and one that is no string, with -32602 (the SDK lists all)', async () => {
+    const mount = createMcpFetchHandler(tools, mountOptions('flat', 'json'));
+    for (const era of ['modern', 'legacy'] as const) {
+      for (const params of [{ cursor: 'next' }, { cursor: 7 }]) {
+        const answer = await mount.fetch(listRequest(era, 1, params));
+        expect(answer.status).toBe(200);
+        const { error, result } = message(await answer.text());
+        expect(result).toBeUndefined();
+        expect(error.code).toBe(-32602);
+        expect(error.message).toMatch(/^Invalid cursor/);
+      }
     }
   });
 });
@@ -244,8 +246,8 @@ describe('the sentinel', () => {
     ];
     for (const text of forged) {
       for (const era of ['modern', 'legacy'] as const) {
-        const ours = await (await mount.fetch(listRequest(era, text, { cursor: text }))).text();
-        const theirs = await (await sdk.fetch(listRequest(era, text, { cursor: text }))).text();
+        const ours = await (await mount.fetch(listRequest(era, text, { filter: text }))).text();
+        const theirs = await (await sdk.fetch(listRequest(era, text, { filter: text }))).text();
         expect(ours).toBe(theirs);
         expect(message(ours).id).toBe(text);
       }

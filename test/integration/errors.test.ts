@@ -28,7 +28,12 @@ const breaksOutput = defineTool({
   // @ts-expect-error the handler breaks its own output contract on purpose
   handler: () => ({ sum: 'secret-value' }),
 });
-const tools = [leaky, refusing, breaksOutput];
+const unsendable = defineTool({
+  name: 'report',
+  input: z.object({}),
+  handler: () => ({ owner: { name: 'secret-name', pending: Promise.resolve('secret') } }),
+});
+const tools = [leaky, refusing, breaksOutput, unsendable];
 
 describe('masked errors', () => {
   it("never sends a handler's unexpected error text; the id shown is the one onError saw", async () => {
@@ -70,6 +75,17 @@ describe('masked errors', () => {
       expect(text).toMatch(/^Tool total failed \(error id [0-9a-f-]{36}\)$/);
     });
     expect((seen[0] as Error).message).toContain('sum: expected number, received string');
+  });
+
+  it('names where a result JSON cannot carry holds what, never its values; onError sees it under the same id', async () => {
+    const seen: Array<[unknown, ErrorInfo]> = [];
+    await withClients(tools, { observe: { onError: (e, info) => seen.push([e, info]) } }, async (client) => {
+      const text = textOf(await client.callTool('report', {}));
+      const id = /^Tool report failed \(error id ([0-9a-f-]{36})\): /.exec(text)?.[1];
+      expect(text).toMatch(/: its result cannot be sent as JSON: owner\.pending is a Promise \(not awaited\?\)/);
+      expect(text).not.toContain('secret');
+      expect(seen.at(-1)?.[1]).toEqual({ phase: 'output', tool: 'report', errorId: id, requestId: expect.anything() });
+    });
   });
 
   it('masks what extend.resolve throws, and sends its ToolError', async () => {

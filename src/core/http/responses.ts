@@ -1,8 +1,16 @@
 /** Responses the mount writes itself, before or beside the SDK: the same shape on every concern's refusal. */
 
-/** A JSON-RPC error response for a request refused before it reached the MCP server (`id: null`). */
-export function jsonRpcError(status: number, code: number, message: string): Response {
-  return new Response(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }), {
+/**
+ * A JSON-RPC error response for a request refused before it reached the MCP server: `id` is the request's,
+ * where it was read and is one (a string or a number), else `null`.
+ */
+export function jsonRpcError(
+  status: number,
+  code: number,
+  message: string,
+  id: string | number | null = null,
+): Response {
+  return new Response(JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } }), {
     status,
     headers: { 'content-type': 'application/json' },
   });

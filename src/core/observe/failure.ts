@@ -19,7 +19,7 @@ export interface Failure {
  * The `isError` result for `error`, thrown by `tool`'s handler or its `extend.resolve`, or an output that
  * broke its schema. A `ToolError` is an answer meant for the model: sent verbatim, not reported. Anything
  * else is reported to `onError` in full and shown as `Tool <name> failed (error id <id>)`, with the message
- * appended under `exposeErrors`.
+ * appended under `exposeErrors`, or with `told`, a text of ours written for the client, always.
  */
 export function failedCall(
   observer: Observer,
@@ -27,6 +27,7 @@ export function failedCall(
   error: unknown,
   { requestId, authInfo }: { requestId?: string | number; authInfo?: AuthInfo } = {},
   phase: 'handler' | 'output' = 'handler',
+  told?: string,
 ): Failure {
   if (error instanceof ToolError) return { result: errorResult(error.message), text: error.message };
   const errorId = observeError(observer, error, {
@@ -35,16 +36,17 @@ export function failedCall(
     ...(requestId !== undefined && { requestId }),
     ...(authInfo && { authInfo }),
   });
-  const text = maskedText(observer, `Tool ${tool}`, errorId, error);
+  const text = maskedText(observer, `Tool ${tool}`, errorId, error, told);
   return { result: errorResult(text), text, errorId };
 }
 
 /**
- * What a client is told of an unexpected error in `what`: `<what> failed (error id <id>)`, with the message
- * after it under `exposeErrors`.
+ * What a client is told of an unexpected error in `what`: `<what> failed (error id <id>)`, with `told` after
+ * it when given (a text written for the client), else the error's message under `exposeErrors`.
  */
-export function maskedText(observer: Observer, what: string, errorId: string, error: unknown): string {
+export function maskedText(observer: Observer, what: string, errorId: string, error: unknown, told?: string): string {
   const masked = `${what} failed (error id ${errorId})`;
+  if (told !== undefined) return `${masked}: ${told}`;
   return observer.exposeErrors ? `${masked}: ${error instanceof Error ? error.message : String(error)}` : masked;
 }
 

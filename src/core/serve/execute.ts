@@ -26,8 +26,10 @@ import type { RequestState } from './request-state.js';
 import {
   errorWithinSchema,
   isInputRequired,
+  sendable,
   type ToolResult,
   toToolResult,
+  UnsendableResult,
   withNotice,
   withStructured,
 } from './result.js';
@@ -86,8 +88,9 @@ export function executor(prepared: PreparedTool, policy: RunPolicy): Executor {
     } catch (error) {
       // The SDK's URL elicitation must reach the client as the protocol error it is.
       if (error instanceof ProtocolError && error.code === ProtocolErrorCode.UrlElicitationRequired) throw error;
-      const phase = error instanceof OutputRefused ? 'output' : 'handler';
-      const failure = failedCall(observer, prepared.name, error, who, phase);
+      const unsendable = error instanceof UnsendableResult;
+      const phase = error instanceof OutputRefused || unsendable ? 'output' : 'handler';
+      const failure = failedCall(observer, prepared.name, error, who, phase, unsendable ? error.message : undefined);
       finish(false, { error: failure.text, errorId: failure.errorId });
       return withNotice(failure.result, call.notice);
     } finally {
@@ -129,9 +132,9 @@ function toolContext(
 }
 
 /**
- * `extend.resolve`, the handler, and its result held to the output schema. Throws what they throw, and an
- * output its schema refuses: the handler broke its own contract, a server bug, masked like a throw (the issues
- * may quote values).
+ * `extend.resolve`, the handler, and its result as JSON carries it (`sendable`), then held to the output
+ * schema. Throws what they throw, a result JSON cannot carry, and an output its schema refuses: the handler
+ * broke its own contract, a server bug, masked like a throw (the issues may quote values).
  */
 async function runHandler(
   prepared: PreparedTool,
@@ -140,7 +143,9 @@ async function runHandler(
 ): Promise<Outcome> {
   const { handler, output } = prepared.tool;
   const extend = prepared.extend?.resolve ? await prepared.extend.resolve(call.extend as never, base) : call.extend;
-  const value = await handler({ params: call.params as never, input: call.input as never }, { ...base, extend });
+  const value = sendable(
+    await handler({ params: call.params as never, input: call.input as never }, { ...base, extend }),
+  );
   const result = toToolResult(value, output !== undefined);
   // A round that asks the client for input is not the call's outcome: no output to check yet.
   if (isInputRequired(result)) return { result, ok: true, inputRequired: true };

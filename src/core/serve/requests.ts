@@ -1,6 +1,7 @@
 /**
  * The per-request path, in the order a request meets it: who is calling, what they may see, the message
- * read once, the envelope step, a call refused for want of credentials, then one exchange through the SDK.
+ * read once (and refused where its revision refuses it: message-edges.ts), the envelope step, a call refused
+ * for want of credentials, then one exchange through the SDK.
  */
 
 import { authenticate } from '../access/auth.js';
@@ -12,6 +13,7 @@ import type { Observer } from '../observe/settle.js';
 import { startTrace } from '../observe/telemetry.js';
 import { readMessage } from './body.js';
 import { type EnvelopePolicy, noMessage, readEnvelope } from './envelope.js';
+import { refusedMessage } from './message-edges.js';
 import type { Registration } from './registration.js';
 import type { FetchExtras, RequestState } from './request-state.js';
 import { sdkExchange } from './sdk/handler.js';
@@ -58,6 +60,8 @@ export function serveRequests(setup: RequestSetup, registrations: readonly Regis
     const read = await readMessage(request, extras?.parsedBody, limits.maxRequestBodyBytes, observer, authInfo);
     if (read.kind === 'answered') return read.response;
     if (read.kind === 'sdk') return sdk.exchange(request, plain, { authInfo }, read.body);
+    const refused = refusedMessage(read.message, request);
+    if (refused) return refused;
     const envelope = readEnvelope(read.message, request, envelopePolicy, extras?.host);
     const trace = tracing && startTrace(tracing.telemetry, request, read.message, tracing.known);
     const state: RequestState = { ...plain, ...envelope.state, ...(trace && { trace }) };

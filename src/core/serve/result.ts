@@ -10,6 +10,8 @@ import {
   isInputRequiredResult,
 } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
+import { toJsonValue } from '../json-schema/json-value.js';
+import { formatPath } from '../messages/path.js';
 
 /** What a tool's callback hands the SDK: a complete `CallToolResult` or a 2026-07-28 `InputRequiredResult`. */
 export type ToolResult = CallToolResult | InputRequiredResult;
@@ -26,6 +28,33 @@ function isToolResult(value: unknown): value is ToolResult {
 /** True for a 2026-07-28 `InputRequiredResult` (the SDK's discriminator, `resultType: 'input_required'`). */
 export function isInputRequired(result: ToolResult): result is InputRequiredResult {
   return isInputRequiredResult(result);
+}
+
+/**
+ * What a handler returned, as JSON carries it (json-schema/json-value.ts): a `BigInt` as its decimal string
+ * (in the text and in `structuredContent`, which are made from this), `toJSON()` read as `JSON.stringify` reads
+ * it; the value itself when nothing needed converting. Runs before the output schema, which then judges the
+ * converted value.
+ * @throws UnsendableResult naming the path of the first value JSON cannot carry (a function, a symbol, `NaN`,
+ *   `Infinity`, `undefined` in an array, a cycle, a `Map` or a `Set`, nesting past 512 levels...), rather than
+ *   a value sent as something else or a send that fails. See docs/design/protocol-edges.md, Result values.
+ */
+export function sendable(value: unknown): unknown {
+  const json = toJsonValue(value);
+  if (json.ok) return json.value;
+  throw new UnsendableResult(json.path.length === 0 ? undefined : formatPath(json.path), json.what);
+}
+
+/**
+ * A result JSON cannot carry: the handler's bug, reported as one (`onError`, phase `output`). Its message
+ * names a path in the server's own value and the kind of what is there, never the value: the client is told it.
+ */
+export class UnsendableResult extends Error {
+  override name = 'UnsendableResult';
+  constructor(path: string | undefined, what: string) {
+    const where = path === undefined ? 'it is' : `${path.length > 200 ? `${path.slice(0, 199)}…` : path} is`;
+    super(`its result cannot be sent as JSON: ${where} ${what}`);
+  }
 }
 
 /**

@@ -35,7 +35,8 @@ async function listedSchema(response: Response): Promise<unknown> {
 describe('choosing the projection per request', () => {
   it("a 2025-era batch's tools/list from a Cursor User-Agent is listed the cursor projection", async () => {
     const handler = createMcpFetchHandler([tool], { projection: 'auto', observe: { logger: SILENT } });
-    const headers = { 'user-agent': 'Cursor/1.0', 'mcp-protocol-version': '2025-06-18' };
+    // 2025-03-26, the last revision with batches (a 2025-06-18 batch is refused).
+    const headers = { 'user-agent': 'Cursor/1.0', 'mcp-protocol-version': '2025-03-26' };
     const list = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
     const single = await listedSchema(await handler.fetch(post(list, headers)));
     const batched = await handler.fetch(post([list], headers));

@@ -279,4 +279,32 @@ describe('SDK seams (docs/design/sdk-seams.md)', () => {
       expect(get.status, `SDK seam "features" (${era}): a refused challenge is no longer the 403`).toBe(403);
     }
   });
+
+  it("sdk/edges.ts: the server's request handlers sit in a Map by method that answers the request, and a 2025-era transport's send carries every answer", async () => {
+    for (const era of ERAS) {
+      let sent = 0;
+      const sdk = createMcpHandler(() => {
+        const s = server();
+        echoTool(s);
+        const handlers = (s.server as unknown as { _requestHandlers?: unknown })._requestHandlers;
+        expect(handlers instanceof Map, `SDK seam "edges" (${era}): _requestHandlers is no Map`).toBe(true);
+        const map = handlers as Map<string, (request: unknown, ctx: unknown) => unknown>;
+        expect(map.has('tools/list'), `SDK seam "edges" (${era}): no tools/list handler in the map`).toBe(true);
+        map.set('tools/list', () => ({ tools: [] }));
+        const connect = s.connect.bind(s);
+        s.connect = (transport) => {
+          const send = transport.send.bind(transport);
+          transport.send = (message, options) => {
+            sent++;
+            return send(message, options);
+          };
+          return connect(transport);
+        };
+        return s;
+      });
+      const list = await answer(await sdk.fetch(post(era, 'tools/list')));
+      expect(list.result?.tools, `SDK seam "edges" (${era}): a handler set in the map does not answer`).toEqual([]);
+      if (era === 'legacy') expect(sent, 'SDK seam "edges" (legacy): the answer is not sent through connect').toBe(1);
+    }
+  });
 });

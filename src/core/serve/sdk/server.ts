@@ -16,6 +16,7 @@ import type { ProjectionPolicy } from '../../prepare/settle.js';
 import type { ServerPolicy } from '../identity.js';
 import type { ProtocolPolicy } from '../protocol.js';
 import type { RequestState } from '../request-state.js';
+import { guardEdges } from './edges.js';
 import { interceptFeatures } from './features.js';
 
 /** What the SDK's handler and each request's server are built with: each concern's part, once per mount. */
@@ -40,7 +41,8 @@ const TOOL_METHODS: ReadonlySet<string> = new Set(['tools/call', 'tools/list']);
 /**
  * Builds one request's server: capabilities, then the hook where it runs (what it registers held to the
  * access rules, feature-access.ts), then `populate` registers the tools this request needs (tool-set.ts), or
- * installs its `tools/list` (tool-list.ts); `cacheHints`, the server's (tool-list.ts says which).
+ * installs its `tools/list` (tool-list.ts); `cacheHints`, the server's (tool-list.ts says which). Last, the
+ * protocol's edges are guarded on every handler it holds (edges.ts).
  * Called by the SDK's handler factory, once per exchange.
  */
 export async function perRequestServer(
@@ -87,5 +89,6 @@ export async function perRequestServer(
     await restrictFeatures(items, setup.access, asked, rc.requestInfo as Request);
   }
   populate(server);
+  guardEdges(server, rc.era);
   return server;
 }
