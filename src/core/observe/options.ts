@@ -33,8 +33,12 @@ export interface ObserveOptions {
   /**
    * Where probe warnings and every unexpected error are logged. Default `console`. An error's line is
    * `mcp-mount: <phase> error (error id <id>, tool <name>, caller <clientId>[/<subject>], request <id>)`, the
-   * error itself the second argument (so a stack is printed). Pass `{ warn() {}, error() {} }` to log nothing
-   * (e.g. when `onError` ships errors elsewhere).
+   * error itself the second argument (so a stack is printed). A value a client may have chosen (the tool's
+   * name, the caller, the request id) is written as it is only when it is a short plain token
+   * (`[A-Za-z0-9_.:@+-]`, up to 128 characters), else as a JSON string with every control, bidirectional and
+   * zero-width character escaped, cut at 256 characters: no client can end the line or forge another. An
+   * error whose message holds such characters is handed over as an escaped copy (`onError` gets the original).
+   * Pass `{ warn() {}, error() {} }` to log nothing (e.g. when `onError` ships errors elsewhere).
    */
   logger?: Pick<Console, 'warn' | 'error'>;
   /**

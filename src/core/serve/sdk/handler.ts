@@ -7,6 +7,8 @@ import {
   createMcpHandler as createSdkHandler,
   type McpRequestContext,
   type McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { whenSent } from '../../http/responses.js';
@@ -119,11 +121,13 @@ function sdkHeaders(request: Request, accept: AcceptPlan): Headers {
 
 /**
  * The SDK reports the requests it refuses as the client's mistake (a 4xx it answers: a missing envelope key,
- * a wrong `Accept`, a batch too long) through the same `onerror` as its own failures. Those are not
- * unexpected errors: logged at error level with a stack, any client could flood the log. Told apart by the
- * SDK's own wording for them.
+ * a wrong `Accept`, a batch too long, a protocol revision it does not serve) through the same `onerror` as its
+ * own failures. Those are not unexpected errors: logged at error level with a stack, any client could flood
+ * the log, and their messages quote what the client sent. Told apart by the SDK's own wording for them, or as
+ * a `ProtocolError` it answered with (anything but an internal error).
  */
 function isClientRejection(error: unknown): boolean {
+  if (error instanceof ProtocolError) return error.code !== ProtocolErrorCode.InternalError;
   return error instanceof Error && CLIENT_REJECTION.test(error.message);
 }
 
