@@ -31,11 +31,15 @@ export function serveRequests(
   const sdk = sdkExchange(config, surface, tools, toolList(registrations, config, tools));
   // A request without a JSON-RPC message of its own: no method, no call, the default projection.
   const outside = noMessage(config);
-  // The tracer, and what the duration histogram may name: the mount's own tools and prompts, never a name a
-  // client made up. Built once, when the mount traces.
+  // The tracer, and what span names and the duration histogram may name: the mount's own tools, prompts and
+  // static resources, never a name a client made up. Built once, when the mount traces.
   const tracing = config.observe.telemetry && {
     telemetry: config.observe.telemetry,
-    known: { tools: new Set(registrations.map((r) => r.name)), prompts: new Set(surface.prompts) },
+    known: {
+      tools: new Set(registrations.map((r) => r.name)),
+      prompts: new Set(surface.prompts),
+      resources: new Set(surface.resourceUris.keys()),
+    },
   };
 
   const fetch = async (request: Request, extras?: FetchExtras): Promise<Response> => {
