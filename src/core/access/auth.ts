@@ -18,6 +18,7 @@ import type { RefusalReason } from '../observe/options.js';
 import { refusedWith } from '../observe/refusal.js';
 import type { Observer } from '../observe/settle.js';
 import type { VerifiedToken } from './options.js';
+import { hostOf } from './origin.js';
 import type { AccessPolicy, AuthPolicy } from './settle.js';
 
 export type AuthCheck = { ok: true; authInfo?: AuthInfo } | { ok: false; response: Response };
@@ -133,10 +134,18 @@ async function refused(
   return { ok: false, response: await refusedWith(observer, response, { reason, ...extra }) };
 }
 
-/** `resourceMetadataUrl`, or the RFC 9728 location for the request's own URL (the SDK's helper). */
+/**
+ * `resourceMetadataUrl`, or the RFC 9728 location for the endpoint (the SDK's helper): on the host the request
+ * names in `Host` (checked against `access.hosts` when set), never the authority of the URL a runtime built
+ * from an absolute-form request target, which nothing checks; the scheme and path are the request's.
+ */
 function metadataUrl(auth: AuthPolicy, request: Request): string {
   if (auth.resourceMetadataUrl !== undefined) return auth.resourceMetadataUrl;
   const url = new URL(request.url);
+  const host = request.headers.get('host');
+  const named = host === null ? '' : hostOf(url.protocol, host);
+  if (named !== '') url.host = named;
   url.search = '';
+  url.hash = '';
   return getOAuthProtectedResourceMetadataUrl(url);
 }
