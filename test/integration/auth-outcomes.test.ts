@@ -221,6 +221,44 @@ describe('the verification cache', () => {
     }
   });
 
+  it('hands each request a copy: a tool that changes ctx.authInfo (a dictionary without a prototype) changes no later request', async () => {
+    const seen: unknown[] = [];
+    const promote = defineTool({
+      name: 'promote',
+      input: z.object({}),
+      handler: (_args, ctx) => {
+        const claims = ctx.authInfo?.extra?.claims as Record<string, unknown>;
+        seen.push(claims.role);
+        claims.role = 'admin';
+        return 'ok';
+      },
+    });
+    const verify = (token: string) => {
+      // What a JWT or introspection library hands back: a dictionary without `Object.prototype`.
+      const claims = Object.assign(Object.create(null), { role: 'reader' });
+      return { token, clientId: 'app', scopes: [], expiresAt: Math.floor(Date.now() / 1000) + 600, extra: { claims } };
+    };
+    const app = new Hono();
+    app.all(
+      '/mcp',
+      mcp([promote], { access: { auth: { verify, cache: true } }, observe: { logger: { warn() {}, error() {} } } }),
+    );
+    const server = await listen(app.fetch);
+    try {
+      for (let i = 0; i < 3; i++) {
+        const response = await fetch(server.url, {
+          method: 'POST',
+          headers: { ...jsonRpcHeaders, authorization: 'Bearer alice' },
+          body: rpc('tools/call', { name: 'promote', arguments: {} }),
+        });
+        expect(parseBody(await response.text()).result.content[0].text).toBe('ok');
+      }
+      expect(seen).toEqual(['reader', 'reader', 'reader']);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('refuses at construction limits that are not positive integers', () => {
     const verify = () => undefined;
     for (const cache of [{ maxEntries: 0 }, { maxAgeSeconds: 1.5 }, 'yes']) {

@@ -129,7 +129,9 @@ export interface AuthOptions {
    * Remember each valid token's `verify` answer, keyed by the SHA-256 of the token (the token itself is not
    * kept as a key), until the token expires or `maxAgeSeconds` pass, whichever is first; the least recently
    * used entry goes past `maxEntries`. Only valid answers are kept; a cached answer skips `verify`, so it must
-   * not depend on the request. `true` is `{}`. Default off: a revoked token stays accepted until its entry
+   * not depend on the request. Each request gets its own copy, whatever the answer's shape (so a tool that
+   * changes `ctx.authInfo` changes no later request); an answer holding what cannot be copied (a `Promise`, a
+   * `WeakMap`) is not kept. `true` is `{}`. Default off: a revoked token stays accepted until its entry
    * ends.
    * @throws TypeError at construction for a limit that is not a positive integer.
    */
