@@ -8,14 +8,13 @@
  * says and whatever `access.hosts` allows. See docs/decisions/0012-access-control.md.
  */
 import {
-  hostHeaderValidationResponse,
   localhostAllowedHostnames,
   localhostAllowedOrigins,
-  originValidationResponse,
   validateHostHeader,
   validateOriginHeader,
 } from '@modelcontextprotocol/server';
 import { jsonRpcError } from '../http/responses.js';
+import { boundedText } from '../messages/bounded.js';
 import type { OriginPolicy } from './settle.js';
 
 /** The outcome: refused with a 403, or allowed, with the browser origin that was let in (for CORS). */
@@ -39,15 +38,20 @@ export function checkOrigin(policy: OriginPolicy, request: Request): OriginCheck
   const host = () => hostHeader ?? new URL(request.url).host;
   if (policy.hosts) {
     const result = validateHostHeader(host(), policy.hosts as string[]);
-    if (!result.ok) {
-      const refused = hostHeader === null ? undefined : hostHeaderValidationResponse(request, policy.hosts as string[]);
-      return { ok: false, response: refused ?? jsonRpcError(403, -32000, result.message), reason: 'host' };
-    }
+    if (!result.ok) return { ok: false, response: refusal(result.message), reason: 'host' };
   }
   if (origin === undefined || originAllowed(policy, origin, host())) return { ok: true, origin };
-  // The SDK's own refusal: with nothing on its list, it refuses any present Origin, with its message.
-  const refused = originValidationResponse(request, []);
-  return { ok: false, response: refused ?? jsonRpcError(403, -32000, `Invalid Origin: ${origin}`), reason: 'origin' };
+  // The SDK's own words: with nothing on its list, it refuses any present Origin.
+  const result = validateOriginHeader(origin, []);
+  return { ok: false, response: refusal(result.ok ? `Invalid Origin: ${origin}` : result.message), reason: 'origin' };
+}
+
+/** Characters of a refused header a 403 quotes: a header can be as long as the runtime allows (16 KiB on Node). */
+const QUOTED_HEADER_CHARS = 256;
+
+/** The 403 the SDK's `originValidationResponse` and `hostHeaderValidationResponse` send, its quote bounded. */
+function refusal(message: string): Response {
+  return jsonRpcError(403, -32000, boundedText(message, QUOTED_HEADER_CHARS));
 }
 
 function originAllowed(policy: OriginPolicy, origin: string, host: string): boolean {

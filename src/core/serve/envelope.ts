@@ -5,6 +5,7 @@
  */
 import * as z from 'zod';
 import { isPlainObject } from '../json-schema/types.js';
+import { withBoundedEchoes } from '../messages/echoed-fields.js';
 import type { ClientIdentity } from '../prepare/client-identity.js';
 import { chooseProjection, clientIdentity } from '../prepare/projection-choice.js';
 import type { ProjectionName } from '../projection/names.js';
@@ -57,8 +58,10 @@ const ARGUMENTS_OBJECT = z.looseObject({});
  *   `{ path: '', from: 'empty-arguments' }` (the tool's schema then judges `{}` as it judges any call);
  * - the whole `arguments` sent as one JSON string holding an object is parsed (`repair.json`), within the
  *   mount's argument limits and without prototype keys;
- * - any other `arguments` becomes `{}` for the SDK and is kept as `unfit`, for the check to refuse.
- * JSON-RPC batches (gone since MCP 2025-06-18) pass through untouched.
+ * - any other `arguments` becomes `{}` for the SDK and is kept as `unfit`, for the check to refuse;
+ * - a field the SDK's errors quote back (an unknown tool's name, a protocol revision) and longer than anything
+ *   served is cut, so no answer echoes it whole (messages/echoed-fields.ts).
+ * JSON-RPC batches (gone since MCP 2025-06-18) pass through untouched but for that cut.
  */
 export function readEnvelope(
   sent: unknown,
@@ -66,7 +69,7 @@ export function readEnvelope(
   config: MountConfig,
   host?: unknown,
 ): { body: unknown; state: MessageState } {
-  const message = withoutEmptyParams(sent);
+  const message = withBoundedEchoes(withoutEmptyParams(sent));
   const single = isPlainObject(message) ? message : undefined;
   const method = typeof single?.method === 'string' ? single.method : undefined;
   const fixed = method === 'tools/call' && single ? fixArguments(single, config) : undefined;
