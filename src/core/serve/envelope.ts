@@ -61,18 +61,21 @@ const ARGUMENTS_OBJECT = z.looseObject({});
  * - any other `arguments` becomes `{}` for the SDK and is kept as `unfit`, for the check to refuse;
  * - a field the SDK's errors quote back (an unknown tool's name, a protocol revision) and longer than anything
  *   served is cut, so no answer echoes it whole (messages/echoed-fields.ts).
- * JSON-RPC batches (gone since MCP 2025-06-18) pass through untouched but for that cut.
+ * JSON-RPC batches (gone since MCP 2025-06-18) pass through untouched but for that cut. Without `repair` (a
+ * call over its rate window, answered without being checked) `arguments` sent as text are not parsed: the SDK
+ * is handed `{}`.
  */
 export function readEnvelope(
   sent: unknown,
   request: Request,
   config: MountConfig,
   host?: unknown,
+  { repair = true }: { repair?: boolean } = {},
 ): { body: unknown; state: MessageState } {
   const message = withBoundedEchoes(withoutEmptyParams(sent));
   const single = isPlainObject(message) ? message : undefined;
   const method = typeof single?.method === 'string' ? single.method : undefined;
-  const fixed = method === 'tools/call' && single ? fixArguments(single, config) : undefined;
+  const fixed = method === 'tools/call' && single ? fixArguments(single, config, repair) : undefined;
   const call = single && fixed ? calledTool(single, fixed) : undefined;
   const client = listingClient(config, request, message, method);
   let chosen: ProjectionName | undefined;
@@ -93,8 +96,8 @@ interface FixedArguments {
   unfit?: { value: unknown };
 }
 
-/** A `tools/call` message's `arguments`, fixed where the SDK would refuse them. */
-function fixArguments(message: Record<string, unknown>, config: MountConfig): FixedArguments {
+/** A `tools/call` message's `arguments`, fixed where the SDK would refuse them; text parsed only with `repair`. */
+function fixArguments(message: Record<string, unknown>, config: MountConfig, repair: boolean): FixedArguments {
   const params = message.params;
   if (!isPlainObject(params) || !('arguments' in params) || isPlainObject(params.arguments)) return { repairs: [] };
   const sent = params.arguments;
@@ -103,7 +106,7 @@ function fixArguments(message: Record<string, unknown>, config: MountConfig): Fi
   if (sent === '' || (Array.isArray(sent) && sent.length === 0)) {
     return { body: withArguments({}), repairs: [EMPTY_ARGUMENTS] };
   }
-  if (typeof sent === 'string' && config.arguments.repair.json) {
+  if (typeof sent === 'string' && config.arguments.repair.json && repair) {
     // The text is parsed within the mount's argument limits, as JSON text anywhere inside the arguments is.
     const repaired = repairArgs(sent, ARGUMENTS_OBJECT, {
       json: true,

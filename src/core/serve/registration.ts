@@ -58,7 +58,8 @@ export function registration(prepared: PreparedTool, config: MountConfig): Regis
       config.observe.telemetry !== undefined);
   const configFor = (state: RequestState) => {
     const projection = state.projection();
-    if (!ownCarrier(state.call)) return shared(projection);
+    // A call over its rate window is answered without a check: its carrier must know.
+    if (!ownCarrier(state.call) && !state.limited) return shared(projection);
     return { ...fixed(projection), inputSchema: inputCarrier(prepared, config, policy, state, projection) };
   };
   const run = executor(prepared, config);

@@ -1,6 +1,7 @@
 /** What one request tells the per-request server, beside the JSON-RPC message the SDK reads itself. */
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { Visibility } from '../access/visibility.js';
+import type { OverLimit } from '../limits/rate.js';
 import type { RequestTrace } from '../observe/telemetry.js';
 import type { MessageState } from './envelope.js';
 
@@ -27,6 +28,11 @@ export interface RequestState extends MessageState {
   visible?: Visibility;
   /** The key its rate limits and running slots count under (limits.ts); undefined: not limited. */
   limitKey?: string;
+  /**
+   * Set when this `tools/call` was over a rate window as it arrived (limits/rate.ts `countRequest`): it is
+   * answered with that refusal, and nothing repairs, validates or runs it.
+   */
+  limited?: OverLimit;
   /** Its span (`observe.openTelemetry`); undefined when not traced. */
   trace?: RequestTrace;
 }

@@ -4,7 +4,7 @@
  */
 
 import { authenticate } from '../access/auth.js';
-import { limitKey as limitKeyOf, limitRequest } from '../limits/rate.js';
+import { countRequest, limitKey as limitKeyOf } from '../limits/rate.js';
 import type { ServerSurface } from '../model/features.js';
 import { type Refusal, refusedWith } from '../observe/refusal.js';
 import { startTrace } from '../observe/telemetry.js';
@@ -52,27 +52,37 @@ export function serveRequests(
     const plain: RequestState = { ...outside, extras, authInfo, visible, ...(limitKey !== undefined && { limitKey }) };
     const read = await readMessage(request, extras?.parsedBody, config, authInfo);
     if (read.kind === 'answered') return read.response;
-    if (read.kind === 'sdk') return sdk.exchange(request, plain, { authInfo }, read.body);
-    const envelope = readEnvelope(read.message, request, config, extras?.host);
+    if (read.kind === 'sdk') {
+      const count = await countRequest(config.limits, config.observe, undefined, plain);
+      return count.response ?? sdk.exchange(request, plain, { authInfo }, read.body);
+    }
     const trace = tracing && startTrace(tracing.telemetry, request, read.message, tracing.known);
-    const state: RequestState = { ...plain, ...envelope.state, ...(trace && { trace }) };
-    if (!trace) return answer(request, state, envelope.body);
+    const traced: RequestState = { ...plain, ...(trace && { trace }) };
+    if (!trace) return counted(request, traced, read.message);
     try {
-      return trace.end(await trace.within(() => answer(request, state, envelope.body)));
+      return trace.end(await trace.within(() => counted(request, traced, read.message)));
     } catch (error) {
       trace.fail(error);
       throw error;
     }
   };
 
-  /** A request whose message was read: refused for want of credentials or over its limit, or served. */
+  /**
+   * A request whose message was read: counted in its caller's rate windows before anything repairs or
+   * validates it (limits/rate.ts), then its envelope read (a call over a window gets no repair), then served.
+   */
+  const counted = async (request: Request, plain: RequestState, message: unknown): Promise<Response> => {
+    const count = await countRequest(config.limits, config.observe, message, plain);
+    if (count.response) return count.response;
+    const envelope = readEnvelope(message, request, config, plain.extras?.host, { repair: !count.limited });
+    const state: RequestState = { ...plain, ...envelope.state, ...(count.limited && { limited: count.limited }) };
+    return answer(request, state, envelope.body);
+  };
+
+  /** A request whose message was read and counted: refused for want of credentials, or served. */
   const answer = async (request: Request, state: RequestState, parsedBody: unknown): Promise<Response> => {
     const refused = tools.refuseCall(request, state);
     if (refused) return refusedWith(config.observe, refused, { reason: 'missing-token', ...aboutCall(state) });
-    // A call is limited where it runs (execute.ts), so the model gets an `isError` it can act on.
-    const limited =
-      state.method === 'tools/call' ? undefined : await limitRequest(config.limits, config.observe, state);
-    if (limited) return limited;
     return sdk.exchange(request, state, { authInfo: state.authInfo, parsedBody });
   };
 
