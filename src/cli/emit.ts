@@ -5,19 +5,20 @@
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { buildDocuments, documentsModule } from '../core/documents/emit.js';
+import type { DocumentsSetup } from '../core/documents/preparation.js';
 import { verifyDocuments } from '../core/documents/verify.js';
 import type { Preparation } from '../core/model/prepared.js';
 import type { AnyTool } from '../core/model/tool.js';
 import { prepareTools } from '../core/prepare/prepare.js';
 import { reportOf, type ValidationReport } from '../core/prepare/report.js';
-import { documentsSetup, type MountConfig, prepareSetup, settleOptions } from '../core/serve/config.js';
+import { documentsSetup, prepareSetup, settleOptions } from '../core/serve/config.js';
 import type { McpMountOptions } from '../core/serve/options.js';
 import { validateMcpSchemas } from '../core/serve/validate.js';
 
 /** A check's report, and the preparation it was made from when there was one. */
 export interface Checked {
   report: ValidationReport;
-  prepared?: { preparation: Preparation; config: MountConfig };
+  prepared?: { preparation: Preparation; setup: DocumentsSetup };
 }
 
 /**
@@ -29,7 +30,7 @@ export function checkTools(tools: readonly AnyTool[], options: McpMountOptions):
   let prepared: Checked['prepared'];
   try {
     const config = settleOptions(options);
-    prepared = { preparation: prepareTools(tools, prepareSetup(config)), config };
+    prepared = { preparation: prepareTools(tools, prepareSetup(config)), setup: documentsSetup(config) };
   } catch {
     return { report: validateMcpSchemas(tools, options) };
   }
@@ -53,8 +54,8 @@ export async function emitDocuments(
     notes.push(`did not write ${path}: fix the errors first (a mount with these schemas serves nothing)`);
     return;
   }
-  const { preparation, config } = checked.prepared;
-  const built = buildDocuments(preparation, documentsSetup(config), command);
+  const { preparation, setup } = checked.prepared;
+  const built = buildDocuments(preparation, setup, command);
   const text = documentsModule(built);
   const file = resolve(cwd, path);
   const tools = `${built.tools.length} tool${built.tools.length === 1 ? '' : 's'}`;
@@ -87,8 +88,8 @@ export async function verifyDocumentsFile(
     notes.push(`did not verify ${path}: fix the errors first (no documents are written for these schemas)`);
     return 'stale';
   }
-  const { preparation, config } = checked.prepared;
-  const expected = buildDocuments(preparation, documentsSetup(config), emit);
+  const { preparation, setup } = checked.prepared;
+  const expected = buildDocuments(preparation, setup, emit);
   let actual: unknown;
   try {
     actual = await load(path);

@@ -6,7 +6,6 @@
  */
 import {
   type AuthInfo,
-  type McpServer,
   ProtocolError,
   ProtocolErrorCode,
   type ScopeChallengeHandler,
@@ -31,7 +30,7 @@ export interface FeatureRequest {
 }
 
 /** One item the hook registered on this request's server, and how to take it off again. */
-interface Registered extends FeatureItem {
+export interface RegisteredFeature extends FeatureItem {
   /** Its scope challenge as the list filter asks it: not reported, since a list leaving it out refuses nothing. */
   challenge?: ScopeChallengeHandler;
   remove(): void;
@@ -43,39 +42,25 @@ const LISTS: ReadonlySet<string> = new Set(['prompts/list', 'resources/list', 'r
 // What a caller without a token is judged as by a scope challenge: a token with no scopes.
 const NO_TOKEN: AuthInfo = Object.freeze({ token: '', clientId: '', scopes: Object.freeze([]) as never });
 
-/**
- * Records what the hook registers on `server` (its own registration calls, on this instance only) and makes
- * each `scopeChallenge` refuse a caller without a token: the SDK's `requireScopes` leaves such a caller to
- * an authentication gate, and on a mount whose auth is optional there is none for prompts and resources.
- * A get or read the challenge refuses is reported to `observe.onRefusal` (`insufficient-scope`).
- */
-export function recordFeatures(server: McpServer, observer: Observer, state: FeatureRequest): Registered[] {
-  const items: Registered[] = [];
-  const prompt = server.registerPrompt.bind(server) as (...args: unknown[]) => { remove(): void };
-  const resource = server.registerResource.bind(server) as (...args: unknown[]) => { remove(): void };
-  Object.assign(server, {
-    registerPrompt: (name: string, itemConfig: unknown, ...rest: unknown[]) => {
-      const { config: checked, challenge } = guarded(itemConfig, observer, state);
-      const handle = prompt(name, checked, ...masked(rest, `Prompt ${name}`, observer, state));
-      items.push({ kind: 'prompt', name, ...(challenge && { challenge }), remove: () => handle.remove() });
-      return handle;
-    },
-    registerResource: (name: string, uriOrTemplate: unknown, itemConfig: unknown, ...rest: unknown[]) => {
-      const { config: checked, challenge } = guarded(itemConfig, observer, state);
-      const handle = resource(name, uriOrTemplate, checked, ...masked(rest, `Resource ${name}`, observer, state));
-      const template = typeof uriOrTemplate !== 'string';
-      const uri = template ? templateText(uriOrTemplate) : uriOrTemplate;
-      items.push({
-        kind: template ? 'resource-template' : 'resource',
-        name,
-        ...(uri !== undefined && { uri }),
-        ...(challenge && { challenge }),
-        remove: () => handle.remove(),
-      });
-      return handle;
-    },
-  });
-  return items;
+/** How the items the `features` hook registers are held to the access rules, for one request. */
+export interface FeatureGuard {
+  /**
+   * An item's config with its `scopeChallenge` made to refuse a caller without a token (the SDK's
+   * `requireScopes` leaves such a caller to an authentication gate, and on a mount whose auth is optional
+   * there is none for prompts and resources), each 403 it decides reported to `observe.onRefusal`; and that
+   * challenge as the list filter asks it (unreported).
+   */
+  config(itemConfig: unknown): { config: unknown; challenge?: ScopeChallengeHandler };
+  /** `rest`, the registration's remaining arguments, with its handler (the last function) masked as a tool's. */
+  handler(rest: unknown[], what: string): unknown[];
+}
+
+/** The guard for one request's items (serve/sdk/features.ts applies it to each registration). */
+export function featureGuard(observer: Observer, state: FeatureRequest): FeatureGuard {
+  return {
+    config: (itemConfig) => guarded(itemConfig, observer, state),
+    handler: (rest, what) => masked(rest, what, observer, state),
+  };
 }
 
 /**
@@ -130,17 +115,12 @@ function guarded(
   return { config: { ...itemConfig, scopeChallenge: reported }, challenge };
 }
 
-function templateText(template: unknown): string | undefined {
-  const uriTemplate = isPlainObject(template) ? template.uriTemplate : undefined;
-  return uriTemplate === undefined ? undefined : String(uriTemplate);
-}
-
 /**
  * Takes off `server` what this request may not see: every item `visibleFeatures` hides, and, on a list,
  * every item whose scope challenge refuses the caller (unless `listUnauthorizedTools`).
  */
 export async function restrictFeatures(
-  items: readonly Registered[],
+  items: readonly RegisteredFeature[],
   access: AccessPolicy,
   state: FeatureRequest,
   request: Request,

@@ -5,7 +5,7 @@
  * documents leaves it out of its bundle: a stale tool is prepared by the `prepare` the caller passes.
  */
 
-import { probeServerHook, type ServerHook } from '../model/features.js';
+import type { FeatureProbe } from '../model/features.js';
 import { perProjection } from '../model/per-projection.js';
 import type { Preparation, PreparedTool, ToolDocuments } from '../model/prepared.js';
 import { slicesOf } from '../model/slices.js';
@@ -29,9 +29,8 @@ export type PrepareStale = (tools: readonly AnyTool[]) => Preparation;
 
 /** What a preparation from documents reads of the mount: what shapes the documents, the hook, the identity. */
 export interface DocumentsSetup extends DocumentsShape {
-  /** The `features` hook, run once at construction for the probe, on a server of this identity. */
-  readonly features?: ServerHook;
-  readonly server: { readonly name: string; readonly version: string };
+  /** The `features` hook's run at construction: what it registered, and the issues found in that. */
+  readonly features: FeatureProbe;
 }
 
 /**
@@ -78,7 +77,7 @@ export function preparationFromDocuments(
   const all = tools.map(
     (tool) => byName.get(tool.name) ?? servedFromDocuments(tool, match.matched.get(tool.name)!, setup),
   );
-  const hook = probeServerHook(setup.features, setup.server);
+  const hook = setup.features;
   const own = [
     ...checkToolNames(tools.map((t) => t.name)),
     ...match.issues.filter((i) => match.matched.has(i.tool)),

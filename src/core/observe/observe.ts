@@ -97,7 +97,7 @@ export function observeError(observer: Observer, error: unknown, where: ErrorWhe
  * copied from a token): each is written plainly only when it is a short plain token, and quoted and escaped
  * otherwise (log-text.ts), so no value can end the line or pass for another field.
  */
-export function errorLine(info: ErrorInfo): string {
+function errorLine(info: ErrorInfo): string {
   const parts = [`error id ${info.errorId}`];
   if (info.tool !== undefined) parts.push(`tool ${logValue(info.tool)}`);
   if (info.caller) {

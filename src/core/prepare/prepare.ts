@@ -1,5 +1,5 @@
 import type { ExtendOption } from '../model/extend.js';
-import { probeServerHook, type ServerHook } from '../model/features.js';
+import { type FeatureProbe, NO_FEATURES } from '../model/features.js';
 import { perProjection } from '../model/per-projection.js';
 import type { Preparation, PreparedTool, ToolDocuments } from '../model/prepared.js';
 import { slicesOf } from '../model/slices.js';
@@ -16,9 +16,8 @@ export interface PrepareSetup {
   readonly policy: PreparePolicy;
   /** The mount's `extend`, merged into the documents of the tools it applies to. */
   readonly extend?: ExtendOption;
-  /** The `features` hook, run once at construction for the probe, on a server of this identity. */
-  readonly features?: ServerHook;
-  readonly server: { readonly name: string; readonly version: string };
+  /** The `features` hook's run at construction: what it registered, and the issues found in that. */
+  readonly features: FeatureProbe;
   /** Whether the mount checks bearer tokens (`access.auth`): a scoped tool on one that does not is warned of. */
   readonly authenticates: boolean;
 }
@@ -26,7 +25,7 @@ export interface PrepareSetup {
 /** A preparation with every default: the `faithful` projection, no `extend`, no hook, no auth. */
 const DEFAULT_SETUP: PrepareSetup = Object.freeze({
   policy: settlePrepare({}),
-  server: Object.freeze({ name: 'mcp-mount', version: '0.0.0' }),
+  features: NO_FEATURES,
   authenticates: false,
 });
 
@@ -59,7 +58,7 @@ export function prepareTools(
   // The mount's `extend` is converted once, for every tool that takes it.
   const extendSide = setup.extend ? convertSide(setup.extend.schema) : undefined;
   const prepared = tools.map((tool) => prepareTool(tool, setup, extendSide, mode));
-  const hook = probeServerHook(mode.hook === false ? undefined : setup.features, setup.server);
+  const hook = mode.hook === false ? NO_FEATURES : setup.features;
   const views = mode.hook === false ? [] : checkAppViews(tools, hook.surface);
   // A profile name is checked per document; one unknown name is reported once per mount, not once per tool.
   const collect = () =>

@@ -5,7 +5,7 @@
 
 import type { ProjectionName } from '../projection/names.js';
 import type { ClientIdentity, ProjectionRequest } from './client-identity.js';
-import type { PreparePolicy } from './settle.js';
+import type { ProjectionPolicy } from './settle.js';
 
 const CLIENT_INFO = 'io.modelcontextprotocol/clientInfo';
 const PROTOCOL_VERSION = 'io.modelcontextprotocol/protocolVersion';
@@ -35,13 +35,13 @@ export function clientIdentity(request: Request, message: unknown): ClientIdenti
  * @throws TypeError when the `projection` function returns a projection the mount does not serve.
  */
 export function chooseProjection(
-  policy: PreparePolicy,
+  policy: ProjectionPolicy,
   client: ClientIdentity,
   request: Request,
   host?: unknown,
 ): ProjectionName {
-  const { choose, served } = policy.projection;
-  if (!choose) return policy.projection.default;
+  const { choose, served } = policy;
+  if (!choose) return policy.default;
   const chosen = choose(client, projectionRequest(request, host));
   if (!served.includes(chosen)) {
     throw new TypeError(

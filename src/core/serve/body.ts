@@ -6,7 +6,7 @@ import { type AuthInfo, isJsonContentType } from '@modelcontextprotocol/server';
 import { jsonRpcError } from '../http/responses.js';
 import { observeError } from '../observe/observe.js';
 import { refusedWith } from '../observe/refusal.js';
-import type { MountConfig } from './config.js';
+import type { Observer } from '../observe/settle.js';
 
 /** What reading a request's message came to. */
 export type MessageRead =
@@ -26,19 +26,20 @@ export type MessageRead =
 export async function readMessage(
   request: Request,
   parsedBody: unknown,
-  config: MountConfig,
+  maxBytes: number,
+  observer: Observer,
   authInfo?: AuthInfo,
 ): Promise<MessageRead> {
   if (request.method !== 'POST') return { kind: 'sdk' };
   // Not JSON at all: the SDK answers 415 without anything being read, a body parsed elsewhere included.
   if (!isJsonContentType(request.headers.get('content-type'))) return { kind: 'sdk' };
-  if (parsedBody !== undefined) return parsedMessage(parsedBody, config, authInfo);
+  if (parsedBody !== undefined) return parsedMessage(parsedBody, maxBytes, observer, authInfo);
   // Something before the core read it (a middleware's `await request.json()`): no bytes are left.
-  if (request.bodyUsed || request.body?.locked) return { kind: 'answered', response: bodyAlreadyRead(config) };
-  const body = await readBodyLimited(request, config.limits.maxRequestBodyBytes);
-  if (!body.ok && body.status === 413) return tooLargeAnswer(config, authInfo);
+  if (request.bodyUsed || request.body?.locked) return { kind: 'answered', response: bodyAlreadyRead(observer) };
+  const body = await readBodyLimited(request, maxBytes);
+  if (!body.ok && body.status === 413) return tooLargeAnswer(maxBytes, observer, authInfo);
   if (!body.ok) {
-    observeError(config.observe, body.error, { phase: 'body' });
+    observeError(observer, body.error, { phase: 'body' });
     return { kind: 'answered', response: jsonRpcError(400, -32700, 'Parse error: the request body could not be read') };
   }
   try {
@@ -53,34 +54,39 @@ export async function readMessage(
  * A message a framework parsed, held to `maxRequestBodyBytes` as if its bytes were read here: its JSON text
  * is measured (a parser with a higher limit, or none, must not let a larger message past the mount's).
  */
-async function parsedMessage(parsedBody: unknown, config: MountConfig, authInfo?: AuthInfo): Promise<MessageRead> {
+async function parsedMessage(
+  parsedBody: unknown,
+  maxBytes: number,
+  observer: Observer,
+  authInfo?: AuthInfo,
+): Promise<MessageRead> {
   let text: string | undefined;
   try {
     text = JSON.stringify(parsedBody);
   } catch (error) {
-    observeError(config.observe, error, { phase: 'body' });
+    observeError(observer, error, { phase: 'body' });
   }
   if (text === undefined) {
     return { kind: 'answered', response: jsonRpcError(400, -32700, 'Parse error: the parsed body is not JSON') };
   }
-  if (new TextEncoder().encode(text).byteLength > config.limits.maxRequestBodyBytes)
-    return tooLargeAnswer(config, authInfo);
+  if (new TextEncoder().encode(text).byteLength > maxBytes) return tooLargeAnswer(maxBytes, observer, authInfo);
   return { kind: 'message', message: parsedBody };
 }
 
 /** The 413, reported to the audit trail. */
-async function tooLargeAnswer(config: MountConfig, authInfo: AuthInfo | undefined): Promise<MessageRead> {
+async function tooLargeAnswer(
+  maxBytes: number,
+  observer: Observer,
+  authInfo: AuthInfo | undefined,
+): Promise<MessageRead> {
   const refusal = { reason: 'too-large' as const, ...(authInfo && { authInfo }) };
   return {
     kind: 'answered',
-    response: await refusedWith(config.observe, tooLarge(config.limits.maxRequestBodyBytes), refusal),
+    response: await refusedWith(observer, tooLarge(maxBytes), refusal),
   };
 }
 
-export type BodyRead =
-  | { ok: true; text: string }
-  | { ok: false; status: 413 }
-  | { ok: false; status: 400; error: unknown };
+type BodyRead = { ok: true; text: string } | { ok: false; status: 413 } | { ok: false; status: 400; error: unknown };
 
 /**
  * Reads `request`'s body as UTF-8 text, stopping as soon as more than `maxBytes` bytes arrive.
@@ -88,7 +94,7 @@ export type BodyRead =
  * at the limit so an oversized upload is not read to its end. A stream that fails mid-read (the client
  * went away, a broken chunked encoding) gives `status: 400`, never a throw.
  */
-export async function readBodyLimited(request: Request, maxBytes: number): Promise<BodyRead> {
+async function readBodyLimited(request: Request, maxBytes: number): Promise<BodyRead> {
   if (!request.body) return { ok: true, text: '' };
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -125,12 +131,12 @@ export async function readBodyLimited(request: Request, maxBytes: number): Promi
  * so. The fault is the app's, not the client's, so its owner is told how to fix it: through `logger.error`
  * and `onError`, like every unexpected error (a misconfiguration must not pass unseen).
  */
-export function bodyAlreadyRead(config: MountConfig): Response {
+function bodyAlreadyRead(observer: Observer): Response {
   const error = new Error(
     'mcp-mount: the request body was already read before the MCP handler got the request; hand on an ' +
       'unread Request (read a `request.clone()` instead) or the parsed JSON as `extras.parsedBody`',
   );
-  const errorId = observeError(config.observe, error, { phase: 'request' });
+  const errorId = observeError(observer, error, { phase: 'request' });
   return jsonRpcError(500, -32603, `Internal server error: the request body was already read (error id ${errorId})`);
 }
 

@@ -10,6 +10,7 @@ import type { DocumentsSetup } from '../documents/preparation.js';
 import { type DocumentsPolicy, settleDocuments } from '../documents/settle.js';
 import { LIMITS_KEYS, type LimitsPolicy, settleLimits } from '../limits/settle.js';
 import { closestKey } from '../messages/closest-key.js';
+import type { FeatureProbe } from '../model/features.js';
 import { OBSERVE_KEYS, type Observer, settleObserve } from '../observe/settle.js';
 import type { PrepareSetup } from '../prepare/prepare.js';
 import { type PreparePolicy, settlePrepare } from '../prepare/settle.js';
@@ -17,8 +18,12 @@ import { optionGroup, optionKeys } from '../settle/checks.js';
 import { SERVER_KEYS, type ServerPolicy, settleServer } from './identity.js';
 import type { McpMountOptions } from './options.js';
 import { PROTOCOL_KEYS, type ProtocolPolicy, settleProtocol } from './protocol.js';
+import { probeServerHook } from './sdk/features-probe.js';
 
-/** Every top-level option: one list, tied to `McpMountOptions` by the compiler (docs/decisions/0031). */
+/**
+ * Every top-level option: one list, tied to `McpMountOptions` by the compiler (docs/decisions/0031).
+ * @internal exported for its tests alone
+ */
 export const TOP_LEVEL_KEYS = optionKeys<McpMountOptions>()([
   'server',
   'flattenUnionInput',
@@ -127,8 +132,7 @@ export function prepareSetup(config: MountConfig): PrepareSetup {
   return Object.freeze({
     policy: config.prepare,
     ...(config.arguments.extend && { extend: config.arguments.extend }),
-    ...(config.server.features && { features: config.server.features }),
-    server: config.server,
+    features: featureProbe(config),
     authenticates: config.access.auth !== undefined,
   });
 }
@@ -139,7 +143,18 @@ export function documentsSetup(config: MountConfig): DocumentsSetup {
     projections: config.prepare.projection,
     validation: config.prepare.validation,
     ...(config.arguments.extend && { extend: config.arguments.extend }),
-    ...(config.server.features && { features: config.server.features }),
-    server: config.server,
+    features: featureProbe(config),
   });
+}
+
+const probes = new WeakMap<MountConfig, FeatureProbe>();
+
+/** The `features` hook's one run at construction, shared by every setup of one mount: the hook runs once. */
+function featureProbe(config: MountConfig): FeatureProbe {
+  let probe = probes.get(config);
+  if (probe === undefined) {
+    probe = probeServerHook(config.server.features, config.server);
+    probes.set(config, probe);
+  }
+  return probe;
 }

@@ -5,12 +5,13 @@
  */
 import * as z from 'zod';
 import { isPlainObject } from '../json-schema/types.js';
+import type { ArgumentLimits } from '../limits/settle.js';
 import { withBoundedEchoes } from '../messages/echoed-fields.js';
 import type { ClientIdentity } from '../prepare/client-identity.js';
 import { chooseProjection, clientIdentity } from '../prepare/projection-choice.js';
+import type { ProjectionPolicy } from '../prepare/settle.js';
 import type { ProjectionName } from '../projection/names.js';
 import { type Repair, repairArgs } from '../repair/index.js';
-import type { MountConfig } from './config.js';
 
 /** What the message says, as every later step of the request reads it. */
 export interface MessageState {
@@ -27,7 +28,7 @@ export interface MessageState {
 }
 
 /** One `tools/call` as the envelope step left it for the argument check. */
-export interface CallEnvelope {
+interface CallEnvelope {
   /** The tool it names. */
   tool: string;
   /** Its JSON-RPC id, for audit. */
@@ -41,9 +42,17 @@ export interface CallEnvelope {
   unfit?: { value: unknown };
 }
 
+/** What the envelope step reads: `arguments.json`, the argument caps (`limits`), and the projection policy. */
+export interface EnvelopePolicy {
+  /** Parse the whole `arguments` sent as JSON text (`arguments.json`). */
+  readonly json: boolean;
+  readonly argumentLimits: ArgumentLimits;
+  readonly projection: ProjectionPolicy;
+}
+
 /** The state of a request that carries no JSON-RPC message of its own (GET, DELETE, a body the SDK reads). */
-export function noMessage(config: MountConfig): MessageState {
-  return { projection: () => config.prepare.projection.default };
+export function noMessage(projection: ProjectionPolicy): MessageState {
+  return { projection: () => projection.default };
 }
 
 // Stands for "the arguments object" when the whole `arguments` arrives as one JSON string.
@@ -68,19 +77,19 @@ const ARGUMENTS_OBJECT = z.looseObject({});
 export function readEnvelope(
   sent: unknown,
   request: Request,
-  config: MountConfig,
+  policy: EnvelopePolicy,
   host?: unknown,
   { repair = true }: { repair?: boolean } = {},
 ): { body: unknown; state: MessageState } {
   const message = withBoundedEchoes(withoutEmptyParams(sent));
   const single = isPlainObject(message) ? message : undefined;
   const method = typeof single?.method === 'string' ? single.method : undefined;
-  const fixed = method === 'tools/call' && single ? fixArguments(single, config, repair) : undefined;
+  const fixed = method === 'tools/call' && single ? fixArguments(single, policy, repair) : undefined;
   const call = single && fixed ? calledTool(single, fixed) : undefined;
-  const client = listingClient(config, request, message, method);
+  const client = listingClient(policy.projection, request, message, method);
   let chosen: ProjectionName | undefined;
   const projection = () => {
-    chosen ??= client ? chooseProjection(config.prepare, client, request, host) : config.prepare.projection.default;
+    chosen ??= client ? chooseProjection(policy.projection, client, request, host) : policy.projection.default;
     return chosen;
   };
   return {
@@ -97,7 +106,7 @@ interface FixedArguments {
 }
 
 /** A `tools/call` message's `arguments`, fixed where the SDK would refuse them; text parsed only with `repair`. */
-function fixArguments(message: Record<string, unknown>, config: MountConfig, repair: boolean): FixedArguments {
+function fixArguments(message: Record<string, unknown>, policy: EnvelopePolicy, repair: boolean): FixedArguments {
   const params = message.params;
   if (!isPlainObject(params) || !('arguments' in params) || isPlainObject(params.arguments)) return { repairs: [] };
   const sent = params.arguments;
@@ -106,13 +115,13 @@ function fixArguments(message: Record<string, unknown>, config: MountConfig, rep
   if (sent === '' || (Array.isArray(sent) && sent.length === 0)) {
     return { body: withArguments({}), repairs: [EMPTY_ARGUMENTS] };
   }
-  if (typeof sent === 'string' && config.arguments.repair.json && repair) {
+  if (typeof sent === 'string' && policy.json && repair) {
     // The text is parsed within the mount's argument limits, as JSON text anywhere inside the arguments is.
     const repaired = repairArgs(sent, ARGUMENTS_OBJECT, {
       json: true,
       scalars: false,
-      maxDepth: config.limits.argumentLimits.maxDepth,
-      maxNodes: config.limits.argumentLimits.maxValues,
+      maxDepth: policy.argumentLimits.maxDepth,
+      maxNodes: policy.argumentLimits.maxValues,
     });
     if (isPlainObject(repaired.value)) return { body: withArguments(repaired.value), repairs: repaired.repairs };
   }
@@ -153,12 +162,12 @@ function calledTool(message: Record<string, unknown>, fixed: FixedArguments): Ca
  * client was shown.
  */
 function listingClient(
-  config: MountConfig,
+  projection: ProjectionPolicy,
   request: Request,
   message: unknown,
   method: string | undefined,
 ): ClientIdentity | undefined {
-  if (!config.prepare.projection.choose) return undefined;
+  if (!projection.choose) return undefined;
   const listing = Array.isArray(message)
     ? message.find((m) => isPlainObject(m) && m.method === 'tools/list')
     : method === 'tools/list'

@@ -12,6 +12,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { admitCall, limitedCall } from '../limits/rate.js';
+import type { LimitsPolicy } from '../limits/settle.js';
 import { settledTimeout, timedOutText, withTimeout } from '../limits/timeout.js';
 import { formatIssues } from '../messages/index.js';
 import type { PreparedTool } from '../model/prepared.js';
@@ -19,7 +20,7 @@ import type { ToolContext } from '../model/tool.js';
 import { errorResult, failedCall } from '../observe/failure.js';
 import { type CallRecord, observeCall, whoCalled } from '../observe/observe.js';
 import { observeCallRefusal } from '../observe/refusal.js';
-import type { MountConfig } from './config.js';
+import type { Observer } from '../observe/settle.js';
 import type { CheckedCall } from './input-carrier.js';
 import { toolSignals } from './logging.js';
 import type { RequestState } from './request-state.js';
@@ -42,12 +43,20 @@ type Outcome =
   | { result: InputRequiredResult; ok: true; inputRequired: true }
   | { result: CallToolResult; ok: boolean; inputRequired?: undefined };
 
-export function executor(prepared: PreparedTool, config: MountConfig): Executor {
-  const timeoutMs = settledTimeout(prepared.tool, config.limits.timeoutMs);
+/** What running a call reads: the limits, the observer, and whether `ctx.log` sends (`protocol.logging`). */
+export interface RunPolicy {
+  readonly limits: LimitsPolicy;
+  readonly observer: Observer;
+  readonly logging: boolean;
+}
+
+export function executor(prepared: PreparedTool, policy: RunPolicy): Executor {
+  const { limits, observer } = policy;
+  const timeoutMs = settledTimeout(prepared.tool, limits.timeoutMs);
   return async (call, mcp, state) => {
     const who = whoCalled(state, call.args);
     const finish = (ok: boolean, detail: Pick<CallRecord, 'error' | 'errorId' | 'inputRequired'> = {}) =>
-      observeCall(config.observe, {
+      observeCall(observer, {
         ...who,
         tool: prepared.name,
         ok,
@@ -57,11 +66,11 @@ export function executor(prepared: PreparedTool, config: MountConfig): Executor 
         started: call.started,
       });
     if (call.limited) {
-      const text = limitedCall(config.observe, state, prepared.name, call.limited);
+      const text = limitedCall(observer, state, prepared.name, call.limited);
       finish(false, { error: text });
       return errorResult(text);
     }
-    const admission = admitCall(config.limits, config.observe, prepared.name, state);
+    const admission = admitCall(limits, observer, prepared.name, state);
     if (!admission.ok) {
       finish(false, { error: admission.text });
       return withNotice(errorResult(admission.text), call.notice);
@@ -71,11 +80,11 @@ export function executor(prepared: PreparedTool, config: MountConfig): Executor 
     let settled: Promise<void> | undefined;
     try {
       const timed = await withTimeout(timeoutMs, mcp.mcpReq.signal, (signal) =>
-        runHandler(prepared, call, toolContext(prepared, config, call, mcp, state, signal)),
+        runHandler(prepared, call, toolContext(prepared, policy, call, mcp, state, signal)),
       );
       if (timed.timedOut) {
         settled = timed.settled;
-        const text = timedOut(config, prepared.name, timeoutMs!, state);
+        const text = timedOut(observer, prepared.name, timeoutMs!, state);
         finish(false, { error: text });
         return withNotice(errorResult(text), call.notice);
       }
@@ -84,7 +93,7 @@ export function executor(prepared: PreparedTool, config: MountConfig): Executor 
       // The SDK's URL elicitation must reach the client as the protocol error it is.
       if (error instanceof ProtocolError && error.code === ProtocolErrorCode.UrlElicitationRequired) throw error;
       const phase = error instanceof OutputRefused ? 'output' : 'handler';
-      const failure = failedCall(config.observe, prepared.name, error, who, phase);
+      const failure = failedCall(observer, prepared.name, error, who, phase);
       finish(false, { error: failure.text, errorId: failure.errorId });
       return withNotice(failure.result, call.notice);
     } finally {
@@ -98,16 +107,16 @@ export function executor(prepared: PreparedTool, config: MountConfig): Executor 
 }
 
 /** The text for a call past its deadline, reported to the audit trail. */
-function timedOut(config: MountConfig, tool: string, timeoutMs: number, state: RequestState): string {
+function timedOut(observer: Observer, tool: string, timeoutMs: number, state: RequestState): string {
   const message = timedOutText(tool, timeoutMs);
-  observeCallRefusal(config.observe, state, { reason: 'timeout', message, tool });
+  observeCallRefusal(observer, state, { reason: 'timeout', message, tool });
   return message;
 }
 
 /** What the handler and `extend.resolve` are given, before `extend` is resolved. */
 function toolContext(
   prepared: PreparedTool,
-  config: MountConfig,
+  policy: RunPolicy,
   call: CheckedCall,
   mcp: ServerContext,
   state: RequestState,
@@ -121,7 +130,7 @@ function toolContext(
     ignoredKeys: call.ignored,
     host: state.extras?.host ?? {},
     mcp,
-    ...toolSignals(mcp, config, prepared.name),
+    ...toolSignals(mcp, policy.logging, policy.observer, prepared.name),
   };
 }
 

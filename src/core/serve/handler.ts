@@ -6,14 +6,16 @@
 
 import { isPreflight, preflight, withCors } from '../access/cors.js';
 import { checkOrigin } from '../access/origin.js';
+import type { AccessPolicy } from '../access/settle.js';
 import { jsonRpcError } from '../http/responses.js';
 import type { Preparation } from '../model/prepared.js';
 import { observeError } from '../observe/observe.js';
 import { refusedWith } from '../observe/refusal.js';
+import type { Observer } from '../observe/settle.js';
 import { servedTools } from '../prepare/policy.js';
+import type { ValidationReport } from '../prepare/report.js';
 import { reportOf } from '../prepare/report.js';
-import type { ValidationReport } from '../serve/validate.js';
-import type { MountConfig } from './config.js';
+import { callPolicy, type MountConfig } from './config.js';
 import { registration } from './registration.js';
 import type { FetchExtras } from './request-state.js';
 import { type RequestPath, serveRequests } from './requests.js';
@@ -48,8 +50,30 @@ export interface McpFetchHandler<Host = unknown> {
  * @throws McpMountSchemaError as `servedTools` does.
  */
 export function serveMount<Host>(config: MountConfig, preparation: Preparation): McpFetchHandler<Host> {
-  const registrations = servedTools(preparation, config.prepare, config.observe).map((t) => registration(t, config));
-  const serve = serveRequests(config, preparation.surface, registrations);
+  const { access, limits, observe: observer, prepare, protocol } = config;
+  const run = {
+    served: prepare.projection.served,
+    call: callPolicy(config),
+    limits,
+    observer,
+    logging: protocol.logging,
+  };
+  const registrations = servedTools(preparation, prepare, observer).map((t) => registration(t, run));
+  const sdk = {
+    server: config.server,
+    protocol,
+    surface: preparation.surface,
+    access,
+    observer,
+    maxRequestBodyBytes: limits.maxRequestBodyBytes,
+    projection: prepare.projection,
+  };
+  const envelope = {
+    json: config.arguments.repair.json,
+    argumentLimits: limits.argumentLimits,
+    projection: prepare.projection,
+  };
+  const serve = serveRequests({ access, limits, observer, envelope, sdk }, registrations);
   let report: ValidationReport | undefined;
   return {
     get report() {
@@ -57,7 +81,7 @@ export function serveMount<Host>(config: MountConfig, preparation: Preparation):
       return report;
     },
     close: serve.close,
-    fetch: guarded(config, serve.fetch),
+    fetch: guarded(access, observer, serve.fetch),
   };
 }
 
@@ -66,23 +90,19 @@ export function serveMount<Host>(config: MountConfig, preparation: Preparation):
  * read; a CORS preflight answered; CORS headers on every answer; and any failure inside turned into a JSON-RPC
  * 500 that `onError` sees, so the returned `fetch` never rejects.
  */
-function guarded(config: MountConfig, serve: RequestPath['fetch']): McpFetchHandler['fetch'] {
+function guarded(access: AccessPolicy, observer: Observer, serve: RequestPath['fetch']): McpFetchHandler['fetch'] {
   return async (request, extras) => {
     // The browser origin CORS answers: only one the Origin check let in.
     let allowed: string | undefined;
     try {
-      const origin = checkOrigin(config.access.origin, request);
-      if (!origin.ok) return await refusedWith(config.observe, origin.response, { reason: origin.reason });
-      allowed = config.access.cors && origin.origin;
-      if (config.access.cors && allowed && isPreflight(request)) return preflight(config.access.cors, allowed, request);
-      return withCors(config.access.cors, allowed, await serve(request, extras));
+      const origin = checkOrigin(access.origin, request);
+      if (!origin.ok) return await refusedWith(observer, origin.response, { reason: origin.reason });
+      allowed = access.cors && origin.origin;
+      if (access.cors && allowed && isPreflight(request)) return preflight(access.cors, allowed, request);
+      return withCors(access.cors, allowed, await serve(request, extras));
     } catch (error) {
-      const errorId = observeError(config.observe, error, { phase: 'request' });
-      return withCors(
-        config.access.cors,
-        allowed,
-        jsonRpcError(500, -32603, `Internal server error (error id ${errorId})`),
-      );
+      const errorId = observeError(observer, error, { phase: 'request' });
+      return withCors(access.cors, allowed, jsonRpcError(500, -32603, `Internal server error (error id ${errorId})`));
     }
   };
 }

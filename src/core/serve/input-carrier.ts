@@ -9,8 +9,8 @@ import type { CallPolicy } from '../arguments/call.js';
 import { checkCall, type ParsedCall } from '../arguments/call.js';
 import type { PreparedTool, ToolDocuments } from '../model/prepared.js';
 import { observeCall, whoCalled } from '../observe/observe.js';
+import type { Observer } from '../observe/settle.js';
 import type { ProjectionName } from '../projection/names.js';
-import type { MountConfig } from './config.js';
 import type { RequestState } from './request-state.js';
 import { carrier } from './sdk/carrier.js';
 
@@ -53,18 +53,19 @@ export function listedDocuments(
 
 export function inputCarrier(
   prepared: PreparedTool,
-  config: MountConfig,
+  served: readonly ProjectionName[],
+  observer: Observer,
   policy: CallPolicy,
   caller: Caller,
   projection: ProjectionName,
 ): StandardSchemaWithJSON {
-  return carrier(listedDocuments(prepared, projection, config.prepare.projection.served).inputSchema, async (value) => {
+  return carrier(listedDocuments(prepared, projection, served).inputSchema, async (value) => {
     const started = performance.now();
     // Over its rate window: no repair, no parse; the executor answers with the refusal.
     if (caller.limited) return { value: { ...UNCHECKED, started, args: value, limited: caller.limited } };
     const check = await checkCall(prepared, value, policy, caller.call);
     if (check.ok) return { value: { ...check.value, started, args: value } satisfies CheckedCall };
-    observeCall(config.observe, {
+    observeCall(observer, {
       ...whoCalled(caller, value),
       tool: prepared.name,
       ok: false,

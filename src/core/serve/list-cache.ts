@@ -3,9 +3,9 @@
  * never parsed again: per request only the choice of entries remains (docs/decisions/0025-cached-tools-list.md).
  */
 import type { McpRequestContext } from '@modelcontextprotocol/server';
-import type { ToolDocuments } from '../model/prepared.js';
 import type { ProjectionName } from '../projection/names.js';
 import type { Registration } from './registration.js';
+import { sdkEntry } from './sdk/tool-entry.js';
 
 /** The era a request's server serves: `modern` (2026-07-28) or `legacy` (2025). */
 export type Era = McpRequestContext['era'];
@@ -49,7 +49,7 @@ export function listEntries(registrations: readonly Registration[], projection: 
     const documents = r.listed(projection);
     if (!documents) continue;
     index.set(r, encoded.length);
-    encoded.push(encoder.encode(JSON.stringify(sdkEntry(r, documents, era))));
+    encoded.push(encoder.encode(JSON.stringify(sdkEntry(r.name, r.tool, documents, era))));
   }
   // Only the joined buffer and each entry's span in it are kept.
   const { bytes, starts, ends } = joined(encoded);
@@ -104,31 +104,4 @@ function runsOf(indices: readonly number[]): Array<[number, number]> | undefined
     else runs.push([i, i]);
   }
   return runs;
-}
-
-/**
- * The tool as the SDK's own `tools/list` handler builds it (`McpServer.setToolRequestHandlers`), field for
- * field and in its order, then as the era's codec encodes it:
- * - `inputSchema` is `{ type: 'object', ...document }`, as the SDK's `standardSchemaToJsonSchema` makes it of
- *   a carrier's document (ours is an object root already: `type` keeps its place and value);
- * - `outputSchema` is the document itself: the SDK keeps a root that has a `type`, and a served tool's output
- *   root is always `type: 'object'` (a tool whose output root is not an object is not served), so the 2025
- *   codec, which wraps a non-object output root in `{ result }`, never changes a served tool either;
- * - the 2026-07-28 codec deletes `execution`, which that revision no longer has; the 2025 codec keeps it.
- * Fields without a value are left out, as `JSON.stringify` leaves out the SDK's `undefined` ones.
- */
-function sdkEntry(r: Registration, documents: ToolDocuments, era: Era): Record<string, unknown> {
-  const { tool } = r;
-  const entry: Record<string, unknown> = {
-    name: r.name,
-    title: tool.title,
-    description: tool.description,
-    inputSchema: { type: 'object', ...documents.inputSchema },
-    annotations: tool.annotations,
-    icons: tool.icons,
-    execution: era === 'legacy' ? tool.execution : undefined,
-    _meta: tool._meta,
-  };
-  if (documents.outputSchema && tool.output) entry.outputSchema = documents.outputSchema;
-  return entry;
 }

@@ -6,21 +6,21 @@
 import type { LoggingLevel, ServerContext } from '@modelcontextprotocol/server';
 import type { ToolSignals } from '../model/tool.js';
 import { observeError } from '../observe/observe.js';
-import type { MountConfig } from './config.js';
+import type { Observer } from '../observe/settle.js';
 
 /**
  * `ctx.log` and `ctx.progress` for one call. Neither rejects: a notification that cannot be sent (the
  * client went away) reaches `onError` and the tool goes on.
  */
-export function toolSignals(mcp: ServerContext, config: MountConfig, tool: string): ToolSignals {
+export function toolSignals(mcp: ServerContext, logging: boolean, observer: Observer, tool: string): ToolSignals {
   const settle = (sent: Promise<void>) =>
-    sent.catch((error: unknown) => void observeError(config.observe, error, { phase: 'notification', tool }));
+    sent.catch((error: unknown) => void observeError(observer, error, { phase: 'notification', tool }));
   const progressToken = mcp.mcpReq._meta?.progressToken;
   return {
     // The SDK's own filter applies: nothing without the `logging` capability; in 2025-era serving the
     // level set by `logging/setLevel`, in 2026-07-28 the level the request's `_meta` names (none: nothing).
     log: (level: LoggingLevel, data: unknown, logger?: string) =>
-      config.protocol.logging ? settle(mcp.mcpReq.log(level, data, logger)) : Promise.resolve(),
+      logging ? settle(mcp.mcpReq.log(level, data, logger)) : Promise.resolve(),
     progress: (progress: number, detail: { total?: number; message?: string } = {}) =>
       progressToken === undefined
         ? Promise.resolve()

@@ -4,13 +4,14 @@
  */
 import type { ScopeChallengeHandler } from '@modelcontextprotocol/server';
 import { type ScopeRule, scopeRule } from '../access/scopes.js';
+import type { CallPolicy } from '../arguments/call.js';
 import { perProjection } from '../model/per-projection.js';
 import type { PreparedTool, ToolDocuments } from '../model/prepared.js';
 import type { AnyTool } from '../model/tool.js';
 import { observeRefusal } from '../observe/refusal.js';
+import type { Observer } from '../observe/settle.js';
 import type { ProjectionName } from '../projection/names.js';
-import { callPolicy, type MountConfig } from './config.js';
-import { type Executor, executor } from './execute.js';
+import { type Executor, executor, type RunPolicy } from './execute.js';
 import { inputCarrier, listedDocuments, NO_CALLER } from './input-carrier.js';
 import type { RequestState } from './request-state.js';
 import { carrier } from './sdk/carrier.js';
@@ -34,18 +35,23 @@ export interface Registration {
   execution?: AnyTool['execution'];
 }
 
+/** What a tool's registration reads: the projections served, the argument check's policy, and the run's. */
+export interface RegistrationPolicy extends RunPolicy {
+  readonly served: readonly ProjectionName[];
+  readonly call: CallPolicy;
+}
+
 /** Everything about one tool that does not change between requests. */
-export function registration(prepared: PreparedTool, config: MountConfig): Registration {
+export function registration(prepared: PreparedTool, setup: RegistrationPolicy): Registration {
+  const { served, observer, call: policy } = setup;
   const scopes = scopeRule(prepared.scopes);
-  const challenge = scopes && auditedChallenge(config, prepared.name, scopes);
-  const { served } = config.prepare.projection;
-  const policy = callPolicy(config);
+  const challenge = scopes && auditedChallenge(observer, prepared.name, scopes);
   const fixed = perProjection((p) => fixedConfig(listedDocuments(prepared, p, served), prepared.tool, challenge));
   // Most requests carry no envelope repair and no unfit `arguments`: they share one config per projection,
   // built when first needed.
   const shared = perProjection((p) => ({
     ...fixed(p),
-    inputSchema: inputCarrier(prepared, config, policy, NO_CALLER, p),
+    inputSchema: inputCarrier(prepared, served, observer, policy, NO_CALLER, p),
   }));
   // The check must see what the envelope step did to this request's arguments, which the SDK does not pass
   // to `validate`: such a call gets a carrier of its own. So does a call `onCall` observes or a span traces: a
@@ -54,15 +60,15 @@ export function registration(prepared: PreparedTool, config: MountConfig): Regis
     call !== undefined &&
     (call.repairs.length > 0 ||
       call.unfit !== undefined ||
-      config.observe.onCall !== undefined ||
-      config.observe.telemetry !== undefined);
+      observer.onCall !== undefined ||
+      observer.telemetry !== undefined);
   const configFor = (state: RequestState) => {
     const projection = state.projection();
     // A call over its rate window is answered without a check: its carrier must know.
     if (!ownCarrier(state.call) && !state.limited) return shared(projection);
-    return { ...fixed(projection), inputSchema: inputCarrier(prepared, config, policy, state, projection) };
+    return { ...fixed(projection), inputSchema: inputCarrier(prepared, served, observer, policy, state, projection) };
   };
-  const run = executor(prepared, config);
+  const run = executor(prepared, setup);
   const { execution } = prepared.tool;
   return {
     name: prepared.name,
@@ -76,12 +82,12 @@ export function registration(prepared: PreparedTool, config: MountConfig): Regis
 }
 
 /** The tool's scope challenge, with each 403 it decides reported to `onRefusal`. */
-function auditedChallenge(config: MountConfig, tool: string, scopes: ScopeRule): ScopeChallengeHandler {
+function auditedChallenge(observer: Observer, tool: string, scopes: ScopeRule): ScopeChallengeHandler {
   return async (context) => {
     const challenge = await scopes.challenge(context);
     if (challenge) {
       const { id } = context.request;
-      observeRefusal(config.observe, {
+      observeRefusal(observer, {
         reason: 'insufficient-scope',
         status: 403,
         message: challenge.errorDescription ?? 'Insufficient scope',

@@ -4,16 +4,18 @@
  */
 
 import { authenticate } from '../access/auth.js';
+import type { AccessPolicy } from '../access/settle.js';
 import { countRequest, limitKey as limitKeyOf } from '../limits/rate.js';
-import type { ServerSurface } from '../model/features.js';
+import type { LimitsPolicy } from '../limits/settle.js';
 import { type Refusal, refusedWith } from '../observe/refusal.js';
+import type { Observer } from '../observe/settle.js';
 import { startTrace } from '../observe/telemetry.js';
 import { readMessage } from './body.js';
-import type { MountConfig } from './config.js';
-import { noMessage, readEnvelope } from './envelope.js';
+import { type EnvelopePolicy, noMessage, readEnvelope } from './envelope.js';
 import type { Registration } from './registration.js';
 import type { FetchExtras, RequestState } from './request-state.js';
 import { sdkExchange } from './sdk/handler.js';
+import type { SdkSetup } from './sdk/server.js';
 import { toolList } from './sdk/tool-list.js';
 import { toolSet } from './tool-set.js';
 
@@ -22,38 +24,45 @@ export interface RequestPath {
   close(): Promise<void>;
 }
 
-export function serveRequests(
-  config: MountConfig,
-  surface: ServerSurface,
-  registrations: readonly Registration[],
-): RequestPath {
-  const tools = toolSet(registrations, config);
-  const sdk = sdkExchange(config, surface, tools, toolList(registrations, config, tools));
+/** What the request path reads, each concern's policy: settled once per mount (handler.ts). */
+export interface RequestSetup {
+  readonly access: AccessPolicy;
+  readonly limits: LimitsPolicy;
+  readonly observer: Observer;
+  readonly envelope: EnvelopePolicy;
+  readonly sdk: SdkSetup;
+}
+
+export function serveRequests(setup: RequestSetup, registrations: readonly Registration[]): RequestPath {
+  const { access, limits, observer, envelope: envelopePolicy } = setup;
+  const tools = toolSet(registrations, access, observer);
+  const list = toolList(registrations, access, envelopePolicy.projection, observer, tools);
+  const sdk = sdkExchange(setup.sdk, tools, list);
   // A request without a JSON-RPC message of its own: no method, no call, the default projection.
-  const outside = noMessage(config);
+  const outside = noMessage(envelopePolicy.projection);
   // The tracer, and what span names and the duration histogram may name: the mount's own tools, prompts and
   // static resources, never a name a client made up. Built once, when the mount traces.
-  const tracing = config.observe.telemetry && {
-    telemetry: config.observe.telemetry,
+  const tracing = observer.telemetry && {
+    telemetry: observer.telemetry,
     known: {
       tools: new Set(registrations.map((r) => r.name)),
-      prompts: new Set(surface.prompts),
-      resources: new Set(surface.resourceUris.keys()),
+      prompts: new Set(setup.sdk.surface.prompts),
+      resources: new Set(setup.sdk.surface.resourceUris.keys()),
     },
   };
 
   const fetch = async (request: Request, extras?: FetchExtras): Promise<Response> => {
     // Before the body is read: a request without valid credentials costs no more than its headers.
-    const auth = await authenticate(config.access, config.observe, request, extras?.authInfo);
+    const auth = await authenticate(access, observer, request, extras?.authInfo);
     if (!auth.ok) return auth.response;
     const { authInfo } = auth;
     const visible = await tools.visibility(request, authInfo, extras?.host);
-    const limitKey = limitKeyOf(config.limits, request, authInfo, extras?.host);
+    const limitKey = limitKeyOf(limits, request, authInfo, extras?.host);
     const plain: RequestState = { ...outside, extras, authInfo, visible, ...(limitKey !== undefined && { limitKey }) };
-    const read = await readMessage(request, extras?.parsedBody, config, authInfo);
+    const read = await readMessage(request, extras?.parsedBody, limits.maxRequestBodyBytes, observer, authInfo);
     if (read.kind === 'answered') return read.response;
     if (read.kind === 'sdk') {
-      const count = await countRequest(config.limits, config.observe, undefined, plain);
+      const count = await countRequest(limits, observer, undefined, plain);
       return count.response ?? sdk.exchange(request, plain, { authInfo }, read.body);
     }
     const trace = tracing && startTrace(tracing.telemetry, request, read.message, tracing.known);
@@ -72,9 +81,9 @@ export function serveRequests(
    * validates it (limits/rate.ts), then its envelope read (a call over a window gets no repair), then served.
    */
   const counted = async (request: Request, plain: RequestState, message: unknown): Promise<Response> => {
-    const count = await countRequest(config.limits, config.observe, message, plain);
+    const count = await countRequest(limits, observer, message, plain);
     if (count.response) return count.response;
-    const envelope = readEnvelope(message, request, config, plain.extras?.host, { repair: !count.limited });
+    const envelope = readEnvelope(message, request, envelopePolicy, plain.extras?.host, { repair: !count.limited });
     const state: RequestState = { ...plain, ...envelope.state, ...(count.limited && { limited: count.limited }) };
     return answer(request, state, envelope.body);
   };
@@ -82,7 +91,7 @@ export function serveRequests(
   /** A request whose message was read and counted: refused for want of credentials, or served. */
   const answer = async (request: Request, state: RequestState, parsedBody: unknown): Promise<Response> => {
     const refused = tools.refuseCall(request, state);
-    if (refused) return refusedWith(config.observe, refused, { reason: 'missing-token', ...aboutCall(state) });
+    if (refused) return refusedWith(observer, refused, { reason: 'missing-token', ...aboutCall(state) });
     return sdk.exchange(request, state, { authInfo: state.authInfo, parsedBody });
   };
 

@@ -1,9 +1,9 @@
 import type { Preparation } from '../model/prepared.js';
 import type { AnyTool, AnyZodObject } from '../model/tool.js';
-import { prepareTools } from '../prepare/prepare.js';
+import { type PrepareSetup, prepareTools } from '../prepare/prepare.js';
 import { reportOf, type ValidationReport } from '../prepare/report.js';
 import type { SchemaIssue, SchemaIssueCode } from '../probe/issue.js';
-import { type MountConfig, prepareSetup, settleOptions } from './config.js';
+import { prepareSetup, settleOptions } from './config.js';
 import type { McpMountOptions } from './options.js';
 
 export type { ProjectionReport, ServedTool, ValidationReport } from '../prepare/report.js';
@@ -31,15 +31,15 @@ export function validateMcpSchemas<S extends AnyZodObject = AnyZodObject>(
   tools: readonly AnyTool[],
   options: McpMountOptions<S> = {},
 ): ValidationReport {
-  let config: MountConfig;
+  let setup: PrepareSetup;
   try {
-    config = settleOptions(options);
+    setup = prepareSetup(settleOptions(options));
   } catch (error) {
     return failedReport('invalid-option', error);
   }
   let preparation: Preparation;
   try {
-    preparation = prepareTools(tools, prepareSetup(config));
+    preparation = prepareTools(tools, setup);
   } catch (error) {
     // A bug of ours must not take the caller's deploy check down with a stack trace: report it.
     return failedReport('internal-error', error);

@@ -6,7 +6,7 @@ import { defineTool, type McpMountOptions } from 'mcp-mount';
 import { describe, expect, it, vi } from 'vitest';
 import * as z from 'zod';
 import { prepareTools } from '../../../src/core/prepare/prepare.js';
-import { prepareSetup, settleOptions } from '../../../src/core/serve/config.js';
+import { callPolicy, type MountConfig, prepareSetup, settleOptions } from '../../../src/core/serve/config.js';
 import { listEntries } from '../../../src/core/serve/list-cache.js';
 import { registration } from '../../../src/core/serve/registration.js';
 import { toolList, withListing } from '../../../src/core/serve/sdk/tool-list.js';
@@ -18,12 +18,24 @@ const other = defineTool({ name: 'other', description: 'o', input: z.object({ b:
 
 function registrations(tools: Parameters<typeof prepareTools>[0], options: McpMountOptions = {}) {
   const config = settleOptions({ schemaValidation: { policy: 'warn' }, ...options });
-  return { config, registrations: prepareTools(tools, prepareSetup(config)).tools.map((t) => registration(t, config)) };
+  const prepared = prepareTools(tools, prepareSetup(config)).tools;
+  return { config, registrations: prepared.map((t) => registration(t, runOf(config))) };
+}
+
+function runOf(config: MountConfig) {
+  const { limits, observe: observer } = config;
+  return { served: config.prepare.projection.served, call: callPolicy(config), limits, observer, logging: false };
 }
 
 function hints(tools: Parameters<typeof prepareTools>[0], options: McpMountOptions = {}) {
   const { config, registrations: rs } = registrations(tools, options);
-  return toolList(rs, config, toolSet(rs, config)).cacheHints;
+  return toolList(
+    rs,
+    config.access,
+    config.prepare.projection,
+    config.observe,
+    toolSet(rs, config.access, config.observe),
+  ).cacheHints;
 }
 
 const PRIVATE = { 'tools/list': { cacheScope: 'private' } };

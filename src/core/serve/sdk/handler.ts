@@ -1,6 +1,10 @@
 /**
  * The SDK's stateless handler, and one exchange through it: the SDK's factory builds each request's server
- * (server-hook.ts) from the state the core built for that request, found by our own `Request`.
+ * (server.ts) from the state the core built for that request, found by our own `Request`.
+ *
+ * Seams (docs/design/sdk-seams.md, each pinned by test/unit/serve/sdk-seams.test.ts): the per-request state
+ * reaches the factory through a map keyed by the `Request` the factory is handed; the SDK's reports of a
+ * client's mistake are told from its own failures by their wording (`isClientRejection`).
  */
 import {
   type AuthInfo,
@@ -12,19 +16,17 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { whenSent } from '../../http/responses.js';
-import type { ServerSurface } from '../../model/features.js';
 import { observeError } from '../../observe/observe.js';
-import type { MountConfig } from '../config.js';
 import { noMessage } from '../envelope.js';
 import type { RequestState } from '../request-state.js';
 import type { ToolSet } from '../tool-set.js';
 import { type AcceptPlan, AS_SENT, acceptPlan, asAccepted } from './accept.js';
 import { openExchange } from './exchange.js';
-import { perRequestServer } from './server.js';
+import { perRequestServer, type SdkSetup } from './server.js';
 import { type Listing, type ToolList, withListing } from './tool-list.js';
 
 /** What the SDK's `fetch` is handed beside the request. */
-export interface SdkOptions {
+interface SdkOptions {
   authInfo?: AuthInfo;
   /** The message after the envelope step; absent when the SDK reads the body itself. */
   parsedBody?: unknown;
@@ -37,43 +39,29 @@ export interface SdkExchange {
   close(): Promise<void>;
 }
 
-export function sdkExchange(config: MountConfig, surface: ServerSurface, tools: ToolSet, list: ToolList): SdkExchange {
+export function sdkExchange(setup: SdkSetup, tools: ToolSet, list: ToolList): SdkExchange {
   const states = new Map<Request, RequestState>();
   // A `tools/list` answered with the sentinel, keyed like `states`, until its entries are spliced in.
   const listings = new Map<Request, Listing>();
   // The factory always gets our request; were a state missing, the request would be served as one without a
   // message of its own.
-  const outside: RequestState = noMessage(config);
+  const outside: RequestState = noMessage(setup.projection);
   const sdk = createSdkHandler(
     (rc: McpRequestContext) => {
       const state = (rc.requestInfo && states.get(rc.requestInfo)) || outside;
-      return perRequestServer(config, surface, state, rc, (server) => populate(server, state, rc), list.cacheHints);
+      const { requestInfo } = rc;
+      const listed = requestInfo && ((listing: Listing) => void listings.set(requestInfo, listing));
+      const populate = (server: McpServer) => populateServer(server, state, rc.era, tools, list, listed);
+      return perRequestServer(setup, state, rc, populate, list.cacheHints);
     },
     {
-      maxRequestBodySize: config.limits.maxRequestBodyBytes,
-      responseMode: config.protocol.responseMode,
+      maxRequestBodySize: setup.maxRequestBodyBytes,
+      responseMode: setup.protocol.responseMode,
       onerror: (error) => {
-        if (!isClientRejection(error)) observeError(config.observe, error, { phase: 'transport' });
+        if (!isClientRejection(error)) observeError(setup.observer, error, { phase: 'transport' });
       },
     },
   );
-
-  /** The request's tools: a call holds only the tool it names, a batch what this caller may see (tool-set.ts). */
-  const populate = (server: McpServer, state: RequestState, rc: McpRequestContext) => {
-    const { requestInfo } = rc;
-    // A single `tools/list` registers no tool: it is answered from the cache (tool-list.ts).
-    if (requestInfo && state.method === 'tools/list') {
-      return list.serve(server, state, rc.era, (listing) => listings.set(requestInfo, listing));
-    }
-    tools.populate(state, (r) => {
-      const registered = server.registerTool(r.name, r.config(state), (args: any, ctx: ServerContext) =>
-        r.run(args, ctx, state),
-      );
-      if (r.execution) registered.execution = r.execution;
-      return registered;
-    });
-  };
-
   /**
    * The state is keyed by our own request only while the SDK's factory may look it up (the factory runs
    * before `sdk.fetch` settles), then dropped, so nothing per-request is held past the response.
@@ -82,22 +70,9 @@ export function sdkExchange(config: MountConfig, surface: ServerSurface, tools: 
     const accept = request.method === 'POST' ? acceptPlan(request.headers.get('accept')) : AS_SENT;
     const opened = openExchange(request, body, sdkHeaders(request, accept));
     states.set(opened.request, state);
-    let response: Response;
     try {
       const sent = await sdk.fetch(opened.request, options);
-      // A single `tools/list` the SDK dispatched: its body read once, to its end, its sentinel become the
-      // entries (tool-list.ts). The exchange is over, so the hold is given up at once.
-      const listing = listings.get(opened.request);
-      if (listing?.failure) {
-        await sent.body?.cancel();
-        throw listing.failure.error;
-      }
-      if (listing) {
-        response = await withListing(sent, listing, accept);
-        opened.release();
-        return response;
-      }
-      response = await asAccepted(sent, accept);
+      return await answered(sent, listings.get(opened.request), accept, opened.release);
     } catch (error) {
       opened.release();
       throw error;
@@ -105,10 +80,57 @@ export function sdkExchange(config: MountConfig, surface: ServerSurface, tools: 
       states.delete(opened.request);
       listings.delete(opened.request);
     }
-    return whenSent(response, opened.release);
   };
-
   return { exchange, close: () => sdk.close() };
+}
+
+/**
+ * The request's tools on its server: a single `tools/list` registers none (it is answered from the cache,
+ * tool-list.ts, and `listed`, where the exchange can find it, hears of its listing); a call holds only the tool it names, a batch what this caller
+ * may see (tool-set.ts). A server holding no tool (an unknown or hidden one called, nothing visible in a batch)
+ * still answers tools/list with [] and tools/call with "Tool x not found": it declares the tools capability.
+ */
+function populateServer(
+  server: McpServer,
+  state: RequestState,
+  era: McpRequestContext['era'],
+  tools: ToolSet,
+  list: ToolList,
+  listed: ((listing: Listing) => void) | undefined,
+): void {
+  if (listed && state.method === 'tools/list') {
+    list.serve(server, state, era, listed);
+    return;
+  }
+  for (const r of tools.held(state)) {
+    const registered = server.registerTool(r.name, r.config(state), (args: any, ctx: ServerContext) =>
+      r.run(args, ctx, state),
+    );
+    if (r.execution) registered.execution = r.execution;
+  }
+}
+
+/**
+ * The SDK's answer as the client gets it. A single `tools/list` the SDK dispatched: its body read once, to its
+ * end, its sentinel become the entries (tool-list.ts), and the exchange's hold given up at once. Anything else:
+ * as the client accepts it, the hold given up once it has been sent.
+ */
+async function answered(
+  sent: Response,
+  listing: Listing | undefined,
+  accept: AcceptPlan,
+  release: () => void,
+): Promise<Response> {
+  if (listing?.failure) {
+    await sent.body?.cancel();
+    throw listing.failure.error;
+  }
+  if (listing) {
+    const response = await withListing(sent, listing, accept);
+    release();
+    return response;
+  }
+  return whenSent(await asAccepted(sent, accept), release);
 }
 
 /** The request's headers as the SDK must see them: with the `Accept` it requires, when the plan says so. */
@@ -120,16 +142,18 @@ function sdkHeaders(request: Request, accept: AcceptPlan): Headers {
 }
 
 /**
- * The SDK reports the requests it refuses as the client's mistake (a 4xx it answers: a missing envelope key,
- * a wrong `Accept`, a batch too long, a protocol revision it does not serve) through the same `onerror` as its
- * own failures. Those are not unexpected errors: logged at error level with a stack, any client could flood
- * the log, and their messages quote what the client sent. Told apart by the SDK's own wording for them, or as
- * a `ProtocolError` it answered with (anything but an internal error).
+ * The SDK reports the requests it refuses as the client's mistake (a 4xx it answers) through the same `onerror`
+ * as its own failures: the standard-header and body checks of its request classification (`Rejected inbound
+ * request (<cell>): ...`), a body it was handed that is not JSON (`Unsupported Media Type`), and a
+ * `ProtocolError` it answered with (a protocol revision it does not serve: anything but an internal error).
+ * Those are not unexpected errors: logged at error level with a stack, any client could flood the log, and
+ * their messages quote what the client sent. Told apart by the SDK's own wording for them (a seam, pinned by
+ * test/unit/serve/sdk-seams.test.ts); a report in other words is logged, the safe side.
+ * @internal exported for its tests alone
  */
-function isClientRejection(error: unknown): boolean {
+export function isClientRejection(error: unknown): boolean {
   if (error instanceof ProtocolError) return error.code !== ProtocolErrorCode.InternalError;
   return error instanceof Error && CLIENT_REJECTION.test(error.message);
 }
 
-const CLIENT_REJECTION =
-  /^(Rejected inbound request|Not Acceptable|Unsupported Media Type|Invalid Request|Bad Request|Method not allowed|Parse error|Conflict|Session not found)\b/;
+const CLIENT_REJECTION = /^(Rejected inbound request \([\w-]+\)|Unsupported Media Type): /;

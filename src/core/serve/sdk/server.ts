@@ -8,10 +8,31 @@ import {
   type McpServerOptions,
   type ServerCapabilities,
 } from '@modelcontextprotocol/server';
-import { recordFeatures, restrictFeatures } from '../../access/features.js';
+import { featureGuard, restrictFeatures } from '../../access/features.js';
+import type { AccessPolicy } from '../../access/settle.js';
 import type { ServerSurface } from '../../model/features.js';
-import type { MountConfig } from '../config.js';
+import type { Observer } from '../../observe/settle.js';
+import type { ProjectionPolicy } from '../../prepare/settle.js';
+import type { ServerPolicy } from '../identity.js';
+import type { ProtocolPolicy } from '../protocol.js';
 import type { RequestState } from '../request-state.js';
+import { interceptFeatures } from './features.js';
+
+/** What the SDK's handler and each request's server are built with: each concern's part, once per mount. */
+export interface SdkSetup {
+  /** Identity and the `features` hook. */
+  readonly server: ServerPolicy;
+  readonly protocol: ProtocolPolicy;
+  /** What the `features` hook registered at construction. */
+  readonly surface: ServerSurface;
+  /** The visibility and scope rules what the hook registers is held to. */
+  readonly access: AccessPolicy;
+  readonly observer: Observer;
+  /** The SDK's own body limit, for the bodies it reads itself (`limits.maxRequestBodyBytes`). */
+  readonly maxRequestBodyBytes: number;
+  /** The default projection, for a request without a message of its own. */
+  readonly projection: ProjectionPolicy;
+}
 
 /** Methods only tools answer: the hook (resources, prompts) is not run for them. */
 const TOOL_METHODS: ReadonlySet<string> = new Set(['tools/call', 'tools/list']);
@@ -23,20 +44,20 @@ const TOOL_METHODS: ReadonlySet<string> = new Set(['tools/call', 'tools/list']);
  * Called by the SDK's handler factory, once per exchange.
  */
 export async function perRequestServer(
-  config: MountConfig,
-  surface: ServerSurface,
+  setup: SdkSetup,
   state: RequestState,
   rc: McpRequestContext,
   populate: (server: McpServer) => void,
   cacheHints?: McpServerOptions['cacheHints'],
 ): Promise<McpServer> {
-  const { name, version, instructions } = config.server;
-  const hook = config.server.features && !(state.method !== undefined && TOOL_METHODS.has(state.method));
+  const { surface, protocol } = setup;
+  const { name, version, instructions, features } = setup.server;
+  const hook = features && !(state.method !== undefined && TOOL_METHODS.has(state.method));
   // Stateless serving never sends a list-changed notification, so none is promised. Resource and prompt
   // capabilities are declared where the hook runs, from what it registered at construction; the SDK
   // would otherwise declare `listChanged: true` when the hook registers the first one.
   const capabilities: ServerCapabilities = { tools: { listChanged: false } };
-  if (config.protocol.logging) capabilities.logging = {};
+  if (protocol.logging) capabilities.logging = {};
   if (hook && surface.resources.length > 0) capabilities.resources = { listChanged: false };
   if (hook && surface.prompts.length > 0) capabilities.prompts = { listChanged: false };
   const server = new McpServer(
@@ -44,7 +65,7 @@ export async function perRequestServer(
     {
       capabilities,
       instructions,
-      ...(config.protocol.requestState && { requestState: config.protocol.requestState }),
+      ...(protocol.requestState && { requestState: protocol.requestState }),
       ...(cacheHints && { cacheHints }),
     },
   );
@@ -54,8 +75,8 @@ export async function perRequestServer(
       ...(state.authInfo && { authInfo: state.authInfo }),
       host: state.extras?.host ?? {},
     };
-    const items = recordFeatures(server, config.observe, asked);
-    config.server.features?.(server, {
+    const items = interceptFeatures(server, featureGuard(setup.observer, asked));
+    features(server, {
       era: rc.era,
       method: state.method,
       authInfo: state.authInfo ?? rc.authInfo,
@@ -63,7 +84,7 @@ export async function perRequestServer(
       host: state.extras?.host,
       probe: false,
     });
-    await restrictFeatures(items, config.access, asked, rc.requestInfo as Request);
+    await restrictFeatures(items, setup.access, asked, rc.requestInfo as Request);
   }
   populate(server);
   return server;

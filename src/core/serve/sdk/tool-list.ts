@@ -6,7 +6,9 @@
  * sentinel's JSON text in that small body is replaced by the cached entries of the tools this caller may see.
  */
 import type { McpServer, McpServerOptions } from '@modelcontextprotocol/server';
-import type { MountConfig } from '../config.js';
+import type { AccessPolicy } from '../../access/settle.js';
+import type { Observer } from '../../observe/settle.js';
+import type { ProjectionPolicy } from '../../prepare/settle.js';
 import { type Era, type ListEntries, listEntries } from '../list-cache.js';
 import type { Registration } from '../registration.js';
 import type { RequestState } from '../request-state.js';
@@ -41,7 +43,14 @@ interface Sentinel {
   text: string;
 }
 
-export function toolList(registrations: readonly Registration[], config: MountConfig, tools: ToolSet): ToolList {
+/** The mount's `tools/list`, over the tools `tools` shows each request. */
+export function toolList(
+  registrations: readonly Registration[],
+  access: AccessPolicy,
+  projection: ProjectionPolicy,
+  observer: Observer,
+  tools: ToolSet,
+): ToolList {
   // Made on the first list, not at the mount: a Worker may not make random values in its global scope.
   let sentinel: Sentinel | undefined;
   const caches = new Map<string, ListEntries>();
@@ -51,7 +60,7 @@ export function toolList(registrations: readonly Registration[], config: MountCo
     const cached = caches.get(key);
     if (cached?.intact()) return cached;
     if (cached) {
-      config.observe.logger.warn(
+      observer.logger.warn(
         'mcp-mount: a reader of a tools/list response transferred its bytes; the list is built again. Response chunks are shared by every list: never transfer or write into them',
       );
     }
@@ -59,11 +68,12 @@ export function toolList(registrations: readonly Registration[], config: MountCo
     caches.set(key, entries);
     return entries;
   };
+  // The list can differ from one caller to the next: `visibleTools`, a projection chosen per client, scoped
+  // tools hidden from callers without them.
   const perCaller =
-    config.access.visibleTools !== undefined ||
-    config.prepare.projection.choose !== undefined ||
-    (!config.access.listUnauthorizedTools && registrations.some((r) => r.scopes));
-
+    access.visibleTools !== undefined ||
+    projection.choose !== undefined ||
+    (!access.listUnauthorizedTools && registrations.some((r) => r.scopes));
   return {
     ...(perCaller && { cacheHints: PRIVATE_LIST }),
     serve(server, state, era, record) {
