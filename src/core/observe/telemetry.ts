@@ -127,8 +127,7 @@ function requestAttributes(
     ...(method === 'tools/call' &&
       name !== undefined && { 'gen_ai.tool.name': sent(name), 'gen_ai.operation.name': 'execute_tool' }),
     ...(method === 'prompts/get' && name !== undefined && { 'gen_ai.prompt.name': sent(name) }),
-    ...(method?.startsWith('resources/') &&
-      typeof params.uri === 'string' && { 'mcp.resource.uri': sent(params.uri) }),
+    ...(method?.startsWith('resources/') && typeof params.uri === 'string' && { 'mcp.resource.uri': sent(params.uri) }),
   };
 }
 
