@@ -88,7 +88,14 @@ describe('a JWKS that cannot be fetched', () => {
       expect(forged.status).toBe(401);
       expect(forged.headers.get('www-authenticate')).toContain('error="invalid_token"');
       expect(up.errors).toEqual([]);
-      expect(up.refusals).toEqual([{ reason: 'invalid-token', status: 401, message: 'Invalid token' }]);
+      expect(up.refusals).toEqual([
+        {
+          reason: 'invalid-token',
+          status: 401,
+          message: 'Invalid token',
+          client: { remoteAddress: '127.0.0.1', userAgent: expect.any(String) },
+        },
+      ]);
     } finally {
       await up.close();
     }
@@ -118,6 +125,7 @@ describe('a JWKS that cannot be fetched', () => {
           status: 503,
           message: 'The access token could not be checked right now; retry later',
           retryAfterSeconds: 7,
+          client: { remoteAddress: '127.0.0.1', userAgent: expect.any(String) },
         },
       ]);
     } finally {

@@ -140,6 +140,7 @@ describe('rate limits in memory', () => {
         tool: 'echo',
         requestId: 1,
         caller: { clientId: 'app', subject: 'ada' },
+        client: { userAgent: expect.any(String) },
         retryAfterSeconds: seconds,
       },
       {
@@ -149,6 +150,7 @@ describe('rate limits in memory', () => {
         method: 'tools/list',
         requestId: 1,
         caller: { clientId: 'app', subject: 'ada' },
+        client: { userAgent: expect.any(String) },
         retryAfterSeconds: expect.any(Number),
       },
     ]);

@@ -81,10 +81,12 @@ export interface RateLimitOptions {
   /** Calls of the named tool per caller, whatever their arguments. */
   perTool?: Readonly<Record<string, RateWindow>>;
   /**
-   * The key of an anonymous request (an IP header your platform sets, say), or undefined: not limited. Runs
-   * once per request, before the body is read; a throw is a JSON-RPC 500 that `onError` sees.
+   * The key of an anonymous request, or undefined: not limited. `remoteAddress` is the client's address, where
+   * the adapter knows it or `observe.remoteAddressHeader` names a proxy's header (`key: ({ remoteAddress }) =>
+   * remoteAddress`). Runs once per request, before the body is read; a throw is a JSON-RPC 500 that `onError`
+   * sees.
    */
-  key?: (context: { request: Request; host: unknown }) => string | undefined;
+  key?: (context: { request: Request; host: unknown; remoteAddress?: string }) => string | undefined;
   /**
    * Builds each window's limiter: `rate-limiter-flexible`'s `RateLimiterMemory` by default; pass e.g.
    * `(options) => new RateLimiterRedis({ storeClient: redis, ...options })` so every replica counts in one

@@ -10,7 +10,7 @@ import type { AuthInfo } from '@modelcontextprotocol/server';
 import { jsonRpcError } from '../http/responses.js';
 import { isPlainObject } from '../json-schema/types.js';
 import { observeError } from '../observe/observe.js';
-import type { RefusalReason } from '../observe/options.js';
+import type { RefusalReason, RequestClient } from '../observe/options.js';
 import { observeCallRefusal, refusedWith } from '../observe/refusal.js';
 import type { Observer } from '../observe/settle.js';
 import type { RequestTrace } from '../observe/telemetry.js';
@@ -22,13 +22,19 @@ import type { LimitsPolicy } from './settle.js';
  * The key a request is counted under: the token's subject, else its client id; for an anonymous request what
  * `limits.rate.key` returns. Undefined: not limited (no limits, or an anonymous request without a key).
  */
-export function limitKey(limits: LimitsPolicy, request: Request, authInfo: AuthInfo | undefined, host: unknown) {
+export function limitKey(
+  limits: LimitsPolicy,
+  request: Request,
+  authInfo: AuthInfo | undefined,
+  host: unknown,
+  remoteAddress?: string,
+) {
   if (!limits.rate) return undefined;
   if (authInfo) {
     const subject = authInfo.extra?.sub;
     return typeof subject === 'string' && subject !== '' ? `sub:${subject}` : `client:${authInfo.clientId}`;
   }
-  const key = limits.rate.key?.({ request, host: host ?? {} });
+  const key = limits.rate.key?.({ request, host: host ?? {}, ...(remoteAddress !== undefined && { remoteAddress }) });
   return typeof key === 'string' && key !== '' ? `anon:${key}` : undefined;
 }
 
@@ -41,6 +47,8 @@ export interface LimitedRequest {
   readonly call?: { readonly requestId?: string | number };
   /** Its span, told of a refused call. */
   readonly trace?: RequestTrace;
+  /** Where it came from, for the audit trail. */
+  readonly client?: RequestClient;
 }
 
 /** A single `tools/call` over a window: its answer is the `isError` of `limitedCall`, given when it is served. */
@@ -101,6 +109,7 @@ export async function countRequest(
     ...(about.method !== undefined && { method: about.method }),
     ...(about.call?.requestId !== undefined && { requestId: about.call.requestId }),
     ...(state.authInfo && { authInfo: state.authInfo }),
+    ...(state.client && { client: state.client }),
   });
   return { response: refused };
 }

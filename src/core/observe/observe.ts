@@ -6,7 +6,7 @@ import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { IgnoredKey } from '../messages/ignored-keys.js';
 import type { Repair } from '../repair/index.js';
 import { loggedError, logValue } from './log-text.js';
-import type { Caller, ErrorInfo, ErrorPhase } from './options.js';
+import type { Caller, ErrorInfo, ErrorPhase, RequestClient } from './options.js';
 import type { Observer } from './settle.js';
 import type { RequestTrace } from './telemetry.js';
 
@@ -29,18 +29,21 @@ export interface CallRecord {
   inputRequired?: boolean;
   /** The request's span, when traced. */
   trace?: RequestTrace;
+  /** Where the request came from. */
+  client?: RequestClient;
 }
 
-/** What the hooks are told about who made a call (its request id, its caller) and with what arguments. */
+/** What the hooks are told about who made a call (its request id, its caller, where from) and with what arguments. */
 export function whoCalled(
-  state: { call?: { requestId?: string | number }; authInfo?: AuthInfo; trace?: RequestTrace },
+  state: { call?: { requestId?: string | number }; authInfo?: AuthInfo; trace?: RequestTrace; client?: RequestClient },
   args: unknown,
-): Pick<CallRecord, 'requestId' | 'authInfo' | 'args' | 'trace'> {
+): Pick<CallRecord, 'requestId' | 'authInfo' | 'args' | 'trace' | 'client'> {
   return {
     requestId: state.call?.requestId,
     authInfo: state.authInfo,
     args,
     ...(state.trace && { trace: state.trace }),
+    ...(state.client && { client: state.client }),
   };
 }
 
@@ -59,6 +62,7 @@ export function observeCall(observer: Observer, record: CallRecord): void {
       durationMs: performance.now() - record.started,
       ...(record.requestId !== undefined && { requestId: record.requestId }),
       ...(record.authInfo && { caller: callerOf(record.authInfo) }),
+      ...(record.client && { client: record.client }),
       ...argsOf(observer, record),
       ...(record.inputRequired && { inputRequired: true }),
     });

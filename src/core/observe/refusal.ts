@@ -4,7 +4,7 @@
  */
 import { type AuthInfo, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { callerOf, observeError } from './observe.js';
-import type { RefusalEvent, RefusalReason } from './options.js';
+import type { RefusalEvent, RefusalReason, RequestClient } from './options.js';
 import type { Observer } from './settle.js';
 import type { RequestTrace } from './telemetry.js';
 
@@ -35,7 +35,12 @@ export function observeRefusal(observer: Observer, refusal: Refusal): void {
  */
 export function observeCallRefusal(
   observer: Observer,
-  state: { call?: { requestId?: string | number }; authInfo?: AuthInfo; trace?: RequestTrace },
+  state: {
+    call?: { requestId?: string | number };
+    authInfo?: AuthInfo;
+    trace?: RequestTrace;
+    client?: RequestClient;
+  },
   refusal: { reason: RefusalReason; message: string; tool: string; retryAfterSeconds?: number },
 ): void {
   state.trace?.refused(refusal.reason === 'unknown-tool' ? UNKNOWN_TOOL_ERROR : 'tool_error');
@@ -44,6 +49,7 @@ export function observeCallRefusal(
     method: 'tools/call',
     ...(state.call?.requestId !== undefined && { requestId: state.call.requestId }),
     ...(state.authInfo && { authInfo: state.authInfo }),
+    ...(state.client && { client: state.client }),
   });
 }
 

@@ -7,6 +7,7 @@ import { authenticate } from '../access/auth.js';
 import type { AccessPolicy } from '../access/settle.js';
 import { countRequest, limitKey as limitKeyOf } from '../limits/rate.js';
 import type { LimitsPolicy } from '../limits/settle.js';
+import { remoteAddressOf, requestClient } from '../observe/client.js';
 import { type Refusal, refusedWith } from '../observe/refusal.js';
 import type { Observer } from '../observe/settle.js';
 import { startTrace } from '../observe/telemetry.js';
@@ -52,14 +53,24 @@ export function serveRequests(setup: RequestSetup, registrations: readonly Regis
   };
 
   const fetch = async (request: Request, extras?: FetchExtras): Promise<Response> => {
+    // Where it came from, for the audit events: only read when a hook listens.
+    const client = requestClient(observer, request, extras?.remoteAddress);
     // Before the body is read: a request without valid credentials costs no more than its headers.
-    const auth = await authenticate(access, observer, request, extras?.authInfo);
+    const auth = await authenticate(access, observer, request, extras?.authInfo, client);
     if (!auth.ok) return auth.response;
     const { authInfo } = auth;
     const visible = await tools.visibility(request, authInfo, extras?.host);
-    const limitKey = limitKeyOf(limits, request, authInfo, extras?.host);
-    const plain: RequestState = { ...outside, extras, authInfo, visible, ...(limitKey !== undefined && { limitKey }) };
-    const read = await readMessage(request, extras?.parsedBody, limits.maxRequestBodyBytes, observer, authInfo);
+    const address = limits.rate && remoteAddressOf(observer, request, extras?.remoteAddress);
+    const limitKey = limitKeyOf(limits, request, authInfo, extras?.host, address);
+    const plain: RequestState = {
+      ...outside,
+      extras,
+      authInfo,
+      visible,
+      ...(limitKey !== undefined && { limitKey }),
+      ...(client && { client }),
+    };
+    const read = await readMessage(request, extras?.parsedBody, limits.maxRequestBodyBytes, observer, authInfo, client);
     if (read.kind === 'answered') return read.response;
     if (read.kind === 'sdk') {
       const count = await countRequest(limits, observer, undefined, plain);
@@ -104,5 +115,6 @@ function aboutCall(state: RequestState): Omit<Refusal, 'reason' | 'status' | 'me
     ...(state.method !== undefined && { method: state.method }),
     ...(state.call && { tool: state.call.tool }),
     ...(state.call?.requestId !== undefined && { requestId: state.call.requestId }),
+    ...(state.client && { client: state.client }),
   };
 }
