@@ -66,6 +66,7 @@ export type {
   RateWindow,
   RefusalEvent,
   RefusalReason,
+  RequestClient,
   SchemaValidationOptions,
   VerifiedToken,
   VisibilityContext,

@@ -88,7 +88,14 @@ describe('a JWKS that cannot be fetched', () => {
       expect(forged.status).toBe(401);
       expect(forged.headers.get('www-authenticate')).toContain('error="invalid_token"');
       expect(up.errors).toEqual([]);
-      expect(up.refusals).toEqual([{ reason: 'invalid-token', status: 401, message: 'Invalid token' }]);
+      expect(up.refusals).toEqual([
+        {
+          reason: 'invalid-token',
+          status: 401,
+          message: 'Invalid token',
+          client: { remoteAddress: '127.0.0.1', userAgent: expect.any(String) },
+        },
+      ]);
     } finally {
       await up.close();
     }
@@ -118,6 +125,7 @@ describe('a JWKS that cannot be fetched', () => {
           status: 503,
           message: 'The access token could not be checked right now; retry later',
           retryAfterSeconds: 7,
+          client: { remoteAddress: '127.0.0.1', userAgent: expect.any(String) },
         },
       ]);
     } finally {
@@ -218,6 +226,44 @@ describe('the verification cache', () => {
     } finally {
       await server.close();
       await keyServer.close();
+    }
+  });
+
+  it('hands each request a copy: a tool that changes ctx.authInfo (a dictionary without a prototype) changes no later request', async () => {
+    const seen: unknown[] = [];
+    const promote = defineTool({
+      name: 'promote',
+      input: z.object({}),
+      handler: (_args, ctx) => {
+        const claims = ctx.authInfo?.extra?.claims as Record<string, unknown>;
+        seen.push(claims.role);
+        claims.role = 'admin';
+        return 'ok';
+      },
+    });
+    const verify = (token: string) => {
+      // What a JWT or introspection library hands back: a dictionary without `Object.prototype`.
+      const claims = Object.assign(Object.create(null), { role: 'reader' });
+      return { token, clientId: 'app', scopes: [], expiresAt: Math.floor(Date.now() / 1000) + 600, extra: { claims } };
+    };
+    const app = new Hono();
+    app.all(
+      '/mcp',
+      mcp([promote], { access: { auth: { verify, cache: true } }, observe: { logger: { warn() {}, error() {} } } }),
+    );
+    const server = await listen(app.fetch);
+    try {
+      for (let i = 0; i < 3; i++) {
+        const response = await fetch(server.url, {
+          method: 'POST',
+          headers: { ...jsonRpcHeaders, authorization: 'Bearer alice' },
+          body: rpc('tools/call', { name: 'promote', arguments: {} }),
+        });
+        expect(parseBody(await response.text()).result.content[0].text).toBe('ok');
+      }
+      expect(seen).toEqual(['reader', 'reader', 'reader']);
+    } finally {
+      await server.close();
     }
   });
 

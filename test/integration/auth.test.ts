@@ -113,7 +113,12 @@ describe('auth: required (the default)', () => {
     // An invalid token is a refusal for the audit trail, not an error: nothing reaches onError.
     expect(errors).toEqual([]);
     expect(refusals).toEqual(
-      Object.keys(tokens).map(() => ({ reason: 'invalid-token', status: 401, message: 'Invalid token' })),
+      Object.keys(tokens).map(() => ({
+        reason: 'invalid-token',
+        status: 401,
+        message: 'Invalid token',
+        client: { remoteAddress: '127.0.0.1', userAgent: expect.any(String) },
+      })),
     );
   });
 

@@ -143,7 +143,11 @@ describe("'auto' on a tool set some profiles cannot type", () => {
   it("prepares a family's documents on its first tools/list, logging its fallback once then, not at construction", async () => {
     warnings.length = 0;
     const handler = createMcpFetchHandler(tools, { projection: 'auto', observe: { logger } });
-    expect(warnings).toEqual([]);
+    // At construction: the default projection's own warnings, once; no family's fallback yet.
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^mcp-mount: the mount starts with these warnings\n.*\(flat\)/);
+    expect(warnings[0]).not.toMatch(/projection-fallback|openai-strict/);
+    warnings.length = 0;
     const list = (userAgent: string) =>
       handler.fetch(
         new Request('http://localhost/mcp', {

@@ -34,7 +34,23 @@ const held = defineTool({
     return 'done';
   },
 });
-const tools = [echo, search, held];
+/** How often `lookup`'s schema was checked (its refinement runs once per check): the work a limited call skips. */
+let checks = 0;
+let lookups = 0;
+const lookup = defineTool({
+  name: 'lookup',
+  input: z.object({
+    id: z.number().refine(() => {
+      checks++;
+      return true;
+    }),
+  }),
+  handler: () => {
+    lookups++;
+    return 'looked up';
+  },
+});
+const tools = [echo, search, held, lookup];
 
 /** Resolves once `count` calls of `held` have started, each holding its caller's concurrency slot. */
 function heldStarted(count: number): Promise<void> {
@@ -124,6 +140,7 @@ describe('rate limits in memory', () => {
         tool: 'echo',
         requestId: 1,
         caller: { clientId: 'app', subject: 'ada' },
+        client: { userAgent: expect.any(String) },
         retryAfterSeconds: seconds,
       },
       {
@@ -131,7 +148,9 @@ describe('rate limits in memory', () => {
         status: 429,
         message: expect.stringMatching(/^Rate limited: retry in \d+ s$/),
         method: 'tools/list',
+        requestId: 1,
         caller: { clientId: 'app', subject: 'ada' },
+        client: { userAgent: expect.any(String) },
         retryAfterSeconds: expect.any(Number),
       },
     ]);
@@ -168,6 +187,61 @@ describe('rate limits in memory', () => {
     const [a, b] = [await serve({ limits }), await serve({ limits })];
     for (const url of [a.url, a.url, b.url, b.url]) expect(await callText(url, 'echo', 'ada')).toBe('ok');
     expect(await callText(a.url, 'echo', 'ada')).toMatch(/rate limited/);
+  });
+});
+
+describe('rate windows count every request of a caller', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    checks = 0;
+    lookups = 0;
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** What fills a window: requests that never reach a handler, each a kind the window must count. */
+  const fillers: Record<string, (url: string) => Promise<unknown>> = {
+    'calls with invalid arguments': (url) => callText(url, 'lookup', 'ada', { id: 'seven' }),
+    'calls with arguments the repair would parse (JSON text)': (url) =>
+      post(url, rpc('tools/call', { name: 'lookup', arguments: '{"id": "x"}' }), 'ada'),
+    'calls to an unknown tool': (url) => post(url, rpc('tools/call', { name: 'made_up', arguments: {} }), 'ada'),
+    'calls without a tool name': (url) => post(url, rpc('tools/call', { arguments: {} }), 'ada'),
+    lists: (url) => post(url, rpc('tools/list'), 'ada'),
+    'plain GETs': (url) =>
+      fetch(url, { headers: { accept: 'text/event-stream', authorization: 'Bearer ada' } }).then((r) => r.text()),
+    'bodies that are not JSON': (url) => post(url, '{"jsonrpc": nope', 'ada'),
+  };
+
+  it.each(Object.keys(fillers))('a window filled by %s refuses the next valid call', async (kind) => {
+    const { url, events } = await serve({ limits: { rate: { perCaller: { points: 3, durationSeconds: 60 } } } });
+    for (let i = 0; i < 3; i++) await fillers[kind]!(url);
+    const before = checks;
+    expect(await callText(url, 'lookup', 'ada', { id: 7 })).toMatch(/^Tool lookup is rate limited: retry in 60 s$/);
+    // Refused as it arrived: its arguments were never checked, its handler never ran.
+    expect([checks - before, lookups]).toEqual([0, 0]);
+    expect(events.filter((e) => e.reason === 'rate-limited')).toHaveLength(1);
+    // Another caller's window is its own.
+    expect(await callText(url, 'lookup', 'bob', { id: 7 })).toBe('looked up');
+  });
+
+  it("counts a call in its tool's window whatever its arguments", async () => {
+    const { url } = await serve({ limits: { rate: { perTool: { lookup: { points: 2, durationSeconds: 60 } } } } });
+    await callText(url, 'lookup', 'ada', { id: 'seven' });
+    await callText(url, 'lookup', 'ada', { wrong: true });
+    expect(await callText(url, 'lookup', 'ada', { id: 7 })).toMatch(/^Tool lookup is rate limited/);
+    expect(await callText(url, 'echo', 'ada')).toBe('ok');
+  });
+
+  it('answers a limited call with arguments sent as text without parsing them', async () => {
+    const { url } = await serve({ limits: { rate: { perCaller: { points: 1, durationSeconds: 60 } } } });
+    await callText(url, 'echo', 'ada');
+    const { text } = await post(url, rpc('tools/call', { name: 'lookup', arguments: '{"id": 7}' }), 'ada');
+    expect(parseBody(text).result).toEqual({
+      content: [{ type: 'text', text: 'Tool lookup is rate limited: retry in 60 s' }],
+      isError: true,
+    });
+    expect(checks).toBe(0);
   });
 });
 

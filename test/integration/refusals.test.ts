@@ -45,8 +45,14 @@ async function serve(options: McpMountOptions = {}) {
   return { url: running.url, events };
 }
 
+/** What each event says of where a request came from: the `User-Agent` every request here sends. */
+const CLIENT = { userAgent: 'audit-test/1' };
 const send = async (url: string, body: string, headers: Record<string, string> = {}) => {
-  const response = await fetch(url, { method: 'POST', headers: { ...jsonRpcHeaders, ...headers }, body });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { ...jsonRpcHeaders, 'user-agent': CLIENT.userAgent, ...headers },
+    body,
+  });
   return { status: response.status, text: await response.text() };
 };
 const call = (name: string, id = 5) => rpc('tools/call', { name, arguments: {} }, id);
@@ -60,6 +66,7 @@ const scopeRefusal = (method: string, requestId: number, more: Partial<RefusalEv
   ...more,
   requestId,
   caller: { clientId: 'ada' },
+  client: CLIENT,
 });
 
 describe('one audit event per refusal', () => {
@@ -68,7 +75,7 @@ describe('one audit event per refusal', () => {
     expect((await send(url, call('read_note'), bearer('bad'))).status).toBe(401);
     expect((await send(url, call('archive_note', 9))).status).toBe(401);
     expect(events).toEqual([
-      { reason: 'invalid-token', status: 401, message: 'Invalid token' },
+      { reason: 'invalid-token', status: 401, message: 'Invalid token', client: CLIENT },
       {
         reason: 'missing-token',
         status: 401,
@@ -76,12 +83,13 @@ describe('one audit event per refusal', () => {
         method: 'tools/call',
         tool: 'archive_note',
         requestId: 9,
+        client: CLIENT,
       },
     ]);
     const required = await serve({ access: { auth: { verify, required: true } } });
     expect((await send(required.url, call('read_note'))).status).toBe(401);
     expect(required.events).toEqual([
-      { reason: 'missing-token', status: 401, message: 'Missing Authorization header' },
+      { reason: 'missing-token', status: 401, message: 'Missing Authorization header', client: CLIENT },
     ]);
   });
 
@@ -92,7 +100,9 @@ describe('one audit event per refusal', () => {
     expect(events).toEqual([scopeRefusal('tools/call', 11, { tool: 'archive_note' })]);
     const strict = await serve({ access: { auth: { verify, required: true, requiredScopes: ['mcp'] } } });
     expect((await send(strict.url, call('read_note'), bearer('ada:notes:read'))).status).toBe(403);
-    expect(strict.events).toEqual([{ reason: 'insufficient-scope', status: 403, message: 'Insufficient scope' }]);
+    expect(strict.events).toEqual([
+      { reason: 'insufficient-scope', status: 403, message: 'Insufficient scope', client: CLIENT },
+    ]);
   });
 
   it('403 for a foreign Origin and a foreign Host, before anything is read', async () => {
@@ -115,6 +125,7 @@ describe('one audit event per refusal', () => {
       ['host', 403],
     ]);
     expect(events[0]!.message).toMatch(/Origin/);
+    expect(events[0]!.client).toEqual({ ...CLIENT, origin: 'https://evil.example' });
   });
 
   it('413 for a body over the limit, with the caller', async () => {
@@ -127,6 +138,7 @@ describe('one audit event per refusal', () => {
         status: 413,
         message: 'Payload Too Large: Request body must not exceed 512 bytes',
         caller: { clientId: 'ada' },
+        client: CLIENT,
       },
     ]);
   });
@@ -145,6 +157,7 @@ describe('one audit event per refusal', () => {
         tool: 'nope',
         requestId: 1,
         caller: { clientId: 'ada' },
+        client: CLIENT,
       },
       {
         reason: 'unknown-tool',
@@ -153,6 +166,7 @@ describe('one audit event per refusal', () => {
         tool: 'admin_panel',
         requestId: 2,
         caller: { clientId: 'ada' },
+        client: CLIENT,
       },
     ]);
   });

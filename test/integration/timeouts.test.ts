@@ -65,6 +65,7 @@ describe('timeouts', () => {
         method: 'tools/call',
         tool: 'hangs',
         requestId: expect.anything(),
+        client: { remoteAddress: '127.0.0.1', userAgent: expect.any(String) },
       },
       expect.objectContaining({ reason: 'timeout', tool: 'hangs' }),
     ]);

@@ -112,6 +112,29 @@ describe('rate limits in Redis, shared by two replicas', () => {
     );
   });
 
+  it('counts invalid calls on one replica and unknown-tool calls on the other: the next valid call is refused', async () => {
+    const limits = { rate: { perCaller: { points: 4, durationSeconds: 60 } } };
+    const a = await replica('fill', limits);
+    const b = await replica('fill', limits);
+    const send = async (url: string, name: string, args: unknown) => {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { ...jsonRpcHeaders, authorization: 'Bearer erin' },
+        body: rpc('tools/call', { name, arguments: args }),
+      });
+      return parseBody(await response.text());
+    };
+    for (let i = 0; i < 2; i++) {
+      expect((await send(a.url, 'slow', { ms: 'never' })).result.isError).toBe(true);
+      expect((await send(b.url, 'made_up', {})).error.code).toBe(-32602);
+    }
+    // Every one of them is in Redis: the window is full before any valid call was made.
+    expect(await a.client.get('mcp-mount:fill:caller:sub:erin')).toBe('4');
+    expect(await call(a.url, 'erin')).toMatch(/^Tool slow is rate limited: retry in \d+ s$/);
+    expect(await call(b.url, 'erin')).toMatch(/^Tool slow is rate limited: retry in \d+ s$/);
+    expect(await call(b.url, 'frank')).toBe('done');
+  });
+
   it('counts parallel calls of one caller without queueing them', async () => {
     const limits = {
       rate: {

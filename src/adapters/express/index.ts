@@ -9,7 +9,7 @@ import type { AuthInfo } from '@modelcontextprotocol/server';
 // Types only: nothing of `express` is loaded at run time, so it stays an optional peer.
 import type { Request as ExpressRequestType, Response as ExpressResponseType } from 'express';
 import type { z } from 'zod';
-import { createMcpFetchHandler, type McpFetchHandler } from '../../adapter.js';
+import { connectionAddress, createMcpFetchHandler, type McpFetchHandler } from '../../adapter.js';
 import type { AnyZodObject, McpMountOptions, MountableTool, MountExtend } from '../../index.js';
 
 /** The parts of an Express (4 or 5) request the middleware reads; typed structurally so `express` stays optional. */
@@ -46,7 +46,7 @@ export interface ExpressHost {
  * `limits.maxRequestBodyBytes`, counting the bytes it reads. The `Request` keeps the full URL (`req.originalUrl`,
  * mount path included). A body that `express.json()` (or `raw`/`text`) already read is handed on as its
  * bytes and counted the same way. `req.auth` reaches tools as `ctx.authInfo`; `req` and `res` as
- * `ctx.host.req` and `ctx.host.res`. Under `app.use`, paths below the mount (`/mcp/other`) go to `next()`.
+ * `ctx.host.req` and `ctx.host.res`. The socket's address is the audit events' `client.remoteAddress`. Under `app.use`, paths below the mount (`/mcp/other`) go to `next()`.
  *
  * @throws McpMountSchemaError at construction, as `createMcpFetchHandler` does.
  *
@@ -70,7 +70,8 @@ export function mcp<S extends AnyZodObject = never, R = z.output<S>>(
       const req = incoming as ExpressRequest;
       // Under Express these are its own request and response objects (the middleware runs inside the app).
       const host = { req, res: outgoing } as unknown as ExpressHost;
-      return handler.fetch(fullRequest(request, req), { authInfo: req.auth, host });
+      const remoteAddress = connectionAddress(incoming);
+      return handler.fetch(fullRequest(request, req), { authInfo: req.auth, host, remoteAddress });
     },
     // The core never rejects, so this sees only the bridge's own failures around it (e.g. a URL a middleware
     // rewrote into one that cannot be parsed): a JSON-RPC answer, and `onError` is told.

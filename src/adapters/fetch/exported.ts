@@ -1,5 +1,5 @@
 /** The module-worker shape both fetch entries (`mcp-mount/fetch`, `mcp-mount/fetch/prebuilt`) export. */
-import type { McpFetchHandler } from '../../adapter.js';
+import { connectionAddress, type McpFetchHandler } from '../../adapter.js';
 
 /** The part of a Worker's `ExecutionContext` tools may use; typed here so no Workers types are needed. */
 export interface ExecutionContextLike {
@@ -38,7 +38,8 @@ export function exportedHandler<Env>(handler: McpFetchHandler<FetchHost<Env>>, p
   // tool declares one), so the `env` handed on is the one the tools declared.
   const fetch = async (request: Request, env?: Env, ctx?: ExecutionContextLike) => {
     if (path !== undefined && new URL(request.url).pathname !== path) return new Response('Not Found', { status: 404 });
-    return handler.fetch(request, { host: { env: env as Env, ctx } });
+    // Bun's server and Deno's handler info carry the connection's address; a Worker's bindings do not.
+    return handler.fetch(request, { host: { env: env as Env, ctx }, remoteAddress: connectionAddress(env, request) });
   };
   const exported = Object.defineProperty({ fetch }, 'handler', { value: handler, enumerable: false });
   return exported as unknown as McpExportedHandler<Env>;

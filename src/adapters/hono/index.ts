@@ -5,7 +5,7 @@
  */
 import type { Context, Env, MiddlewareHandler } from 'hono';
 import type { z } from 'zod';
-import { createMcpFetchHandler, type McpFetchHandler } from '../../adapter.js';
+import { connectionAddress, createMcpFetchHandler, type McpFetchHandler } from '../../adapter.js';
 import type { AnyZodObject, McpMountOptions, MountableTool, MountExtend } from '../../index.js';
 
 /**
@@ -21,7 +21,8 @@ export interface HonoHost<E extends Env = any> {
 /**
  * Hono middleware serving `tools` as an MCP endpoint: `app.use('/mcp', mcp(tools, options))` or
  * `app.all('/mcp', mcp(tools, options))`. The raw request goes to the core; `c.env` and `c` reach tools as
- * `ctx.host.env` and `ctx.host.context`, `c.get('authInfo')` as `ctx.authInfo`. Preparation and the
+ * `ctx.host.env` and `ctx.host.context`, `c.get('authInfo')` as `ctx.authInfo`; the connection's address
+ * (Node, Bun, Deno: `connectionAddress`) is the audit events' `client.remoteAddress`. Preparation and the
  * startup probe run here, once. A body a middleware before the mount already read through `c.req`
  * (`await c.req.json()`, `text()`) is served from what Hono kept, counted under `limits.maxRequestBodyBytes`; one
  * read around Hono (`c.req.raw.json()`) gets a JSON-RPC 500 saying so. `E` is taken from tools that declare
@@ -44,7 +45,11 @@ export function mcp<E extends Env = any, S extends AnyZodObject = never, R = z.o
 ): MiddlewareHandler<E> & { handler: McpFetchHandler<HonoHost<E>> } {
   const handler = createMcpFetchHandler(tools, options);
   const middleware: MiddlewareHandler<E> = async (c) =>
-    handler.fetch(await unreadRequest(c), { host: { env: c.env, context: c }, authInfo: c.get('authInfo' as never) });
+    handler.fetch(await unreadRequest(c), {
+      host: { env: c.env, context: c },
+      authInfo: c.get('authInfo' as never),
+      remoteAddress: connectionAddress(c.env, c.req.raw),
+    });
   return Object.assign(middleware, { handler });
 }
 

@@ -14,10 +14,11 @@ import {
   verifyBearerToken,
 } from '@modelcontextprotocol/server';
 import { observeError } from '../observe/observe.js';
-import type { RefusalReason } from '../observe/options.js';
+import type { RefusalReason, RequestClient } from '../observe/options.js';
 import { refusedWith } from '../observe/refusal.js';
 import type { Observer } from '../observe/settle.js';
 import type { VerifiedToken } from './options.js';
+import { hostOf } from './origin.js';
 import type { AccessPolicy, AuthPolicy } from './settle.js';
 
 export type AuthCheck = { ok: true; authInfo?: AuthInfo } | { ok: false; response: Response };
@@ -35,6 +36,7 @@ export async function authenticate(
   observer: Observer,
   request: Request,
   upstream?: AuthInfo,
+  client?: RequestClient,
 ): Promise<AuthCheck> {
   const auth = access.auth;
   if (!auth) return { ok: true, authInfo: upstream };
@@ -44,7 +46,7 @@ export async function authenticate(
     if (requiredScopes.every((scope) => upstream.scopes.includes(scope))) return { ok: true, authInfo: upstream };
     const error = new OAuthError(OAuthErrorCode.InsufficientScope, 'Insufficient scope');
     const response = bearerAuthChallengeResponse(error, { requiredScopes, resourceMetadataUrl });
-    return refused(observer, response, 'insufficient-scope', upstream);
+    return refused(observer, response, 'insufficient-scope', client, upstream);
   }
   const header = request.headers.get('authorization');
   if (!auth.required && header === null) return { ok: true };
@@ -55,10 +57,10 @@ export async function authenticate(
     const authInfo = await verifyBearerToken(credentials, { verifier, requiredScopes, resourceMetadataUrl });
     return { ok: true, authInfo: withoutNever(authInfo) };
   } catch (error) {
-    if (error instanceof VerifyUnavailable) return unavailable(observer, auth, error.cause);
+    if (error instanceof VerifyUnavailable) return unavailable(observer, auth, error.cause, client);
     const response = bearerAuthChallengeResponse(error, { requiredScopes, resourceMetadataUrl });
     const reason = error instanceof OAuthError ? reasonOf(error, credentials) : 'invalid-token';
-    return refused(observer, response, reason);
+    return refused(observer, response, reason, client);
   }
 }
 
@@ -104,7 +106,12 @@ function withoutNever(info: AuthInfo): AuthInfo {
 }
 
 /** 503 with `Retry-After`: the client keeps its token and retries; the cause goes to the owner. */
-function unavailable(observer: Observer, auth: AuthPolicy, cause: unknown): Promise<AuthCheck> {
+function unavailable(
+  observer: Observer,
+  auth: AuthPolicy,
+  cause: unknown,
+  client: RequestClient | undefined,
+): Promise<AuthCheck> {
   observeError(observer, cause, { phase: 'auth' });
   const error = new OAuthError(
     OAuthErrorCode.TemporarilyUnavailable,
@@ -114,7 +121,7 @@ function unavailable(observer: Observer, auth: AuthPolicy, cause: unknown): Prom
     status: 503,
     headers: { 'retry-after': String(auth.retryAfterSeconds) },
   });
-  return refused(observer, response, 'auth-unavailable', undefined, auth.retryAfterSeconds);
+  return refused(observer, response, 'auth-unavailable', client, undefined, auth.retryAfterSeconds);
 }
 
 function reasonOf(error: OAuthError, credentials: string | undefined): RefusalReason {
@@ -126,17 +133,30 @@ async function refused(
   observer: Observer,
   response: Response,
   reason: RefusalReason,
+  client: RequestClient | undefined,
   authInfo?: AuthInfo,
   retryAfterSeconds?: number,
 ): Promise<AuthCheck> {
-  const extra = { ...(authInfo && { authInfo }), ...(retryAfterSeconds !== undefined && { retryAfterSeconds }) };
+  const extra = {
+    ...(authInfo && { authInfo }),
+    ...(retryAfterSeconds !== undefined && { retryAfterSeconds }),
+    ...(client && { client }),
+  };
   return { ok: false, response: await refusedWith(observer, response, { reason, ...extra }) };
 }
 
-/** `resourceMetadataUrl`, or the RFC 9728 location for the request's own URL (the SDK's helper). */
+/**
+ * `resourceMetadataUrl`, or the RFC 9728 location for the endpoint (the SDK's helper): on the host the request
+ * names in `Host` (checked against `access.hosts` when set), never the authority of the URL a runtime built
+ * from an absolute-form request target, which nothing checks; the scheme and path are the request's.
+ */
 function metadataUrl(auth: AuthPolicy, request: Request): string {
   if (auth.resourceMetadataUrl !== undefined) return auth.resourceMetadataUrl;
   const url = new URL(request.url);
+  const host = request.headers.get('host');
+  const named = host === null ? '' : hostOf(url.protocol, host);
+  if (named !== '') url.host = named;
   url.search = '';
+  url.hash = '';
   return getOAuthProtectedResourceMetadataUrl(url);
 }

@@ -14,6 +14,7 @@ import { isPlainObject } from '../json-schema/types.js';
 import { ToolError } from '../model/tool-error.js';
 import { maskedText } from '../observe/failure.js';
 import { observeError } from '../observe/observe.js';
+import type { RequestClient } from '../observe/options.js';
 import { observeRefusal } from '../observe/refusal.js';
 import type { Observer } from '../observe/settle.js';
 import type { FeatureItem, VisibleFeatures } from './options.js';
@@ -27,6 +28,8 @@ export interface FeatureRequest {
   readonly authInfo?: AuthInfo;
   /** What the adapter hands over (`{}` when none). */
   readonly host: unknown;
+  /** Where the request came from, for the audit trail. */
+  readonly client?: RequestClient;
 }
 
 /** One item the hook registered on this request's server, and how to take it off again. */
@@ -108,6 +111,7 @@ function guarded(
         method: context.request.method,
         requestId: context.request.id,
         ...((context.authInfo ?? state.authInfo) && { authInfo: context.authInfo ?? state.authInfo }),
+        ...(state.client && { client: state.client }),
       });
     }
     return refusal;

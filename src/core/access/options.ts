@@ -9,9 +9,10 @@ export interface AccessOptions {
    * servers MUST validate `Origin`). Default true. A request whose `Origin` is present and not allowed gets
    * 403 with a JSON-RPC error before its body is read; a request without `Origin` (non-browser clients)
    * passes. Allowed, besides `origins`: localhost origins (any port) when the server is addressed as
-   * localhost (`Host` is `localhost`, `127.0.0.1` or `[::1]`), and the server's own origin when a rebinding
-   * cannot fake it (over HTTPS, at an IP address, or with `hosts` set). `false` turns every check
-   * off: right only behind a proxy or gateway that already checks `Origin` and `Host`.
+   * localhost (`Host` is `localhost`, `127.0.0.1` or `[::1]`), and the server's own origin (the host and port
+   * `Host` names) when a rebinding cannot fake it (over HTTPS, at an IP address, or with `hosts` set). Decided
+   * from `Origin`, `Host` and these options only, never from the URL a runtime built from the request target.
+   * `false` turns every check off: right only behind a proxy or gateway that already checks `Origin` and `Host`.
    * See docs/decisions/0012-access-control.md.
    */
   checkOrigin?: boolean;
@@ -128,7 +129,9 @@ export interface AuthOptions {
    * Remember each valid token's `verify` answer, keyed by the SHA-256 of the token (the token itself is not
    * kept as a key), until the token expires or `maxAgeSeconds` pass, whichever is first; the least recently
    * used entry goes past `maxEntries`. Only valid answers are kept; a cached answer skips `verify`, so it must
-   * not depend on the request. `true` is `{}`. Default off: a revoked token stays accepted until its entry
+   * not depend on the request. Each request gets its own copy, whatever the answer's shape (so a tool that
+   * changes `ctx.authInfo` changes no later request); an answer holding what cannot be copied (a `Promise`, a
+   * `WeakMap`) is not kept. `true` is `{}`. Default off: a revoked token stays accepted until its entry
    * ends.
    * @throws TypeError at construction for a limit that is not a positive integer.
    */
@@ -146,7 +149,8 @@ export interface AuthOptions {
   /**
    * The protected-resource metadata URL to advertise in challenges (RFC 9728), e.g. the `url` of
    * `protectedResourceMetadata(...)`. Default: `/.well-known/oauth-protected-resource` plus the request's
-   * path, on the request's origin; set it when a proxy changes the origin or the path.
+   * path, on the host `Host` names (never the authority of an absolute-form request target), with the scheme
+   * the runtime reports; set it when a proxy changes the scheme, the host or the path.
    */
   resourceMetadataUrl?: string;
 }

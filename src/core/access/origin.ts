@@ -2,17 +2,19 @@
  * The Origin and Host checks every request passes before anything else is read (the MCP transport spec:
  * servers MUST validate `Origin` against DNS rebinding). The rules and messages are the SDK's
  * (`validateOriginHeader`, `validateHostHeader`, the localhost lists); this file only decides which of
- * its allowlists apply to a request. See docs/decisions/0012-access-control.md.
+ * its allowlists apply to a request. Every decision rests on the request's headers (`Origin`, `Host`) and the
+ * configuration, never on the URL a runtime built from the request target: given an absolute-form target
+ * (`POST https://evil.example/mcp HTTP/1.1`), Node's servers make that the request's URL, whatever `Host`
+ * says and whatever `access.hosts` allows. See docs/decisions/0012-access-control.md.
  */
 import {
-  hostHeaderValidationResponse,
   localhostAllowedHostnames,
   localhostAllowedOrigins,
-  originValidationResponse,
   validateHostHeader,
   validateOriginHeader,
 } from '@modelcontextprotocol/server';
 import { jsonRpcError } from '../http/responses.js';
+import { boundedText } from '../messages/bounded.js';
 import type { OriginPolicy } from './settle.js';
 
 /** The outcome: refused with a 403, or allowed, with the browser origin that was let in (for CORS). */
@@ -31,22 +33,28 @@ export function checkOrigin(policy: OriginPolicy, request: Request): OriginCheck
   const origin = request.headers.get('origin') || undefined;
   if (!policy.check) return { ok: true, origin };
   const hostHeader = request.headers.get('host');
-  // Runtimes that speak HTTP/2 may hand over `:authority` in the URL and no `Host` header.
+  // Runtimes that speak HTTP/2 may hand over `:authority` in the URL and no `Host` header (HTTP/1.1 requires
+  // one, and Node refuses a request without it).
   const host = () => hostHeader ?? new URL(request.url).host;
   if (policy.hosts) {
     const result = validateHostHeader(host(), policy.hosts as string[]);
-    if (!result.ok) {
-      const refused = hostHeader === null ? undefined : hostHeaderValidationResponse(request, policy.hosts as string[]);
-      return { ok: false, response: refused ?? jsonRpcError(403, -32000, result.message), reason: 'host' };
-    }
+    if (!result.ok) return { ok: false, response: refusal(result.message), reason: 'host' };
   }
-  if (origin === undefined || originAllowed(policy, origin, host(), request.url)) return { ok: true, origin };
-  // The SDK's own refusal: with nothing on its list, it refuses any present Origin, with its message.
-  const refused = originValidationResponse(request, []);
-  return { ok: false, response: refused ?? jsonRpcError(403, -32000, `Invalid Origin: ${origin}`), reason: 'origin' };
+  if (origin === undefined || originAllowed(policy, origin, host())) return { ok: true, origin };
+  // The SDK's own words: with nothing on its list, it refuses any present Origin.
+  const result = validateOriginHeader(origin, []);
+  return { ok: false, response: refusal(result.ok ? `Invalid Origin: ${origin}` : result.message), reason: 'origin' };
 }
 
-function originAllowed(policy: OriginPolicy, origin: string, host: string, requestUrl: string): boolean {
+/** Characters of a refused header a 403 quotes: a header can be as long as the runtime allows (16 KiB on Node). */
+const QUOTED_HEADER_CHARS = 256;
+
+/** The 403 the SDK's `originValidationResponse` and `hostHeaderValidationResponse` send, its quote bounded. */
+function refusal(message: string): Response {
+  return jsonRpcError(403, -32000, boundedText(message, QUOTED_HEADER_CHARS));
+}
+
+function originAllowed(policy: OriginPolicy, origin: string, host: string): boolean {
   // Parses the value (an unparsable one, like the opaque `null`, is refused) and matches `<scheme>://*`.
   const parsed = validateOriginHeader(origin, policy.schemes as string[]);
   if (parsed.ok) return true;
@@ -56,15 +64,27 @@ function originAllowed(policy: OriginPolicy, origin: string, host: string, reque
   if (policy.origins.has(serialized)) return true;
   // Addressed as localhost, the localhost origins are allowed (any port, as the SDK's lists are).
   if (validateHostHeader(host, LOCALHOST_HOSTS).ok && validateOriginHeader(origin, LOCALHOST_ORIGINS).ok) return true;
-  // Same origin. A rebinding page has the same origin as the server it rebinds to, so this holds only
-  // where the name cannot be rebound: over HTTPS (the certificate binds the name), at an IP address (a
-  // rebinding needs a DNS name), or when `access.hosts` already vouched for the name.
-  const self = new URL(requestUrl);
-  if (serialized !== `${self.protocol}//${self.host}`) return false;
+  // Same origin: the browser's origin names the host the request was sent to (`Host`). A rebinding page has
+  // the same origin as the server it rebinds to, so this holds only where the name cannot be rebound: over
+  // HTTPS (the browser checked a certificate for that name, so it reached this server or its TLS proxy), at
+  // an IP address (a rebinding needs a DNS name), or when `access.hosts` already vouched for the name.
+  if (url.host !== hostOf(url.protocol, host)) return false;
   return (
-    self.protocol === 'https:' ||
-    IPV4.test(self.hostname) ||
-    self.hostname.startsWith('[') ||
-    policy.hosts !== undefined
+    url.protocol === 'https:' || IPV4.test(url.hostname) || url.hostname.startsWith('[') || policy.hosts !== undefined
   );
+}
+
+/**
+ * `host` (a `Host` value) as an origin of `scheme` serializes it (lower case, its default port left out), or ''
+ * when it is not a bare host and port.
+ */
+export function hostOf(scheme: string, host: string): string {
+  let url: URL;
+  try {
+    url = new URL(`${scheme}//${host}`);
+  } catch {
+    return '';
+  }
+  const bare = url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password;
+  return bare ? url.host : '';
 }

@@ -10,9 +10,7 @@ import { perProjection } from '../model/per-projection.js';
 import type { Preparation, PreparedTool, ToolDocuments } from '../model/prepared.js';
 import { slicesOf } from '../model/slices.js';
 import type { AnyTool } from '../model/tool.js';
-import type { Observer } from '../observe/settle.js';
 import { checkAppViews } from '../probe/app-views.js';
-import { formatSchemaIssues } from '../probe/format-issues.js';
 import type { SchemaIssue } from '../probe/issue.js';
 import { checkToolNames } from '../probe/names.js';
 import { McpMountSchemaError } from '../probe/schema-error.js';
@@ -37,9 +35,8 @@ export interface DocumentsSetup extends DocumentsShape {
  * The mount's preparation from `documents`: every tool the module describes as it is now served its
  * documents; a stale one (changed, added, or the whole module for other options or another format) fails the
  * mount (`documents.stale: 'fail'`, the default), or, given `prepare` and `'prepare'`, is prepared here with a
- * `stale-documents` warning logged. A tool the module holds but the mount does not is a warning either way,
- * logged once under `schemaValidation.policy: 'throw'` (the policy logs it under `'warn'`) and named in the
- * error when the mount fails.
+ * `stale-documents` warning. A tool the module holds but the mount does not is a warning either way, named in
+ * the error when the mount fails. Warnings are the policy's to log, with the mount's others (prepare/policy.ts).
  *
  * @throws McpMountSchemaError listing each stale tool and the command to run, under `'fail'` or without `prepare`.
  */
@@ -47,7 +44,6 @@ export function preparationFromDocuments(
   tools: readonly AnyTool[],
   setup: DocumentsSetup,
   documents: DocumentsPolicy,
-  observer: Observer,
   prepare?: PrepareStale,
 ): Preparation {
   const match = matchDocuments(tools, setup, documents.module);
@@ -58,19 +54,11 @@ export function preparationFromDocuments(
     throw new McpMountSchemaError([...stale.map((s) => staleIssue(s, 'error')), ...removed]);
   const staleTools = tools.filter((t) => !match.matched.has(t.name));
   const prepared = staleTools.length > 0 ? prepare!(staleTools) : undefined;
-  const warnings = stale.map((s) => staleIssue(s, 'warning'));
-  if (warnings.length > 0) {
-    observer.logger.warn(
-      `mcp-mount: these tools were prepared at startup, because the build-time documents do not describe them:\n${warnings.map((w) => `  ${w.message}`).join('\n')}`,
-    );
-  }
-  // Under 'warn' the policy logs every issue, under 'skip' none; under 'throw' the mount starts regardless, so
-  // a module holding a tool the mount lacks is said here.
-  if (removed.length > 0 && setup.validation.policy === 'throw') {
-    observer.logger.warn(
-      `mcp-mount: the build-time documents hold tools the mount does not\n${formatSchemaIssues(removed)}`,
-    );
-  }
+  // Logged with the mount's other startup warnings, by the policy (prepare/policy.ts).
+  const warnings = stale.map((s) => ({
+    ...staleIssue(s, 'warning'),
+    message: `${s.reason}; prepared at startup, as the build-time documents do not describe it`,
+  }));
   const byName = new Map(prepared?.tools.map((t) => [t.name, t]));
   // The names, the hook and the views are checked below for every tool: only the stale tools' own issues here.
   const ownOf = (issues: SchemaIssue[]) => issues.filter((i) => byName.has(i.tool));

@@ -32,9 +32,10 @@ export interface LimitsOptions {
   timeoutMs?: number;
   /**
    * Rate limits per caller and per tool, on `rate-limiter-flexible` (docs/guide/limits.md): in memory by
-   * default, or in a store the replicas share (`store`). A limited `tools/call` gets `isError`
-   * `Tool <name> is rate limited: retry in <N> s`; any other limited request HTTP 429 with `Retry-After`;
-   * both reach `onRefusal` (`rate-limited`). Default none.
+   * default, or in a store the replicas share (`store`). Every request is counted as it arrives, before any
+   * repair or validation (a call with invalid arguments or to an unknown tool included). A limited
+   * `tools/call` gets `isError` `Tool <name> is rate limited: retry in <N> s`, unchecked and unrun; any other
+   * limited request HTTP 429 with `Retry-After`; both reach `onRefusal` (`rate-limited`). Default none.
    */
   rate?: RateLimitOptions;
   /**
@@ -72,15 +73,20 @@ export interface RateWindow {
  * ```
  */
 export interface RateLimitOptions {
-  /** Requests of any method per caller (a `tools/call` counts here and in its tool's window). */
+  /**
+   * Requests of any method per caller, each counted as it arrives, whatever becomes of it (a `tools/call`
+   * counts here and in its tool's window; each message of a batch counts).
+   */
   perCaller?: RateWindow;
-  /** Calls of the named tool per caller. */
+  /** Calls of the named tool per caller, whatever their arguments. */
   perTool?: Readonly<Record<string, RateWindow>>;
   /**
-   * The key of an anonymous request (an IP header your platform sets, say), or undefined: not limited. Runs
-   * once per request, before the body is read; a throw is a JSON-RPC 500 that `onError` sees.
+   * The key of an anonymous request, or undefined: not limited. `remoteAddress` is the client's address, where
+   * the adapter knows it or `observe.remoteAddressHeader` names a proxy's header (`key: ({ remoteAddress }) =>
+   * remoteAddress`). Runs once per request, before the body is read; a throw is a JSON-RPC 500 that `onError`
+   * sees.
    */
-  key?: (context: { request: Request; host: unknown }) => string | undefined;
+  key?: (context: { request: Request; host: unknown; remoteAddress?: string }) => string | undefined;
   /**
    * Builds each window's limiter: `rate-limiter-flexible`'s `RateLimiterMemory` by default; pass e.g.
    * `(options) => new RateLimiterRedis({ storeClient: redis, ...options })` so every replica counts in one

@@ -1,16 +1,19 @@
 /**
- * Rate limits and the concurrency cap, per request (docs/decisions/0021-rate-limits-and-timeouts.md): a
- * request that is not a `tools/call` is counted in its caller's window and refused with 429; a call is
- * counted in its caller's window and its tool's, then takes one of its caller's running slots, and is refused
- * with an `isError` the model can act on. Nothing here waits for another call: parallel calls are counted,
- * never queued.
+ * Rate limits and the concurrency cap, per request (docs/decisions/0021-rate-limits-and-timeouts.md). Every
+ * request of a caller is counted in its caller's window as it arrives, before any repair or validation work
+ * (a call with invalid arguments or to an unknown tool included), and a `tools/call` in its tool's window
+ * too. One over its window is refused: a call with an `isError` the model can act on, anything else with 429.
+ * A call let in then takes one of its caller's running slots. Nothing here waits for another call: parallel
+ * calls are counted, never queued.
  */
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import { jsonRpcError } from '../http/responses.js';
+import { isPlainObject } from '../json-schema/types.js';
 import { observeError } from '../observe/observe.js';
-import type { RefusalReason } from '../observe/options.js';
+import type { RefusalReason, RequestClient } from '../observe/options.js';
 import { observeCallRefusal, refusedWith } from '../observe/refusal.js';
 import type { Observer } from '../observe/settle.js';
+import type { RequestTrace } from '../observe/telemetry.js';
 import type { RateLimiter } from './options.js';
 import type { RatePolicy } from './rate-policy.js';
 import type { LimitsPolicy } from './settle.js';
@@ -19,13 +22,19 @@ import type { LimitsPolicy } from './settle.js';
  * The key a request is counted under: the token's subject, else its client id; for an anonymous request what
  * `limits.rate.key` returns. Undefined: not limited (no limits, or an anonymous request without a key).
  */
-export function limitKey(limits: LimitsPolicy, request: Request, authInfo: AuthInfo | undefined, host: unknown) {
+export function limitKey(
+  limits: LimitsPolicy,
+  request: Request,
+  authInfo: AuthInfo | undefined,
+  host: unknown,
+  remoteAddress?: string,
+) {
   if (!limits.rate) return undefined;
   if (authInfo) {
     const subject = authInfo.extra?.sub;
     return typeof subject === 'string' && subject !== '' ? `sub:${subject}` : `client:${authInfo.clientId}`;
   }
-  const key = limits.rate.key?.({ request, host: host ?? {} });
+  const key = limits.rate.key?.({ request, host: host ?? {}, ...(remoteAddress !== undefined && { remoteAddress }) });
   return typeof key === 'string' && key !== '' ? `anon:${key}` : undefined;
 }
 
@@ -36,51 +45,114 @@ export interface LimitedRequest {
   readonly method?: string;
   readonly authInfo?: AuthInfo;
   readonly call?: { readonly requestId?: string | number };
+  /** Its span, told of a refused call. */
+  readonly trace?: RequestTrace;
+  /** Where it came from, for the audit trail. */
+  readonly client?: RequestClient;
 }
 
-/** A request that is not a `tools/call`, past its caller's window: 429 with `Retry-After`, else undefined. */
-export async function limitRequest(
+/** A single `tools/call` over a window: its answer is the `isError` of `limitedCall`, given when it is served. */
+export interface OverLimit {
+  readonly retryAfterSeconds: number;
+}
+
+/**
+ * What counting a request came to: let in; refused with 429 (`response`), for anything but a single
+ * `tools/call`; or, for such a call, over a window (`limited`): it is still served, as an `isError`, with no
+ * repair, validation or handler run.
+ */
+export type Count =
+  | { response?: undefined; limited?: undefined }
+  | { response: Response; limited?: undefined }
+  | { response?: undefined; limited: OverLimit };
+
+const LET_IN: Count = Object.freeze({});
+
+/**
+ * Counts a request in its caller's window (`perCaller`), one point per JSON-RPC message (a batch counts each
+ * of its messages), and each `tools/call` in its tool's window (`perTool`), before anything else reads the
+ * message: so a call refused later for its arguments, or because its tool does not exist, has still been
+ * counted, and one over a window costs no repair or validation. Both windows are taken at once, as
+ * `rate-limiter-flexible`'s `RateLimiterUnion` does: one store round trip of latency, not two; the longer
+ * wait is the one named. `message` is the parsed body, undefined for a request without one (a GET, a body the
+ * SDK reads itself).
+ */
+export async function countRequest(
   limits: LimitsPolicy,
   observer: Observer,
+  message: unknown,
   state: LimitedRequest,
-): Promise<Response | undefined> {
-  const limiter = limits.rate?.perCaller;
-  if (!limiter || state.limitKey === undefined) return undefined;
-  const retry = await take(observer, limiter, state.limitKey, state);
-  if (retry === undefined) return undefined;
+): Promise<Count> {
+  const rate = limits.rate;
+  const key = state.limitKey;
+  if (!rate || key === undefined || (!rate.perCaller && rate.perTool.size === 0)) return LET_IN;
+  const messages = Array.isArray(message) ? message : [message];
+  const calls = new Map<string, number>();
+  for (const m of messages) {
+    const tool = calledTool(m);
+    if (tool !== undefined && rate.perTool.has(tool)) calls.set(tool, (calls.get(tool) ?? 0) + 1);
+  }
+  const single = Array.isArray(message) ? undefined : isPlainObject(message) ? message : undefined;
+  const about = aboutRequest(single, state);
+  const call = calledTool(single);
+  const takes: Array<Promise<number | undefined>> = [];
+  if (rate.perCaller) takes.push(take(observer, rate.perCaller, key, about, call, Math.max(1, messages.length)));
+  for (const [tool, points] of calls) takes.push(take(observer, rate.perTool.get(tool)!, key, about, tool, points));
+  const retry = Math.max(0, ...(await Promise.all(takes)).map((w) => w ?? 0));
+  if (retry === 0) return LET_IN;
+  if (call !== undefined) return { limited: { retryAfterSeconds: retry } };
   const response = jsonRpcError(429, -32000, `Rate limited: retry in ${retry} s`);
   response.headers.set('retry-after', String(retry));
-  return refusedWith(observer, response, {
+  const refused = await refusedWith(observer, response, {
     reason: 'rate-limited',
     retryAfterSeconds: retry,
-    ...(state.method !== undefined && { method: state.method }),
+    ...(about.method !== undefined && { method: about.method }),
+    ...(about.call?.requestId !== undefined && { requestId: about.call.requestId }),
     ...(state.authInfo && { authInfo: state.authInfo }),
+    ...(state.client && { client: state.client }),
   });
+  return { response: refused };
+}
+
+/**
+ * The answer to a call over a window (`countRequest`'s `limited`), reported to the audit trail when it is
+ * given: `Tool <name> is rate limited: retry in <N> s`.
+ */
+export function limitedCall(observer: Observer, state: LimitedRequest, tool: string, over: OverLimit): string {
+  const retry = over.retryAfterSeconds;
+  const text = `Tool ${tool} is rate limited: retry in ${retry} s`;
+  observeCallRefusal(observer, state, { reason: 'rate-limited', message: text, tool, retryAfterSeconds: retry });
+  return text;
+}
+
+/** The tool a message calls, when it is a `tools/call` naming one. */
+function calledTool(message: unknown): string | undefined {
+  if (!isPlainObject(message) || message.method !== 'tools/call' || !isPlainObject(message.params)) return undefined;
+  const { name } = message.params;
+  return typeof name === 'string' ? name : undefined;
+}
+
+/** What a refusal of `message` can say about it: its method and id, read from the message itself. */
+function aboutRequest(message: Record<string, unknown> | undefined, state: LimitedRequest): LimitedRequest {
+  const method = typeof message?.method === 'string' ? message.method : undefined;
+  const id = message?.id;
+  const requestId = typeof id === 'string' || typeof id === 'number' ? id : undefined;
+  return {
+    ...state,
+    ...(method !== undefined && { method }),
+    ...(requestId !== undefined && { call: { requestId } }),
+  };
 }
 
 /** A call let in: `release` gives its running slot back (once). */
 export type Admission = { ok: true; release(): void } | { ok: false; text: string };
 
-/** Whether a call of `tool` may run now: its caller's window, its tool's, then a running slot. */
-export async function admitCall(
-  limits: LimitsPolicy,
-  observer: Observer,
-  tool: string,
-  state: LimitedRequest,
-): Promise<Admission> {
+/** Whether a call of `tool`, already counted in its windows (`countRequest`), may take a running slot now. */
+export function admitCall(limits: LimitsPolicy, observer: Observer, tool: string, state: LimitedRequest): Admission {
   const rate = limits.rate;
   const key = state.limitKey;
-  if (!rate || key === undefined) return ADMITTED;
-  // Both windows at once, as `rate-limiter-flexible`'s `RateLimiterUnion` does: one store round trip of
-  // latency, not two. The longer wait is the one to name.
-  const limiters = [rate.perCaller, rate.perTool.get(tool)].filter((l) => l !== undefined);
-  const waits = await Promise.all(limiters.map((limiter) => take(observer, limiter, key, state, tool)));
-  const retry = Math.max(0, ...waits.map((w) => w ?? 0));
-  if (retry > 0) {
-    const text = `Tool ${tool} is rate limited: retry in ${retry} s`;
-    return refusedCall(observer, state, tool, 'rate-limited', text, retry);
-  }
-  return rate.concurrency === undefined ? ADMITTED : slot(observer, rate, key, tool, state);
+  if (!rate || key === undefined || rate.concurrency === undefined) return ADMITTED;
+  return slot(observer, rate, key, tool, state);
 }
 
 const ADMITTED: Admission = Object.freeze({ ok: true, release: () => {} });
@@ -123,7 +195,7 @@ function refusedCall(
 }
 
 /**
- * Takes a point: undefined when taken, else the whole seconds until the window has room. A store that fails
+ * Takes `points`: undefined when taken, else the whole seconds until the window has room. A store that fails
  * (its `consume` rejects with an `Error`) lets the request through and is logged (phase `limits`).
  */
 async function take(
@@ -131,10 +203,11 @@ async function take(
   limiter: RateLimiter,
   key: string,
   state: LimitedRequest,
-  tool?: string,
+  tool: string | undefined,
+  points: number,
 ): Promise<number | undefined> {
   try {
-    await limiter.consume(key);
+    await limiter.consume(key, points);
     return undefined;
   } catch (outcome) {
     if (outcome instanceof Error) {

@@ -11,6 +11,7 @@ import type { z } from 'zod';
 import { valueAt } from '../json-schema/pointer.js';
 import { tagValueText } from '../json-schema/tag-values.js';
 import type { Schema } from '../zod/def.js';
+import { FAILURE_TEXT_CHARS } from './bounded.js';
 import { expectedName, shortLiteral, typeName } from './describe.js';
 import { formatPath } from './path.js';
 import { alternativesAt, alternativesLine, failedTag, onlyMissing, tagRequirements, tagValues } from './union-text.js';
@@ -37,8 +38,9 @@ interface Entry {
 }
 
 /**
- * Formats Zod issues (and repair issues) as one line per failing path, for the first 20 paths; one more
- * line counts the failures not shown, so the text stays short however many there are. `schema` and
+ * Formats Zod issues (and repair issues) as one line per failing path, for the first 20 paths and within
+ * `FAILURE_TEXT_CHARS`; one more line counts the failures not shown, so the text stays short however many
+ * there are and however long the keys a path quotes (each path is bounded, path.ts). `schema` and
  * `value` are optional: with the value, "received" names the type actually sent (and a missing key reads
  * `required`); with both, a failure inside a discriminated union names the chosen variant's
  * required fields.
@@ -85,13 +87,18 @@ export function formatIssues(
     if (!group.texts.includes(e.text)) group.texts.push(e.text);
     if (e.hint === false) group.hint = false;
   }
-  const lines = order.slice(0, MAX_LINES).map((shown) => {
+  const lines: string[] = [];
+  let chars = 0;
+  for (const shown of order.slice(0, MAX_LINES)) {
     const group = byShown.get(shown)!;
     let line = `${shown === '' ? '(root)' : shown}: ${group.texts.join('; ')}`;
     if (schema && hasValue && group.hint) line += variantSuffix(schema, value, group.at);
-    return line;
-  });
-  const more = unread + Math.max(0, order.length - MAX_LINES);
+    // The first line is always shown; past the budget the rest are counted.
+    if (lines.length > 0 && chars + line.length > FAILURE_TEXT_CHARS) break;
+    chars += line.length;
+    lines.push(line);
+  }
+  const more = unread + Math.max(0, order.length - lines.length);
   if (more > 0)
     lines.push(`…and ${more} more ${more === 1 ? 'failure' : 'failures'} not shown; fix these and send again`);
   return lines;

@@ -5,7 +5,8 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { IgnoredKey } from '../messages/ignored-keys.js';
 import type { Repair } from '../repair/index.js';
-import type { Caller, ErrorInfo, ErrorPhase } from './options.js';
+import { loggedError, logValue } from './log-text.js';
+import type { Caller, ErrorInfo, ErrorPhase, RequestClient } from './options.js';
 import type { Observer } from './settle.js';
 import type { RequestTrace } from './telemetry.js';
 
@@ -28,18 +29,21 @@ export interface CallRecord {
   inputRequired?: boolean;
   /** The request's span, when traced. */
   trace?: RequestTrace;
+  /** Where the request came from. */
+  client?: RequestClient;
 }
 
-/** What the hooks are told about who made a call (its request id, its caller) and with what arguments. */
+/** What the hooks are told about who made a call (its request id, its caller, where from) and with what arguments. */
 export function whoCalled(
-  state: { call?: { requestId?: string | number }; authInfo?: AuthInfo; trace?: RequestTrace },
+  state: { call?: { requestId?: string | number }; authInfo?: AuthInfo; trace?: RequestTrace; client?: RequestClient },
   args: unknown,
-): Pick<CallRecord, 'requestId' | 'authInfo' | 'args' | 'trace'> {
+): Pick<CallRecord, 'requestId' | 'authInfo' | 'args' | 'trace' | 'client'> {
   return {
     requestId: state.call?.requestId,
     authInfo: state.authInfo,
     args,
     ...(state.trace && { trace: state.trace }),
+    ...(state.client && { client: state.client }),
   };
 }
 
@@ -58,6 +62,7 @@ export function observeCall(observer: Observer, record: CallRecord): void {
       durationMs: performance.now() - record.started,
       ...(record.requestId !== undefined && { requestId: record.requestId }),
       ...(record.authInfo && { caller: callerOf(record.authInfo) }),
+      ...(record.client && { client: record.client }),
       ...argsOf(observer, record),
       ...(record.inputRequired && { inputRequired: true }),
     });
@@ -77,7 +82,7 @@ export function observeError(observer: Observer, error: unknown, where: ErrorWhe
   const { authInfo, errorId = crypto.randomUUID(), ...rest } = where;
   const info: ErrorInfo = { ...rest, errorId, ...(authInfo && { caller: callerOf(authInfo) }) };
   try {
-    observer.logger.error(errorLine(info), error);
+    observer.logger.error(errorLine(info), loggedError(error));
   } catch {
     // A logger that throws has nowhere else to go; onError still hears of the error.
   }
@@ -85,17 +90,25 @@ export function observeError(observer: Observer, error: unknown, where: ErrorWhe
   try {
     observer.onError(error, info);
   } catch (hookError) {
-    observer.logger.error('mcp-mount: onError threw', hookError);
+    observer.logger.error('mcp-mount: onError threw', loggedError(hookError));
   }
   return errorId;
 }
 
-/** `mcp-mount: handler error (error id …, tool orders, caller client-1/alice, request 7)`. */
+/**
+ * `mcp-mount: handler error (error id …, tool orders, caller client-1/alice, request 7)`. The tool, the caller
+ * and the request id may be what a client chose (an unknown tool's name, a JSON-RPC id, a subject a verifier
+ * copied from a token): each is written plainly only when it is a short plain token, and quoted and escaped
+ * otherwise (log-text.ts), so no value can end the line or pass for another field.
+ */
 function errorLine(info: ErrorInfo): string {
   const parts = [`error id ${info.errorId}`];
-  if (info.tool !== undefined) parts.push(`tool ${info.tool}`);
-  if (info.caller) parts.push(`caller ${info.caller.clientId}${info.caller.subject ? `/${info.caller.subject}` : ''}`);
-  if (info.requestId !== undefined) parts.push(`request ${String(info.requestId)}`);
+  if (info.tool !== undefined) parts.push(`tool ${logValue(info.tool)}`);
+  if (info.caller) {
+    const { clientId, subject } = info.caller;
+    parts.push(`caller ${logValue(clientId)}${subject ? `/${logValue(subject)}` : ''}`);
+  }
+  if (info.requestId !== undefined) parts.push(`request ${logValue(info.requestId)}`);
   return `mcp-mount: ${phaseText(info.phase)} error (${parts.join(', ')})`;
 }
 
@@ -125,7 +138,7 @@ function argsOf(observer: Observer, record: CallRecord): { args?: unknown } {
   try {
     return { args: observer.redact(args as Record<string, unknown>, record.tool) };
   } catch (error) {
-    observer.logger.error('mcp-mount: redact threw; args left out of onCall', error);
+    observer.logger.error('mcp-mount: redact threw; args left out of onCall', loggedError(error));
     return {};
   }
 }

@@ -33,8 +33,12 @@ export interface ObserveOptions {
   /**
    * Where probe warnings and every unexpected error are logged. Default `console`. An error's line is
    * `mcp-mount: <phase> error (error id <id>, tool <name>, caller <clientId>[/<subject>], request <id>)`, the
-   * error itself the second argument (so a stack is printed). Pass `{ warn() {}, error() {} }` to log nothing
-   * (e.g. when `onError` ships errors elsewhere).
+   * error itself the second argument (so a stack is printed). A value a client may have chosen (the tool's
+   * name, the caller, the request id) is written as it is only when it is a short plain token
+   * (`[A-Za-z0-9_.:@+-]`, up to 128 characters), else as a JSON string with every control, bidirectional and
+   * zero-width character escaped, cut at 256 characters: no client can end the line or forge another. An
+   * error whose message holds such characters is handed over as an escaped copy (`onError` gets the original).
+   * Pass `{ warn() {}, error() {} }` to log nothing (e.g. when `onError` ships errors elsewhere).
    */
   logger?: Pick<Console, 'warn' | 'error'>;
   /**
@@ -51,6 +55,32 @@ export interface ObserveOptions {
    * A `ToolError`'s message is sent in either case; argument validation errors always are.
    */
   exposeErrors?: boolean;
+  /**
+   * A request header your proxy or platform sets to the client's address, read for `client.remoteAddress` in
+   * `onRefusal` and `onCall` events (and handed to `limits.rate.key`) in place of the address the adapter
+   * saw, which behind a proxy is the proxy's: `'cf-connecting-ip'` on Cloudflare, `'x-real-ip'` behind nginx,
+   * `'x-forwarded-for'` or `'forwarded'` behind one proxy that appends to it (the last entry is taken: the one
+   * that proxy wrote; entries before it are what the client sent, and can be anything). Only a header a proxy
+   * in front of every request sets may be named here: a client can send any header. Default none: the
+   * adapter's address (Node's socket, Bun's `requestIP`, Deno's `remoteAddr`; Next.js and Workers hand over
+   * none).
+   * @throws TypeError at construction for a value that is not a header name.
+   * @example remoteAddressHeader: 'cf-connecting-ip'
+   */
+  remoteAddressHeader?: string;
+}
+
+/**
+ * Where a request came from, as the HTTP request said, for audit: each value as sent, cut after 256
+ * characters (a client chooses them: escape them before printing). Not the MCP `clientInfo`.
+ */
+export interface RequestClient {
+  /** The client's address: from `observe.remoteAddressHeader` when set and present, else from the adapter. */
+  remoteAddress?: string;
+  /** The `User-Agent` header. */
+  userAgent?: string;
+  /** The `Origin` header (sent by browsers). */
+  origin?: string;
 }
 
 /** Who called, for audit: from the caller's `AuthInfo`. */
@@ -142,6 +172,8 @@ export interface RefusalEvent {
   requestId?: string | number;
   /** Who called, when authenticated. */
   caller?: Caller;
+  /** Where the request came from: its address, `User-Agent` and `Origin`, where known. */
+  client?: RequestClient;
   /** When the client may retry, in seconds (`Retry-After`, or the time named in the `isError` text). */
   retryAfterSeconds?: number;
 }
@@ -158,6 +190,8 @@ export interface CallEvent {
   requestId?: string | number;
   /** Who called, when authenticated (`access.auth`, or an `authInfo` the host passed). */
   caller?: Caller;
+  /** Where the request came from: its address, `User-Agent` and `Origin`, where known. */
+  client?: RequestClient;
   /** The arguments as the client sent them, through `observe.redact` when set. */
   args?: unknown;
   repairs: readonly { path: string; from: string }[];

@@ -2,10 +2,11 @@
  * The audit trail of refusals (`observe.onRefusal`): every place the mount refuses a request or a call reports
  * it here, once, and the hook never changes the response.
  */
-import type { AuthInfo } from '@modelcontextprotocol/server';
+import { type AuthInfo, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { callerOf, observeError } from './observe.js';
-import type { RefusalEvent, RefusalReason } from './options.js';
+import type { RefusalEvent, RefusalReason, RequestClient } from './options.js';
 import type { Observer } from './settle.js';
+import type { RequestTrace } from './telemetry.js';
 
 /** A refusal as the refusing step knows it: the caller as its `AuthInfo`. */
 export type Refusal = Omit<RefusalEvent, 'caller'> & { authInfo?: AuthInfo };
@@ -28,21 +29,32 @@ export function observeRefusal(observer: Observer, refusal: Refusal): void {
 }
 
 /**
- * A `tools/call` of `tool` refused inside MCP (an `isError` result: unknown tool, over a limit, past its
- * deadline), reported with the call's request id and caller from `state`.
+ * A `tools/call` of `tool` refused inside MCP (an unknown tool's JSON-RPC error; an `isError` result over a
+ * limit or past its deadline), reported with the call's request id and caller from `state`, and told to its
+ * span as `error.type`: the JSON-RPC code the SDK answers an unknown tool with, else `tool_error`.
  */
 export function observeCallRefusal(
   observer: Observer,
-  state: { call?: { requestId?: string | number }; authInfo?: AuthInfo },
+  state: {
+    call?: { requestId?: string | number };
+    authInfo?: AuthInfo;
+    trace?: RequestTrace;
+    client?: RequestClient;
+  },
   refusal: { reason: RefusalReason; message: string; tool: string; retryAfterSeconds?: number },
 ): void {
+  state.trace?.refused(refusal.reason === 'unknown-tool' ? UNKNOWN_TOOL_ERROR : 'tool_error');
   observeRefusal(observer, {
     ...refusal,
     method: 'tools/call',
     ...(state.call?.requestId !== undefined && { requestId: state.call.requestId }),
     ...(state.authInfo && { authInfo: state.authInfo }),
+    ...(state.client && { client: state.client }),
   });
 }
+
+/** The SDK answers a call to a tool it does not hold with this JSON-RPC error code, in both eras. */
+const UNKNOWN_TOOL_ERROR = String(ProtocolErrorCode.InvalidParams);
 
 /** A refused HTTP response as it goes out: reported, then returned unchanged. */
 export async function refusedWith(

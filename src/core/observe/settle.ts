@@ -12,6 +12,7 @@ export const OBSERVE_KEYS = optionKeys<ObserveOptions>()([
   'redact',
   'exposeErrors',
   'openTelemetry',
+  'remoteAddressHeader',
 ]);
 
 /** What the mount reports through: `observe`, defaulted (`logger` is `console`). Frozen. */
@@ -26,16 +27,23 @@ export interface Observer {
   readonly exposeErrors: boolean;
   /** The tracer and histogram; undefined without `openTelemetry`. */
   readonly telemetry?: Telemetry;
+  /** `remoteAddressHeader`, lower case; undefined: the adapter's address. */
+  readonly remoteAddressHeader?: string;
 }
 
 /**
  * Settles `observe`: hooks checked to be functions, `logger` defaulted to `console`.
- * @throws TypeError for a hook that is not a function, or an `openTelemetry` that is not the API module.
+ * @throws TypeError for a hook that is not a function, an `openTelemetry` that is not the API module, or a
+ *   `remoteAddressHeader` that is not a header name.
  * @example `settleObserve({ onError: (error, info) => report(error, info.errorId) })`
  */
 export function settleObserve(observe: ObserveOptions): Observer {
   const telemetry = settleTelemetry(observe.openTelemetry, undefined);
   for (const key of ['onCall', 'onError', 'redact', 'onRefusal'] as const) hookOption(`observe.${key}`, observe[key]);
+  const header = observe.remoteAddressHeader;
+  if (header !== undefined && (typeof header !== 'string' || !HEADER_NAME.test(header))) {
+    throw new TypeError(`mcp-mount: observe.remoteAddressHeader must be a header name, got ${String(header)}`);
+  }
   return Object.freeze({
     exposeErrors: observe.exposeErrors === true,
     logger: observe.logger ?? console,
@@ -44,5 +52,8 @@ export function settleObserve(observe: ObserveOptions): Observer {
     ...(observe.redact && { redact: observe.redact }),
     ...(observe.onRefusal && { onRefusal: observe.onRefusal }),
     ...(telemetry && { telemetry }),
+    ...(header !== undefined && { remoteAddressHeader: header.toLowerCase() }),
   });
 }
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;

@@ -3,19 +3,26 @@
  * MCP semantic conventions (docs/decisions/0022-opentelemetry.md): only when the mount was handed the API
  * (`observe.openTelemetry`); otherwise nothing here runs. The parent is the W3C `traceparent` the message
  * carries in `params._meta`, else the HTTP header's, read here so that it works with the API alone (a Worker
- * with no SDK propagator registered).
+ * with no SDK propagator registered). A span's name holds only names the mount knows; every value a client
+ * chose that an attribute or event carries is escaped and cut (log-text.ts), as in a log line.
  */
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import { whenSent } from '../http/responses.js';
 import { isPlainObject } from '../json-schema/types.js';
 import type { IgnoredKey } from '../messages/ignored-keys.js';
 import type { Repair } from '../repair/index.js';
+import { escapedText } from './log-text.js';
 import type { OtelContext, Telemetry } from './telemetry-api.js';
 
 /** What the rest of the request tells its span. */
 export interface RequestTrace {
   /** A finished `tools/call`: `isError` results are `error.type` `tool_error`; repairs and ignored keys. */
   called(record: { ok: boolean; repairs: readonly Repair[]; ignoredKeys: readonly IgnoredKey[] }): void;
+  /**
+   * A request refused inside MCP, in a response the HTTP status does not tell apart (a call to an unknown
+   * tool: a JSON-RPC error in a 200): `errorType` is its `error.type`, e.g. the JSON-RPC code `-32602`.
+   */
+  refused(errorType: string): void;
   /** Runs `fn` with the span as the active context (so a handler's own spans are its children). */
   within<R>(fn: () => R): R;
   /** Ends the span when `response` has been sent (a stream: when it ends) and records the duration. */
@@ -28,17 +35,23 @@ const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(
 /** Events kept per span for repairs and ignored keys; the counts are attributes. */
 const EVENTS_KEPT = 10;
 
-/** The tool and prompt names the mount serves: the only ones the histogram records by name. */
+/**
+ * The tool and prompt names the mount serves and its static resources' URIs: the only targets a span is named
+ * by, and the only names the histogram records.
+ */
 export interface KnownNames {
   tools: ReadonlySet<string>;
   prompts: ReadonlySet<string>;
+  resources: ReadonlySet<string>;
 }
 
 /**
  * Starts the span of one MCP message (`message` is the parsed body; a batch is traced as its method-less
- * whole). The span carries what the client sent; the histogram only values from bounded sets (`known`
- * names, the MCP methods, the SDK's protocol versions), the rest as `_OTHER`, so a client cannot grow the
- * metric's series without bound.
+ * whole). Its name is `{method} {target}` from names the mount knows only: an MCP method (any other is
+ * `_OTHER`), and a tool, prompt or static resource it serves (another target is left out, as the conventions
+ * say for a target without low cardinality). The attributes carry what the client sent, escaped and cut; the
+ * histogram only values from bounded sets (`known` names, the MCP methods, the SDK's protocol versions), the
+ * rest as `_OTHER`, so a client can neither shape a span's name nor grow the metric's series without bound.
  */
 export function startTrace(telemetry: Telemetry, request: Request, message: unknown, known: KnownNames): RequestTrace {
   const { api, tracer, duration } = telemetry;
@@ -47,9 +60,7 @@ export function startTrace(telemetry: Telemetry, request: Request, message: unkn
   const params = isPlainObject(single.params) ? single.params : {};
   const meta = isPlainObject(params._meta) ? params._meta : {};
   const attributes = requestAttributes(single, params, meta, request);
-  const method = attributes['mcp.method.name'];
-  const target = attributes['gen_ai.tool.name'] ?? attributes['gen_ai.prompt.name'] ?? attributes['mcp.resource.uri'];
-  const name = method === undefined ? 'mcp' : target === undefined ? String(method) : `${method} ${target}`;
+  const name = spanName(single, params, known);
   const parent = parentContext(telemetry, meta, request);
   const span = tracer.startSpan(name, { kind: api.SpanKind.SERVER, attributes }, parent);
   const active = api.trace.setSpan(parent, span);
@@ -69,10 +80,16 @@ export function startTrace(telemetry: Telemetry, request: Request, message: unkn
     called({ ok, repairs, ignoredKeys }) {
       if (!ok) errorType = 'tool_error';
       span.setAttributes({ 'mcp_mount.repairs': repairs.length, 'mcp_mount.ignored_keys': ignoredKeys.length });
-      for (const r of repairs.slice(0, EVENTS_KEPT)) span.addEvent('mcp_mount.repair', { path: r.path, from: r.from });
-      for (const k of ignoredKeys.slice(0, EVENTS_KEPT)) {
-        span.addEvent('mcp_mount.ignored_key', { path: k.path, ...(k.didYouMean && { did_you_mean: k.didYouMean }) });
+      for (const r of repairs.slice(0, EVENTS_KEPT)) {
+        span.addEvent('mcp_mount.repair', { path: escapedText(r.path), from: r.from });
       }
+      for (const k of ignoredKeys.slice(0, EVENTS_KEPT)) {
+        const attributes = { path: escapedText(k.path), ...(k.didYouMean && { did_you_mean: k.didYouMean }) };
+        span.addEvent('mcp_mount.ignored_key', attributes);
+      }
+    },
+    refused(type) {
+      errorType ??= type;
     },
     within: (fn) => api.context.with(active, fn),
     end(response) {
@@ -99,17 +116,40 @@ function requestAttributes(
     (method === 'initialize' ? stringOf(params.protocolVersion) : undefined);
   const id = message.id;
   const name = stringOf(params.name);
+  // Each of these is the client's text: escaped and cut, as a log line writes it.
+  const sent = (value: string) => escapedText(value);
   return {
     'network.protocol.name': 'http',
     'network.transport': 'tcp',
-    ...(method !== undefined && { 'mcp.method.name': method }),
-    ...((typeof id === 'string' || typeof id === 'number') && { 'jsonrpc.request.id': String(id) }),
-    ...(version !== undefined && { 'mcp.protocol.version': version }),
+    ...(method !== undefined && { 'mcp.method.name': sent(method) }),
+    ...((typeof id === 'string' || typeof id === 'number') && { 'jsonrpc.request.id': sent(String(id)) }),
+    ...(version !== undefined && { 'mcp.protocol.version': sent(version) }),
     ...(method === 'tools/call' &&
-      name !== undefined && { 'gen_ai.tool.name': name, 'gen_ai.operation.name': 'execute_tool' }),
-    ...(method === 'prompts/get' && name !== undefined && { 'gen_ai.prompt.name': name }),
-    ...(method?.startsWith('resources/') && typeof params.uri === 'string' && { 'mcp.resource.uri': params.uri }),
+      name !== undefined && { 'gen_ai.tool.name': sent(name), 'gen_ai.operation.name': 'execute_tool' }),
+    ...(method === 'prompts/get' && name !== undefined && { 'gen_ai.prompt.name': sent(name) }),
+    ...(method?.startsWith('resources/') && typeof params.uri === 'string' && { 'mcp.resource.uri': sent(params.uri) }),
   };
+}
+
+/**
+ * `{method} {target}` from names the mount knows: the method when MCP has it (else `_OTHER`), the tool, prompt
+ * or static resource when the mount serves it (else no target); `mcp` for a batch or a message without a
+ * method.
+ */
+function spanName(message: Record<string, unknown>, params: Record<string, unknown>, known: KnownNames): string {
+  const method = message.method;
+  if (typeof method !== 'string') return 'mcp';
+  if (!MCP_METHODS.has(method)) return OTHER;
+  const target =
+    method === 'tools/call'
+      ? params.name
+      : method === 'prompts/get'
+        ? params.name
+        : method.startsWith('resources/')
+          ? params.uri
+          : undefined;
+  const names = method === 'tools/call' ? known.tools : method === 'prompts/get' ? known.prompts : known.resources;
+  return typeof target === 'string' && names.has(target) ? `${method} ${target}` : method;
 }
 
 /** The histogram's attributes: the conventions' low-cardinality ones (no request id). */
@@ -129,6 +169,7 @@ function metricAttributes(
   const kept: Record<string, string | number | boolean> = {};
   for (const [key, allowed] of Object.entries(bounded)) {
     const value = attributes[key];
+    // The span's value, escaped: a name the mount serves (`[A-Za-z0-9_-]` for a tool) reads the same.
     if (value !== undefined) kept[key] = allowed(String(value)) ? value : OTHER;
   }
   if (errorType !== undefined) kept['error.type'] = errorType;
@@ -160,6 +201,9 @@ const MCP_METHODS: ReadonlySet<string> = new Set([
   'notifications/cancelled',
   'notifications/progress',
   'notifications/roots/list_changed',
+  // 2026-07-28.
+  'server/discover',
+  'subscriptions/listen',
 ]);
 
 /** The remote parent: `params._meta.traceparent` (and `tracestate`), else the HTTP headers; else the active context. */

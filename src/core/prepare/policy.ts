@@ -26,23 +26,14 @@ export const FATAL_UNDER_EVERY_POLICY: ReadonlySet<SchemaIssueCode> = new Set<Sc
 ]);
 
 /**
- * Warnings about how the mount itself will behave, not about a client's document: logged once at
- * construction under `'throw'` too, since the mount starts and would otherwise behave in silence (a scoped
- * tool with no `auth` answers 401 to every caller without credentials).
- */
-const LOGGED_AT_START: ReadonlySet<SchemaIssueCode> = new Set<SchemaIssueCode>([
-  'scopes-without-auth',
-  // A family served another document, or not served a tool, must hear of it even though the mount starts.
-  'projection-fallback',
-]);
-
-/**
  * Applies the policy to the issues a preparation found at construction and returns the tools to serve (the
  * issues of a projection prepared later are `lateIssues`'s).
  * - An error-level issue whose code is in `FATAL_UNDER_EVERY_POLICY` fails the mount, whatever the policy.
  * - `'throw'`: any error-level issue fails the mount, with one error listing all of them.
  * - `'warn'`: issues are logged once; tools that cannot be served are left out.
- * - Under `'throw'`, a mount that starts logs its `LOGGED_AT_START` warnings once.
+ * - Under `'throw'`, a mount that starts logs every warning once, in one entry: it starts, and would otherwise
+ *   serve what the probe warns of in silence (a scoped tool with no `auth` answering 401 to every caller, an
+ *   MCP Apps view of a MIME type hosts refuse), which only `mcp-mount check` would show.
  * - `'skip'`: nothing is reported; tools that cannot be served are still left out.
  *
  * @throws McpMountSchemaError as above: under `'throw'` listing every error, else the fatal ones.
@@ -54,7 +45,7 @@ export function servedTools(preparation: Preparation, prepare: PreparePolicy, ob
   const fatal = errors.filter((i) => FATAL_UNDER_EVERY_POLICY.has(i.code));
   if (fatal.length > 0) throw new McpMountSchemaError(policy === 'throw' ? errors : fatal);
   if (policy === 'throw' && errors.length > 0) throw new McpMountSchemaError(errors);
-  const atStart = issues.filter((i) => LOGGED_AT_START.has(i.code));
+  const atStart = issues.filter((i) => i.severity === 'warning');
   if (policy === 'throw' && atStart.length > 0) {
     observer.logger.warn(`mcp-mount: the mount starts with these warnings\n${formatSchemaIssues(atStart)}`);
   }
@@ -71,7 +62,7 @@ export function servedTools(preparation: Preparation, prepare: PreparePolicy, ob
  * What a mount does with the issues of a projection prepared after construction, on first use: it cannot fail
  * any more, and the tool is already served that family the default document or left out for it
  * (`familyDocument`), so they are logged, as the policy would have logged them at construction: under
- * `'throw'` the errors (which would have failed it) and the `LOGGED_AT_START` warnings, under `'warn'` all of
+ * `'throw'` the errors (which would have failed it) and the warnings, under `'warn'` all of
  * them, under `'skip'` none. The issues of one request's preparation (every tool of a first `tools/list`) make
  * one log entry. `mcp-mount check` and `validateMcpSchemas` prepare every projection, so CI sees them first
  * (docs/decisions/0026-projections-prepared-on-first-use.md).
@@ -79,7 +70,7 @@ export function servedTools(preparation: Preparation, prepare: PreparePolicy, ob
 export function lateIssues(prepare: PreparePolicy, observer: Observer): ((issues: SchemaIssue[]) => void) | undefined {
   const { policy } = prepare.validation;
   if (policy === 'skip') return undefined;
-  const shown = (i: SchemaIssue) => policy === 'warn' || i.severity === 'error' || LOGGED_AT_START.has(i.code);
+  const shown = (i: SchemaIssue) => policy === 'warn' || i.severity !== 'info';
   let pending: SchemaIssue[] | undefined;
   const flush = () => {
     const issues = pending!;

@@ -5,6 +5,7 @@
 import { type AuthInfo, isJsonContentType } from '@modelcontextprotocol/server';
 import { jsonRpcError } from '../http/responses.js';
 import { observeError } from '../observe/observe.js';
+import type { RequestClient } from '../observe/options.js';
 import { refusedWith } from '../observe/refusal.js';
 import type { Observer } from '../observe/settle.js';
 
@@ -29,15 +30,16 @@ export async function readMessage(
   maxBytes: number,
   observer: Observer,
   authInfo?: AuthInfo,
+  client?: RequestClient,
 ): Promise<MessageRead> {
   if (request.method !== 'POST') return { kind: 'sdk' };
   // Not JSON at all: the SDK answers 415 without anything being read, a body parsed elsewhere included.
   if (!isJsonContentType(request.headers.get('content-type'))) return { kind: 'sdk' };
-  if (parsedBody !== undefined) return parsedMessage(parsedBody, maxBytes, observer, authInfo);
+  if (parsedBody !== undefined) return parsedMessage(parsedBody, maxBytes, observer, authInfo, client);
   // Something before the core read it (a middleware's `await request.json()`): no bytes are left.
   if (request.bodyUsed || request.body?.locked) return { kind: 'answered', response: bodyAlreadyRead(observer) };
   const body = await readBodyLimited(request, maxBytes);
-  if (!body.ok && body.status === 413) return tooLargeAnswer(maxBytes, observer, authInfo);
+  if (!body.ok && body.status === 413) return tooLargeAnswer(maxBytes, observer, authInfo, client);
   if (!body.ok) {
     observeError(observer, body.error, { phase: 'body' });
     return { kind: 'answered', response: jsonRpcError(400, -32700, 'Parse error: the request body could not be read') };
@@ -59,6 +61,7 @@ async function parsedMessage(
   maxBytes: number,
   observer: Observer,
   authInfo?: AuthInfo,
+  client?: RequestClient,
 ): Promise<MessageRead> {
   let text: string | undefined;
   try {
@@ -69,7 +72,9 @@ async function parsedMessage(
   if (text === undefined) {
     return { kind: 'answered', response: jsonRpcError(400, -32700, 'Parse error: the parsed body is not JSON') };
   }
-  if (new TextEncoder().encode(text).byteLength > maxBytes) return tooLargeAnswer(maxBytes, observer, authInfo);
+  if (new TextEncoder().encode(text).byteLength > maxBytes) {
+    return tooLargeAnswer(maxBytes, observer, authInfo, client);
+  }
   return { kind: 'message', message: parsedBody };
 }
 
@@ -78,8 +83,9 @@ async function tooLargeAnswer(
   maxBytes: number,
   observer: Observer,
   authInfo: AuthInfo | undefined,
+  client: RequestClient | undefined,
 ): Promise<MessageRead> {
-  const refusal = { reason: 'too-large' as const, ...(authInfo && { authInfo }) };
+  const refusal = { reason: 'too-large' as const, ...(authInfo && { authInfo }), ...(client && { client }) };
   return {
     kind: 'answered',
     response: await refusedWith(observer, tooLarge(maxBytes), refusal),

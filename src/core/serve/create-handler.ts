@@ -42,7 +42,7 @@ export function createMcpFetchHandler<Host = unknown, S extends AnyZodObject = n
   // The stale tools of build-time documents are prepared without the features hook: the documents' path
   // runs it once, for the whole mount.
   const preparation = config.documents
-    ? preparationFromDocuments(tools, documentsSetup(config), config.documents, config.observe, (some) =>
+    ? preparationFromDocuments(tools, documentsSetup(config), config.documents, (some) =>
         prepareTools(some, setup, { ...mode, hook: false }),
       )
     : prepareTools(tools, setup, mode);

@@ -48,5 +48,5 @@ export function createPrebuiltMcpFetchHandler<Host = unknown, S extends AnyZodOb
       "mcp-mount: documents.stale: 'prepare' needs the preparation, which this mount leaves out; use createMcpFetchHandler (mcp-mount/fetch) for it",
     );
   }
-  return serveMount(config, preparationFromDocuments(tools, documentsSetup(config), config.documents, config.observe));
+  return serveMount(config, preparationFromDocuments(tools, documentsSetup(config), config.documents));
 }

@@ -6,6 +6,7 @@
 import * as z from 'zod';
 import { isPlainObject } from '../json-schema/types.js';
 import type { ArgumentLimits } from '../limits/settle.js';
+import { withBoundedEchoes } from '../messages/echoed-fields.js';
 import type { ClientIdentity } from '../prepare/client-identity.js';
 import { chooseProjection, clientIdentity } from '../prepare/projection-choice.js';
 import type { ProjectionPolicy } from '../prepare/settle.js';
@@ -66,19 +67,24 @@ const ARGUMENTS_OBJECT = z.looseObject({});
  *   `{ path: '', from: 'empty-arguments' }` (the tool's schema then judges `{}` as it judges any call);
  * - the whole `arguments` sent as one JSON string holding an object is parsed (`repair.json`), within the
  *   mount's argument limits and without prototype keys;
- * - any other `arguments` becomes `{}` for the SDK and is kept as `unfit`, for the check to refuse.
- * JSON-RPC batches (gone since MCP 2025-06-18) pass through untouched.
+ * - any other `arguments` becomes `{}` for the SDK and is kept as `unfit`, for the check to refuse;
+ * - a field the SDK's errors quote back (an unknown tool's name, a protocol revision) and longer than anything
+ *   served is cut, so no answer echoes it whole (messages/echoed-fields.ts).
+ * JSON-RPC batches (gone since MCP 2025-06-18) pass through untouched but for that cut. Without `repair` (a
+ * call over its rate window, answered without being checked) `arguments` sent as text are not parsed: the SDK
+ * is handed `{}`.
  */
 export function readEnvelope(
   sent: unknown,
   request: Request,
   policy: EnvelopePolicy,
   host?: unknown,
+  { repair = true }: { repair?: boolean } = {},
 ): { body: unknown; state: MessageState } {
-  const message = withoutEmptyParams(sent);
+  const message = withBoundedEchoes(withoutEmptyParams(sent));
   const single = isPlainObject(message) ? message : undefined;
   const method = typeof single?.method === 'string' ? single.method : undefined;
-  const fixed = method === 'tools/call' && single ? fixArguments(single, policy) : undefined;
+  const fixed = method === 'tools/call' && single ? fixArguments(single, policy, repair) : undefined;
   const call = single && fixed ? calledTool(single, fixed) : undefined;
   const client = listingClient(policy.projection, request, message, method);
   let chosen: ProjectionName | undefined;
@@ -99,8 +105,8 @@ interface FixedArguments {
   unfit?: { value: unknown };
 }
 
-/** A `tools/call` message's `arguments`, fixed where the SDK would refuse them. */
-function fixArguments(message: Record<string, unknown>, policy: EnvelopePolicy): FixedArguments {
+/** A `tools/call` message's `arguments`, fixed where the SDK would refuse them; text parsed only with `repair`. */
+function fixArguments(message: Record<string, unknown>, policy: EnvelopePolicy, repair: boolean): FixedArguments {
   const params = message.params;
   if (!isPlainObject(params) || !('arguments' in params) || isPlainObject(params.arguments)) return { repairs: [] };
   const sent = params.arguments;
@@ -109,7 +115,7 @@ function fixArguments(message: Record<string, unknown>, policy: EnvelopePolicy):
   if (sent === '' || (Array.isArray(sent) && sent.length === 0)) {
     return { body: withArguments({}), repairs: [EMPTY_ARGUMENTS] };
   }
-  if (typeof sent === 'string' && policy.json) {
+  if (typeof sent === 'string' && policy.json && repair) {
     // The text is parsed within the mount's argument limits, as JSON text anywhere inside the arguments is.
     const repaired = repairArgs(sent, ARGUMENTS_OBJECT, {
       json: true,

@@ -1,7 +1,8 @@
 /**
  * The executor: the tool callback the SDK calls with a checked call (input-carrier.ts). It runs
  * `extend.resolve`, the handler and the output check, adds the notice of ignored keys, and reports the call to
- * `onCall` once.
+ * `onCall` once. A call that was over a rate window as it arrived is answered with that refusal, unchecked and
+ * unrun; one let in takes a running slot first.
  */
 import {
   type CallToolResult,
@@ -10,7 +11,7 @@ import {
   ProtocolErrorCode,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { admitCall } from '../limits/rate.js';
+import { admitCall, limitedCall } from '../limits/rate.js';
 import type { LimitsPolicy } from '../limits/settle.js';
 import { settledTimeout, timedOutText, withTimeout } from '../limits/timeout.js';
 import { formatIssues } from '../messages/index.js';
@@ -66,7 +67,12 @@ export function executor(prepared: PreparedTool, policy: RunPolicy): Executor {
         ignoredKeys: call.ignored,
         started: call.started,
       });
-    const admission = await admitCall(limits, observer, prepared.name, state);
+    if (call.limited) {
+      const text = limitedCall(observer, state, prepared.name, call.limited);
+      finish(false, { error: text });
+      return errorResult(text);
+    }
+    const admission = admitCall(limits, observer, prepared.name, state);
     if (!admission.ok) {
       finish(false, { error: admission.text });
       return withNotice(errorResult(admission.text), call.notice);

@@ -9,6 +9,7 @@ import { checkOrigin } from '../access/origin.js';
 import type { AccessPolicy } from '../access/settle.js';
 import { jsonRpcError } from '../http/responses.js';
 import type { Preparation } from '../model/prepared.js';
+import { requestClient } from '../observe/client.js';
 import { observeError } from '../observe/observe.js';
 import { refusedWith } from '../observe/refusal.js';
 import type { Observer } from '../observe/settle.js';
@@ -96,7 +97,10 @@ function guarded(access: AccessPolicy, observer: Observer, serve: RequestPath['f
     let allowed: string | undefined;
     try {
       const origin = checkOrigin(access.origin, request);
-      if (!origin.ok) return await refusedWith(observer, origin.response, { reason: origin.reason });
+      if (!origin.ok) {
+        const client = requestClient(observer, request, extras?.remoteAddress);
+        return await refusedWith(observer, origin.response, { reason: origin.reason, ...(client && { client }) });
+      }
       allowed = access.cors && origin.origin;
       if (access.cors && allowed && isPreflight(request)) return preflight(access.cors, allowed, request);
       return withCors(access.cors, allowed, await serve(request, extras));

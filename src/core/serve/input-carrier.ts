@@ -20,10 +20,15 @@ export interface CheckedCall extends ParsedCall {
   started: number;
   /** The arguments as the SDK handed them to the check. */
   args: unknown;
+  /** The call was over a rate window as it arrived: not checked, to be answered with that refusal. */
+  limited?: RequestState['limited'];
 }
 
-/** What the input carrier knows of the request that made a call: the call's envelope, and who made it. */
-export type Caller = Pick<RequestState, 'call' | 'authInfo' | 'trace'>;
+/** What the input carrier knows of the request that made a call: the call's envelope, who made it, its limit. */
+export type Caller = Pick<RequestState, 'call' | 'authInfo' | 'trace' | 'limited'>;
+
+/** What a call over its rate window carries instead of checked arguments. */
+const UNCHECKED = Object.freeze({ params: {}, input: {}, extend: undefined, repairs: [], ignored: [] });
 
 /** What a carrier shared by every request knows of the request: nothing (registration.ts says when it serves). */
 export const NO_CALLER: Caller = Object.freeze({});
@@ -56,6 +61,8 @@ export function inputCarrier(
 ): StandardSchemaWithJSON {
   return carrier(listedDocuments(prepared, projection, served).inputSchema, async (value) => {
     const started = performance.now();
+    // Over its rate window: no repair, no parse; the executor answers with the refusal.
+    if (caller.limited) return { value: { ...UNCHECKED, started, args: value, limited: caller.limited } };
     const check = await checkCall(prepared, value, policy, caller.call);
     if (check.ok) return { value: { ...check.value, started, args: value } satisfies CheckedCall };
     observeCall(observer, {

@@ -102,6 +102,7 @@ export type {
   ObserveOptions,
   RefusalEvent,
   RefusalReason,
+  RequestClient,
 } from '../observe/options.js';
 export type { ProjectionOption, ProjectionOptions, SchemaValidationOptions } from '../prepare/options.js';
 export type { MountServerOptions } from './identity.js';

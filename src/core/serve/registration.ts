@@ -8,6 +8,7 @@ import type { CallPolicy } from '../arguments/call.js';
 import { perProjection } from '../model/per-projection.js';
 import type { PreparedTool, ToolDocuments } from '../model/prepared.js';
 import type { AnyTool } from '../model/tool.js';
+import type { RequestClient } from '../observe/options.js';
 import { observeRefusal } from '../observe/refusal.js';
 import type { Observer } from '../observe/settle.js';
 import type { ProjectionName } from '../projection/names.js';
@@ -64,8 +65,14 @@ export function registration(prepared: PreparedTool, setup: RegistrationPolicy):
       observer.telemetry !== undefined);
   const configFor = (state: RequestState) => {
     const projection = state.projection();
-    if (!ownCarrier(state.call)) return shared(projection);
-    return { ...fixed(projection), inputSchema: inputCarrier(prepared, served, observer, policy, state, projection) };
+    // A call over its rate window is answered without a check: its carrier must know.
+    const config =
+      !ownCarrier(state.call) && !state.limited
+        ? shared(projection)
+        : { ...fixed(projection), inputSchema: inputCarrier(prepared, served, observer, policy, state, projection) };
+    // The SDK hands the challenge only the JSON-RPC request: where it came from is this request's to add.
+    if (!scopes || !state.client) return config;
+    return { ...config, scopeChallenge: auditedChallenge(observer, prepared.name, scopes, state.client) };
   };
   const run = executor(prepared, setup);
   const { execution } = prepared.tool;
@@ -81,7 +88,12 @@ export function registration(prepared: PreparedTool, setup: RegistrationPolicy):
 }
 
 /** The tool's scope challenge, with each 403 it decides reported to `onRefusal`. */
-function auditedChallenge(observer: Observer, tool: string, scopes: ScopeRule): ScopeChallengeHandler {
+function auditedChallenge(
+  observer: Observer,
+  tool: string,
+  scopes: ScopeRule,
+  client?: RequestClient,
+): ScopeChallengeHandler {
   return async (context) => {
     const challenge = await scopes.challenge(context);
     if (challenge) {
@@ -94,6 +106,7 @@ function auditedChallenge(observer: Observer, tool: string, scopes: ScopeRule): 
         tool,
         requestId: id,
         ...(context.authInfo && { authInfo: context.authInfo }),
+        ...(client && { client }),
       });
     }
     return challenge;

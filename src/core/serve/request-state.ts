@@ -1,6 +1,8 @@
 /** What one request tells the per-request server, beside the JSON-RPC message the SDK reads itself. */
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { Visibility } from '../access/visibility.js';
+import type { OverLimit } from '../limits/rate.js';
+import type { RequestClient } from '../observe/options.js';
 import type { RequestTrace } from '../observe/telemetry.js';
 import type { MessageState } from './envelope.js';
 
@@ -16,6 +18,12 @@ export interface FetchExtras<Host = unknown> {
    * already read then gets a JSON-RPC 500 (-32603) saying so, logged and reported to `onError`.
    */
   parsedBody?: unknown;
+  /**
+   * The client's address as the connection gives it (Node's socket, Bun's `requestIP`, Deno's `remoteAddr`),
+   * for the audit events and `limits.rate.key`; `observe.remoteAddressHeader` takes it from a proxy's header
+   * instead.
+   */
+  remoteAddress?: string;
 }
 
 /** What the executor needs to know about the request it serves. */
@@ -27,6 +35,13 @@ export interface RequestState extends MessageState {
   visible?: Visibility;
   /** The key its rate limits and running slots count under (limits.ts); undefined: not limited. */
   limitKey?: string;
+  /**
+   * Set when this `tools/call` was over a rate window as it arrived (limits/rate.ts `countRequest`): it is
+   * answered with that refusal, and nothing repairs, validates or runs it.
+   */
+  limited?: OverLimit;
   /** Its span (`observe.openTelemetry`); undefined when not traced. */
   trace?: RequestTrace;
+  /** Where it came from, for the audit events; undefined when no hook listens. */
+  client?: RequestClient;
 }

@@ -6,8 +6,9 @@
 
 import { authenticate } from '../access/auth.js';
 import type { AccessPolicy } from '../access/settle.js';
-import { limitKey as limitKeyOf, limitRequest } from '../limits/rate.js';
+import { countRequest, limitKey as limitKeyOf } from '../limits/rate.js';
 import type { LimitsPolicy } from '../limits/settle.js';
+import { remoteAddressOf, requestClient } from '../observe/client.js';
 import { type Refusal, refusedWith } from '../observe/refusal.js';
 import type { Observer } from '../observe/settle.js';
 import { startTrace } from '../observe/telemetry.js';
@@ -42,45 +43,70 @@ export function serveRequests(setup: RequestSetup, registrations: readonly Regis
   const sdk = sdkExchange(setup.sdk, tools, list);
   // A request without a JSON-RPC message of its own: no method, no call, the default projection.
   const outside = noMessage(envelopePolicy.projection);
-  // The tracer, and what the duration histogram may name: the mount's own tools and prompts, never a name a
-  // client made up. Built once, when the mount traces.
+  // The tracer, and what span names and the duration histogram may name: the mount's own tools, prompts and
+  // static resources, never a name a client made up. Built once, when the mount traces.
   const tracing = observer.telemetry && {
     telemetry: observer.telemetry,
-    known: { tools: new Set(registrations.map((r) => r.name)), prompts: new Set(setup.sdk.surface.prompts) },
+    known: {
+      tools: new Set(registrations.map((r) => r.name)),
+      prompts: new Set(setup.sdk.surface.prompts),
+      resources: new Set(setup.sdk.surface.resourceUris.keys()),
+    },
   };
 
   const fetch = async (request: Request, extras?: FetchExtras): Promise<Response> => {
+    // Where it came from, for the audit events: only read when a hook listens.
+    const client = requestClient(observer, request, extras?.remoteAddress);
     // Before the body is read: a request without valid credentials costs no more than its headers.
-    const auth = await authenticate(access, observer, request, extras?.authInfo);
+    const auth = await authenticate(access, observer, request, extras?.authInfo, client);
     if (!auth.ok) return auth.response;
     const { authInfo } = auth;
     const visible = await tools.visibility(request, authInfo, extras?.host);
-    const limitKey = limitKeyOf(limits, request, authInfo, extras?.host);
-    const plain: RequestState = { ...outside, extras, authInfo, visible, ...(limitKey !== undefined && { limitKey }) };
-    const read = await readMessage(request, extras?.parsedBody, limits.maxRequestBodyBytes, observer, authInfo);
+    const address = limits.rate && remoteAddressOf(observer, request, extras?.remoteAddress);
+    const limitKey = limitKeyOf(limits, request, authInfo, extras?.host, address);
+    const plain: RequestState = {
+      ...outside,
+      extras,
+      authInfo,
+      visible,
+      ...(limitKey !== undefined && { limitKey }),
+      ...(client && { client }),
+    };
+    const read = await readMessage(request, extras?.parsedBody, limits.maxRequestBodyBytes, observer, authInfo, client);
     if (read.kind === 'answered') return read.response;
-    if (read.kind === 'sdk') return sdk.exchange(request, plain, { authInfo }, read.body);
-    const refused = refusedMessage(read.message, request);
-    if (refused) return refused;
-    const envelope = readEnvelope(read.message, request, envelopePolicy, extras?.host);
+    if (read.kind === 'sdk') {
+      const count = await countRequest(limits, observer, undefined, plain);
+      return count.response ?? sdk.exchange(request, plain, { authInfo }, read.body);
+    }
     const trace = tracing && startTrace(tracing.telemetry, request, read.message, tracing.known);
-    const state: RequestState = { ...plain, ...envelope.state, ...(trace && { trace }) };
-    if (!trace) return answer(request, state, envelope.body);
+    const traced: RequestState = { ...plain, ...(trace && { trace }) };
+    if (!trace) return counted(request, traced, read.message);
     try {
-      return trace.end(await trace.within(() => answer(request, state, envelope.body)));
+      return trace.end(await trace.within(() => counted(request, traced, read.message)));
     } catch (error) {
       trace.fail(error);
       throw error;
     }
   };
 
-  /** A request whose message was read: refused for want of credentials or over its limit, or served. */
+  /**
+   * A request whose message was read: counted in its caller's rate windows before anything repairs or
+   * validates it (limits/rate.ts), then its envelope read (a call over a window gets no repair), then served.
+   */
+  const counted = async (request: Request, plain: RequestState, message: unknown): Promise<Response> => {
+    const count = await countRequest(limits, observer, message, plain);
+    if (count.response) return count.response;
+    const refused = refusedMessage(message, request);
+    if (refused) return refused;
+    const envelope = readEnvelope(message, request, envelopePolicy, plain.extras?.host, { repair: !count.limited });
+    const state: RequestState = { ...plain, ...envelope.state, ...(count.limited && { limited: count.limited }) };
+    return answer(request, state, envelope.body);
+  };
+
+  /** A request whose message was read and counted: refused for want of credentials, or served. */
   const answer = async (request: Request, state: RequestState, parsedBody: unknown): Promise<Response> => {
     const refused = tools.refuseCall(request, state);
     if (refused) return refusedWith(observer, refused, { reason: 'missing-token', ...aboutCall(state) });
-    // A call is limited where it runs (execute.ts), so the model gets an `isError` it can act on.
-    const limited = state.method === 'tools/call' ? undefined : await limitRequest(limits, observer, state);
-    if (limited) return limited;
     return sdk.exchange(request, state, { authInfo: state.authInfo, parsedBody });
   };
 
@@ -93,5 +119,6 @@ function aboutCall(state: RequestState): Omit<Refusal, 'reason' | 'status' | 'me
     ...(state.method !== undefined && { method: state.method }),
     ...(state.call && { tool: state.call.tool }),
     ...(state.call?.requestId !== undefined && { requestId: state.call.requestId }),
+    ...(state.client && { client: state.client }),
   };
 }

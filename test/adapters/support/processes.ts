@@ -29,7 +29,7 @@ export interface RunningProcess {
 }
 
 /**
- * Spawns `node <script> ...args` from the repo root and waits until `origin + readyPath` answers at all
+ * Spawns `node <script> ...args` from the repo root (or `cwd`) and waits until `origin + readyPath` answers at all
  * with a status below 500, the process exits, or `timeoutMs` passes.
  */
 export async function startProcess(
@@ -40,10 +40,11 @@ export async function startProcess(
     readyPath = '/',
     timeoutMs = 60_000,
     env = {},
-  }: { origin: string; readyPath?: string; timeoutMs?: number; env?: Record<string, string> },
+    cwd = repoRoot,
+  }: { origin: string; readyPath?: string; timeoutMs?: number; env?: Record<string, string>; cwd?: string },
 ): Promise<RunningProcess> {
   const child = spawn(process.execPath, [script, ...args], {
-    cwd: repoRoot,
+    cwd,
     env: { ...process.env, ...env },
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -103,18 +104,31 @@ export async function startNext(): Promise<RunningProcess> {
   );
 }
 
-/** `wrangler dev` (workerd, local only) on a wrangler config, e.g. the Cloudflare Worker example's. */
-export async function startWrangler(config: string): Promise<RunningProcess> {
+/**
+ * `wrangler dev` (workerd, local only) on a wrangler config, e.g. the Cloudflare Worker example's; started in
+ * `cwd` (a project of its own, whose build command wrangler runs there) with `env` added.
+ */
+export async function startWrangler(
+  config: string,
+  { cwd, env = {} }: { cwd?: string; env?: Record<string, string> } = {},
+): Promise<RunningProcess> {
   const port = await freePort();
   const inspector = await freePort();
   return startProcess(
-    'node_modules/wrangler/bin/wrangler.js',
+    `${repoRoot}node_modules/wrangler/bin/wrangler.js`,
     ['dev', '-c', config, '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspector)],
     {
       origin: `http://127.0.0.1:${port}`,
       timeoutMs: 90_000,
       // NODE_ENV=test: Miniflare uses its built-in `request.cf` instead of fetching one from the network.
-      env: { NODE_ENV: 'test', WRANGLER_SEND_METRICS: 'false', WRANGLER_SEND_ERROR_REPORTS: 'false', CI: 'true' },
+      env: {
+        NODE_ENV: 'test',
+        WRANGLER_SEND_METRICS: 'false',
+        WRANGLER_SEND_ERROR_REPORTS: 'false',
+        CI: 'true',
+        ...env,
+      },
+      ...(cwd !== undefined && { cwd }),
     },
   );
 }

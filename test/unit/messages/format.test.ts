@@ -294,3 +294,25 @@ describe('unknown keys of a strict variant', () => {
     expect(lines(strict, { kind: 'a', a: 'x', extra: 1 })).toEqual(['extra: unrecognized key']);
   });
 });
+
+describe('what a message quotes of the request is bounded', () => {
+  it('cuts a key past 64 characters with an ellipsis and its length', () => {
+    const key = 'k'.repeat(1_000_000);
+    expect(formatPath(['scores', key])).toBe(`scores["${'k'.repeat(64)}"…(1000000 characters)]`);
+  });
+
+  it('shows a path past 256 characters by its first and last levels', () => {
+    const path = Array.from({ length: 10_000 }, (_, i) => `level${i}`);
+    const shown = formatPath(path);
+    expect(shown.length).toBeLessThanOrEqual(256);
+    expect(shown).toMatch(/^level0\.level1\..*…\(\d+ more levels\)…\..*\.level9999$/);
+  });
+
+  it('keeps the failure lines of many long keys within the text budget, counting the rest', () => {
+    const schema = z.object({ scores: z.record(z.string(), z.number()) });
+    const scores = Object.fromEntries(Array.from({ length: 1_000 }, (_, i) => [`${i}${'k'.repeat(10_000)}`, 'x']));
+    const shown = lines(schema, { scores });
+    expect(shown.join('\n').length).toBeLessThanOrEqual(8192 + 200);
+    expect(shown.at(-1)).toMatch(/^…and \d+ more failures not shown/);
+  });
+});

@@ -188,7 +188,7 @@ describe('a mount given build-time documents', () => {
       observe: { logger: { warn: (m: string) => warnings.push(m), error: () => {} } },
     });
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/prepared at startup.*\n.*tool "tag" changed/);
+    expect(warnings[0]).toMatch(/starts with these warnings\n.*tool "tag" changed.*prepared at startup/);
     expect(handler.report.projections.flat!.tools).toEqual(
       validateMcpSchemas(changed, options).projections.flat!.tools,
     );

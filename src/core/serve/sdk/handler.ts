@@ -11,6 +11,8 @@ import {
   createMcpHandler as createSdkHandler,
   type McpRequestContext,
   type McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { whenSent } from '../../http/responses.js';
@@ -142,13 +144,15 @@ function sdkHeaders(request: Request, accept: AcceptPlan): Headers {
 /**
  * The SDK reports the requests it refuses as the client's mistake (a 4xx it answers) through the same `onerror`
  * as its own failures: the standard-header and body checks of its request classification (`Rejected inbound
- * request (<cell>): ...`), and a body it was handed that is not JSON (`Unsupported Media Type`). Those are not
- * unexpected errors: logged at error level with a stack, any client could flood the log. Told apart by the
- * SDK's own wording for them (a seam, pinned by test/unit/serve/sdk-seams.test.ts); a report in other words is
- * logged, the safe side.
+ * request (<cell>): ...`), a body it was handed that is not JSON (`Unsupported Media Type`), and a
+ * `ProtocolError` it answered with (a protocol revision it does not serve: anything but an internal error).
+ * Those are not unexpected errors: logged at error level with a stack, any client could flood the log, and
+ * their messages quote what the client sent. Told apart by the SDK's own wording for them (a seam, pinned by
+ * test/unit/serve/sdk-seams.test.ts); a report in other words is logged, the safe side.
  * @internal exported for its tests alone
  */
 export function isClientRejection(error: unknown): boolean {
+  if (error instanceof ProtocolError) return error.code !== ProtocolErrorCode.InternalError;
   return error instanceof Error && CLIENT_REJECTION.test(error.message);
 }
 

@@ -76,6 +76,7 @@ export async function perRequestServer(
       ...(state.method !== undefined && { method: state.method }),
       ...(state.authInfo && { authInfo: state.authInfo }),
       host: state.extras?.host ?? {},
+      ...(state.client && { client: state.client }),
     };
     const items = interceptFeatures(server, featureGuard(setup.observer, asked));
     features(server, {
