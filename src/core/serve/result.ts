@@ -52,7 +52,8 @@ export function sendable(value: unknown): unknown {
 export class UnsendableResult extends Error {
   override name = 'UnsendableResult';
   constructor(path: string | undefined, what: string) {
-    const where = path === undefined ? 'it is' : `${path.length > 200 ? `${path.slice(0, 199)}…` : path} is`;
+    // `formatPath` bounds the path (messages/path.ts): its first and last levels around the count left out.
+    const where = path === undefined ? 'it is' : `${path} is`;
     super(`its result cannot be sent as JSON: ${where} ${what}`);
   }
 }
