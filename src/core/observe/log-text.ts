@@ -8,7 +8,10 @@
  * logged or traced.
  */
 
-/** Characters of a value kept in a log line or a span attribute; past it the value is cut. */
+/**
+ * Characters of a value kept in a log line or a span attribute; past it the value is cut.
+ * @internal exported for its tests alone
+ */
 export const LOG_VALUE_CHARS = 256;
 
 /** What must never reach a log or span as it is. */
@@ -79,7 +82,7 @@ export function loggedError(error: unknown): unknown {
 }
 
 /** An error message's characters kept in the log, past which it is cut. */
-export const LOG_MESSAGE_CHARS = 4096;
+const LOG_MESSAGE_CHARS = 4096;
 
 /** `text`'s first `max` characters, never splitting a surrogate pair. */
 function cut(text: string, max: number): string {
