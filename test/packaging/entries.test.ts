@@ -92,7 +92,11 @@ describe('package.json exports', () => {
       'protectedResourceMetadata',
       'validateMcpSchemas',
     ]);
-    expect(await names('dist/adapter.js')).toEqual(['createMcpFetchHandler', 'createPrebuiltMcpFetchHandler']);
+    expect(await names('dist/adapter.js')).toEqual([
+      'connectionAddress',
+      'createMcpFetchHandler',
+      'createPrebuiltMcpFetchHandler',
+    ]);
     expect(await names('dist/lockfile/index.js')).toEqual(['diffSchemaLock', 'writeSchemaLock']);
   });
 });
