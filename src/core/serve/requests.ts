@@ -11,6 +11,7 @@ import { type Refusal, refusedWith } from '../observe/refusal.js';
 import type { Observer } from '../observe/settle.js';
 import { startTrace } from '../observe/telemetry.js';
 import { readMessage } from './body.js';
+import { directCalls } from './direct/call.js';
 import { type EnvelopePolicy, noMessage, readEnvelope } from './envelope.js';
 import type { Registration } from './registration.js';
 import type { FetchExtras, RequestState } from './request-state.js';
@@ -31,6 +32,8 @@ export interface RequestSetup {
   readonly observer: Observer;
   readonly envelope: EnvelopePolicy;
   readonly sdk: SdkSetup;
+  /** False while the mount serves every request through the SDK (`forceSdkPath`, handler.ts). */
+  readonly direct: () => boolean;
 }
 
 export function serveRequests(setup: RequestSetup, registrations: readonly Registration[]): RequestPath {
@@ -38,6 +41,16 @@ export function serveRequests(setup: RequestSetup, registrations: readonly Regis
   const tools = toolSet(registrations, access, observer);
   const list = toolList(registrations, access, envelopePolicy.projection, observer, tools);
   const sdk = sdkExchange(setup.sdk, tools, list);
+  const calls = directCalls(
+    {
+      responseMode: setup.sdk.protocol.responseMode,
+      logging: setup.sdk.protocol.logging,
+      serverInfo: setup.sdk.server.implementation,
+      called: tools.called,
+      enabled: setup.direct,
+    },
+    sdk,
+  );
   // A request without a JSON-RPC message of its own: no method, no call, the default projection.
   const outside = noMessage(envelopePolicy.projection);
   // The tracer, and what the duration histogram may name: the mount's own tools and prompts, never a name a
@@ -77,7 +90,9 @@ export function serveRequests(setup: RequestSetup, registrations: readonly Regis
     // A call is limited where it runs (execute.ts), so the model gets an `isError` it can act on.
     const limited = state.method === 'tools/call' ? undefined : await limitRequest(limits, observer, state);
     if (limited) return limited;
-    return sdk.exchange(request, state, { authInfo: state.authInfo, parsedBody });
+    // One dispatch point: a plain call is served on the direct path (direct/), everything else by the SDK.
+    const direct = state.method === 'tools/call' ? calls.serve(request, state, parsedBody) : undefined;
+    return direct ?? sdk.exchange(request, state, { authInfo: state.authInfo, parsedBody });
   };
 
   return { fetch, close: sdk.close };
