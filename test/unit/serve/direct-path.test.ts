@@ -1,0 +1,129 @@
+/**
+ * The direct path for `tools/call` (ADR 0034) answers exactly as the SDK's path does: the same calls, named
+ * and generated, through a mount on the direct path and the same mount forced onto the SDK's path
+ * (`forceSdkPath`), compared on status, headers and body bytes (error ids read as `<id>`), and on what the
+ * hooks were told. In process; test/adapters/direct-path.test.ts does a table of them over real HTTP.
+ */
+import { McpServer } from '@modelcontextprotocol/server';
+import fc from 'fast-check';
+import { createMcpFetchHandler } from 'mcp-mount/adapter';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { forceSdkPath } from '../../../src/core/serve/handler.js';
+import {
+  AUTH,
+  type CallSpec,
+  callArb,
+  differentialOptions,
+  differentialTools,
+  namedCalls,
+  observed,
+  requestOf,
+  type Seen,
+} from '../../support/direct-differential.js';
+import { propertyRuns } from '../../support/property-runs.js';
+
+const fresh = (): Seen => ({ calls: [], refusals: [], errors: [] });
+let directSeen = fresh();
+let sdkSeen = fresh();
+const direct = createMcpFetchHandler(
+  differentialTools,
+  differentialOptions(() => directSeen),
+);
+const sdk = createMcpFetchHandler(
+  differentialTools,
+  differentialOptions(() => sdkSeen),
+);
+forceSdkPath(sdk);
+
+// Every SDK exchange connects one per-request server: a call the direct path answers alone connects none.
+const connects = vi.spyOn(McpServer.prototype, 'connect');
+// A call handed over registers its tool with an input carrier that passes the checked call through (a plain
+// function), where the SDK's path registers the argument check (an async function): told apart without
+// calling either.
+const registered = vi.spyOn(McpServer.prototype, 'registerTool');
+afterAll(() => {
+  connects.mockRestore();
+  registered.mockRestore();
+});
+const adoptions = () =>
+  registered.mock.calls.filter(([, config]) => {
+    const validate = (config as any)?.inputSchema?.['~standard']?.validate;
+    return typeof validate === 'function' && validate.constructor.name !== 'AsyncFunction';
+  }).length;
+
+/** One call through both mounts, one after the other: what each answer and each mount's hooks showed. */
+async function both(spec: CallSpec) {
+  directSeen = fresh();
+  sdkSeen = fresh();
+  const extras = spec.authorized ? { authInfo: AUTH } : undefined;
+  const before = connects.mock.calls.length;
+  const adopted = adoptions();
+  const viaDirect = await observed(await direct.fetch(requestOf(spec)(), extras));
+  const directConnects = connects.mock.calls.length - before;
+  const handedOver = adoptions() > adopted;
+  const viaSdk = await observed(await sdk.fetch(requestOf(spec)(), extras));
+  const sdkConnects = connects.mock.calls.length - before - directConnects;
+  return {
+    direct: { ...viaDirect, seen: directSeen },
+    sdk: { ...viaSdk, seen: sdkSeen },
+    /** Answered by the direct path alone: no server there, one on the SDK's path. */
+    alone: directConnects === 0 && sdkConnects > 0,
+    /** Begun on the direct path and finished by the SDK. */
+    handedOver,
+  };
+}
+
+const DIRECT = [
+  'valid',
+  'repaired',
+  'arguments as JSON text',
+  'invalid',
+  'throwing',
+  'ToolError',
+  'output schema',
+  'output refused',
+  'structuredContent',
+  'isError result',
+  'progress without a token',
+  'the context a handler sees',
+  'id 0',
+];
+const SDK_ONLY = ['unknown tool', 'hidden tool', 'scoped, authorized', 'progress with a token', 'id 1.5'];
+const HANDED_OVER = ['own result with _meta', 'a notification before the result', 'input request'];
+
+describe('the direct path for tools/call', () => {
+  it('answers each kind of call, in both eras, with the SDK path’s status, headers, body and hook events', async () => {
+    const where: Record<string, string> = {};
+    for (const [label, spec] of namedCalls()) {
+      const { direct: d, sdk: s, alone, handedOver } = await both(spec);
+      expect(d, label).toEqual(s);
+      where[label] = alone ? 'direct' : handedOver ? 'handed over' : 'sdk';
+    }
+    for (const era of ['2025-06-18', '2026-07-28']) {
+      for (const label of DIRECT) expect(where[`${label}, ${era}`], `${label}, ${era}`).toBe('direct');
+      for (const label of SDK_ONLY) expect(where[`${label}, ${era}`], `${label}, ${era}`).toBe('sdk');
+      for (const label of HANDED_OVER) expect(where[`${label}, ${era}`], `${label}, ${era}`).toBe('handed over');
+    }
+    // A 2025-era `_meta` reaches the handler as sent; a 2026-07-28 one beyond the envelope is left to the SDK.
+    expect(where['_meta with a key of its own, 2025-06-18']).toBe('direct');
+    expect(where['_meta with a key of its own, 2026-07-28']).toBe('sdk');
+    expect(where['JSON only, 2025-06-18']).toBe('direct');
+    expect(where['no Accept, 2025-06-18']).toBe('direct');
+  });
+
+  it('answers generated calls (tools, arguments, ids, _meta, Accept, headers, credentials) as the SDK path does', async () => {
+    let alone = 0;
+    let runs = 0;
+    await fc.assert(
+      fc.asyncProperty(callArb, async (spec) => {
+        const { direct: d, sdk: s, alone: served } = await both(spec);
+        expect(d).toEqual(s);
+        runs++;
+        if (served) alone++;
+      }),
+      { numRuns: propertyRuns(400, 80), seed: Number(process.env.DIRECT_PATH_SEED ?? 20261206) },
+    );
+    // The property would hold trivially were no generated call taken by the direct path.
+    expect(alone).toBeGreaterThan(runs / 10);
+  });
+});
