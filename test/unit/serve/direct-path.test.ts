@@ -6,8 +6,10 @@
  */
 import { McpServer } from '@modelcontextprotocol/server';
 import fc from 'fast-check';
+import { defineTool } from 'mcp-mount';
 import { createMcpFetchHandler } from 'mcp-mount/adapter';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
 import { forceSdkPath } from '../../../src/core/serve/handler.js';
 import {
   AUTH,
@@ -125,5 +127,42 @@ describe('the direct path for tools/call', () => {
     );
     // The property would hold trivially were no generated call taken by the direct path.
     expect(alone).toBeGreaterThan(runs / 10);
+  });
+
+  it('hands a 2025 call still running at the SDK stream’s first keep-alive to the SDK, whose stream then ends with the result', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+    try {
+      let release!: () => void;
+      const slow = defineTool({
+        name: 'slow',
+        input: z.object({}),
+        handler: () =>
+          new Promise<string>((resolve) => {
+            release = () => resolve('late');
+          }),
+      });
+      const handler = createMcpFetchHandler([slow]);
+      const before = adoptions();
+      let answered = false;
+      const pending = handler.fetch(requestOf({ era: 'legacy', tool: 'slow', args: {}, id: 1 })()).then((r) => {
+        answered = true;
+        return r;
+      });
+      await vi.advanceTimersByTimeAsync(14_999);
+      expect(answered).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      for (let i = 0; i < 20 && !answered; i++) await vi.advanceTimersByTimeAsync(1);
+      // The SDK's stream is open before the handler has settled, and carries the call from then on.
+      expect(answered).toBe(true);
+      expect(adoptions()).toBe(before + 1);
+      release();
+      const response = await pending;
+      expect(response.headers.get('content-type')).toBe('text/event-stream');
+      expect(await response.text()).toBe(
+        'event: message\ndata: {"result":{"content":[{"type":"text","text":"late"}]},"jsonrpc":"2.0","id":1}\n\n',
+      );
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
