@@ -65,6 +65,7 @@ export const differentialTools = [
     handler: () => ({ content: [{ type: 'text', text: 'bad' }], isError: true }),
   }),
   defineTool({ name: 'scoped', input: empty, scopes: ['s'], handler: () => 'in scope' }),
+  defineTool({ name: 'scoped_other', input: empty, scopes: ['s', 'other'], handler: () => 'never in scope' }),
   defineTool({ name: 'hidden', input: empty, handler: () => 'never seen' }),
   defineTool({ name: 'limited', input: empty, handler: () => 'within the window' }),
   defineTool({
@@ -130,7 +131,11 @@ export function differentialOptions(seen: () => Seen): McpMountOptions {
         const { durationMs: _d, errorId: _e, trace: _t, ...rest } = event as unknown as Record<string, unknown>;
         seen().calls.push(normalized(rest));
       },
-      onRefusal: (event) => void seen().refusals.push(normalized(event)),
+      // A rate limit's wait counts down between the two calls, in the event as in the text.
+      onRefusal: ({ retryAfterSeconds, ...event }) =>
+        void seen().refusals.push(
+          normalized({ ...event, ...(retryAfterSeconds !== undefined && { retryAfterSeconds: '<n>' }) }),
+        ),
       onError: (_error, info) => void seen().errors.push(info.phase),
     },
   };
@@ -270,6 +275,7 @@ export function namedCalls(): Array<[string, CallSpec]> {
     ...both('hidden tool', { tool: 'hidden', args: {}, id: 5 }),
     ...both('scoped, authorized', { tool: 'scoped', args: {}, id: 6, authorized: true }),
     ...both('scoped, no credentials', { tool: 'scoped', args: {}, id: 7 }),
+    ...both('scoped, another scope', { tool: 'scoped_other', args: {}, id: 29, authorized: true }),
     ...both('rate-limited (1)', { tool: 'limited', args: {}, id: 8 }),
     ...both('rate-limited (2)', { tool: 'limited', args: {}, id: 9 }),
     ...both('rate-limited (3)', { tool: 'limited', args: {}, id: 10 }),

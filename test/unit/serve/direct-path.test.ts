@@ -89,8 +89,9 @@ const DIRECT = [
   'progress without a token',
   'the context a handler sees',
   'id 0',
+  'scoped, authorized',
 ];
-const SDK_ONLY = ['unknown tool', 'hidden tool', 'scoped, authorized', 'progress with a token', 'id 1.5'];
+const SDK_ONLY = ['unknown tool', 'hidden tool', 'scoped, another scope', 'progress with a token', 'id 1.5'];
 const HANDED_OVER = ['own result with _meta', 'a notification before the result', 'input request'];
 
 describe('the direct path for tools/call', () => {

@@ -66,6 +66,7 @@ describe('the per-request server', () => {
         },
       },
     });
+    forceSdkPath(gated);
     const registered = vi.spyOn(McpServer.prototype, 'registerTool');
     const authInfo = { token: 't', clientId: 'c', scopes: ['s'] };
     const call = await gated.fetch(

@@ -68,9 +68,10 @@ const LEGACY_VERSIONS: ReadonlySet<string> = new Set(SUPPORTED_PROTOCOL_VERSIONS
  * - in the 2026-07-28 era: an envelope the SDK's classification accepts for a revision it serves, the
  *   `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` headers present and equal to the body's, `_meta`
  *   of envelope keys alone, and `responseMode` other than `'sse'`;
- * - a tool the caller may call that has no `scopes` (the SDK's scope preflight), no `execution`, no
- *   `x-mcp-header` in its input document (the SDK's `Mcp-Param` check), and no output document whose root
- *   is not an object (the 2025 codec wraps such results).
+ * - a tool the caller may call, whose `scopes` (if any) the caller's credentials satisfy (else the SDK's
+ *   scope preflight answers 403), with no `execution`, no `x-mcp-header` in its input document (the SDK's
+ *   `Mcp-Param` check), and no output document whose root is not an object (the 2025 codec wraps such
+ *   results).
  */
 export function directPlan(
   request: Request,
@@ -122,7 +123,10 @@ export function directPlan(
     era = 'modern';
   } else return undefined;
   const registration = policy.called(state);
-  if (!registration || registration.scopes || registration.execution) return undefined;
+  if (!registration || registration.execution) return undefined;
+  // The SDK's scope preflight challenges exactly the calls its rule does not permit (access/scopes.ts):
+  // those it answers, with its 403 and the audit event.
+  if (registration.scopes && !registration.scopes.permits(state.authInfo)) return undefined;
   const config = registration.adoptable(state.projection());
   if (!plainTool(config)) return undefined;
   if (request.signal?.aborted) return undefined;
