@@ -95,7 +95,11 @@ export function serveRequests(setup: RequestSetup, registrations: readonly Regis
     return direct ?? sdk.exchange(request, state, { authInfo: state.authInfo, parsedBody });
   };
 
-  return { fetch, close: sdk.close };
+  const close = async () => {
+    calls.close();
+    await sdk.close();
+  };
+  return { fetch, close };
 }
 
 /** What a refusal of this request's call can say about it. */

@@ -166,4 +166,41 @@ describe('the direct path for tools/call', () => {
       vi.useRealTimers();
     }
   });
+
+  it('answers calls in flight when the mount closes as the SDK path does: 2026-07-28 with 499, 2025 running on; a handler’s signal aborted once its call is over', async () => {
+    const outcome = async (sdkOnly: boolean, era: 'legacy' | 'modern') => {
+      let release!: () => void;
+      let started!: () => void;
+      const running = new Promise<void>((resolve) => {
+        started = resolve;
+      });
+      let aborted = false;
+      const slow = defineTool({
+        name: 'slow',
+        input: z.object({}),
+        handler: (_call, ctx) =>
+          new Promise<string>((resolve) => {
+            ctx.signal.addEventListener('abort', () => {
+              aborted = true;
+            });
+            release = () => resolve('late');
+            started();
+          }),
+      });
+      const handler = createMcpFetchHandler([slow]);
+      if (sdkOnly) forceSdkPath(handler);
+      const pending = handler.fetch(requestOf({ era, tool: 'slow', args: {}, id: 1 })());
+      await running;
+      await handler.close();
+      release();
+      const answer = await observed(await pending);
+      // Read once the answer has been read: on the SDK's path the exchange's end aborts the handler's signal.
+      return { ...answer, aborted };
+    };
+    for (const era of ['legacy', 'modern'] as const) {
+      const viaSdk = await outcome(true, era);
+      expect(await outcome(false, era), era).toEqual(viaSdk);
+      expect(viaSdk.status, era).toBe(era === 'modern' ? 499 : 200);
+    }
+  });
 });

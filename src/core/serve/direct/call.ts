@@ -11,7 +11,7 @@
  * first keep-alive. It then registers the called tool with the call's input passed through and the call in
  * flight as its callback, so the answer is the SDK's own and nothing is checked or run twice.
  */
-import type { ServerContext } from '@modelcontextprotocol/server';
+import { SdkError, SdkErrorCode, type ServerContext } from '@modelcontextprotocol/server';
 import type { CheckedCall } from '../input-carrier.js';
 import type { RequestState } from '../request-state.js';
 import type { ToolResult } from '../result.js';
@@ -23,6 +23,12 @@ import { legacyAnswer, modernAnswer, plainResult, refusedArguments } from './enc
 export interface DirectCalls {
   /** The answer to a call the direct path takes, or undefined: the SDK's path serves this request. */
   serve(request: Request, state: RequestState, message: unknown): Promise<Response> | undefined;
+  /**
+   * As the SDK's `close` does for its exchanges: in-flight 2026-07-28 calls are answered 499 and their
+   * handlers' signals aborted (2025-era calls run on, as the SDK's stateless legacy serving leaves them);
+   * later calls go to the SDK's path, which refuses them.
+   */
+  close(): void;
 }
 
 /** What the direct path reads beyond the fallback rule's policy. */
@@ -41,12 +47,25 @@ export interface DirectSetup extends DirectPolicy {
  */
 const KEEP_ALIVE_MS = 15_000;
 
+/**
+ * Why a handler's signal is aborted once its call is over, as the SDK's teardown of the exchange aborts it
+ * (`Protocol`'s close): one instance for every call, so a call does not pay for an error's stack.
+ */
+const CONNECTION_CLOSED = new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed');
+
 export function directCalls(setup: DirectSetup, sdk: SdkExchange): DirectCalls {
+  const inflight = new Set<() => void>();
+  let closed = false;
   return {
     serve(request, state, message) {
-      if (!setup.enabled()) return undefined;
+      if (closed || !setup.enabled()) return undefined;
       const plan = directPlan(request, state, message, setup);
-      return plan && serveCall(setup, sdk, request, state, message, plan);
+      return plan && serveCall(setup, sdk, request, state, message, plan, inflight);
+    },
+    close() {
+      closed = true;
+      for (const stop of [...inflight]) stop();
+      inflight.clear();
     },
   };
 }
@@ -58,6 +77,7 @@ function serveCall(
   state: RequestState,
   message: unknown,
   plan: DirectPlan,
+  inflight: Set<() => void>,
 ): Promise<Response> {
   const { registration: r } = plan;
   // The handler's signal follows the client's until the call has settled, as the SDK's exchange does
@@ -127,9 +147,19 @@ function serveCall(
     // A throw the SDK turns into its own answer (a protocol error, or its tool error).
     () => void handOver(),
   );
+  // Closed mid-call: the SDK's modern exchange would be torn down, its answer 499 and its handler aborted.
+  const stop = () => {
+    if (handed) return;
+    answer(new Response(null, { status: 499 }));
+    controller.abort(CONNECTION_CLOSED);
+  };
+  if (plan.era === 'modern') inflight.add(stop);
+  // Once the call is over its signal is aborted, as the SDK's path aborts it when the exchange ends.
   const done = () => {
     clearTimeout(keepAlive);
     incoming?.removeEventListener('abort', follow);
+    inflight.delete(stop);
+    controller.abort(CONNECTION_CLOSED);
   };
   settled.then(done, done);
   return answered;
