@@ -145,6 +145,7 @@ const OUR_STEPS: Array<[RegExp, string]> = [
   [/^core\/serve\/(result|execute)\.ts$/, 'handler and result'],
   [/^core\/(messages|observe|model)\//, 'handler and result'],
   [/^core\/serve\/(sdk\/|registration|input-carrier|logging)/, 'our wiring of the per-request SDK server'],
+  [/^core\/serve\/direct\//, 'the direct path (its plan, context and answer)'],
 ];
 
 const SDK_STEPS: Array<[RegExp, string]> = [

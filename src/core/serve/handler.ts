@@ -74,9 +74,10 @@ export function serveMount<Host>(config: MountConfig, preparation: Preparation):
     argumentLimits: limits.argumentLimits,
     projection: prepare.projection,
   };
-  const serve = serveRequests({ access, limits, observer, envelope, sdk }, registrations);
+  const paths = { direct: true };
+  const serve = serveRequests({ access, limits, observer, envelope, sdk, direct: () => paths.direct }, registrations);
   let report: ValidationReport | undefined;
-  return {
+  const handler: McpFetchHandler<Host> = {
     get report() {
       report ??= reportOf(preparation);
       return report;
@@ -84,6 +85,21 @@ export function serveMount<Host>(config: MountConfig, preparation: Preparation):
     close: serve.close,
     fetch: guarded(access, observer, serve.fetch),
   };
+  switches.set(handler, paths);
+  return handler;
+}
+
+const switches = new WeakMap<object, { direct: boolean }>();
+
+/**
+ * Serves every later request of `handler` through the SDK's path alone (no direct path for `tools/call`), so
+ * a test can compare the two paths' answers byte for byte.
+ * @internal exported for its tests alone
+ */
+export function forceSdkPath(handler: McpFetchHandler<any>): void {
+  const paths = switches.get(handler);
+  if (!paths) throw new TypeError('mcp-mount: forceSdkPath takes a handler made by serveMount');
+  paths.direct = false;
 }
 
 /**

@@ -32,6 +32,11 @@ export interface Registration {
   config(state: RequestState): any;
   /** The tool callback: runs `extend.resolve`, the handler and the output check, and reports to the hooks. */
   run: Executor;
+  /**
+   * The `registerTool` config for a call already checked and run on the direct path (direct/call.ts): the
+   * fixed parts plus an input carrier that passes the value through, so nothing is checked twice.
+   */
+  adoptable(projection: ProjectionName): any;
   /** The tool's `execution`, set on the registered tool: the SDK's `registerTool` config has no such field. */
   execution?: AnyTool['execution'];
 }
@@ -74,6 +79,10 @@ export function registration(prepared: PreparedTool, setup: RegistrationPolicy):
     if (!scopes || !state.client) return config;
     return { ...config, scopeChallenge: auditedChallenge(observer, prepared.name, scopes, state.client) };
   };
+  const adoptable = perProjection((p) => ({
+    ...fixed(p),
+    inputSchema: carrier(listedDocuments(prepared, p, served).inputSchema, (value) => ({ value })),
+  }));
   const run = executor(prepared, setup);
   const { execution } = prepared.tool;
   return {
@@ -83,6 +92,7 @@ export function registration(prepared: PreparedTool, setup: RegistrationPolicy):
     listed: prepared.documents,
     config: configFor,
     run,
+    adoptable,
     ...(execution && { execution }),
   };
 }

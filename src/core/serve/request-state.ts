@@ -1,10 +1,11 @@
 /** What one request tells the per-request server, beside the JSON-RPC message the SDK reads itself. */
-import type { AuthInfo } from '@modelcontextprotocol/server';
+import type { AuthInfo, ServerContext } from '@modelcontextprotocol/server';
 import type { Visibility } from '../access/visibility.js';
 import type { OverLimit } from '../limits/rate.js';
 import type { RequestClient } from '../observe/options.js';
 import type { RequestTrace } from '../observe/telemetry.js';
 import type { MessageState } from './envelope.js';
+import type { ToolResult } from './result.js';
 
 /** Per-request extras an adapter hands to the core's `fetch`. */
 export interface FetchExtras<Host = unknown> {
@@ -44,4 +45,14 @@ export interface RequestState extends MessageState {
   trace?: RequestTrace;
   /** Where it came from, for the audit events; undefined when no hook listens. */
   client?: RequestClient;
+  /** A call begun on the direct path that the SDK is to finish (direct/call.ts); its server holds that tool alone. */
+  adopted?: Adoption;
+}
+
+/** A call the direct path hands to the SDK: what its server registers, and the callback the SDK calls. */
+interface Adoption {
+  /** The called tool's `registerTool` config, its input passed through (`Registration.adoptable`). */
+  readonly config: unknown;
+  /** Hands the SDK's context to the call in flight, and settles as the call does. */
+  run(mcp: ServerContext): Promise<ToolResult>;
 }

@@ -13,6 +13,7 @@ import { type Refusal, refusedWith } from '../observe/refusal.js';
 import type { Observer } from '../observe/settle.js';
 import { startTrace } from '../observe/telemetry.js';
 import { readMessage } from './body.js';
+import { directCalls } from './direct/call.js';
 import { type EnvelopePolicy, noMessage, readEnvelope } from './envelope.js';
 import { refusedMessage } from './message-edges.js';
 import type { Registration } from './registration.js';
@@ -34,6 +35,8 @@ export interface RequestSetup {
   readonly observer: Observer;
   readonly envelope: EnvelopePolicy;
   readonly sdk: SdkSetup;
+  /** False while the mount serves every request through the SDK (`forceSdkPath`, handler.ts). */
+  readonly direct: () => boolean;
 }
 
 export function serveRequests(setup: RequestSetup, registrations: readonly Registration[]): RequestPath {
@@ -41,6 +44,16 @@ export function serveRequests(setup: RequestSetup, registrations: readonly Regis
   const tools = toolSet(registrations, access, observer);
   const list = toolList(registrations, access, envelopePolicy.projection, observer, tools);
   const sdk = sdkExchange(setup.sdk, tools, list);
+  const calls = directCalls(
+    {
+      responseMode: setup.sdk.protocol.responseMode,
+      logging: setup.sdk.protocol.logging,
+      serverInfo: setup.sdk.server.implementation,
+      called: tools.called,
+      enabled: setup.direct,
+    },
+    sdk,
+  );
   // A request without a JSON-RPC message of its own: no method, no call, the default projection.
   const outside = noMessage(envelopePolicy.projection);
   // The tracer, and what span names and the duration histogram may name: the mount's own tools, prompts and
@@ -107,10 +120,18 @@ export function serveRequests(setup: RequestSetup, registrations: readonly Regis
   const answer = async (request: Request, state: RequestState, parsedBody: unknown): Promise<Response> => {
     const refused = tools.refuseCall(request, state);
     if (refused) return refusedWith(observer, refused, { reason: 'missing-token', ...aboutCall(state) });
-    return sdk.exchange(request, state, { authInfo: state.authInfo, parsedBody });
+    // One dispatch point: a plain call is served on the direct path (direct/), everything else by the SDK. A
+    // call over its rate window is the SDK's, whose executor answers it unrun (limits/rate.ts).
+    const direct =
+      state.method === 'tools/call' && !state.limited ? calls.serve(request, state, parsedBody) : undefined;
+    return direct ?? sdk.exchange(request, state, { authInfo: state.authInfo, parsedBody });
   };
 
-  return { fetch, close: sdk.close };
+  const close = async () => {
+    calls.close();
+    await sdk.close();
+  };
+  return { fetch, close };
 }
 
 /** What a refusal of this request's call can say about it. */

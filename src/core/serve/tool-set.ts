@@ -25,6 +25,8 @@ export interface ToolSet {
    * caller may see.
    */
   held(state: RequestState): readonly Registration[];
+  /** The tool a call names, when this request may call it; undefined (reported to nobody) otherwise. */
+  called(state: RequestState): Registration | undefined;
   /** The tools this request's `tools/list` shows, in the mount's order; chooses its projection. */
   listed(state: RequestState): Registration[];
 }
@@ -61,6 +63,7 @@ export function toolSet(registrations: readonly Registration[], access: AccessPo
       unknownTool(observer, state);
       return [];
     },
+    called,
     listed: shown,
   };
 }

@@ -1,20 +1,23 @@
 /**
- * A `tools/call` costs one tool, whatever the tool count: the per-request server holds the called tool
- * alone; `tools/list` registers none and still lists them all, from the cache (tool-list.ts); an unknown name
- * still gets the SDK's own unknown-tool answer.
+ * A `tools/call` costs one tool, whatever the tool count: on the direct path no server is built at all; on the
+ * SDK's path the per-request server holds the called tool alone; `tools/list` registers none and still lists
+ * them all, from the cache (tool-list.ts); an unknown name still gets the SDK's own unknown-tool answer.
  */
 import { McpServer } from '@modelcontextprotocol/server';
 import { defineTool } from 'mcp-mount';
 import { createMcpFetchHandler } from 'mcp-mount/adapter';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
+import { forceSdkPath } from '../../../src/core/serve/handler.js';
 
 const tools = Array.from({ length: 40 }, (_, i) =>
   defineTool({ name: `t${i}`, input: z.object({ n: z.number() }), handler: ({ input }) => input.n + i }),
 );
+const direct = createMcpFetchHandler(tools);
 const handler = createMcpFetchHandler(tools);
-const post = (message: unknown) =>
-  handler.fetch(
+forceSdkPath(handler);
+const post = (message: unknown, through = handler) =>
+  through.fetch(
     new Request('http://x/mcp', {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
@@ -24,6 +27,16 @@ const post = (message: unknown) =>
 
 describe('the per-request server', () => {
   afterEach(() => vi.restoreAllMocks());
+
+  it('is not built for a plain tools/call on the direct path', async () => {
+    const registered = vi.spyOn(McpServer.prototype, 'registerTool');
+    const call = await post(
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 't7', arguments: { n: 1 } } },
+      direct,
+    );
+    expect(await call.text()).toContain('"text":"8"');
+    expect(registered).not.toHaveBeenCalled();
+  });
 
   it('registers only the called tool for tools/call, and none for tools/list, which lists every tool', async () => {
     const registered = vi.spyOn(McpServer.prototype, 'registerTool');
@@ -53,6 +66,7 @@ describe('the per-request server', () => {
         },
       },
     });
+    forceSdkPath(gated);
     const registered = vi.spyOn(McpServer.prototype, 'registerTool');
     const authInfo = { token: 't', clientId: 'c', scopes: ['s'] };
     const call = await gated.fetch(

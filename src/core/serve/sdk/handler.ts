@@ -102,6 +102,13 @@ function populateServer(
     list.serve(server, state, era, listed);
     return;
   }
+  const { adopted } = state;
+  if (adopted && state.call) {
+    server.registerTool(state.call.tool, adopted.config as any, (_args: unknown, ctx: ServerContext) =>
+      adopted.run(ctx),
+    );
+    return;
+  }
   for (const r of tools.held(state)) {
     const registered = server.registerTool(r.name, r.config(state), (args: any, ctx: ServerContext) =>
       r.run(args, ctx, state),

@@ -1,0 +1,189 @@
+/**
+ * The direct path for `tools/call`: a call the fallback rule takes (eligible.ts) is checked, run and answered
+ * here, without a per-request SDK server, transport or request copy, through the same concern functions the
+ * SDK's path calls: the tool's input carrier (the argument check, `onCall` on a refusal), the executor
+ * (limits, the handler, the output check, `onCall`), and bytes written as the SDK writes them (encode.ts).
+ *
+ * The SDK finishes a call begun here (`handOver`) when the call needs what only it does: a result not in the
+ * plain shape (an `InputRequiredResult`, a handler's own content blocks, `_meta`...), a throw that must
+ * reach the client as a protocol error, a message sent to the client before the result (context.ts), or, for
+ * a 2025-era client reading the event stream, a handler still running when the SDK's stream would send its
+ * first keep-alive. It then registers the called tool with the call's input passed through and the call in
+ * flight as its callback, so the answer is the SDK's own and nothing is checked or run twice.
+ */
+import { SdkError, SdkErrorCode, type ServerContext } from '@modelcontextprotocol/server';
+import type { CheckedCall } from '../input-carrier.js';
+import type { RequestState } from '../request-state.js';
+import type { ToolResult } from '../result.js';
+import type { SdkExchange } from '../sdk/handler.js';
+import { callContext } from './context.js';
+import { directPlan, type DirectPlan, type DirectPolicy } from './eligible.js';
+import { legacyAnswer, modernAnswer, plainResult, refusedArguments } from './encode.js';
+
+export interface DirectCalls {
+  /** The answer to a call the direct path takes, or undefined: the SDK's path serves this request. */
+  serve(request: Request, state: RequestState, message: unknown): Promise<Response> | undefined;
+  /**
+   * As the SDK's `close` does for its exchanges: in-flight 2026-07-28 calls are answered 499 and their
+   * handlers' signals aborted (2025-era calls run on, as the SDK's stateless legacy serving leaves them);
+   * later calls go to the SDK's path, which refuses them.
+   */
+  close(): void;
+}
+
+/** What the direct path reads beyond the fallback rule's policy. */
+export interface DirectSetup extends DirectPolicy {
+  /** The per-request server's `serverInfo`, stamped into 2026-07-28 results. */
+  readonly serverInfo: object;
+  /** `protocol.logging`: the per-request server declares the logging capability. */
+  readonly logging: boolean;
+  /** False once the mount is switched to the SDK's path alone (`forceSdkPath`, for the differential test). */
+  readonly enabled: () => boolean;
+}
+
+/**
+ * The SDK's keep-alive interval on a 2025-era event stream (its `DEFAULT_SSE_KEEP_ALIVE_MS`; the mount sets no
+ * other): a call still running then is handed to the SDK, whose stream is open from then on.
+ */
+const KEEP_ALIVE_MS = 15_000;
+
+/**
+ * Why a handler's signal is aborted once its call is over, as the SDK's teardown of the exchange aborts it
+ * (`Protocol`'s close): one instance for every call, so a call does not pay for an error's stack.
+ */
+const CONNECTION_CLOSED = new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed');
+
+export function directCalls(setup: DirectSetup, sdk: SdkExchange): DirectCalls {
+  const inflight = new Set<() => void>();
+  let closed = false;
+  return {
+    serve(request, state, message) {
+      if (closed || !setup.enabled()) return undefined;
+      const plan = directPlan(request, state, message, setup);
+      return plan && serveCall(setup, sdk, request, state, message, plan, inflight);
+    },
+    close() {
+      closed = true;
+      for (const stop of [...inflight]) stop();
+      inflight.clear();
+    },
+  };
+}
+
+function serveCall(
+  setup: DirectSetup,
+  sdk: SdkExchange,
+  request: Request,
+  state: RequestState,
+  message: unknown,
+  plan: DirectPlan,
+  inflight: Set<() => void>,
+): Promise<Response> {
+  const { registration: r } = plan;
+  // The handler's signal follows the client's until the call has settled, as the SDK's exchange does
+  // (sdk/exchange.ts), so a signal a runtime reuses never holds on to the call.
+  const controller = new AbortController();
+  const incoming = request.signal;
+  const follow = () => controller.abort(incoming.reason);
+  incoming?.addEventListener('abort', follow, { once: true });
+
+  let handed: Promise<Response> | undefined;
+  let sdkContext: Promise<ServerContext> | undefined;
+  let settled: Promise<ToolResult> | undefined;
+  let answer!: (response: Promise<Response> | Response) => void;
+  const answered = new Promise<Response>((resolve) => {
+    answer = resolve;
+  });
+  const handOver = (): Promise<ServerContext> => {
+    if (sdkContext) return sdkContext;
+    let bind!: (mcp: ServerContext) => void;
+    let unbound!: (error: unknown) => void;
+    sdkContext = new Promise<ServerContext>((resolve, reject) => {
+      bind = resolve;
+      unbound = reject;
+    });
+    const adopted = {
+      config: r.adoptable(state.projection()),
+      run: (mcp: ServerContext) => {
+        bind(mcp);
+        return settled!;
+      },
+    };
+    handed = sdk.exchange(request, { ...state, adopted }, { authInfo: state.authInfo, parsedBody: message });
+    // Were the SDK to answer without calling the tool, what waits on its context must not wait forever.
+    handed.then(
+      () => unbound(new Error('mcp-mount: the SDK answered this call without running it')),
+      (error) => unbound(error),
+    );
+    answer(handed);
+    return sdkContext;
+  };
+
+  const mcp = callContext(
+    {
+      id: plan.id,
+      meta: plan.meta,
+      envelope: plan.envelope,
+      request,
+      authInfo: state.authInfo,
+      signal: controller.signal,
+      logging: setup.logging,
+    },
+    handOver,
+  );
+  settled = runCall(r, plan, state, mcp);
+  const keepAlive = plan.era === 'legacy' && !plan.json ? setTimeout(() => void handOver(), KEEP_ALIVE_MS) : undefined;
+  (keepAlive as { unref?: () => void } | undefined)?.unref?.();
+  settled.then(
+    (result) => {
+      if (handed) return;
+      if (!plainResult(result, plan.withOutput)) return void handOver();
+      answer(
+        plan.era === 'modern'
+          ? modernAnswer(result, plan.id, setup.serverInfo)
+          : legacyAnswer(result, plan.id, plan.json),
+      );
+    },
+    // A throw the SDK turns into its own answer (a protocol error, or its tool error).
+    () => void handOver(),
+  );
+  // Closed mid-call: the SDK's modern exchange would be torn down, its answer 499 and its handler aborted.
+  const stop = () => {
+    if (handed) return;
+    answer(new Response(null, { status: 499 }));
+    controller.abort(CONNECTION_CLOSED);
+  };
+  if (plan.era === 'modern') inflight.add(stop);
+  // Once the call is over its signal is aborted, as the SDK's path aborts it when the exchange ends.
+  const done = () => {
+    clearTimeout(keepAlive);
+    incoming?.removeEventListener('abort', follow);
+    inflight.delete(stop);
+    controller.abort(CONNECTION_CLOSED);
+  };
+  settled.then(done, done);
+  return answered;
+}
+
+/**
+ * The call as the SDK's `tools/call` handler runs it once the tool is found: the input carrier's `validate`
+ * (the same function the SDK calls), its refusal as the SDK words it, else the executor. Rejects where the
+ * SDK's handler would see a throw.
+ */
+async function runCall(
+  r: DirectPlan['registration'],
+  plan: DirectPlan,
+  state: RequestState,
+  mcp: ServerContext,
+): Promise<ToolResult> {
+  const { validate } = r.config(state).inputSchema['~standard'];
+  const checked = await validate(plan.arguments);
+  if (checked.issues) return refusedArguments(r.name, checked.issues.map(issueText));
+  return r.run(checked.value as CheckedCall, mcp, state);
+}
+
+/** An issue as the SDK's `validateStandardSchema` words it. */
+function issueText(issue: { message: string; path?: ReadonlyArray<PropertyKey | { key: PropertyKey }> }): string {
+  if (!issue.path?.length) return issue.message;
+  return `${issue.path.map((p) => String(typeof p === 'object' ? p.key : p)).join('.')}: ${issue.message}`;
+}

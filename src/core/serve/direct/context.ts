@@ -1,0 +1,64 @@
+/**
+ * `ctx.mcp` for a call on the direct path: the SDK's request context as its per-request server would build it
+ * for this call (SDK 2.4 `Protocol._onrequest` and `Server.buildContext`, the reference), with no server
+ * behind it. Its data are the call's own; anything that would send a message to the client (`notify`,
+ * `send`, `elicitInput`, `requestSampling`, and `log` where the logging capability is declared) first hands
+ * the call to the SDK (`handOver`, call.ts), whose context then sends it on the call's own exchange, as the
+ * SDK's path does.
+ */
+import type { AuthInfo, ServerContext } from '@modelcontextprotocol/server';
+
+/** What the context is built from: the call's JSON-RPC id, its `_meta`, and the HTTP request. */
+export interface CallFacts {
+  readonly id: string | number;
+  /** `params._meta` as the SDK's handlers see it: without the 2026-07-28 envelope keys. */
+  readonly meta: Record<string, unknown> | undefined;
+  /** The 2026-07-28 envelope keys, lifted out of `_meta`; undefined in a 2025-era call. */
+  readonly envelope: Record<string, unknown> | undefined;
+  readonly request: Request;
+  readonly authInfo: AuthInfo | undefined;
+  /** Aborted when the client goes away (call.ts). */
+  readonly signal: AbortSignal;
+  /** The per-request server declares `logging` (`protocol.logging`): `log` then sends. */
+  readonly logging: boolean;
+}
+
+/** The SDK's accessor for a call that carried no `requestState`. */
+const NO_REQUEST_STATE = () => undefined;
+
+type McpReq = ServerContext['mcpReq'];
+
+/**
+ * The context a handler gets as `ctx.mcp`. `handOver` resolves with the SDK's own context for the call, once
+ * the SDK has been handed it; it is asked only when the handler sends something to the client.
+ */
+export function callContext(facts: CallFacts, handOver: () => Promise<ServerContext>): ServerContext {
+  const through =
+    <K extends 'notify' | 'send' | 'elicitInput' | 'requestSampling' | 'log'>(method: K) =>
+    (...args: unknown[]) =>
+      handOver().then((mcp) => (mcp.mcpReq[method] as (...a: unknown[]) => unknown)(...args));
+  const mcpReq = {
+    id: facts.id,
+    method: 'tools/call',
+    _meta: facts.meta,
+    ...(facts.envelope !== undefined && { envelope: facts.envelope }),
+    requestState: NO_REQUEST_STATE,
+    signal: facts.signal,
+    send: through('send'),
+    notify: through('notify'),
+    // Without the logging capability the SDK's `log` sends nothing and resolves at once.
+    log: facts.logging ? through('log') : () => Promise.resolve(),
+    elicitInput: through('elicitInput'),
+    requestSampling: through('requestSampling'),
+  } as unknown as McpReq;
+  return {
+    sessionId: undefined,
+    mcpReq,
+    http: {
+      ...(facts.authInfo !== undefined && { authInfo: facts.authInfo }),
+      req: facts.request,
+      closeSSE: undefined,
+      closeStandaloneSSE: undefined,
+    },
+  } as ServerContext;
+}

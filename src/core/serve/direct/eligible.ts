@@ -1,0 +1,179 @@
+/**
+ * Which `tools/call` the direct path serves: the fallback rule. A call is served there only when every step
+ * the SDK's path would take before the tool's callback is known to pass, and to pass the same way whatever
+ * the tool does; anything else goes the SDK's path from the start (docs/decisions/0035-direct-tools-call.md).
+ * The rule reads the SDK's own classification (`classifyInboundRequest`) and otherwise asks for the plain
+ * shape of a call, so a request the SDK would refuse, or serve with something the direct path does not
+ * write, is never taken.
+ */
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  classifyInboundRequest,
+  LOG_LEVEL_META_KEY,
+  PROTOCOL_VERSION_META_KEY,
+  type PerRequestResponseMode,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from '@modelcontextprotocol/server';
+import type { Registration } from '../registration.js';
+import type { RequestState } from '../request-state.js';
+import { acceptPlan } from '../sdk/accept.js';
+import type { CallId } from './encode.js';
+
+/** A call the direct path serves, as read from its message and headers. */
+export interface DirectPlan {
+  readonly registration: Registration;
+  readonly era: 'legacy' | 'modern';
+  readonly id: CallId;
+  /** What the SDK would hand the input check: the call's `arguments`, `{}` when absent. */
+  readonly arguments: Record<string, unknown>;
+  /** `ctx.mcp.mcpReq._meta` and `.envelope`, as the SDK lifts them. */
+  readonly meta: Record<string, unknown> | undefined;
+  readonly envelope: Record<string, unknown> | undefined;
+  /** A 2025-era client that takes JSON only: its answer is the JSON-RPC response alone (accept.ts). */
+  readonly json: boolean;
+  /** The tool is registered with an output schema: the SDK wants `structuredContent` on a result that is no error. */
+  readonly withOutput: boolean;
+}
+
+/** The mount's settings the rule reads. */
+export interface DirectPolicy {
+  /** `protocol.responseMode`: `'sse'` answers every 2026-07-28 call on a stream, which the direct path leaves to the SDK. */
+  readonly responseMode: PerRequestResponseMode;
+  /** The tool a call names, when the caller may call it (tool-set.ts). */
+  called(state: RequestState): Registration | undefined;
+}
+
+/** The revisions the SDK serves with a per-request envelope (its `SUPPORTED_MODERN_PROTOCOL_VERSIONS`). */
+const MODERN_REVISIONS: ReadonlySet<string> = new Set(['2026-07-28']);
+/** The envelope keys the SDK lifts out of `_meta`, in its order. */
+const ENVELOPE_KEYS = [
+  PROTOCOL_VERSION_META_KEY,
+  CLIENT_INFO_META_KEY,
+  CLIENT_CAPABILITIES_META_KEY,
+  LOG_LEVEL_META_KEY,
+];
+const ENVELOPE_KEY_SET: ReadonlySet<string> = new Set(ENVELOPE_KEYS);
+const LEGACY_VERSIONS: ReadonlySet<string> = new Set(SUPPORTED_PROTOCOL_VERSIONS);
+
+/**
+ * The plan for a `tools/call` whose message (after the envelope step) is `message`, or undefined when the
+ * SDK's path serves it. Taken only for:
+ * - a single JSON-RPC 2.0 request of exactly `jsonrpc`, `id` (a string or a safe integer), `method` and
+ *   `params`, whose `params` are exactly `name`, `arguments` (absent or an object without an own
+ *   `__proto__`) and `_meta`: no progress token, task, `inputResponses` or `requestState`;
+ * - in the 2025 era: no envelope claim (the SDK's classification), an `MCP-Protocol-Version` the legacy
+ *   transport serves or none, an `Accept` it takes (accept.ts), and `_meta` without `progressToken` or any
+ *   `io.modelcontextprotocol/` key;
+ * - in the 2026-07-28 era: an envelope the SDK's classification accepts for a revision it serves, the
+ *   `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` headers present and equal to the body's, `_meta`
+ *   of envelope keys alone, and `responseMode` other than `'sse'`;
+ * - a tool the caller may call, whose `scopes` (if any) the caller's credentials satisfy (else the SDK's
+ *   scope preflight answers 403), with no `execution`, no `x-mcp-header` in its input document (the SDK's
+ *   `Mcp-Param` check), and no output document whose root is not an object (the 2025 codec wraps such
+ *   results).
+ */
+export function directPlan(
+  request: Request,
+  state: RequestState,
+  message: unknown,
+  policy: DirectPolicy,
+): DirectPlan | undefined {
+  if (state.method !== 'tools/call' || state.call === undefined || !isRecord(message)) return undefined;
+  for (const key in message) if (!MESSAGE_KEYS.has(key)) return undefined;
+  const { id, params } = message;
+  if (message.jsonrpc !== '2.0' || !(typeof id === 'string' || Number.isSafeInteger(id))) return undefined;
+  if (!isRecord(params) || typeof params.name !== 'string') return undefined;
+  for (const key in params) if (!PARAMS_KEYS.has(key)) return undefined;
+  const args = params.arguments;
+  if (args !== undefined && (!isRecord(args) || Object.hasOwn(args, '__proto__'))) return undefined;
+  const meta = params._meta;
+  if (meta !== undefined && !isRecord(meta)) return undefined;
+  const { headers } = request;
+  const version = headers.get('mcp-protocol-version');
+  const outcome = classifyInboundRequest({
+    httpMethod: 'POST',
+    body: message,
+    ...(version !== null && { protocolVersionHeader: version }),
+    ...optional('mcpMethodHeader', headers.get('mcp-method')),
+    ...optional('mcpNameHeader', headers.get('mcp-name')),
+  });
+  let era: DirectPlan['era'];
+  let envelope: Record<string, unknown> | undefined;
+  let json = false;
+  if (outcome.kind === 'legacy') {
+    if (outcome.reason !== 'no-claim' || (version !== null && !LEGACY_VERSIONS.has(version))) return undefined;
+    if (meta !== undefined && !plainLegacyMeta(meta)) return undefined;
+    // The legacy transport's own check, on the `Accept` it would be handed (accept.ts).
+    const plan = acceptPlan(headers.get('accept'));
+    const seen = plan.sdkAccept ?? headers.get('accept') ?? '';
+    if (!seen.includes('application/json') || !seen.includes('text/event-stream')) return undefined;
+    era = 'legacy';
+    json = plan.json;
+  } else if (outcome.kind === 'modern' && outcome.messageKind === 'request') {
+    const revision = outcome.classification.revision;
+    if (policy.responseMode === 'sse' || revision === undefined || !MODERN_REVISIONS.has(revision)) return undefined;
+    if (version !== revision || headers.get('mcp-method') === null || headers.get('mcp-name') !== params.name) {
+      return undefined;
+    }
+    if (meta === undefined) return undefined;
+    envelope = {};
+    for (const key in meta) if (!ENVELOPE_KEY_SET.has(key)) return undefined;
+    for (const key of ENVELOPE_KEYS) if (key in meta) envelope[key] = meta[key];
+    era = 'modern';
+  } else return undefined;
+  const registration = policy.called(state);
+  if (!registration || registration.execution) return undefined;
+  // The SDK's scope preflight challenges exactly the calls its rule does not permit (access/scopes.ts):
+  // those it answers, with its 403 and the audit event.
+  if (registration.scopes && !registration.scopes.permits(state.authInfo)) return undefined;
+  const config = registration.adoptable(state.projection());
+  if (!plainTool(config)) return undefined;
+  if (request.signal?.aborted) return undefined;
+  return {
+    registration,
+    era,
+    id: id as CallId,
+    arguments: (args as Record<string, unknown> | undefined) ?? {},
+    // In 2026-07-28 every key of `_meta` is an envelope key, lifted out: the handlers see none.
+    meta: era === 'legacy' ? (meta as Record<string, unknown> | undefined) : undefined,
+    envelope,
+    json,
+    withOutput: config.outputSchema !== undefined,
+  };
+}
+
+const MESSAGE_KEYS: ReadonlySet<string> = new Set(['jsonrpc', 'id', 'method', 'params']);
+const PARAMS_KEYS: ReadonlySet<string> = new Set(['name', 'arguments', '_meta']);
+
+function optional<K extends string>(key: K, value: string | null): { [k in K]?: string } {
+  return (value === null ? {} : { [key]: value }) as { [k in K]?: string };
+}
+
+/** 2025-era `_meta` the SDK hands on as it is: no progress token, no key the protocol reserves. */
+function plainLegacyMeta(meta: Record<string, unknown>): boolean {
+  for (const key in meta) if (key === 'progressToken' || key.startsWith('io.modelcontextprotocol/')) return false;
+  return true;
+}
+
+/** Per `registerTool` config (one per tool and projection): whether the SDK serves its calls without a check of its own. */
+const plainTools = new WeakMap<object, boolean>();
+
+function plainTool(config: {
+  inputSchema: { '~standard': { jsonSchema: { input(): unknown } } };
+  outputSchema?: { '~standard': { jsonSchema: { output(): unknown } } };
+}): boolean {
+  let plain = plainTools.get(config);
+  if (plain === undefined) {
+    // Read once per config: the documents are frozen.
+    const input = JSON.stringify(config.inputSchema['~standard'].jsonSchema.input());
+    const output = config.outputSchema?.['~standard'].jsonSchema.output() as { type?: unknown } | undefined;
+    plain = !input.includes('"x-mcp-header"') && (output === undefined || output.type === 'object');
+    plainTools.set(config, plain);
+  }
+  return plain;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
