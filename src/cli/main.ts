@@ -18,9 +18,9 @@ export interface CliIo {
 }
 
 /** Exit codes: 0 ok; 1 schema errors or lockfile drift; 2 usage, module or lockfile-read error. */
-export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
 
-export const USAGE = `Usage: mcp-mount check <module> [options]
+const USAGE = `Usage: mcp-mount check <module> [options]
 
 Loads <module> (named exports \`tools\` and optional \`options\`, or a default export that is the
 tools array or { tools, options }), runs validateMcpSchemas on exactly what a mount with those
@@ -325,7 +325,7 @@ function checkValidationFlags(values: { profile?: string[]; 'allow-untyped'?: st
 }
 
 /** What the command line adds to the module's options. */
-export interface CheckFlags {
+interface CheckFlags {
   /** `--flat`: `flattenUnionInput: true`, in place of the module's `projection` and `flattenUnionInput`. */
   flat?: boolean;
   /** `--projection`: the `projection` option, in place of the module's `projection` and `flattenUnionInput`. */
@@ -347,6 +347,7 @@ export interface CheckFlags {
  * on, a list flag adds to the module's list (each value once). The projection flags (`--projection`,
  * `--flat`) replace the module's choice of documents, as a command line overrides a config file: the
  * options cannot hold both a `projection` and `flattenUnionInput: true`. The rest is kept as it is.
+ * @internal exported for its tests alone
  */
 export function withFlags(options: McpMountOptions, flags: CheckFlags): McpMountOptions {
   const out: McpMountOptions = { ...options };

@@ -4,4 +4,10 @@
  * once and compared on every check, for a deploy script or a test that does what `mcp-mount check --check-lock`
  * does. See docs/decisions/0006-cli-and-schema-lockfile.md.
  */
-export { diffSchemaLock, type SchemaLockChange, type SchemaLockDiff, writeSchemaLock } from './lockfile.js';
+export {
+  diffSchemaLock,
+  type SchemaLockChange,
+  type SchemaLockDiff,
+  type SchemaLockOptions,
+  writeSchemaLock,
+} from './lockfile.js';

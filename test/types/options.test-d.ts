@@ -1,7 +1,8 @@
 /**
- * Type tests for ADR 0016, options grouped by concern: the groups take their keys, and each misuse is a
- * type error (a removed 0.0 flat name, a key in the wrong group, a misspelt key, a projection that is not
- * one). Checked by `npm run typecheck`; settleOptions refuses the same at run time (never-rejects.test.ts).
+ * Type tests for the options grouped by concern (ADR 0016, 0033): the groups take their keys, each misuse is a
+ * type error (a key at the top level that belongs to a group, a key in the wrong group, a misspelt key, a
+ * projection that is not one), and each group's key list is exactly its options type's keys. Checked by
+ * `npm run typecheck`; settleOptions refuses the same at run time (never-rejects.test.ts).
  */
 import {
   type AccessOptions,
@@ -16,6 +17,20 @@ import { mcp as fetchMcp } from 'mcp-mount/fetch';
 import { mcp } from 'mcp-mount/hono';
 import { describe, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
+import type { ACCESS_KEYS } from '../../src/core/access/settle.js';
+import type { ArgumentsOptions } from '../../src/core/arguments/options.js';
+import type { ARGUMENTS_KEYS } from '../../src/core/arguments/settle.js';
+import type { DocumentsOptions } from '../../src/core/documents/options.js';
+import type { DOCUMENTS_KEYS } from '../../src/core/documents/settle.js';
+import type { LimitsOptions } from '../../src/core/limits/options.js';
+import type { LIMITS_KEYS } from '../../src/core/limits/settle.js';
+import type { OBSERVE_KEYS } from '../../src/core/observe/settle.js';
+import type { ProjectionOptions, SchemaValidationOptions } from '../../src/core/prepare/options.js';
+import type { PROJECTION_KEYS, SCHEMA_VALIDATION_KEYS } from '../../src/core/prepare/settle.js';
+import type { TOP_LEVEL_KEYS } from '../../src/core/serve/config.js';
+import type { MountServerOptions, SERVER_KEYS } from '../../src/core/serve/identity.js';
+import type { PROTOCOL_KEYS, ProtocolOptions } from '../../src/core/serve/protocol.js';
+import { optionKeys } from '../../src/core/settle/checks.js';
 
 const tool = defineTool({ name: 'ping', input: z.object({}), handler: () => 'pong' });
 
@@ -69,16 +84,16 @@ describe('the groups', () => {
 });
 
 describe('each misuse is a type error', () => {
-  it('a removed 0.0 flat name', () => {
-    // @ts-expect-error coerceJsonArgs is repair.json
-    createMcpFetchHandler([tool], { coerceJsonArgs: false });
-    // @ts-expect-error allowedOrigins is access.origins
-    mcp([tool], { name: 'x', allowedOrigins: ['https://app.example.com'] });
+  it("a group's key at the top level", () => {
+    // @ts-expect-error name is server.name
+    mcp([tool], { name: 'x' });
     // @ts-expect-error onError is observe.onError
     validateMcpSchemas([tool], { onError: () => {} });
-    // @ts-expect-error projections is projection: { choose, serve }
-    createMcpFetchHandler([tool], { projection: 'auto', projections: ['flat'] });
-    // @ts-expect-error server is features
+    // @ts-expect-error extend is arguments.extend
+    createMcpFetchHandler([tool], { extend: { schema: z.object({}) } });
+    // @ts-expect-error prepareProjections is projection.prepare
+    createMcpFetchHandler([tool], { projection: 'auto', prepareProjections: 'at-startup' });
+    // @ts-expect-error server takes an object of options
     createMcpFetchHandler([tool], { server: () => {} });
     // @ts-expect-error maxRequestBodyBytes is limits.maxRequestBodyBytes
     fetchMcp([tool], { path: '/mcp', maxRequestBodyBytes: 1 });
@@ -94,7 +109,7 @@ describe('each misuse is a type error', () => {
   });
 
   it('a misspelt key', () => {
-    // @ts-expect-error jsn is not a repair switch
+    // @ts-expect-error jsn is not an arguments switch
     createMcpFetchHandler([tool], { arguments: { jsn: true } });
     // @ts-expect-error allowedOrigins is origins inside access
     createMcpFetchHandler([tool], { access: { allowedOrigins: [] } });
@@ -109,5 +124,37 @@ describe('each misuse is a type error', () => {
     createMcpFetchHandler([tool], { projection: { choose: 'flat', serve: ['flat'] } });
     // @ts-expect-error a wrong value of a group key
     createMcpFetchHandler([tool], { arguments: { unknownKeys: 'drop' } });
+  });
+});
+
+describe("each group's key list is exactly its options type's keys", () => {
+  it('holds for every group', () => {
+    expectTypeOf<(typeof TOP_LEVEL_KEYS)[number]>().toEqualTypeOf<keyof McpMountOptions>();
+    expectTypeOf<(typeof SERVER_KEYS)[number]>().toEqualTypeOf<keyof MountServerOptions>();
+    expectTypeOf<(typeof PROJECTION_KEYS)[number]>().toEqualTypeOf<keyof ProjectionOptions>();
+    expectTypeOf<(typeof SCHEMA_VALIDATION_KEYS)[number]>().toEqualTypeOf<keyof SchemaValidationOptions>();
+    expectTypeOf<(typeof DOCUMENTS_KEYS)[number]>().toEqualTypeOf<keyof DocumentsOptions>();
+    expectTypeOf<(typeof ARGUMENTS_KEYS)[number]>().toEqualTypeOf<keyof ArgumentsOptions>();
+    expectTypeOf<(typeof ACCESS_KEYS)[number]>().toEqualTypeOf<keyof AccessOptions>();
+    expectTypeOf<(typeof LIMITS_KEYS)[number]>().toEqualTypeOf<keyof LimitsOptions>();
+    expectTypeOf<(typeof OBSERVE_KEYS)[number]>().toEqualTypeOf<keyof ObserveOptions>();
+    expectTypeOf<(typeof PROTOCOL_KEYS)[number]>().toEqualTypeOf<keyof ProtocolOptions>();
+  });
+
+  it('a list that misses a key of its type, or names one its type lacks, does not compile', () => {
+    // @ts-expect-error `stale` is missing
+    optionKeys<DocumentsOptions>()(['module']);
+    // @ts-expect-error `when` is no key of DocumentsOptions
+    optionKeys<DocumentsOptions>()(['module', 'stale', 'when']);
+    // @ts-expect-error a key added to the type (`retries`) and not to the list
+    optionKeys<LimitsOptions & { retries?: number }>()([
+      'maxRequestBodyBytes',
+      'maxArgumentDepth',
+      'maxArgumentValues',
+      'timeoutMs',
+      'rate',
+      'concurrency',
+    ]);
+    expectTypeOf(optionKeys<DocumentsOptions>()(['stale', 'module'])).toEqualTypeOf<readonly ['stale', 'module']>();
   });
 });

@@ -10,10 +10,4 @@ const documents = [
 const compact = JSON.parse('{"bodies":[],"rows":[]}');
 const issues = [];
 for (const [tool, at] of compact.rows) issues.push({ tool, ...compact.bodies[at] });
-export default {
-  ...JSON.parse(
-    '{"format":4,"command":"mcp-mount check examples/shared/tools.ts --emit examples/cloudflare-worker/src/mcp-documents.ts","options":{"mount":"0.1.0","zod":"4.6.7","projections":"flat:flat","validation":"[[\\"projectionErrors\\",\\"fall-back\\"]]","extend":"-"},"projections":{"default":"flat","served":["flat"]},"tools":[{"name":"send_message","stamp":"[[\\"chatId\\"],[\\"type\\",\\"text\\",\\"media\\"],null,false]","servable":true,"requiredKeys":["chatId","type"],"input":{"flat":0}},{"name":"publish_post","stamp":"[null,[\\"title\\",\\"content\\",\\"tags\\"],null,false]","servable":true,"requiredKeys":["title","content"],"input":{"flat":1}},{"name":"search_notes","stamp":"[null,[\\"query\\",\\"limit\\"],[\\"query\\",\\"results\\"],false]","servable":true,"requiredKeys":["query"],"input":{"flat":2},"output":{"flat":3}}]}',
-  ),
-  issues,
-  documents,
-};
+export default { ...JSON.parse('{"format":4,"command":"mcp-mount check examples/shared/tools.ts --emit examples/cloudflare-worker/src/mcp-documents.ts","options":{"mount":"0.1.0","zod":"4.6.7","projections":"flat:flat","validation":"[]","extend":"-"},"projections":{"default":"flat","served":["flat"]},"tools":[{"name":"send_message","stamp":"[[\\"chatId\\"],[\\"type\\",\\"text\\",\\"media\\"],null,false]","servable":true,"requiredKeys":["chatId","type"],"input":{"flat":0}},{"name":"publish_post","stamp":"[null,[\\"title\\",\\"content\\",\\"tags\\"],null,false]","servable":true,"requiredKeys":["title","content"],"input":{"flat":1}},{"name":"search_notes","stamp":"[null,[\\"query\\",\\"limit\\"],[\\"query\\",\\"results\\"],false]","servable":true,"requiredKeys":["query"],"input":{"flat":2},"output":{"flat":3}}]}'), issues, documents };

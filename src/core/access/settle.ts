@@ -116,7 +116,7 @@ const WILDCARD = /^([a-z][a-z0-9+.-]*):\/\/\*$/;
  *   neither an origin nor a non-web `<scheme>://*`, a `hosts` entry with a scheme, a port or a path, an
  *   empty `hosts`.
  */
-export function settleOriginPolicy(options: AccessOptions): OriginPolicy {
+function settleOriginPolicy(options: AccessOptions): OriginPolicy {
   if (options.checkOrigin !== undefined && typeof options.checkOrigin !== 'boolean') {
     throw new TypeError('mcp-mount: access.checkOrigin must be a boolean');
   }
@@ -189,6 +189,7 @@ function hostname(entry: string): string {
  *   the OAuth scope-token grammar (the SDK's rule), `requiredScopes` without `required`,
  *   `resourceMetadataUrl` not an absolute http(s) URL, a `cache` or `retryAfterSeconds` limit that is not a
  *   positive integer.
+ * @internal exported for its tests alone
  */
 export function settleAuthPolicy(options: AccessOptions): AuthPolicy | undefined {
   const auth = options.auth;
@@ -239,7 +240,7 @@ function settleTokenCache(cache: AuthOptions['cache']): TokenCache | undefined {
 }
 
 /** Scopes as the SDK's `requireScopes` accepts them (the OAuth scope-token grammar), or a TypeError. */
-export function checkScopes(option: string, scopes: readonly string[]): void {
+function checkScopes(option: string, scopes: readonly string[]): void {
   try {
     requireScopes(...(scopes as [string, ...string[]]));
   } catch (error) {
@@ -259,6 +260,7 @@ function parseUrl(value: unknown): URL | undefined {
  * Settles `access.cors`.
  *
  * @throws TypeError for a header that is not a header name, or `maxAgeSeconds` not a non-negative integer.
+ * @internal exported for its tests alone
  */
 export function settleCorsPolicy(options: AccessOptions): CorsPolicy | undefined {
   const cors = options.cors;

@@ -30,7 +30,7 @@ export type CallCheck = (
  * What each walk over the sent values did, counted in the units it visits: the measure its linearity is
  * held to (a walk's count grows with the arguments' size, never faster).
  */
-export interface CallWork {
+interface CallWork {
   /** Values the first pass visited (sent-values.ts). */
   sent: number;
   /** Values the repair walk visited, sent and parsed out of text. */

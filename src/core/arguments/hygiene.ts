@@ -8,7 +8,10 @@
  */
 import { formatPath } from '../messages/path.js';
 
-/** Residue of tool-call grammars that no argument written on purpose is expected to carry. */
+/**
+ * Residue of tool-call grammars that no argument written on purpose is expected to carry.
+ * @internal exported for its tests alone
+ */
 export const TOOL_CALL_MARKUP: readonly string[] = [
   '</parameter>',
   '<parameter name=',

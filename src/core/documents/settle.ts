@@ -2,7 +2,10 @@
 import { oneOf, optionKeys } from '../settle/checks.js';
 import type { DocumentsOptions } from './options.js';
 
-/** The keys `documents` takes in its object form: one list, tied to `DocumentsOptions` by the compiler. */
+/**
+ * The keys `documents` takes in its object form: one list, tied to `DocumentsOptions` by the compiler.
+ * @internal exported for its tests alone
+ */
 export const DOCUMENTS_KEYS = optionKeys<DocumentsOptions>()(['module', 'stale']);
 
 /** Build-time documents and what a stale tool gets. Frozen. */

@@ -6,6 +6,7 @@
  * fraction. No exponent, no `+`, no whitespace, no hex, no `.5` or `5.`. Exponents are left out on
  * purpose: a model that writes `"1e3"` for a number is rare, while `"1e400"` (Infinity) and
  * `"1e-400"` (0) silently change the value.
+ * @internal exported for its tests alone
  */
 export const CANONICAL_DECIMAL = /^-?(?:0|[1-9]\d*)(?:\.\d+)?$/;
 

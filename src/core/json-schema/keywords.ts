@@ -177,7 +177,7 @@ function mapMap(map: JsonSchema, keyword: string, fn: (child: unknown, at: Posit
 /** JSON instance types as `type` names them. `integer` is the subset of `number` with no fraction. */
 export type JsonType = 'null' | 'boolean' | 'object' | 'array' | 'string' | 'number' | 'integer';
 
-export const JSON_TYPES: readonly JsonType[] = ['null', 'boolean', 'object', 'array', 'string', 'number', 'integer'];
+const JSON_TYPES: readonly JsonType[] = ['null', 'boolean', 'object', 'array', 'string', 'number', 'integer'];
 
 /**
  * Validation keywords that only constrain instances of one type. Because the families are disjoint, a

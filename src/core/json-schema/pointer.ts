@@ -23,12 +23,12 @@ export function positionPointer(parent: string, at: Position): string {
 }
 
 /** Unescapes one reference token: `~1` is `/`, then `~0` is `~` (RFC 6901 section 4). */
-export function unescapePointerToken(token: string): string {
+function unescapePointerToken(token: string): string {
   return token.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
 /** The reference tokens of a JSON Pointer, unescaped; the root (`''`) has none. */
-export function pointerTokens(ptr: string): string[] {
+function pointerTokens(ptr: string): string[] {
   return ptr === '' ? [] : ptr.slice(1).split('/').map(unescapePointerToken);
 }
 

@@ -9,7 +9,7 @@ import { isPlainObject, type JsonSchema } from './types.js';
 // as meant anyway: it is not the number the author wrote.
 
 /** An integer-valued number that a double cannot hold exactly. */
-export function isUnsafeNumber(value: unknown): boolean {
+function isUnsafeNumber(value: unknown): boolean {
   return typeof value === 'number' && Number.isInteger(value) && Math.abs(value) > Number.MAX_SAFE_INTEGER;
 }
 

@@ -29,9 +29,9 @@ export interface ArgumentLimits {
 }
 
 /** 64 levels: far past real arguments, far from where Zod's recursive parse would exhaust the stack. */
-export const DEFAULT_MAX_ARGUMENT_DEPTH = 64;
+const DEFAULT_MAX_ARGUMENT_DEPTH = 64;
 /** 1,000,000 values: every walk over them is linear, so this bounds a call's work, not its validity. */
-export const DEFAULT_MAX_ARGUMENT_VALUES = 1_000_000;
+const DEFAULT_MAX_ARGUMENT_VALUES = 1_000_000;
 
 /** What the per-request limits run with: `limits`, defaulted. Frozen. */
 export interface LimitsPolicy {

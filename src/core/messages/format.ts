@@ -16,10 +16,8 @@ import { formatPath } from './path.js';
 import { alternativesAt, alternativesLine, failedTag, onlyMissing, tagRequirements, tagValues } from './union-text.js';
 import { variantContext } from './variant-context.js';
 
-export { formatPath } from './path.js';
-
 /** A repair issue, or any issue-shaped record with a path and a message. */
-export interface PlainIssue {
+interface PlainIssue {
   readonly path: ReadonlyArray<PropertyKey>;
   readonly message: string;
   readonly code?: undefined;

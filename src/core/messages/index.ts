@@ -1,2 +1,1 @@
-export { type FormattableIssue, formatIssues, type PlainIssue } from './format.js';
-export { formatPath } from './path.js';
+export { formatIssues } from './format.js';

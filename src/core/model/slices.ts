@@ -5,7 +5,7 @@ import type { ExtendOption } from './extend.js';
 import type { AnyTool } from './tool.js';
 
 /** One argument slice a tool parses on its own: the keys it owns and its original Zod schema. */
-export interface Slice {
+interface Slice {
   keys: ReadonlySet<string>;
   schema: z.ZodType;
 }

@@ -91,7 +91,7 @@ export function observeError(observer: Observer, error: unknown, where: ErrorWhe
 }
 
 /** `mcp-mount: handler error (error id …, tool orders, caller client-1/alice, request 7)`. */
-export function errorLine(info: ErrorInfo): string {
+function errorLine(info: ErrorInfo): string {
   const parts = [`error id ${info.errorId}`];
   if (info.tool !== undefined) parts.push(`tool ${info.tool}`);
   if (info.caller) parts.push(`caller ${info.caller.clientId}${info.caller.subject ? `/${info.caller.subject}` : ''}`);

@@ -7,7 +7,7 @@
 /** An OpenTelemetry `Context`: opaque here. */
 export type OtelContext = object;
 
-export interface OtelSpan {
+interface OtelSpan {
   setAttribute(key: string, value: string | number | boolean): unknown;
   setAttributes(attributes: Record<string, string | number | boolean>): unknown;
   addEvent(name: string, attributes?: Record<string, string | number | boolean>): unknown;

@@ -12,6 +12,7 @@ import type { PreparePolicy } from './settle.js';
  * meant: a bad or duplicate name makes registration ambiguous; a key two slices claim cannot be split; a tool
  * whose `scopes` cannot mean anything would be served either unguarded or not at all; a `features` hook that
  * throws or registers a tool breaks the requests it runs for. The table: docs/design/probe.md, Issue codes.
+ * @internal exported for its tests alone
  */
 export const FATAL_UNDER_EVERY_POLICY: ReadonlySet<SchemaIssueCode> = new Set<SchemaIssueCode>([
   'invalid-tool-name',

@@ -11,7 +11,10 @@ import type { ProjectionOptions, ProjectionSettings, SchemaValidationOptions } f
 /** What `projection: 'auto'` can answer besides `flat`. */
 const AUTO_TARGETS = AUTO_PROJECTIONS.map((rule) => rule.projection);
 
-/** The keys `schemaValidation` takes: one list, tied to `SchemaValidationOptions` by the compiler. */
+/**
+ * The keys `schemaValidation` takes: one list, tied to `SchemaValidationOptions` by the compiler.
+ * @internal exported for its tests alone
+ */
 export const SCHEMA_VALIDATION_KEYS = optionKeys<SchemaValidationOptions>()([
   'policy',
   'profiles',
@@ -21,11 +24,14 @@ export const SCHEMA_VALIDATION_KEYS = optionKeys<SchemaValidationOptions>()([
   'allowFormats',
 ]);
 
-/** The keys `projection` takes in its object form: one list, tied to `ProjectionOptions` by the compiler. */
+/**
+ * The keys `projection` takes in its object form: one list, tied to `ProjectionOptions` by the compiler.
+ * @internal exported for its tests alone
+ */
 export const PROJECTION_KEYS = optionKeys<ProjectionOptions>()(['choose', 'serve', 'prepare', 'errors']);
 
 /** The probe's options, with `policy` defaulted to `'throw'` and every list copied and frozen. */
-export type ValidationPolicy = Readonly<SchemaValidationOptions> & { readonly policy: 'throw' | 'warn' | 'skip' };
+type ValidationPolicy = Readonly<SchemaValidationOptions> & { readonly policy: 'throw' | 'warn' | 'skip' };
 
 /** What decides the served documents: the projection policy and the probe's options. Frozen. */
 export interface PreparePolicy {

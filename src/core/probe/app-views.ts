@@ -8,7 +8,7 @@ import { isPlainObject } from '../json-schema/types.js';
 import type { SchemaIssue } from './issue.js';
 
 /** The MIME type of an MCP App view (ext-apps's `RESOURCE_MIME_TYPE`). */
-export const APP_VIEW_MIME_TYPE = 'text/html;profile=mcp-app';
+const APP_VIEW_MIME_TYPE = 'text/html;profile=mcp-app';
 
 /** The static resources the `features` hook registered at construction, by URI, with their MIME types. */
 export interface RegisteredResources {

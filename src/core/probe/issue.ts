@@ -2,6 +2,7 @@
  * Every code the probe and the preparation emit, grouped by where they come from. What each means, its
  * severity, whether it stops a mount under each policy and how to fix it: docs/design/probe.md, Issue codes.
  * A `const` list so that a test can hold the docs' table to it; the type is what users switch on.
+ * @internal exported for its tests alone
  */
 export const SCHEMA_ISSUE_CODES = [
   // Base rules, and the document scan around them (`checkDocument`).

@@ -1,7 +1,7 @@
 import type { SchemaIssue, SchemaIssueCode } from './issue.js';
 
 /** MCP tool names (SEP-986): 1 to 64 characters from A-Z, a-z, 0-9, `_` and `-`. */
-export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+const TOOL_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 const MAX_LENGTH = 64;
 
 /**

@@ -28,7 +28,7 @@ export function describeUntyped(schema: unknown): string {
 }
 
 /** `allowUntyped` entries are `<tool>:<pointer>`, e.g. `search:/properties/payload`. */
-export function untypedKey(tool: string, path: string): string {
+function untypedKey(tool: string, path: string): string {
   return `${tool}:${path}`;
 }
 

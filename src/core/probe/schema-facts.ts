@@ -95,7 +95,7 @@ export function hasKind(kinds: number, kind: JsonType): boolean {
 }
 
 /** How many kinds `kinds` (from `admittedKinds`) holds. */
-export function kindCount(kinds: number): number {
+function kindCount(kinds: number): number {
   let count = 0;
   for (let bits = kinds; bits !== 0; bits &= bits - 1) count++;
   return count;
@@ -115,7 +115,7 @@ function hasKindKeyword(node: JsonSchema): boolean {
 }
 
 /** The property name when the node is reached as `properties/<name>`. */
-export function propertyName(visit: SchemaVisit): string | undefined {
+function propertyName(visit: SchemaVisit): string | undefined {
   return visit.keyword === 'properties' ? visit.key : undefined;
 }
 

@@ -16,7 +16,10 @@ import { localResolver, type RefResolver, typeAtoms } from './type-atoms.js';
 // no scalar `anyOf` (LangChain's MCP adapters, measured) still sees every nested field and every type:
 // docs/decisions/0018-flat-for-clients-that-never-name-themselves.md.
 
-/** How many times `flat` writes out a recursive definition along one path before its leaf is left open. */
+/**
+ * How many times `flat` writes out a recursive definition along one path before its leaf is left open.
+ * @internal exported for its tests alone
+ */
 export const FLAT_RECURSION_DEPTH = 3;
 
 /** Above this many schema nodes the unrolling is retried one level shallower (a definition referring to itself many times). */

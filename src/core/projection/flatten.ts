@@ -16,6 +16,7 @@ export type { Unflattened } from './unflattened.js';
  * input accepts on every path (the original Zod schema still parses each call), so a model is never
  * refused a value the tool would take. Pure: never mutates `schema`, never throws, same input → same output.
  * Rules and the merge table: docs/design/flatten.md.
+ * @internal exported for its tests alone
  */
 export function flattenUnionsDeep(schema: JsonSchema): JsonSchema {
   return flattenWithReport(schema).schema;

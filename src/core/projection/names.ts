@@ -5,6 +5,7 @@
  *   where the superset rule needs it (intersections). For capable clients; the default without flattening.
  * - `flat`: `$ref`s inlined and unions flattened into one typed object (`flattenUnionInput: true`).
  * - one per client profile: `flat`, then the rewrites that client needs (docs/design/projections.md).
+ * @internal exported for its tests alone
  */
 export const PROFILE_PROJECTION_NAMES = ['anthropic', 'openai-strict', 'gemini', 'cursor', 'local-grammar'] as const;
 export const PROJECTION_NAMES = ['faithful', 'flat', ...PROFILE_PROJECTION_NAMES] as const;

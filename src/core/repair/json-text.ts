@@ -24,11 +24,12 @@ export type JsonTextResult =
   | { ok: false; reason: 'nodes' };
 
 /** Keys that must never reach an object built from untrusted JSON. */
-export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
 /**
  * UTF-8 length of `s`, or `limit + 1` as soon as it is known to exceed `limit`. Written out
  * rather than `Buffer.byteLength` so it runs on every runtime mcp-mount serves (Workers, edge).
+ * @internal exported for its tests alone
  */
 export function utf8Length(s: string, limit = Number.POSITIVE_INFINITY): number {
   if (s.length > limit) return limit + 1; // every UTF-16 unit is at least one byte

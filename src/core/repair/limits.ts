@@ -12,10 +12,14 @@ import type { RepairOptions, RepairSwitches } from './types.js';
  * repair produces by parsing JSON text. Real tool arguments rarely pass 10; the reviver that drops
  * prototype keys and the ambiguity check recurse once per level, so the bound also keeps them far
  * from the stack limit.
+ * @internal exported for its tests alone
  */
 export const DEFAULT_MAX_DEPTH = 64;
 
-/** 1 MiB (1,048,576 bytes, UTF-8) per string that repair parses as JSON. */
+/**
+ * 1 MiB (1,048,576 bytes, UTF-8) per string that repair parses as JSON.
+ * @internal exported for its tests alone
+ */
 export const DEFAULT_MAX_STRING_BYTES = 1024 * 1024;
 
 /**
@@ -29,10 +33,12 @@ export const DEFAULT_MAX_STRING_BYTES = 1024 * 1024;
  * Values inside parsed text are walked without a second count (their number is already bounded), so
  * repair's cost stays linear and bounded: at most about 2,000,000 visits plus 1,000,000 parsed values,
  * well under a second on the reference machine (see bench/repair.bench.ts).
+ * @internal exported for its tests alone
  */
 export const DEFAULT_MAX_NODES = 1_000_000;
 
 // Marked pure so that a bundle which never reads it (every Worker) leaves it out.
+/** @internal exported for its tests alone */
 export const DEFAULT_REPAIR_LIMITS = /* @__PURE__ */ Object.freeze({
   maxDepth: DEFAULT_MAX_DEPTH,
   maxStringBytes: DEFAULT_MAX_STRING_BYTES,

@@ -7,7 +7,7 @@
 import { canonicalNumber } from '../json-schema/canonical-number.js';
 import { type Accepts, acceptsNumberValue, acceptsSomeNumber, acceptsSomeString } from '../zod/accepted-kinds.js';
 
-export type ScalarFrom = 'number-string' | 'boolean-string' | 'null-string';
+type ScalarFrom = 'number-string' | 'boolean-string' | 'null-string';
 
 export interface ScalarRepair {
   value: number | boolean | null;

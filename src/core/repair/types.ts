@@ -34,7 +34,7 @@ export interface RepairSwitches {
  * What a repaired position was sent as. `empty-arguments`: the whole `arguments` sent as `""` or `[]`, how
  * several clients encode "no arguments", read as `{}` (the envelope step; path `''`).
  */
-export type RepairFrom =
+type RepairFrom =
   | 'json-string'
   | 'number-string'
   | 'boolean-string'

@@ -86,10 +86,7 @@ async function tooLargeAnswer(
   };
 }
 
-export type BodyRead =
-  | { ok: true; text: string }
-  | { ok: false; status: 413 }
-  | { ok: false; status: 400; error: unknown };
+type BodyRead = { ok: true; text: string } | { ok: false; status: 413 } | { ok: false; status: 400; error: unknown };
 
 /**
  * Reads `request`'s body as UTF-8 text, stopping as soon as more than `maxBytes` bytes arrive.
@@ -97,7 +94,7 @@ export type BodyRead =
  * at the limit so an oversized upload is not read to its end. A stream that fails mid-read (the client
  * went away, a broken chunked encoding) gives `status: 400`, never a throw.
  */
-export async function readBodyLimited(request: Request, maxBytes: number): Promise<BodyRead> {
+async function readBodyLimited(request: Request, maxBytes: number): Promise<BodyRead> {
   if (!request.body) return { ok: true, text: '' };
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -134,7 +131,7 @@ export async function readBodyLimited(request: Request, maxBytes: number): Promi
  * so. The fault is the app's, not the client's, so its owner is told how to fix it: through `logger.error`
  * and `onError`, like every unexpected error (a misconfiguration must not pass unseen).
  */
-export function bodyAlreadyRead(observer: Observer): Response {
+function bodyAlreadyRead(observer: Observer): Response {
   const error = new Error(
     'mcp-mount: the request body was already read before the MCP handler got the request; hand on an ' +
       'unread Request (read a `request.clone()` instead) or the parsed JSON as `extras.parsedBody`',

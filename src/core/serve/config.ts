@@ -20,7 +20,10 @@ import type { McpMountOptions } from './options.js';
 import { PROTOCOL_KEYS, type ProtocolPolicy, settleProtocol } from './protocol.js';
 import { probeServerHook } from './sdk/features-probe.js';
 
-/** Every top-level option: one list, tied to `McpMountOptions` by the compiler (docs/decisions/0031). */
+/**
+ * Every top-level option: one list, tied to `McpMountOptions` by the compiler (docs/decisions/0031).
+ * @internal exported for its tests alone
+ */
 export const TOP_LEVEL_KEYS = optionKeys<McpMountOptions>()([
   'server',
   'flattenUnionInput',

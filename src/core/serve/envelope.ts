@@ -27,7 +27,7 @@ export interface MessageState {
 }
 
 /** One `tools/call` as the envelope step left it for the argument check. */
-export interface CallEnvelope {
+interface CallEnvelope {
   /** The tool it names. */
   tool: string;
   /** Its JSON-RPC id, for audit. */

@@ -7,7 +7,6 @@ import type { IgnoredKey } from '../messages/ignored-keys.js';
 import type { AnyZodObject } from '../model/tool.js';
 import type { ObserveOptions } from '../observe/options.js';
 import type { ProjectionOption, SchemaValidationOptions } from '../prepare/options.js';
-import type { SchemaIssue } from '../probe/issue.js';
 import type { MountServerOptions } from './identity.js';
 import type { ProtocolOptions } from './protocol.js';
 
@@ -107,4 +106,4 @@ export type {
 export type { ProjectionOption, ProjectionOptions, SchemaValidationOptions } from '../prepare/options.js';
 export type { MountServerOptions } from './identity.js';
 export type { ProtocolOptions } from './protocol.js';
-export type { IgnoredKey, SchemaIssue };
+export type { IgnoredKey };

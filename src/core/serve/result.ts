@@ -19,7 +19,7 @@ export type ToolResult = CallToolResult | InputRequiredResult;
  * (`resultType: 'input_required'`, the multi-round-trip return built by the SDK's `inputRequired(...)`), or
  * a `CallToolResult` (a `content` array of valid content blocks; the SDK's schema allows further keys).
  */
-export function isToolResult(value: unknown): value is ToolResult {
+function isToolResult(value: unknown): value is ToolResult {
   return isInputRequiredResult(value) || isCallToolResult(value);
 }
 

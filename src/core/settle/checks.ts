@@ -17,7 +17,7 @@ import { closestKey } from '../messages/closest-key.js';
 export function optionKeys<T extends object>() {
   return <const K extends readonly (keyof T & string)[]>(
     keys: K & ([Exclude<keyof T, K[number]>] extends [never] ? unknown : { missing: Exclude<keyof T, K[number]> }),
-  ): readonly (keyof T & string)[] => Object.freeze([...keys]);
+  ): K => Object.freeze([...keys]) as unknown as K;
 }
 
 /**

@@ -53,7 +53,7 @@ function nothing(): Mutable<Accepts> {
   };
 }
 
-export const ACCEPTS_NOTHING: Accepts = Object.freeze(nothing());
+const ACCEPTS_NOTHING: Accepts = Object.freeze(nothing());
 export const ACCEPTS_ANY: Accepts = Object.freeze({ ...nothing(), any: true });
 
 function make(patch: Partial<Accepts>): Accepts {

@@ -6,7 +6,7 @@
 import { defOf, isSchema, type Schema, unwrap } from './def.js';
 
 /** Words kept per key: enough for a description's nouns, few enough to keep a suggestion cheap. */
-export const HINT_WORDS = 24;
+const HINT_WORDS = 24;
 
 export type KeyHints = ReadonlyMap<string, { fields: readonly string[]; words: readonly string[] }>;
 

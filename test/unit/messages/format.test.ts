@@ -1,7 +1,8 @@
 /** formatIssues / formatPath: one actionable line per failing path. */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { formatIssues, formatPath } from '../../../src/core/messages/index.js';
+import { formatIssues } from '../../../src/core/messages/index.js';
+import { formatPath } from '../../../src/core/messages/path.js';
 
 function lines(schema: z.ZodType, value: unknown): string[] {
   const r = schema.safeParse(value);

@@ -1,6 +1,7 @@
 import type { JsonSchema } from '../../../src/core/json-schema/types.js';
-import { type CheckContext, checkDocument } from '../../../src/core/probe/index.js';
+import { checkDocument } from '../../../src/core/probe/index.js';
 import type { SchemaIssue } from '../../../src/core/probe/issue.js';
+import type { CheckContext } from '../../../src/core/probe/types.js';
 
 /** The input document as the mount converts it (before its own ref inlining and flattening). */
 export { toJson as toDoc } from '../../support/documents.js';

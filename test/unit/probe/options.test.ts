@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { PORTABLE_FORMATS } from '../../../src/core/probe/index.js';
+import { PORTABLE_FORMATS } from '../../../src/core/json-schema/client-limits.js';
 import { check, only, pathsOf, toDoc } from './helpers.js';
 
 const typed = { requireTypedProperties: true };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { LOCAL_GRAMMAR_LIMITS, PROFILES } from '../../../src/core/probe/index.js';
+import { LOCAL_GRAMMAR_LIMITS } from '../../../src/core/json-schema/client-limits.js';
+import { PROFILES } from '../../../src/core/probe/index.js';
 import { check, only, pathsOf, toDoc, withCode } from './helpers.js';
 
 const withProfile = (profile: string) => ({ options: { profiles: [profile] } });

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { flattenUnionsDeep, flattenWithReport } from '../../../src/core/projection/index.js';
+import { flattenUnionsDeep } from '../../../src/core/projection/flatten.js';
+import { flattenWithReport } from '../../../src/core/projection/index.js';
 import { accepts, DU, project, toJson, twoVariants, unionsIn, zodAcceptedValuesPass } from './helpers.js';
 
 function deepFreeze<T>(value: T): T {

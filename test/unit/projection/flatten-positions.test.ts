@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { flattenUnionsDeep } from '../../../src/core/projection/index.js';
+import { flattenUnionsDeep } from '../../../src/core/projection/flatten.js';
 import { at, project, toJson, twoVariants, typeSet, unionsIn, zodAcceptedValuesPass } from './helpers.js';
 
 interface Kind {

@@ -9,12 +9,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { JsonSchema } from '../../../src/core/json-schema/types.js';
-import {
-  collapseNullable,
-  flattenUnionsDeep,
-  inlineRefs,
-  relaxIntersections,
-} from '../../../src/core/projection/index.js';
+import { flattenUnionsDeep } from '../../../src/core/projection/flatten.js';
+import { collapseNullable, inlineRefs, relaxIntersections } from '../../../src/core/projection/index.js';
 import { accepts, project, toJson, zodAcceptedValuesPass } from './helpers.js';
 
 /** The served document both ways the mount computes it (flattenUnionInput on, and off). */

@@ -7,12 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { cloneJson } from '../../../src/core/json-schema/compare.js';
 import type { JsonSchema } from '../../../src/core/json-schema/types.js';
-import {
-  collapseNullable,
-  flattenUnionsDeep,
-  inlineRefs,
-  relaxIntersections,
-} from '../../../src/core/projection/index.js';
+import { flattenUnionsDeep } from '../../../src/core/projection/flatten.js';
+import { collapseNullable, inlineRefs, relaxIntersections } from '../../../src/core/projection/index.js';
 import { project, toJson } from './helpers.js';
 
 /** A Zod shape with an own `__proto__` key (an object literal `{ __proto__: x }` would set the prototype). */

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { formatIssues } from '../../../src/core/messages/index.js';
-import { type RepairOptions, type RepairResult, repairArgs } from '../../../src/core/repair/index.js';
+import { repairArgs } from '../../../src/core/repair/index.js';
+import type { RepairOptions, RepairResult } from '../../../src/core/repair/types.js';
 
 export interface Outcome {
   repair: RepairResult;

@@ -1,13 +1,13 @@
 /** Repair never throws, never hangs, never mutates, and refuses over-limit input cleanly. */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { repairArgs } from '../../../src/core/repair/index.js';
 import {
   DEFAULT_MAX_DEPTH,
   DEFAULT_MAX_NODES,
   DEFAULT_MAX_STRING_BYTES,
   DEFAULT_REPAIR_LIMITS,
-  repairArgs,
-} from '../../../src/core/repair/index.js';
+} from '../../../src/core/repair/limits.js';
 
 function deepFreeze<T>(v: T): T {
   if (typeof v === 'object' && v !== null && !Object.isFrozen(v)) {

@@ -10,7 +10,7 @@ export interface Narrowing {
 }
 
 /** Where a node sits, as the rewrites need to know it. */
-export interface NodeContext {
+interface NodeContext {
   /** JSON Pointer of the node in the result. */
   pointer: string;
   atRoot: boolean;

@@ -16,7 +16,6 @@ import {
 import { whenSent } from '../../http/responses.js';
 import { observeError } from '../../observe/observe.js';
 import { noMessage } from '../envelope.js';
-import type { Registration } from '../registration.js';
 import type { RequestState } from '../request-state.js';
 import type { ToolSet } from '../tool-set.js';
 import { type AcceptPlan, AS_SENT, acceptPlan, asAccepted } from './accept.js';
@@ -25,7 +24,7 @@ import { perRequestServer, type SdkSetup } from './server.js';
 import { type Listing, type ToolList, withListing } from './tool-list.js';
 
 /** What the SDK's `fetch` is handed beside the request. */
-export interface SdkOptions {
+interface SdkOptions {
   authInfo?: AuthInfo;
   /** The message after the envelope step; absent when the SDK reads the body itself. */
   parsedBody?: unknown;
@@ -48,7 +47,10 @@ export function sdkExchange(setup: SdkSetup, tools: ToolSet, list: ToolList): Sd
   const sdk = createSdkHandler(
     (rc: McpRequestContext) => {
       const state = (rc.requestInfo && states.get(rc.requestInfo)) || outside;
-      return perRequestServer(setup, state, rc, (server) => populate(server, state, rc), list.cacheHints);
+      const { requestInfo } = rc;
+      const listed = requestInfo && ((listing: Listing) => void listings.set(requestInfo, listing));
+      const populate = (server: McpServer) => populateServer(server, state, rc.era, tools, list, listed);
+      return perRequestServer(setup, state, rc, populate, list.cacheHints);
     },
     {
       maxRequestBodySize: setup.maxRequestBodyBytes,
@@ -58,26 +60,6 @@ export function sdkExchange(setup: SdkSetup, tools: ToolSet, list: ToolList): Sd
       },
     },
   );
-
-  /** The request's tools: a call holds only the tool it names, a batch what this caller may see (tool-set.ts). */
-  const populate = (server: McpServer, state: RequestState, rc: McpRequestContext) => {
-    const { requestInfo } = rc;
-    // A single `tools/list` registers no tool: it is answered from the cache (tool-list.ts).
-    if (requestInfo && state.method === 'tools/list') {
-      return list.serve(server, state, rc.era, (listing) => listings.set(requestInfo, listing));
-    }
-    const register = (r: Registration) => {
-      const registered = server.registerTool(r.name, r.config(state), (args: any, ctx: ServerContext) =>
-        r.run(args, ctx, state),
-      );
-      if (r.execution) registered.execution = r.execution;
-      return registered;
-    };
-    // A server holding no tool (an unknown or hidden one called, nothing visible in a batch) still answers
-    // tools/list with [] and tools/call with "Tool x not found": it declares the tools capability (server.ts).
-    for (const r of tools.held(state)) register(r);
-  };
-
   /**
    * The state is keyed by our own request only while the SDK's factory may look it up (the factory runs
    * before `sdk.fetch` settles), then dropped, so nothing per-request is held past the response.
@@ -86,22 +68,9 @@ export function sdkExchange(setup: SdkSetup, tools: ToolSet, list: ToolList): Sd
     const accept = request.method === 'POST' ? acceptPlan(request.headers.get('accept')) : AS_SENT;
     const opened = openExchange(request, body, sdkHeaders(request, accept));
     states.set(opened.request, state);
-    let response: Response;
     try {
       const sent = await sdk.fetch(opened.request, options);
-      // A single `tools/list` the SDK dispatched: its body read once, to its end, its sentinel become the
-      // entries (tool-list.ts). The exchange is over, so the hold is given up at once.
-      const listing = listings.get(opened.request);
-      if (listing?.failure) {
-        await sent.body?.cancel();
-        throw listing.failure.error;
-      }
-      if (listing) {
-        response = await withListing(sent, listing, accept);
-        opened.release();
-        return response;
-      }
-      response = await asAccepted(sent, accept);
+      return await answered(sent, listings.get(opened.request), accept, opened.release);
     } catch (error) {
       opened.release();
       throw error;
@@ -109,10 +78,57 @@ export function sdkExchange(setup: SdkSetup, tools: ToolSet, list: ToolList): Sd
       states.delete(opened.request);
       listings.delete(opened.request);
     }
-    return whenSent(response, opened.release);
   };
-
   return { exchange, close: () => sdk.close() };
+}
+
+/**
+ * The request's tools on its server: a single `tools/list` registers none (it is answered from the cache,
+ * tool-list.ts, and `listed`, where the exchange can find it, hears of its listing); a call holds only the tool it names, a batch what this caller
+ * may see (tool-set.ts). A server holding no tool (an unknown or hidden one called, nothing visible in a batch)
+ * still answers tools/list with [] and tools/call with "Tool x not found": it declares the tools capability.
+ */
+function populateServer(
+  server: McpServer,
+  state: RequestState,
+  era: McpRequestContext['era'],
+  tools: ToolSet,
+  list: ToolList,
+  listed: ((listing: Listing) => void) | undefined,
+): void {
+  if (listed && state.method === 'tools/list') {
+    list.serve(server, state, era, listed);
+    return;
+  }
+  for (const r of tools.held(state)) {
+    const registered = server.registerTool(r.name, r.config(state), (args: any, ctx: ServerContext) =>
+      r.run(args, ctx, state),
+    );
+    if (r.execution) registered.execution = r.execution;
+  }
+}
+
+/**
+ * The SDK's answer as the client gets it. A single `tools/list` the SDK dispatched: its body read once, to its
+ * end, its sentinel become the entries (tool-list.ts), and the exchange's hold given up at once. Anything else:
+ * as the client accepts it, the hold given up once it has been sent.
+ */
+async function answered(
+  sent: Response,
+  listing: Listing | undefined,
+  accept: AcceptPlan,
+  release: () => void,
+): Promise<Response> {
+  if (listing?.failure) {
+    await sent.body?.cancel();
+    throw listing.failure.error;
+  }
+  if (listing) {
+    const response = await withListing(sent, listing, accept);
+    release();
+    return response;
+  }
+  return whenSent(await asAccepted(sent, accept), release);
 }
 
 /** The request's headers as the SDK must see them: with the `Accept` it requires, when the plan says so. */
@@ -130,6 +146,7 @@ function sdkHeaders(request: Request, accept: AcceptPlan): Headers {
  * unexpected errors: logged at error level with a stack, any client could flood the log. Told apart by the
  * SDK's own wording for them (a seam, pinned by test/unit/serve/sdk-seams.test.ts); a report in other words is
  * logged, the safe side.
+ * @internal exported for its tests alone
  */
 export function isClientRejection(error: unknown): boolean {
   return error instanceof Error && CLIENT_REJECTION.test(error.message);
