@@ -57,6 +57,7 @@ export function serveMount<Host>(config: MountConfig, preparation: Preparation):
     limits,
     observer,
     logging: protocol.logging,
+    ...(config.tasks && { tasks: config.tasks }),
   };
   const registrations = servedTools(preparation, prepare, observer).map((t) => registration(t, run));
   const sdk = {

@@ -11,6 +11,7 @@ import type { AnyTool } from '../model/tool.js';
 import { observeRefusal } from '../observe/refusal.js';
 import type { Observer } from '../observe/settle.js';
 import type { ProjectionName } from '../projection/names.js';
+import { settleToolTask, type TasksPolicy, type ToolTaskPolicy } from '../tasks/settle.js';
 import { type Executor, executor, type RunPolicy } from './execute.js';
 import { inputCarrier, listedDocuments, NO_CALLER } from './input-carrier.js';
 import type { RequestState } from './request-state.js';
@@ -31,14 +32,22 @@ export interface Registration {
   config(state: RequestState): any;
   /** The tool callback: runs `extend.resolve`, the handler and the output check, and reports to the hooks. */
   run: Executor;
-  /** The tool's `execution`, set on the registered tool: the SDK's `registerTool` config has no such field. */
+  /**
+   * The tool's `execution`, set on the registered tool: the SDK's `registerTool` config has no such field.
+   * For a tool with `task`, `{ taskSupport: 'forbidden' }`: the 2025-era lists it appears in are served plain
+   * calls only (ADR 0034).
+   */
   execution?: AnyTool['execution'];
+  /** The tool's `task`, settled; undefined for a tool that never runs as a task. */
+  task?: ToolTaskPolicy;
 }
 
 /** What a tool's registration reads: the projections served, the argument check's policy, and the run's. */
 export interface RegistrationPolicy extends RunPolicy {
   readonly served: readonly ProjectionName[];
   readonly call: CallPolicy;
+  /** The mount's `tasks`; undefined when it runs none. */
+  readonly tasks?: TasksPolicy;
 }
 
 /** Everything about one tool that does not change between requests. */
@@ -67,8 +76,9 @@ export function registration(prepared: PreparedTool, setup: RegistrationPolicy):
     if (!ownCarrier(state.call)) return shared(projection);
     return { ...fixed(projection), inputSchema: inputCarrier(prepared, served, observer, policy, state, projection) };
   };
+  const task = settleToolTask(prepared.tool, setup.tasks);
   const run = executor(prepared, setup);
-  const { execution } = prepared.tool;
+  const execution = task ? TASK_EXECUTION : prepared.tool.execution;
   return {
     name: prepared.name,
     tool: prepared.tool,
@@ -77,8 +87,12 @@ export function registration(prepared: PreparedTool, setup: RegistrationPolicy):
     config: configFor,
     run,
     ...(execution && { execution }),
+    ...(task && { task }),
   };
 }
+
+/** What 2025-era lists say of a tool with `task`: those clients get plain calls (ADR 0034). */
+const TASK_EXECUTION = Object.freeze({ taskSupport: 'forbidden' as const });
 
 /** The tool's scope challenge, with each 403 it decides reported to `onRefusal`. */
 function auditedChallenge(observer: Observer, tool: string, scopes: ScopeRule): ScopeChallengeHandler {
