@@ -67,6 +67,8 @@ export type {
   RefusalEvent,
   RefusalReason,
   SchemaValidationOptions,
+  TasksOptions,
+  ToolTaskOptions,
   VerifiedToken,
   VisibilityContext,
   VisibleFeatures,

@@ -23,6 +23,7 @@ import type { Observer } from '../observe/settle.js';
 import type { CheckedCall } from './input-carrier.js';
 import { toolSignals } from './logging.js';
 import type { RequestState } from './request-state.js';
+import type { TaskSlot } from './task-call.js';
 import {
   errorWithinSchema,
   isInputRequired,
@@ -32,7 +33,16 @@ import {
   withStructured,
 } from './result.js';
 
-export type Executor = (call: CheckedCall, mcp: ServerContext, state: RequestState) => Promise<ToolResult>;
+/**
+ * Runs one checked call. `slot`, for a call that may run as a task (task-call.ts): the handler runs on its
+ * signal and timeout once it is set, and a JSON-RPC error it throws is left there.
+ */
+export type Executor = (
+  call: CheckedCall,
+  mcp: ServerContext,
+  state: RequestState,
+  slot?: TaskSlot,
+) => Promise<ToolResult>;
 
 /**
  * What the handler's run came to, when it did not throw. A round that asks the client for input is not the
@@ -52,7 +62,7 @@ export interface RunPolicy {
 export function executor(prepared: PreparedTool, policy: RunPolicy): Executor {
   const { limits, observer } = policy;
   const timeoutMs = settledTimeout(prepared.tool, limits.timeoutMs);
-  return async (call, mcp, state) => {
+  return async (call, mcp, state, slot) => {
     const who = whoCalled(state, call.args);
     const finish = (ok: boolean, detail: Pick<CallRecord, 'error' | 'errorId' | 'inputRequired'> = {}) =>
       observeCall(observer, {
@@ -73,12 +83,14 @@ export function executor(prepared: PreparedTool, policy: RunPolicy): Executor {
     // A handler past its deadline keeps running: it keeps its slot until it settles, or the cap means nothing.
     let settled: Promise<void> | undefined;
     try {
-      const timed = await withTimeout(timeoutMs, mcp.mcpReq.signal, (signal) =>
+      // Inside a task the handler runs on the task's signal, under the task's timeout.
+      const deadline = slot?.signal ? slot.timeoutMs : timeoutMs;
+      const timed = await withTimeout(deadline, slot?.signal ?? mcp.mcpReq.signal, (signal) =>
         runHandler(prepared, call, toolContext(prepared, policy, call, mcp, state, signal)),
       );
       if (timed.timedOut) {
         settled = timed.settled;
-        const text = timedOut(observer, prepared.name, timeoutMs!, state);
+        const text = timedOut(observer, prepared.name, deadline!, state);
         finish(false, { error: text });
         return withNotice(errorResult(text), call.notice);
       }
@@ -86,6 +98,8 @@ export function executor(prepared: PreparedTool, policy: RunPolicy): Executor {
     } catch (error) {
       // The SDK's URL elicitation must reach the client as the protocol error it is.
       if (error instanceof ProtocolError && error.code === ProtocolErrorCode.UrlElicitationRequired) throw error;
+      // A task ends `failed` with a JSON-RPC error its handler threw; a plain call masks it as always.
+      if (slot && error instanceof ProtocolError) slot.thrown = error;
       const phase = error instanceof OutputRefused ? 'output' : 'handler';
       const failure = failedCall(observer, prepared.name, error, who, phase);
       finish(false, { error: failure.text, errorId: failure.errorId });

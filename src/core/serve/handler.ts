@@ -68,6 +68,7 @@ export function serveMount<Host>(config: MountConfig, preparation: Preparation):
     observer,
     maxRequestBodyBytes: limits.maxRequestBodyBytes,
     projection: prepare.projection,
+    ...(config.tasks && { tasks: config.tasks }),
   };
   const envelope = {
     json: config.arguments.repair.json,

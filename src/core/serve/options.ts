@@ -110,7 +110,8 @@ export type {
   RefusalReason,
 } from '../observe/options.js';
 export type { ProjectionOption, ProjectionOptions, SchemaValidationOptions } from '../prepare/options.js';
-export type { TasksOptions, ToolTaskOptions } from '../tasks/options.js';
+export type { ToolTaskOptions } from '../model/tool.js';
+export type { TasksOptions } from '../tasks/options.js';
 export type { MountServerOptions } from './identity.js';
 export type { ProtocolOptions } from './protocol.js';
 export type { IgnoredKey };

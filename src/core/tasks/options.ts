@@ -1,8 +1,6 @@
 /** The `tasks` options: the store every replica shares, and what a task's run holds (docs/guide/tasks.md). */
 import type { TaskStore } from './store.js';
 
-export type { ToolTaskOptions } from '../model/tool.js';
-
 /**
  * Long-running tool calls as tasks of the 2026-07-28 tasks extension (docs/design/tasks.md, ADR 0031 and
  * 0034). A tool opts in with `task` in `defineTool`; this group gives the mount its store.

@@ -1,0 +1,142 @@
+/**
+ * One call that may become a task, run in the process that accepted it (docs/design/tasks.md, Where the work
+ * runs; ADR 0034): the call starts on a signal of its own; if it has not finished within the tool's inline
+ * wait, the task is created with a lease (durable before the CreateTaskResult is answered), the call keeps
+ * running, a heartbeat every third of the lease keeps the lease and learns of a cancel, and the outcome is
+ * settled through the store.
+ */
+import type { TasksPolicy, ToolTaskPolicy } from './settle.js';
+import type { JsonObject, JsonValue, Lease, Refused, TaskError, TaskOutcome, TaskView } from './store.js';
+
+/** How a call that ran ended: a result (an `isError` one included), or a JSON-RPC error (the task `failed`). */
+export type CallOutcome = { status: 'completed'; result: JsonObject } | { status: 'failed'; error: TaskError };
+
+/** What a task-capable call came to, for the request that made it. */
+export type TaskCallAnswer<T> =
+  /** It finished within the inline wait: answered as a plain call, with what `start` resolved to. */
+  | { kind: 'inline'; value: T }
+  /** It runs on as a task: answer this view's CreateTaskResult. */
+  | { kind: 'task'; view: TaskView }
+  /** The caller has `maxOpen` open tasks: the call was stopped (its signal aborted) and no task made. */
+  | { kind: 'full' };
+
+/** One call, as `runTaskCall` runs it. */
+export interface TaskCall<T> {
+  readonly tasks: TasksPolicy;
+  readonly tool: ToolTaskPolicy;
+  /** The caller's owner key (`callerOwner`). */
+  readonly owner: string;
+  /** What the store keeps for the call (the tool's name): opaque to it. */
+  readonly call: JsonValue;
+  /** The request's signal: followed until the task exists, then no longer (the request has been answered). */
+  readonly parent: AbortSignal;
+  /** Starts the call on `signal`, which aborts on the client's cancel, a lost lease, or a full store. */
+  start(signal: AbortSignal): Promise<T>;
+  /** What the call came to, once it ran on as a task. */
+  outcome(value: T): CallOutcome;
+  /** A step the store refused the worker (a settle after a cancel excepted), or a store that failed. */
+  onTrouble?(what: { step: 'heartbeat' | 'settle'; refused?: Refused; error?: unknown }): void;
+}
+
+/** The reason `ctx.signal` carries when the client cancelled the task. */
+const CANCELLED = 'Task cancelled by the client';
+
+/**
+ * Runs one task-capable call: inline when it finishes within `tool.inlineMs` (0: the task is created before
+ * the call starts), else as a task. Resolves once the request can be answered; the task's run goes on after.
+ * @throws what the store's `create` rejects with (the call's signal is then aborted), and what `start` throws
+ *   before the task exists.
+ */
+export async function runTaskCall<T>(run: TaskCall<T>): Promise<TaskCallAnswer<T>> {
+  const controller = new AbortController();
+  const follow = () => controller.abort(run.parent.reason);
+  if (run.parent.aborted) follow();
+  else run.parent.addEventListener('abort', follow, { once: true });
+  let running: Promise<T> | undefined;
+  try {
+    if (run.tool.inlineMs > 0) {
+      running = run.start(controller.signal);
+      // Its outcome is read below or by the task's run; a call stopped for a full store is not read at all.
+      running.catch(() => undefined);
+      const inline = await finishedWithin(running, run.tool.inlineMs);
+      if (inline.done) return { kind: 'inline', value: inline.value };
+    }
+    const created = await run.tasks.store
+      .create({
+        owner: run.owner,
+        ttlMs: run.tool.ttlMs,
+        pollIntervalMs: run.tool.pollIntervalMs,
+        call: run.call,
+        leaseMs: run.tasks.leaseMs,
+        ...(run.tasks.maxOpen !== undefined && { maxOpen: run.tasks.maxOpen }),
+      })
+      .catch((error: unknown) => {
+        controller.abort(error);
+        throw error;
+      });
+    if (!created.ok) {
+      controller.abort(new DOMException('Too many open tasks', 'AbortError'));
+      return { kind: 'full' };
+    }
+    run.parent.removeEventListener('abort', follow);
+    running ??= run.start(controller.signal);
+    void carryOn(run, running, created.lease!, controller);
+    return { kind: 'task', view: created.task };
+  } finally {
+    run.parent.removeEventListener('abort', follow);
+  }
+}
+
+/** The task's run after its creation: heartbeats until the call ends, then the settle. */
+async function carryOn<T>(run: TaskCall<T>, running: Promise<T>, first: Lease, controller: AbortController) {
+  const { store, leaseMs, heartbeatMs } = run.tasks;
+  let lease = first;
+  let beating = true;
+  const beat = async () => {
+    try {
+      const answer = await store.heartbeat(lease, leaseMs);
+      if (answer.ok) {
+        lease = answer.lease;
+        return;
+      }
+      beating = false;
+      clearInterval(timer);
+      const cancelled = answer.reason === 'settled' && answer.status === 'cancelled';
+      if (!cancelled) run.onTrouble?.({ step: 'heartbeat', refused: answer });
+      controller.abort(new DOMException(cancelled ? CANCELLED : 'Task lease lost', 'AbortError'));
+    } catch (error) {
+      // The store failed this time: the lease holds until it lapses, and the next beat tries again.
+      run.onTrouble?.({ step: 'heartbeat', error });
+    }
+  };
+  const timer = setInterval(() => void beat(), heartbeatMs);
+  (timer as { unref?: () => void }).unref?.();
+  let outcome: TaskOutcome;
+  try {
+    outcome = run.outcome(await running);
+  } catch {
+    outcome = { status: 'failed', error: { code: -32603, message: 'Task failed' } };
+  }
+  clearInterval(timer);
+  if (!beating && controller.signal.reason?.message === CANCELLED) return;
+  try {
+    const settled = await store.settle(lease, outcome);
+    const cancelled = !settled.ok && settled.reason === 'settled' && settled.status === 'cancelled';
+    if (!settled.ok && !cancelled) run.onTrouble?.({ step: 'settle', refused: settled });
+  } catch (error) {
+    run.onTrouble?.({ step: 'settle', error });
+  }
+}
+
+/** Whether `running` settled within `ms`, and its value (a rejection within `ms` is thrown). */
+async function finishedWithin<T>(running: Promise<T>, ms: number): Promise<{ done: true; value: T } | { done: false }> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<{ done: false }>((resolve) => {
+    timer = setTimeout(() => resolve({ done: false }), ms);
+  });
+  try {
+    return await Promise.race([running.then((value) => ({ done: true as const, value })), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
