@@ -8,6 +8,8 @@ export const TASKS = 'io.modelcontextprotocol/tasks';
 export interface Send {
   /** Declare the extension in `_meta` (2026-07-28 only). Default true. */
   declare?: boolean;
+  /** Without `declare`: this value as the client capabilities' `extensions` (left out when undefined). */
+  extensions?: unknown;
   /** `modern` (2026-07-28, default) or `legacy` (2025-11-25, no envelope). */
   era?: 'modern' | 'legacy';
   headers?: Record<string, string>;
@@ -41,7 +43,11 @@ export async function rpc(
     if (typeof name === 'string') headers['mcp-name'] = name;
     const meta = {
       'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-      'io.modelcontextprotocol/clientCapabilities': declare ? { extensions: { [TASKS]: {} } } : {},
+      'io.modelcontextprotocol/clientCapabilities': declare
+        ? { extensions: { [TASKS]: {} } }
+        : send.extensions === undefined
+          ? {}
+          : { extensions: send.extensions },
       'io.modelcontextprotocol/clientInfo': { name: 'tasks-test', version: '1.0.0' },
     };
     body = { ...params, _meta: meta };

@@ -11,6 +11,19 @@ import type {
 import type { z } from 'zod';
 import type { Repair } from '../repair/index.js';
 
+/**
+ * The `execution` 2025-era `tools/list` answers show for a tool: its own, or `{ taskSupport: 'forbidden' }` for
+ * a tool with `task`, since 2025-era clients are served plain calls (docs/decisions/0034-serving-tasks.md).
+ */
+export function listedExecution(tool: {
+  execution?: ToolExecution;
+  task?: ToolTaskOptions;
+}): ToolExecution | undefined {
+  return tool.task === undefined ? tool.execution : TASK_EXECUTION;
+}
+
+const TASK_EXECUTION: ToolExecution = Object.freeze({ taskSupport: 'forbidden' as const });
+
 /** Any Zod object schema; `params` and `extend.schema` must be one. */
 export type AnyZodObject = z.ZodObject<z.ZodRawShape, z.core.$ZodObjectConfig>;
 

@@ -7,7 +7,7 @@ import { type ScopeRule, scopeRule } from '../access/scopes.js';
 import type { CallPolicy } from '../arguments/call.js';
 import { perProjection } from '../model/per-projection.js';
 import type { PreparedTool, ToolDocuments } from '../model/prepared.js';
-import type { AnyTool } from '../model/tool.js';
+import { type AnyTool, listedExecution } from '../model/tool.js';
 import { observeRefusal } from '../observe/refusal.js';
 import type { Observer } from '../observe/settle.js';
 import type { ProjectionName } from '../projection/names.js';
@@ -78,7 +78,7 @@ export function registration(prepared: PreparedTool, setup: RegistrationPolicy):
   };
   const task = settleToolTask(prepared.tool, setup.tasks);
   const run = executor(prepared, setup);
-  const execution = task ? TASK_EXECUTION : prepared.tool.execution;
+  const execution = listedExecution(prepared.tool);
   return {
     name: prepared.name,
     tool: prepared.tool,
@@ -90,9 +90,6 @@ export function registration(prepared: PreparedTool, setup: RegistrationPolicy):
     ...(task && { task }),
   };
 }
-
-/** What 2025-era lists say of a tool with `task`: those clients get plain calls (ADR 0034). */
-const TASK_EXECUTION = Object.freeze({ taskSupport: 'forbidden' as const });
 
 /** The tool's scope challenge, with each 403 it decides reported to `onRefusal`. */
 function auditedChallenge(observer: Observer, tool: string, scopes: ScopeRule): ScopeChallengeHandler {
