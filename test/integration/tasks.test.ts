@@ -3,7 +3,7 @@
  * the lifecycle against the plain call's result, cancel reaching the handler's signal, era gating (as a
  * property: no 2025-era or non-declaring request ever gets a task), isolation between callers, and expiry.
  */
-import { ProtocolError } from '@modelcontextprotocol/server';
+import { acceptedContent, inputRequired, ProtocolError } from '@modelcontextprotocol/server';
 import {
   CancelTaskResultV2Schema,
   CreateTaskResultV2Schema,
@@ -78,7 +78,20 @@ const shortLived = defineTool({
   handler: () => 'soon gone',
 });
 const plain = defineTool({ name: 'plain', handler: () => 'plain' });
-const tools = [report, quick, failing, protocolError, waiting, shortLived, plain];
+const Confirm = z.object({ confirm: z.boolean() });
+const twoQuestions = defineTool({
+  name: 'two_questions',
+  task: { support: 'optional', inlineMs: 0 },
+  handler: (_args, ctx) => {
+    const responses = ctx.mcp.mcpReq.inputResponses;
+    const first = acceptedContent(responses, 'first', Confirm);
+    const second = acceptedContent(responses, 'second', Confirm);
+    if (first && second) return `answers ${first.confirm} ${second.confirm}`;
+    const ask = (message: string) => inputRequired.elicit({ message, requestedSchema: Confirm });
+    return inputRequired({ inputRequests: { first: ask('First?'), second: ask('Second?') } });
+  },
+});
+const tools = [report, quick, failing, protocolError, waiting, shortLived, plain, twoQuestions];
 
 const TOKENS: Record<string, object> = {
   ada: { clientId: 'app', scopes: [], extra: { sub: 'ada' } },
@@ -153,6 +166,42 @@ describe('the task lifecycle', () => {
     expect(error.error).toEqual({ code: -32000, message: 'upstream refused the job', data: { retryAfter: 5 } });
     expect(error).not.toHaveProperty('result');
     expect(GetTaskResultV2Schema.safeParse(error).success).toBe(true);
+  });
+});
+
+describe('input inside a task', () => {
+  it("stores the handler's input requests, keeps the task input_required until tasks/update answered every key, then resumes the handler with the answers", async () => {
+    const send = { ...auth('ada'), capabilities: { elicitation: {} } };
+    const { taskId } = (await call(mount.url, 'two_questions', {}, send)).message.result;
+    const asking = await pollTask(mount.url, taskId, send, (t) => t.status !== 'working');
+    expect(asking.status).toBe('input_required');
+    expect(Object.keys(asking.inputRequests).sort()).toEqual(['first', 'second']);
+    expect(asking.inputRequests.first).toMatchObject({ method: 'elicitation/create', params: { message: 'First?' } });
+    expect(GetTaskResultV2Schema.safeParse(asking).success).toBe(true);
+    const accept = { action: 'accept', content: { confirm: true } };
+    const ack = await rpc(mount.url, 'tasks/update', { taskId, inputResponses: { first: accept } }, send);
+    expect(bare(ack.message.result)).toEqual({});
+    const half = (await rpc(mount.url, 'tasks/get', { taskId }, send)).message.result;
+    expect(half.status).toBe('input_required');
+    expect(Object.keys(half.inputRequests)).toEqual(['second']);
+    const unknownKey = await rpc(
+      mount.url,
+      'tasks/update',
+      { taskId, inputResponses: { 'unknown-key': accept } },
+      send,
+    );
+    expect(bare(unknownKey.message.result)).toEqual({});
+    await rpc(
+      mount.url,
+      'tasks/update',
+      { taskId, inputResponses: { second: { action: 'accept', content: { confirm: false } } } },
+      send,
+    );
+    const done = await pollTask(mount.url, taskId, send);
+    expect(done).toMatchObject({
+      status: 'completed',
+      result: { content: [{ type: 'text', text: 'answers true false' }] },
+    });
   });
 });
 

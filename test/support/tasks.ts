@@ -10,6 +10,8 @@ export interface Send {
   declare?: boolean;
   /** Without `declare`: this value as the client capabilities' `extensions` (left out when undefined). */
   extensions?: unknown;
+  /** Other client capabilities to declare beside the extension (`{ elicitation: {} }`). */
+  capabilities?: Record<string, unknown>;
   /** `modern` (2026-07-28, default) or `legacy` (2025-11-25, no envelope). */
   era?: 'modern' | 'legacy';
   headers?: Record<string, string>;
@@ -43,11 +45,14 @@ export async function rpc(
     if (typeof name === 'string') headers['mcp-name'] = name;
     const meta = {
       'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-      'io.modelcontextprotocol/clientCapabilities': declare
-        ? { extensions: { [TASKS]: {} } }
-        : send.extensions === undefined
-          ? {}
-          : { extensions: send.extensions },
+      'io.modelcontextprotocol/clientCapabilities': {
+        ...send.capabilities,
+        ...(declare
+          ? { extensions: { [TASKS]: {} } }
+          : send.extensions === undefined
+            ? {}
+            : { extensions: send.extensions }),
+      },
       'io.modelcontextprotocol/clientInfo': { name: 'tasks-test', version: '1.0.0' },
     };
     body = { ...params, _meta: meta };

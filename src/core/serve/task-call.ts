@@ -15,6 +15,7 @@ import { type CallerTasks, callerOwner, type TasksPolicy, type ToolTaskPolicy, t
 import type { JsonObject } from '../tasks/store.js';
 import { createTaskResult, declaresTasks, missingTasksCapability } from '../tasks/wire.js';
 import type { TaskMethods } from './sdk/tasks.js';
+import type { Retry } from './sdk/tools-call.js';
 
 /** What the executor reads and writes for a call that may run as a task. */
 export interface TaskSlot {
@@ -41,10 +42,10 @@ export interface TaskCallSetup {
  */
 export function taskCall(setup: TaskCallSetup): {
   slot: TaskSlot;
-  around: (caller: CallerTasks, parent: AbortSignal, next: () => Promise<unknown>) => Promise<unknown>;
+  around: (caller: CallerTasks, parent: AbortSignal, next: (retry?: Retry) => Promise<unknown>) => Promise<unknown>;
 } {
   const slot: TaskSlot = {};
-  const around = async (caller: CallerTasks, parent: AbortSignal, next: () => Promise<unknown>) => {
+  const around = async (caller: CallerTasks, parent: AbortSignal, next: (retry?: Retry) => Promise<unknown>) => {
     const route = taskRoute(setup.tool, setup.tasks, caller);
     if (route === 'refuse') {
       const error = missingTasksCapability();
@@ -63,6 +64,13 @@ export function taskCall(setup: TaskCallSetup): {
         return next();
       },
       outcome: (value) => outcomeOf(value, slot),
+      inputRequests: (value) =>
+        isInputRequest(value) ? (value.inputRequests as Record<string, JsonObject>) : undefined,
+      resume: (value, answers) =>
+        next({
+          inputResponses: answers,
+          ...(isInputRequest(value) && typeof value.requestState === 'string' && { requestState: value.requestState }),
+        }),
       onTrouble: ({ step, refused, error }) =>
         observeError(setup.observer, error ?? new Error(`task ${step} refused: ${refused?.reason}`), {
           phase: 'task',
@@ -100,21 +108,25 @@ function outcomeOf(value: unknown, slot: TaskSlot): CallOutcome {
     const { code, message, data } = slot.thrown;
     return { status: 'failed', error: { code, message, ...(data !== undefined && { data: data as JsonObject }) } };
   }
-  if (isInputRequest(value)) {
-    // A round of input asked after the call became a task: the task would need `tasks/update` to resume it,
-    // which is not served yet (docs/design/tasks.md, Not built yet).
+  if (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as { resultType?: unknown }).resultType === 'input_required'
+  ) {
+    // A round that carries only `requestState`: nothing a task could ask the client for.
     return {
       status: 'failed',
-      error: { code: -32603, message: 'Task failed: the tool asked for input, which tasks do not carry yet' },
+      error: { code: -32603, message: 'Task failed: the tool asked for no input it could be given' },
     };
   }
   return { status: 'completed', result: value as CallToolResult as JsonObject };
 }
 
-function isInputRequest(value: unknown): boolean {
-  return (
-    typeof value === 'object' && value !== null && (value as { resultType?: unknown }).resultType === 'input_required'
-  );
+/** A round of input requests (an `InputRequiredResult`) with its `inputRequests`. */
+function isInputRequest(value: unknown): value is { inputRequests: object; requestState?: unknown } {
+  if (typeof value !== 'object' || value === null) return false;
+  const { resultType, inputRequests } = value as { resultType?: unknown; inputRequests?: unknown };
+  return resultType === 'input_required' && typeof inputRequests === 'object' && inputRequests !== null;
 }
 
 /**

@@ -34,6 +34,14 @@ export interface TaskCall<T> {
   start(signal: AbortSignal): Promise<T>;
   /** What the call came to, once it ran on as a task. */
   outcome(value: T): CallOutcome;
+  /**
+   * The input requests `value` asks the client for (a handler's `InputRequiredResult`, by key), or undefined
+   * when it is the call's outcome. Inside a task they become the task's `inputRequests`, answered by
+   * `tasks/update`.
+   */
+  inputRequests?(value: T): Readonly<Record<string, JsonObject>> | undefined;
+  /** Runs the call again with the answers to every request `value` made, on the task's signal. */
+  resume?(value: T, answers: Readonly<Record<string, JsonObject>>): Promise<T>;
   /** A step the store refused the worker (a settle after a cancel excepted), or a store that failed. */
   onTrouble?(what: { step: 'heartbeat' | 'settle'; refused?: Refused; error?: unknown }): void;
 }
@@ -87,38 +95,76 @@ export async function runTaskCall<T>(run: TaskCall<T>): Promise<TaskCallAnswer<T
   }
 }
 
-/** The task's run after its creation: heartbeats until the call ends, then the settle. */
+/** While the task waits for input, the heartbeat also polls for the answers this often at most. */
+const INPUT_POLL_MS = 200;
+
+/**
+ * The task's run after its creation: heartbeats until the call ends (more often while it waits for input),
+ * a round of input requests stored and the call resumed with their answers, then the settle.
+ */
 async function carryOn<T>(run: TaskCall<T>, running: Promise<T>, first: Lease, controller: AbortController) {
   const { store, leaseMs, heartbeatMs } = run.tasks;
   let lease = first;
-  let beating = true;
+  let waiting: ((answers: Readonly<Record<string, JsonObject>>) => void) | undefined;
+  // Each stored round of input requests counts one up: a beat that began before the round was stored reads
+  // the task as it was before, and must not be taken for the answers.
+  let round = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const stop = (reason: string) => {
+    controller.abort(new DOMException(reason, 'AbortError'));
+    waiting = undefined;
+  };
   const beat = async () => {
+    const began = round;
     try {
       const answer = await store.heartbeat(lease, leaseMs);
       if (answer.ok) {
         lease = answer.lease;
+        if (waiting && began === round && answer.status === 'working') waiting(answer.inputResponses);
+      } else {
+        const cancelled = answer.reason === 'settled' && answer.status === 'cancelled';
+        if (!cancelled) run.onTrouble?.({ step: 'heartbeat', refused: answer });
+        stop(cancelled ? CANCELLED : 'Task lease lost');
         return;
       }
-      beating = false;
-      clearInterval(timer);
-      const cancelled = answer.reason === 'settled' && answer.status === 'cancelled';
-      if (!cancelled) run.onTrouble?.({ step: 'heartbeat', refused: answer });
-      controller.abort(new DOMException(cancelled ? CANCELLED : 'Task lease lost', 'AbortError'));
     } catch (error) {
       // The store failed this time: the lease holds until it lapses, and the next beat tries again.
       run.onTrouble?.({ step: 'heartbeat', error });
     }
+    schedule();
   };
-  const timer = setInterval(() => void beat(), heartbeatMs);
-  (timer as { unref?: () => void }).unref?.();
+  const schedule = () => {
+    if (controller.signal.aborted) return;
+    timer = setTimeout(() => void beat(), waiting ? Math.min(heartbeatMs, INPUT_POLL_MS) : heartbeatMs);
+    (timer as { unref?: () => void }).unref?.();
+  };
+  schedule();
   let outcome: TaskOutcome;
   try {
-    outcome = run.outcome(await running);
+    let value = await running;
+    for (let asked = run.inputRequests?.(value); asked && run.resume; asked = run.inputRequests?.(value)) {
+      const updated = await store.update(lease, { inputRequests: asked });
+      if (!updated.ok) throw new Error(`input requests refused: ${updated.reason}`);
+      round += 1;
+      const answered = new Promise<Readonly<Record<string, JsonObject>>>((resolve) => {
+        waiting = resolve;
+      });
+      clearTimeout(timer);
+      schedule();
+      const aborted = new Promise<never>((_, reject) => {
+        if (controller.signal.aborted) reject(controller.signal.reason);
+        controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
+      });
+      const answers = await Promise.race([answered, aborted]);
+      waiting = undefined;
+      value = await run.resume(value, answers);
+    }
+    outcome = run.outcome(value);
   } catch {
     outcome = { status: 'failed', error: { code: -32603, message: 'Task failed' } };
   }
-  clearInterval(timer);
-  if (!beating && controller.signal.reason?.message === CANCELLED) return;
+  clearTimeout(timer);
+  if (controller.signal.reason?.message === CANCELLED) return;
   try {
     const settled = await store.settle(lease, outcome);
     const cancelled = !settled.ok && settled.reason === 'settled' && settled.status === 'cancelled';

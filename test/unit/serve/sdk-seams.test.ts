@@ -288,11 +288,14 @@ describe('SDK seams (docs/design/sdk-seams.md)', () => {
         const s = server();
         s.registerTool('t', { inputSchema: z.object({}) }, (_args, ctx) => {
           if (ctx.mcpReq.id === 2) throw Object.assign(new Error('refused'), { code: -32021 });
+          if (ctx.mcpReq.id === 4)
+            return { content: [{ type: 'text', text: JSON.stringify(ctx.mcpReq.inputResponses) }] };
           return TASK_FIELDS as never;
         });
         if (wrap) {
           aroundToolsCall(s, async (ctx, next) => {
             if (ctx.mcpReq.id === 3) throw Object.assign(new Error('refused'), { code: -32021, data: { x: 1 } });
+            if (ctx.mcpReq.id === 4) return next({ inputResponses: { k: { action: 'accept' } } });
             seen.push(await next());
             return TASK_FIELDS;
           });
@@ -324,6 +327,11 @@ describe('SDK seams (docs/design/sdk-seams.md)', () => {
     expect(task.result).not.toHaveProperty('content');
     expect(seen).toEqual([expect.objectContaining({ content: [], resultType: 'task' })]);
     expect((await send(wrapped, 3)).error).toEqual({ code: -32021, message: 'refused', data: { x: 1 } });
+    const retried = await send(wrapped, 4);
+    expect(
+      retried.result.content[0].text,
+      'SDK seam "tools/call": a retry context no longer reaches the callback',
+    ).toBe(JSON.stringify({ k: { action: 'accept' } }));
   });
 
   it('sdk/tasks.ts: on 2026-07-28 the SDK dispatches tasks/get and tasks/cancel to handlers registered with params schemas, lifts inputResponses, and answers tasks/result and tasks/list -32601', async () => {
