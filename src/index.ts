@@ -18,6 +18,7 @@ export {
   type DefineToolFor,
   defineTool,
   type MountableTool,
+  type TaskContext,
   type ToolContext,
   type ToolDefinition,
   type ToolNeeds,

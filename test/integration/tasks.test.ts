@@ -91,7 +91,19 @@ const twoQuestions = defineTool({
     return inputRequired({ inputRequests: { first: ask('First?'), second: ask('Second?') } });
   },
 });
-const tools = [report, quick, failing, protocolError, waiting, shortLived, plain, twoQuestions];
+const progressive = defineTool({
+  name: 'progressive',
+  task: { support: 'optional', inlineMs: 50 },
+  handler: async (_args, ctx) => {
+    // Set before the call became a task: kept, and written once it is one.
+    await ctx.task?.status('step 1 of 2');
+    await gateFor('progressive').opened;
+    await ctx.task?.status('step 2 of 2');
+    await gateFor('progressive-2').opened;
+    return `task context ${ctx.task === undefined ? 'absent' : 'present'}`;
+  },
+});
+const tools = [report, quick, failing, protocolError, waiting, shortLived, plain, twoQuestions, progressive];
 
 const TOKENS: Record<string, object> = {
   ada: { clientId: 'app', scopes: [], extra: { sub: 'ada' } },
@@ -166,6 +178,23 @@ describe('the task lifecycle', () => {
     expect(error.error).toEqual({ code: -32000, message: 'upstream refused the job', data: { retryAfter: 5 } });
     expect(error).not.toHaveProperty('result');
     expect(GetTaskResultV2Schema.safeParse(error).success).toBe(true);
+  });
+});
+
+describe('the status message', () => {
+  it('is what ctx.task.status last set, kept from before the call became a task; a plain call has no ctx.task', async () => {
+    gates = new Map();
+    const { taskId } = (await call(mount.url, 'progressive', {}, auth('ada'))).message.result;
+    const first = await pollTask(mount.url, taskId, auth('ada'), (t) => t.statusMessage !== undefined);
+    expect(first).toMatchObject({ status: 'working', statusMessage: 'step 1 of 2' });
+    gateFor('progressive').open();
+    const second = await pollTask(mount.url, taskId, auth('ada'), (t) => t.statusMessage === 'step 2 of 2');
+    expect(second.status).toBe('working');
+    gateFor('progressive-2').open();
+    const done = await pollTask(mount.url, taskId, auth('ada'));
+    expect(done.result.content[0].text).toBe('task context present');
+    const plainCall = await call(mount.url, 'progressive', {}, { ...auth('ada'), declare: false });
+    expect(plainCall.message.result.content[0].text).toBe('task context absent');
   });
 });
 

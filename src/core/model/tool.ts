@@ -52,6 +52,12 @@ export interface ToolSignals {
   progress(progress: number, detail?: { total?: number; message?: string }): Promise<void>;
 }
 
+/** What a handler running as a task can tell its client (`ctx.task`). */
+export interface TaskContext {
+  /** Sets the task's `statusMessage`. */
+  status(message: string): Promise<void>;
+}
+
 /**
  * What a handler receives beside its parsed arguments. Built per call; cheap (no schema work).
  *
@@ -82,6 +88,18 @@ export interface ToolContext<Extend = unknown, Host = unknown> extends ToolSigna
    * 2026-07-28 multi-round-trip call, `mcp.mcpReq.envelope` and the rest.
    */
   mcp: ServerContext;
+  /**
+   * Present when this call may run as a task (a tool with `task`, called by a client that declared the tasks
+   * extension): `status(message)` sets the task's `statusMessage`, which is how a task tells its progress
+   * (progress notifications do not reach a task's client). Before the call became a task the latest message
+   * is kept, and written when it does. Never rejects; a message the store refuses is dropped.
+   *
+   * @example
+   * ```ts
+   * await ctx.task?.status(`page ${n} of ${pages}`);
+   * ```
+   */
+  task?: TaskContext;
 }
 
 /**

@@ -86,7 +86,7 @@ export function executor(prepared: PreparedTool, policy: RunPolicy): Executor {
       // Inside a task the handler runs on the task's signal, under the task's timeout.
       const deadline = slot?.signal ? slot.timeoutMs : timeoutMs;
       const timed = await withTimeout(deadline, slot?.signal ?? mcp.mcpReq.signal, (signal) =>
-        runHandler(prepared, call, toolContext(prepared, policy, call, mcp, state, signal)),
+        runHandler(prepared, call, toolContext(prepared, policy, call, mcp, state, signal, slot)),
       );
       if (timed.timedOut) {
         settled = timed.settled;
@@ -129,7 +129,9 @@ function toolContext(
   mcp: ServerContext,
   state: RequestState,
   signal: AbortSignal,
+  slot: TaskSlot | undefined,
 ): Omit<ToolContext, 'extend'> {
+  const status = slot?.status;
   return {
     request: mcp.http?.req,
     authInfo: mcp.http?.authInfo ?? state.authInfo,
@@ -139,6 +141,7 @@ function toolContext(
     host: state.extras?.host ?? {},
     mcp,
     ...toolSignals(mcp, policy.logging, policy.observer, prepared.name),
+    ...(status && { task: { status } }),
   };
 }
 

@@ -25,6 +25,8 @@ export interface TaskSlot {
   timeoutMs?: number;
   /** A JSON-RPC error the handler threw (an SDK `ProtocolError`): a task ends `failed` with it. */
   thrown?: ProtocolError;
+  /** Sets the task's status message: the handler's `ctx.task.status`. */
+  status?: (message: string) => Promise<void>;
 }
 
 /** What one task-capable call runs with. */
@@ -58,8 +60,9 @@ export function taskCall(setup: TaskCallSetup): {
       owner: caller.owner!,
       call: { tool: setup.name },
       parent,
-      start: (signal) => {
+      start: (signal, status) => {
         slot.signal = signal;
+        slot.status = status;
         if (setup.tool.timeoutMs !== undefined) slot.timeoutMs = setup.tool.timeoutMs;
         return next();
       },

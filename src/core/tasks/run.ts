@@ -30,8 +30,11 @@ export interface TaskCall<T> {
   readonly call: JsonValue;
   /** The request's signal: followed until the task exists, then no longer (the request has been answered). */
   readonly parent: AbortSignal;
-  /** Starts the call on `signal`, which aborts on the client's cancel, a lost lease, or a full store. */
-  start(signal: AbortSignal): Promise<T>;
+  /**
+   * Starts the call on `signal`, which aborts on the client's cancel, a lost lease, or a full store;
+   * `status` sets the task's status message (kept until the task exists, then written; never rejects).
+   */
+  start(signal: AbortSignal, status: (message: string) => Promise<void>): Promise<T>;
   /** What the call came to, once it ran on as a task. */
   outcome(value: T): CallOutcome;
   /**
@@ -43,7 +46,7 @@ export interface TaskCall<T> {
   /** Runs the call again with the answers to every request `value` made, on the task's signal. */
   resume?(value: T, answers: Readonly<Record<string, JsonObject>>): Promise<T>;
   /** A step the store refused the worker (a settle after a cancel excepted), or a store that failed. */
-  onTrouble?(what: { step: 'heartbeat' | 'settle'; refused?: Refused; error?: unknown }): void;
+  onTrouble?(what: { step: 'heartbeat' | 'update' | 'settle'; refused?: Refused; error?: unknown }): void;
 }
 
 /** The reason `ctx.signal` carries when the client cancelled the task. */
@@ -61,9 +64,23 @@ export async function runTaskCall<T>(run: TaskCall<T>): Promise<TaskCallAnswer<T
   if (run.parent.aborted) follow();
   else run.parent.addEventListener('abort', follow, { once: true });
   let running: Promise<T> | undefined;
+  // The status message: kept while the task does not exist, written through the current lease once it does.
+  const held: { lease?: Lease; message?: string } = {};
+  const status = async (message: string) => {
+    if (typeof message !== 'string') return;
+    if (held.lease === undefined) {
+      held.message = message;
+      return;
+    }
+    try {
+      await run.tasks.store.update(held.lease, { statusMessage: message });
+    } catch (error) {
+      run.onTrouble?.({ step: 'update', error });
+    }
+  };
   try {
     if (run.tool.inlineMs > 0) {
-      running = run.start(controller.signal);
+      running = run.start(controller.signal, status);
       // Its outcome is read below or by the task's run; a call stopped for a full store is not read at all.
       running.catch(() => undefined);
       const inline = await finishedWithin(running, run.tool.inlineMs);
@@ -87,8 +104,10 @@ export async function runTaskCall<T>(run: TaskCall<T>): Promise<TaskCallAnswer<T
       return { kind: 'full' };
     }
     run.parent.removeEventListener('abort', follow);
-    running ??= run.start(controller.signal);
-    void carryOn(run, running, created.lease!, controller);
+    held.lease = created.lease!;
+    running ??= run.start(controller.signal, status);
+    if (held.message !== undefined) void status(held.message);
+    void carryOn(run, running, held, controller);
     return { kind: 'task', view: created.task };
   } finally {
     run.parent.removeEventListener('abort', follow);
@@ -102,9 +121,14 @@ const INPUT_POLL_MS = 200;
  * The task's run after its creation: heartbeats until the call ends (more often while it waits for input),
  * a round of input requests stored and the call resumed with their answers, then the settle.
  */
-async function carryOn<T>(run: TaskCall<T>, running: Promise<T>, first: Lease, controller: AbortController) {
+async function carryOn<T>(run: TaskCall<T>, running: Promise<T>, held: { lease?: Lease }, controller: AbortController) {
   const { store, leaseMs, heartbeatMs } = run.tasks;
-  let lease = first;
+  // The current lease, shared with the status messages the handler sets.
+  let lease = held.lease!;
+  const renew = (next: Lease) => {
+    lease = next;
+    held.lease = next;
+  };
   let waiting: ((answers: Readonly<Record<string, JsonObject>>) => void) | undefined;
   // Each stored round of input requests counts one up: a beat that began before the round was stored reads
   // the task as it was before, and must not be taken for the answers.
@@ -119,7 +143,7 @@ async function carryOn<T>(run: TaskCall<T>, running: Promise<T>, first: Lease, c
     try {
       const answer = await store.heartbeat(lease, leaseMs);
       if (answer.ok) {
-        lease = answer.lease;
+        renew(answer.lease);
         if (waiting && began === round && answer.status === 'working') waiting(answer.inputResponses);
       } else {
         const cancelled = answer.reason === 'settled' && answer.status === 'cancelled';
