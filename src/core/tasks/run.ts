@@ -52,6 +52,9 @@ export interface TaskCall<T> {
 /** The reason `ctx.signal` carries when the client cancelled the task. */
 const CANCELLED = 'Task cancelled by the client';
 
+/** The reason `ctx.signal` carries when the task's lease was lost (it lapsed, or the store refused it). */
+const LOST = 'Task lease lost';
+
 /**
  * Runs one task-capable call: inline when it finishes within `tool.inlineMs` (0: the task is created before
  * the call starts), else as a task. Resolves once the request can be answered; the task's run goes on after.
@@ -148,7 +151,7 @@ async function carryOn<T>(run: TaskCall<T>, running: Promise<T>, held: { lease?:
       } else {
         const cancelled = answer.reason === 'settled' && answer.status === 'cancelled';
         if (!cancelled) run.onTrouble?.({ step: 'heartbeat', refused: answer });
-        stop(cancelled ? CANCELLED : 'Task lease lost');
+        stop(cancelled ? CANCELLED : LOST);
         return;
       }
     } catch (error) {
@@ -188,7 +191,9 @@ async function carryOn<T>(run: TaskCall<T>, running: Promise<T>, held: { lease?:
     outcome = { status: 'failed', error: { code: -32603, message: 'Task failed' } };
   }
   clearTimeout(timer);
-  if (controller.signal.reason?.message === CANCELLED) return;
+  // Cancelled, or the lease lost: the store settled the task already, and would refuse this run's outcome.
+  const reason = (controller.signal.reason as { message?: unknown } | undefined)?.message;
+  if (reason === CANCELLED || reason === LOST) return;
   try {
     const settled = await store.settle(lease, outcome);
     const cancelled = !settled.ok && settled.reason === 'settled' && settled.status === 'cancelled';
