@@ -2,13 +2,17 @@
  * Two mounts (two servers, each with its own Redis connection) sharing one task store on a real
  * `redis-server`: a task created through A is read through B at once (the durable create), polled on B to the
  * result a plain call gives, cancelled through B with A's handler seeing its signal abort, and gone from
- * Redis, keys included, after its TTL.
+ * Redis, keys included, after its TTL. And a replica in its own process, killed while it runs a task: the
+ * other reads the task `failed` once its lease has passed.
  */
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { defineTool, type McpMountOptions } from 'mcp-mount';
 import { createRedisTaskStore } from 'mcp-mount/tasks/redis';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { repoRoot } from '../adapters/support/processes.js';
 import { type RunningRedis, startRedis } from '../support/redis-server.js';
 import { type Running, serveTools } from '../support/server.js';
 import { call, pollTask, rpc } from '../support/tasks.js';
@@ -120,5 +124,35 @@ describe('two mounts on one Redis task store', () => {
       expect(gone.message.error).toEqual({ code: -32602, message: 'Unknown task' });
     }
     expect(await client.keys(`${PREFIX}{${created.taskId}}*`)).toEqual([]);
+  });
+
+  it('reads a task whose process was killed as failed on the other replica once its lease has passed', async () => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'test/redis/fixtures/mount-replica.ts', String(redis.port), PREFIX],
+      { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        createInterface({ input: child.stdout! }).once('line', (line) => resolve(JSON.parse(line).url));
+        child.once('exit', (code) => reject(new Error(`the replica exited (${code})`)));
+      });
+      const created = (await call(url, 'forever', {}, { headers })).message.result;
+      expect(created.resultType).toBe('task');
+      expect((await rpc(b.url, 'tasks/get', { taskId: created.taskId }, { headers })).message.result.status).toBe(
+        'working',
+      );
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGKILL');
+      await exited;
+      const failed = await pollTask(b.url, created.taskId, { headers });
+      expect(failed).toMatchObject({
+        status: 'failed',
+        error: { code: -32603, message: 'Task failed: its worker stopped' },
+      });
+      expect(failed).not.toHaveProperty('result');
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
   });
 });
