@@ -126,9 +126,15 @@ beforeAll(async () => {
 });
 afterAll(() => mount.close());
 
-/** The tool result as a plain call answers it, without what the encoding adds to every answer. */
+/** An answer without what the encoding adds to every answer (`resultType`, the server's `_meta`). */
 function bare(result: Record<string, unknown>) {
   const { resultType: _r, _meta: _m, ...rest } = result;
+  return rest;
+}
+
+/** A tool result as the plain call answers it, without the server's `_meta` the encoding adds. */
+function withoutMeta(result: Record<string, unknown>) {
+  const { _meta: _m, ...rest } = result;
   return rest;
 }
 
@@ -151,7 +157,7 @@ describe('the task lifecycle', () => {
     const synchronous = await call(mount.url, 'report', { key: 'now', rows: 3 }, { ...auth('ada'), declare: false });
     expect(done.status).toBe('completed');
     expect(done.result).toEqual({
-      ...bare(synchronous.message.result),
+      ...withoutMeta(synchronous.message.result),
       content: [{ type: 'text', text: JSON.stringify({ rows: 3, title: 'report a' }) }],
       structuredContent: { rows: 3, title: 'report a' },
     });

@@ -82,8 +82,8 @@ describe('two mounts on one Redis task store', () => {
     release!();
     const done = await pollTask(b.url, created.taskId, { headers });
     const plain = await call(a.url, 'build', { target: 'docs', wait: false }, { headers, declare: false });
-    const { resultType: _r, _meta: _m, ...synchronous } = plain.message.result;
-    expect(synchronous).toEqual({ content: [{ type: 'text', text: 'built docs' }] });
+    const { _meta: _m, ...synchronous } = plain.message.result;
+    expect(synchronous).toEqual({ content: [{ type: 'text', text: 'built docs' }], resultType: 'complete' });
     expect(done).toMatchObject({ status: 'completed', result: synchronous });
   });
 

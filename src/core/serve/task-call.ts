@@ -122,7 +122,9 @@ function outcomeOf(value: unknown, slot: TaskSlot): CallOutcome {
       error: { code: -32603, message: 'Task failed: the tool asked for no input it could be given' },
     };
   }
-  return { status: 'completed', result: value as CallToolResult as JsonObject };
+  // As the plain call's answer says it on 2026-07-28 (the SDK stamps `resultType` when it encodes an answer;
+  // a task's result is stored before any encoding): clients decode the inlined result as a tool result.
+  return { status: 'completed', result: { ...(value as CallToolResult as JsonObject), resultType: 'complete' } };
 }
 
 /** A round of input requests (an `InputRequiredResult`) with its `inputRequests`. */
