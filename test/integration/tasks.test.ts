@@ -398,3 +398,47 @@ describe('expiry', () => {
     expect(expired.text).toBe(unknown.text);
   });
 });
+
+describe('failures on the task path', () => {
+  it("masks a store's failure and a throwing anonymousOwner behind an error id that onError hears; no text of theirs reaches the client", async () => {
+    const errors: Array<{ phase: string; errorId: string; message: string }> = [];
+    const broken = {
+      ...createMemoryTaskStore(),
+      create: async () => Promise.reject(new Error('connect ECONNREFUSED secret-redis:6379')),
+      get: async () => Promise.reject(new Error('connect ECONNREFUSED secret-redis:6379')),
+    };
+    const observe = {
+      logger: { error() {}, warn() {}, info() {} } as never,
+      onError: (error: unknown, info: { phase: string; errorId: string }) =>
+        errors.push({ phase: info.phase, errorId: info.errorId, message: (error as Error).message }),
+    };
+    const down = await serveTools(tools, { tasks: { store: broken, anonymousOwner: () => 'all' }, observe });
+    const hook = await serveTools(tools, {
+      tasks: {
+        store: createMemoryTaskStore(),
+        anonymousOwner: () => {
+          throw new Error('secret hook detail');
+        },
+      },
+      observe,
+    });
+    try {
+      const created = await call(down.url, 'report', { key: 'x', rows: 1 });
+      const read = await rpc(down.url, 'tasks/get', { taskId: 'abc' });
+      const owned = await call(hook.url, 'report', { key: 'x', rows: 1 });
+      for (const answer of [created, read, owned]) {
+        expect(answer.message.error.code).toBe(-32603);
+        expect(answer.message.error.message).toMatch(/failed \(error id [0-9a-f-]{36}\)$/);
+        expect(answer.text).not.toContain('secret');
+      }
+      expect(errors.map((e) => [e.phase, e.message])).toEqual([
+        ['task', 'connect ECONNREFUSED secret-redis:6379'],
+        ['task', 'connect ECONNREFUSED secret-redis:6379'],
+        ['task', 'secret hook detail'],
+      ]);
+      expect(created.message.error.message).toContain(errors[0]!.errorId);
+    } finally {
+      await Promise.all([down.close(), hook.close()]);
+    }
+  });
+});

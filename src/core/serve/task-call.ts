@@ -6,10 +6,10 @@
  * (`TaskSlot`), and leaves here a JSON-RPC error the handler threw, which fails the task.
  */
 import { type AuthInfo, type CallToolResult, ProtocolError, type ServerContext } from '@modelcontextprotocol/server';
-import { errorResult } from '../observe/failure.js';
+import { errorResult, maskedText } from '../observe/failure.js';
 import { observeError } from '../observe/observe.js';
 import type { Observer } from '../observe/settle.js';
-import { cancelTask, getTask, type TaskAsker, updateTask } from '../tasks/requests.js';
+import { cancelTask, getTask, isTaskRequestError, type TaskAsker, updateTask } from '../tasks/requests.js';
 import { type CallOutcome, runTaskCall } from '../tasks/run.js';
 import { type CallerTasks, callerOwner, type TasksPolicy, type ToolTaskPolicy, taskRoute } from '../tasks/settle.js';
 import type { JsonObject } from '../tasks/store.js';
@@ -44,10 +44,19 @@ export interface TaskCallSetup {
  */
 export function taskCall(setup: TaskCallSetup): {
   slot: TaskSlot;
-  around: (caller: CallerTasks, parent: AbortSignal, next: (retry?: Retry) => Promise<unknown>) => Promise<unknown>;
+  around: (
+    callerOf: () => CallerTasks,
+    parent: AbortSignal,
+    next: (retry?: Retry) => Promise<unknown>,
+  ) => Promise<unknown>;
 } {
   const slot: TaskSlot = {};
-  const around = async (caller: CallerTasks, parent: AbortSignal, next: (retry?: Retry) => Promise<unknown>) => {
+  const around = async (
+    callerOf: () => CallerTasks,
+    parent: AbortSignal,
+    next: (retry?: Retry) => Promise<unknown>,
+  ) => {
+    const caller = guarded(setup.observer, setup.name, callerOf);
     const route = taskRoute(setup.tool, setup.tasks, caller);
     if (route === 'refuse') {
       const error = missingTasksCapability();
@@ -79,6 +88,8 @@ export function taskCall(setup: TaskCallSetup): {
           phase: 'task',
           tool: setup.name,
         }),
+    }).catch((error: unknown) => {
+      throw forClient(setup.observer, setup.name, error);
     });
     if (answer.kind === 'inline') return answer.value;
     if (answer.kind === 'task') return createTaskResult(answer.view);
@@ -140,15 +151,46 @@ function isInputRequest(value: unknown): value is { inputRequests: object; reque
  */
 export function taskMethods(
   tasks: TasksPolicy,
+  observer: Observer,
   who: { authInfo?: AuthInfo; request: Request; host: unknown },
 ): TaskMethods {
   const asker = (ctx: ServerContext): TaskAsker => {
     const caller = callerTasks(tasks, 'modern', ctx.mcpReq.envelope, who);
     return { declared: caller.declared, ...(caller.owner !== undefined && { owner: caller.owner }) };
   };
-  return {
-    get: (taskId, ctx) => getTask(tasks, asker(ctx), taskId),
-    update: (taskId, responses, ctx) => updateTask(tasks, asker(ctx), taskId, responses),
-    cancel: (taskId, ctx) => cancelTask(tasks, asker(ctx), taskId),
+  const answer = async (step: () => Promise<JsonObject>) => {
+    try {
+      return await step();
+    } catch (error) {
+      throw isTaskRequestError(error) ? error : forClient(observer, undefined, error);
+    }
   };
+  return {
+    get: (taskId, ctx) => answer(() => getTask(tasks, asker(ctx), taskId)),
+    update: (taskId, responses, ctx) => answer(() => updateTask(tasks, asker(ctx), taskId, responses)),
+    cancel: (taskId, ctx) => answer(() => cancelTask(tasks, asker(ctx), taskId)),
+  };
+}
+
+/** `callerOf()`, with a throw (the `anonymousOwner` hook's) answered as `forClient` answers it. */
+function guarded(observer: Observer, tool: string, callerOf: () => CallerTasks): CallerTasks {
+  try {
+    return callerOf();
+  } catch (error) {
+    throw forClient(observer, tool, error);
+  }
+}
+
+/**
+ * What the client is told of an error on a task's path: a JSON-RPC error the SDK or the handler meant for it as
+ * it is; anything else (the store failed, a hook threw) reported to `onError` (phase `task`) and masked behind
+ * its id (`-32603`), so no store's or hook's text reaches a client unless `exposeErrors` says so.
+ */
+function forClient(observer: Observer, tool: string | undefined, error: unknown): unknown {
+  if (error instanceof ProtocolError) return error;
+  const errorId = observeError(observer, error, { phase: 'task', ...(tool !== undefined && { tool }) });
+  return new ProtocolError(
+    -32603,
+    maskedText(observer, tool === undefined ? 'Task request' : `Tool ${tool}`, errorId, error),
+  );
 }

@@ -8,7 +8,7 @@ import type { TasksPolicy } from './settle.js';
 import type { JsonObject } from './store.js';
 import { getTaskResult, missingTasksCapability, taskAck, UNKNOWN_TASK_ERROR } from './wire.js';
 
-/** A JSON-RPC error a task request is answered with. */
+/** A JSON-RPC error a task request is answered with: meant for the client, sent as it is. */
 class TaskRequestError extends Error {
   readonly code: number;
   readonly data?: JsonObject;
@@ -17,6 +17,11 @@ class TaskRequestError extends Error {
     this.code = error.code;
     if (error.data !== undefined) this.data = error.data;
   }
+}
+
+/** True for the errors these requests answer with on purpose (`-32021`, `-32602`), as opposed to a store's failure. */
+export function isTaskRequestError(error: unknown): boolean {
+  return error instanceof TaskRequestError;
 }
 
 /** Who asks, as a task request reads it. */

@@ -121,11 +121,11 @@ function populateServer(
   if (withTask) {
     const { around } = withTask;
     aroundToolsCall(server, (ctx, next) =>
-      around(callerTasks(setup.tasks, rc.era, ctx.mcpReq.envelope, who), ctx.mcpReq.signal, next),
+      around(() => callerTasks(setup.tasks, rc.era, ctx.mcpReq.envelope, who), ctx.mcpReq.signal, next),
     );
   }
   if (setup.tasks && rc.era === 'modern' && state.method?.startsWith('tasks/')) {
-    serveTaskMethods(server, taskMethods(setup.tasks, who));
+    serveTaskMethods(server, taskMethods(setup.tasks, setup.observer, who));
   }
 }
 
