@@ -364,6 +364,27 @@ describe('isolation', () => {
     gateFor('iso').open();
   });
 
+  it('answers a poll without registering tools or running the features hook', async () => {
+    let hookRuns = 0;
+    const hooked = await serveTools(tools, {
+      server: {
+        features: () => {
+          hookRuns++;
+        },
+      },
+      tasks: { store: createMemoryTaskStore(), anonymousOwner: () => 'all' },
+    });
+    try {
+      const before = hookRuns;
+      const { taskId } = (await call(hooked.url, 'report', { key: 'now', rows: 1 })).message.result;
+      await pollTask(hooked.url, taskId);
+      await rpc(hooked.url, 'tasks/cancel', { taskId });
+      expect(hookRuns).toBe(before);
+    } finally {
+      await hooked.close();
+    }
+  });
+
   it('gives an anonymous caller no tasks unless the mount opts in with anonymousOwner', async () => {
     const closed = await serveTools(tools, { tasks: { store: createMemoryTaskStore() } });
     const open = await serveTools(tools, {

@@ -107,6 +107,12 @@ function populateServer(
     request: rc.requestInfo as Request,
     host: state.extras?.host,
   };
+  // A task request (a poll, above all) is answered by the task methods alone: no tool is registered for it, so
+  // its cost does not grow with the tool count.
+  if (state.method?.startsWith('tasks/')) {
+    if (setup.tasks && rc.era === 'modern') serveTaskMethods(server, taskMethods(setup.tasks, setup.observer, who));
+    return;
+  }
   let withTask: ReturnType<typeof taskCall> | undefined;
   for (const r of tools.held(state)) {
     // A call holds one tool: a tool with `task` runs around the SDK's handling (task-call.ts).
@@ -123,9 +129,6 @@ function populateServer(
     aroundToolsCall(server, (ctx, next) =>
       around(() => callerTasks(setup.tasks, rc.era, ctx.mcpReq.envelope, who), ctx.mcpReq.signal, next),
     );
-  }
-  if (setup.tasks && rc.era === 'modern' && state.method?.startsWith('tasks/')) {
-    serveTaskMethods(server, taskMethods(setup.tasks, setup.observer, who));
   }
 }
 

@@ -38,8 +38,17 @@ export interface SdkSetup {
   readonly tasks?: TasksPolicy;
 }
 
-/** Methods only tools answer: the hook (resources, prompts) is not run for them. */
-const TOOL_METHODS: ReadonlySet<string> = new Set(['tools/call', 'tools/list']);
+/**
+ * Methods only tools and their tasks answer: the hook (resources, prompts) is not run for them, so a task's
+ * poll costs no hook run.
+ */
+const TOOL_METHODS: ReadonlySet<string> = new Set([
+  'tools/call',
+  'tools/list',
+  'tasks/get',
+  'tasks/update',
+  'tasks/cancel',
+]);
 
 /**
  * Builds one request's server: capabilities, then the hook where it runs (what it registers held to the
