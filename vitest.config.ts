@@ -32,6 +32,7 @@ export default defineConfig({
       { find: /^mcp-mount\/adapter$/, replacement: src('adapter.ts') },
       { find: /^mcp-mount\/lockfile$/, replacement: src('lockfile/index.ts') },
       { find: /^mcp-mount\/fetch\/prebuilt$/, replacement: src('adapters/fetch/prebuilt.ts') },
+      { find: /^mcp-mount\/tasks\/(.+)$/, replacement: src('tasks/$1.ts') },
       { find: /^mcp-mount\/(.+)$/, replacement: src('adapters/$1/index.ts') },
       { find: /^mcp-mount$/, replacement: src('index.ts') },
     ],

@@ -11,6 +11,8 @@ export interface Exclusion {
   leg: Leg;
   scenario: string;
   reason: string;
+  /** The adapters (as run.ts names them) it applies to; left out: every adapter. */
+  adapters?: readonly string[];
 }
 
 // Sent from a tool in the 2025 era, a server-to-client request (sampling, elicitation) needs a session:

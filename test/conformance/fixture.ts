@@ -10,9 +10,11 @@ import {
   createRequestStateCodec,
   inputRequired,
   inputResponse,
+  ProtocolError,
   ResourceTemplate,
 } from '@modelcontextprotocol/server';
 import { defineTool, type McpMountOptions, type ServerHook, type ToolContext } from 'mcp-mount';
+import { createMemoryTaskStore } from 'mcp-mount/tasks/memory';
 import { z } from 'zod';
 
 // A 1x1 PNG and a 44-byte silent WAV, base64.
@@ -35,7 +37,7 @@ function clientCan(ctx: ToolContext, capability: 'elicitation' | 'sampling' | 'r
   return caps?.[capability] !== undefined;
 }
 
-export const tools = [
+const coreTools = [
   defineTool({
     name: 'test_simple_text',
     description: 'Returns simple text content',
@@ -361,6 +363,97 @@ export const tools = [
 ];
 
 /** Resources, resource templates, prompts and completions, through the SDK's own API. */
+/** Sleeps `ms`, or less when `signal` aborts (a cancelled task's handler stops early). */
+const sleepUnless = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    const stop = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    signal.addEventListener('abort', stop, { once: true });
+  });
+const ConfirmSchema = z.object({ confirm: z.boolean() });
+const askConfirm = (message: string) => inputRequired.elicit({ message, requestedSchema: ConfirmSchema });
+
+/**
+ * The tasks extension's fixture tools (the `tasks-*` scenarios of the 2026-07-28 suite), on the public API:
+ * `task` on the tool, the store in `options.tasks`.
+ */
+export const taskTools = [
+  defineTool({
+    name: 'greet',
+    description: 'Greets by name (never a task)',
+    input: z.object({ name: z.string() }),
+    handler: ({ input }) => ({ content: [text(`Hello, ${input.name}!`)] }),
+  }),
+  defineTool({
+    name: 'slow_compute',
+    description: 'Sleeps for `seconds`, then answers; a task when it runs past half a second',
+    input: z.object({ seconds: z.number().min(0).max(600), label: z.string().optional() }),
+    task: { support: 'optional', inlineMs: 500 },
+    handler: async ({ input }, ctx) => {
+      await sleepUnless(input.seconds * 1000, ctx.signal);
+      return { content: [text(`Computed ${input.label ?? 'result'} after ${input.seconds} s`)] };
+    },
+  }),
+  defineTool({
+    name: 'failing_job',
+    description: 'Always runs as a task, and reports a tool error after about a second',
+    task: { support: 'required' },
+    handler: async (_args, ctx) => {
+      await sleepUnless(1000, ctx.signal);
+      return { content: [text('The job failed')], isError: true };
+    },
+  }),
+  defineTool({
+    name: 'protocol_error_job',
+    description: 'Runs as a task and fails with a JSON-RPC error',
+    task: { support: 'optional', inlineMs: 0 },
+    handler: async (_args, ctx) => {
+      await sleepUnless(200, ctx.signal);
+      throw new ProtocolError(-32603, 'The job crashed');
+    },
+  }),
+  defineTool({
+    name: 'confirm_delete',
+    description: 'Asks for confirmation, then deletes (a task)',
+    input: z.object({ filename: z.string() }),
+    task: { support: 'optional', inlineMs: 0 },
+    handler: ({ input }, ctx) => {
+      const answer = acceptedContent(ctx.mcp.mcpReq.inputResponses, 'confirm', ConfirmSchema);
+      if (!answer) return inputRequired({ inputRequests: { confirm: askConfirm(`Delete ${input.filename}?`) } });
+      return { content: [text(answer.confirm ? `Deleted ${input.filename}` : `Kept ${input.filename}`)] };
+    },
+  }),
+  defineTool({
+    name: 'multi_input',
+    description: 'Asks two questions at once (a task)',
+    task: { support: 'optional', inlineMs: 0 },
+    handler: (_args, ctx) => {
+      const responses = ctx.mcp.mcpReq.inputResponses;
+      const first = acceptedContent(responses, 'first', ConfirmSchema);
+      const second = acceptedContent(responses, 'second', ConfirmSchema);
+      if (first && second) return { content: [text(`Answers: ${first.confirm}, ${second.confirm}`)] };
+      return inputRequired({ inputRequests: { first: askConfirm('First?'), second: askConfirm('Second?') } });
+    },
+  }),
+  defineTool({
+    name: 'test_tool_with_task',
+    description: "Asks the user's name in a multi-round-trip round, then runs as a task",
+    task: { support: 'required', inlineMs: 300 },
+    handler: async (_args, ctx) => {
+      const answer = acceptedContent(ctx.mcp.mcpReq.inputResponses, 'user_name', NameSchema);
+      if (!answer) return inputRequired({ inputRequests: { user_name: askName('Your name?') } });
+      await sleepUnless(1000, ctx.signal);
+      return { content: [text(`Finished the task for ${answer.name}`)] };
+    },
+  }),
+];
+
+/** Every fixture tool: the suite's core tools and the tasks extension's. */
+export const tools = [...coreTools, ...taskTools];
+
 export const server: ServerHook = (s) => {
   s.registerResource(
     'static-text',
@@ -462,4 +555,6 @@ export const server: ServerHook = (s) => {
 export const options: McpMountOptions = {
   server: { name: 'mcp-mount-conformance-fixture', version: '1.0.0', features: server },
   protocol: { logging: true, requestState: { verify: codec.verify } },
+  // One process's tasks, shared by every (anonymous) scenario client: the suite authenticates nobody.
+  tasks: { store: createMemoryTaskStore(), anonymousOwner: () => 'conformance', leaseMs: 1500 },
 };

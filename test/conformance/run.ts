@@ -33,6 +33,31 @@ const LEGS: Record<Leg, { cli: string; args: string[] }> = {
   '2026-07-28': { cli: join(modules, 'conformance-2026/dist/index.js'), args: ['--requirements', '2026-07-28'] },
 };
 
+/**
+ * The tasks extension's live scenarios: the suite runs them under `--requirements 2026-07-28` but does not
+ * score them (its reference server implements no tasks); this project scores them on the adapters in
+ * `TASK_ADAPTERS`. `tasks-status-notifications` checks nothing yet (skipped by design upstream).
+ */
+const SCORED_HERE: readonly string[] = [
+  'tasks-lifecycle',
+  'tasks-capability-negotiation',
+  'tasks-wire-fields',
+  'tasks-request-state-removal',
+  'tasks-mrtr-input',
+  'tasks-request-headers',
+  'tasks-dispatch-and-envelope',
+  'tasks-required-task-error',
+  'tasks-mrtr-composition',
+];
+
+/**
+ * Where a task's run survives the response that answered its creation (the process that accepted the call
+ * runs it, ADR 0036): the Node servers. In workerd and on Next's Edge runtime the run is cut with the request
+ * until tasks are handed to `waitUntil` or a queue (the `run` hook, issue 35); there the suite's own verdict
+ * (not scored) stands. Next on Node.js is left out until a run of this suite has shown it passing.
+ */
+const TASK_ADAPTERS: readonly string[] = ['hono (node)', 'express'];
+
 const started = Date.now();
 const seconds = (from: number) => `${((Date.now() - from) / 1000).toFixed(1)} s`;
 
@@ -155,13 +180,17 @@ function runLeg(url: string, leg: Leg, select?: string[]): Promise<{ code: numbe
   });
 }
 
-function excluded(leg: Leg, scenario: string): Exclusion | undefined {
-  return exclusions.find((e) => e.leg === leg && e.scenario === scenario);
+function excluded(adapter: string, leg: Leg, scenario: string): Exclusion | undefined {
+  return exclusions.find(
+    (e) => e.leg === leg && e.scenario === scenario && (e.adapters === undefined || e.adapters.includes(adapter)),
+  );
 }
 
 /** The failed checks of one scenario, from a verbose run of it alone: what to print when it should have passed. */
 async function failedChecks(url: string, leg: Leg, scenario: string): Promise<string> {
   const version = leg === '2026-07-28' ? ['--spec-version', '2026-07-28'] : [];
+  // The suite runs an extension's scenario alone at a spec version only when forced.
+  if (SCORED_HERE.includes(scenario)) version.push('--force');
   const { output } = await runLeg(url, leg, ['--scenario', scenario, ...version, '--verbose']);
   const messages = [...output.matchAll(/"errorMessage": "((?:[^"\\]|\\.)*)"/g)].map((m) => `      ${m[1]}`);
   return messages.length > 0 ? messages.join('\n') : output.slice(-1500);
@@ -183,7 +212,8 @@ async function main(): Promise<number> {
     for (const [adapter, url] of endpoints) {
       for (const leg of Object.keys(LEGS) as Leg[]) {
         const { output } = await runLeg(url, leg);
-        const { results, notScored: unscored } = parseSummary(output);
+        const scoredHere = leg === '2026-07-28' && TASK_ADAPTERS.includes(adapter) ? SCORED_HERE : [];
+        const { results, notScored: unscored } = parseSummary(output, scoredHere);
         for (const name of unscored) notScored.add(name);
         if (results.length === 0) {
           problems.push(`${adapter} ${leg}: the suite printed no summary:\n${output.slice(-2000)}`);
@@ -194,7 +224,7 @@ async function main(): Promise<number> {
         let bad = 0;
         let ex = 0;
         for (const r of results) {
-          const exclusion = excluded(leg, r.scenario);
+          const exclusion = excluded(adapter, leg, r.scenario);
           if (r.failed === 0 && exclusion) {
             problems.push(`${adapter} ${leg}: ${r.scenario} passes but is excluded: remove it from exclusions.ts`);
             bad++;
@@ -226,7 +256,9 @@ async function main(): Promise<number> {
   for (const row of rows) console.log(row);
   if (notScored.size > 0) console.log(`  not scored by the suite (extensions, pending): ${[...notScored].join(', ')}`);
   console.log('  excluded:');
-  for (const e of exclusions) console.log(`    ${e.leg} ${e.scenario}: ${e.reason}`);
+  for (const e of exclusions) {
+    console.log(`    ${e.leg} ${e.scenario}${e.adapters ? ` (${e.adapters.join(', ')})` : ''}: ${e.reason}`);
+  }
   for (const problem of problems) console.log(`FAIL ${problem}`);
   console.log(`conformance: took ${seconds(started)}`);
   console.log(`conformance: ${passed} passed, ${failed} failed, ${skipped} skipped`);

@@ -31,6 +31,8 @@ import type { TOP_LEVEL_KEYS } from '../../src/core/serve/config.js';
 import type { MountServerOptions, SERVER_KEYS } from '../../src/core/serve/identity.js';
 import type { PROTOCOL_KEYS, ProtocolOptions } from '../../src/core/serve/protocol.js';
 import { optionKeys } from '../../src/core/settle/checks.js';
+import type { TasksOptions } from '../../src/core/tasks/options.js';
+import type { TASKS_KEYS } from '../../src/core/tasks/settle.js';
 
 const tool = defineTool({ name: 'ping', input: z.object({}), handler: () => 'pong' });
 
@@ -140,6 +142,7 @@ describe("each group's key list is exactly its options type's keys", () => {
     expectTypeOf<(typeof LIMITS_KEYS)[number]>().toEqualTypeOf<keyof LimitsOptions>();
     expectTypeOf<(typeof OBSERVE_KEYS)[number]>().toEqualTypeOf<keyof ObserveOptions>();
     expectTypeOf<(typeof PROTOCOL_KEYS)[number]>().toEqualTypeOf<keyof ProtocolOptions>();
+    expectTypeOf<(typeof TASKS_KEYS)[number]>().toEqualTypeOf<keyof TasksOptions>();
   });
 
   it('a list that misses a key of its type, or names one its type lacks, does not compile', () => {

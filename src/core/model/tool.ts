@@ -11,6 +11,19 @@ import type {
 import type { z } from 'zod';
 import type { Repair } from '../repair/index.js';
 
+/**
+ * The `execution` 2025-era `tools/list` answers show for a tool: its own, or `{ taskSupport: 'forbidden' }` for
+ * a tool with `task`, since 2025-era clients are served plain calls (docs/decisions/0036-serving-tasks.md).
+ */
+export function listedExecution(tool: {
+  execution?: ToolExecution;
+  task?: ToolTaskOptions;
+}): ToolExecution | undefined {
+  return tool.task === undefined ? tool.execution : TASK_EXECUTION;
+}
+
+const TASK_EXECUTION: ToolExecution = Object.freeze({ taskSupport: 'forbidden' as const });
+
 /** Any Zod object schema; `params` and `extend.schema` must be one. */
 export type AnyZodObject = z.ZodObject<z.ZodRawShape, z.core.$ZodObjectConfig>;
 
@@ -37,6 +50,12 @@ export interface ToolSignals {
    * ```
    */
   progress(progress: number, detail?: { total?: number; message?: string }): Promise<void>;
+}
+
+/** What a handler running as a task can tell its client (`ctx.task`). */
+export interface TaskContext {
+  /** Sets the task's `statusMessage`. */
+  status(message: string): Promise<void>;
 }
 
 /**
@@ -69,6 +88,18 @@ export interface ToolContext<Extend = unknown, Host = unknown> extends ToolSigna
    * 2026-07-28 multi-round-trip call, `mcp.mcpReq.envelope` and the rest.
    */
   mcp: ServerContext;
+  /**
+   * Present when this call may run as a task (a tool with `task`, called by a client that declared the tasks
+   * extension): `status(message)` sets the task's `statusMessage`, which is how a task tells its progress
+   * (progress notifications do not reach a task's client). Before the call became a task the latest message
+   * is kept, and written when it does. Never rejects; a message the store refuses is dropped.
+   *
+   * @example
+   * ```ts
+   * await ctx.task?.status(`page ${n} of ${pages}`);
+   * ```
+   */
+  task?: TaskContext;
 }
 
 /**
@@ -103,6 +134,39 @@ export type ToolScopes =
   | readonly string[]
   | { readonly allOf: readonly string[] }
   | { readonly anyOf: readonly string[] };
+
+/**
+ * How a tool runs as a task of the 2026-07-28 tasks extension (`io.modelcontextprotocol/tasks`;
+ * docs/guide/tasks.md). The handler is the same code either way; the mount settles these at construction
+ * (tasks/settle.ts) and needs `tasks.store` to run any.
+ */
+export interface ToolTaskOptions {
+  /**
+   * `'optional'`: a call from a client that declared the extension becomes a task when it has not finished
+   * within `inlineMs`; other clients get a plain result. `'required'`: a declaring client always gets a task,
+   * any other client JSON-RPC error `-32021` (Missing Required Client Capability).
+   */
+  support: 'optional' | 'required';
+  /**
+   * How long a declaring client's call may run before it is answered with a task, in milliseconds; a call that
+   * finishes sooner is answered inline, as to any client. `0`: a task at once, created before the handler
+   * starts. Default 500 for `'optional'`, 0 for `'required'`.
+   */
+  inlineMs?: number;
+  /**
+   * How long the task stays readable, counted from its creation, in milliseconds (the task's `ttlMs`), or
+   * `null` for as long as the store keeps it. Default 3,600,000 (one hour).
+   */
+  ttlMs?: number | null;
+  /** The interval the client is asked to poll `tasks/get` at, in milliseconds. Default 1,000. */
+  pollIntervalMs?: number;
+  /**
+   * How long the task's run may take, in milliseconds, from the call (the inline wait included): past it
+   * `ctx.signal` aborts and the task completes with an `isError` result `Tool <name> timed out after <N> s`,
+   * as a timed-out plain call does. Inside a task it replaces `timeoutMs` and `limits.timeoutMs`. Default none.
+   */
+  timeoutMs?: number;
+}
 
 /**
  * A tool as given to `defineTool`. The model sees ONE argument object: `params`' keys merged with `input`'s
@@ -168,6 +232,13 @@ export interface ToolDefinition<
    * @throws TypeError at mount when not a positive integer.
    */
   timeoutMs?: number;
+  /**
+   * Run as a task for 2026-07-28 clients that declare the tasks extension (see `ToolTaskOptions`); needs the
+   * mount's `tasks.store`. 2025-era clients get plain calls (and `execution.taskSupport: 'forbidden'` in
+   * their `tools/list`). Leave `execution` out beside it. Default: never a task.
+   * @throws TypeError at mount for a value that means nothing, or `'required'` on a mount without `tasks`.
+   */
+  task?: ToolTaskOptions;
   handler: (
     args: {
       params: P extends AnyZodObject ? z.output<P> : Record<string, never>;

@@ -96,7 +96,8 @@ export interface Caller {
  * output schema refuses), `auth` (`verify` could not check a token: the client got 503), `request` (any other
  * failure on the request path: the client got a JSON-RPC 500), `body` (the request body could not be read),
  * `notification` (`ctx.log` or `ctx.progress` could not be sent), `transport` (the SDK's own report), `onCall`
- * and `onRefusal` (a hook that threw), `limits` (a rate-limit store failed; the request was served).
+ * and `onRefusal` (a hook that threw), `limits` (a rate-limit store failed; the request was served), `task` (the
+ * task store failed or refused a running task's heartbeat or settle; the client reads what the store holds).
  */
 export type ErrorPhase =
   | 'handler'
@@ -109,6 +110,7 @@ export type ErrorPhase =
   | 'onCall'
   | 'onRefusal'
   | 'limits'
+  | 'task'
   /** A prompt's or resource's handler registered through `features`. */
   | 'feature';
 

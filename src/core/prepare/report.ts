@@ -3,6 +3,7 @@
 import type { Icon, ToolAnnotations, ToolExecution } from '@modelcontextprotocol/server';
 import type { JsonSchema } from '../json-schema/types.js';
 import type { Preparation, ToolDocuments } from '../model/prepared.js';
+import { listedExecution } from '../model/tool.js';
 import type { SchemaIssue } from '../probe/issue.js';
 import type { ProjectionName } from '../projection/names.js';
 
@@ -79,7 +80,8 @@ function servedTool(t: Preparation['tools'][number], documents: ToolDocuments): 
   if (documents.outputSchema) served.outputSchema = documents.outputSchema;
   if (t.tool.annotations) served.annotations = t.tool.annotations;
   if (t.tool.icons) served.icons = t.tool.icons;
-  if (t.tool.execution) served.execution = t.tool.execution;
+  const execution = listedExecution(t.tool);
+  if (execution) served.execution = execution;
   if (t.tool._meta) served._meta = t.tool._meta;
   return served;
 }

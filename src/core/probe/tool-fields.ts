@@ -112,7 +112,10 @@ function checkMeta(meta: unknown, issue: Issue): void {
   }
 }
 
-/** `execution`: the spec's shape, and no task support stateless serving cannot give. */
+/**
+ * `execution`: the spec's shape, and no hand-written task support: tasks are opted into with `task`
+ * (2026-07-28 clients; 2025-era clients get plain calls), which derives what 2025-era lists say.
+ */
 function checkExecution(execution: unknown, issue: Issue): void {
   if (!specShape('ToolExecution', execution, '/execution', issue) || !isPlainObject(execution)) return;
   const { taskSupport } = execution;
@@ -120,13 +123,13 @@ function checkExecution(execution: unknown, issue: Issue): void {
     issue(
       '/execution/taskSupport',
       'invalid-tool-field',
-      "execution.taskSupport is 'required', but mcp-mount serves statelessly and runs no tasks, so no call could succeed; leave it out or set 'forbidden'",
+      "execution.taskSupport is 'required', but mcp-mount serves 2025-era task requests no tasks, so no call could succeed; use task: { support: 'required' } (2026-07-28 tasks) and leave execution out",
     );
   } else if (taskSupport === 'optional') {
     issue(
       '/execution/taskSupport',
       'invalid-tool-field',
-      "execution.taskSupport is 'optional', but mcp-mount serves statelessly and runs no tasks: only plain calls of this tool work",
+      "execution.taskSupport is 'optional', but mcp-mount serves 2025-era task requests no tasks: only plain calls of this tool work; use task: { support: 'optional' } (2026-07-28 tasks) and leave execution out",
       'warning',
     );
   }

@@ -15,6 +15,8 @@ import { OBSERVE_KEYS, type Observer, settleObserve } from '../observe/settle.js
 import type { PrepareSetup } from '../prepare/prepare.js';
 import { type PreparePolicy, settlePrepare } from '../prepare/settle.js';
 import { optionGroup, optionKeys } from '../settle/checks.js';
+import type { TasksOptions } from '../tasks/options.js';
+import { settleTasks, TASKS_KEYS, type TasksPolicy } from '../tasks/settle.js';
 import { SERVER_KEYS, type ServerPolicy, settleServer } from './identity.js';
 import type { McpMountOptions } from './options.js';
 import { PROTOCOL_KEYS, type ProtocolPolicy, settleProtocol } from './protocol.js';
@@ -35,6 +37,7 @@ export const TOP_LEVEL_KEYS = optionKeys<McpMountOptions>()([
   'limits',
   'observe',
   'protocol',
+  'tasks',
 ]);
 
 /** What a mount runs with: each concern's policy. Deep-frozen; built only by `settleOptions`. */
@@ -55,6 +58,8 @@ export interface MountConfig {
   readonly observe: Observer;
   /** `protocol`: logging, the response mode, the `requestState` check. */
   readonly protocol: ProtocolPolicy;
+  /** `tasks`: the store and the lease; undefined when the mount runs no tasks. */
+  readonly tasks?: TasksPolicy;
 }
 
 /**
@@ -64,13 +69,15 @@ export interface MountConfig {
  * @throws TypeError naming the option when a value cannot mean anything: a key the options or a group do not
  *   take (with the closest one that exists), a group that is not an object, and whatever each concern's
  *   settle refuses (see `settleServer`, `settlePrepare`, `settleDocuments`, `settleArguments`, `settleAccess`,
- *   `settleLimits`, `settleObserve`, `settleProtocol`).
+ *   `settleLimits`, `settleObserve`, `settleProtocol`, `settleTasks`).
  * @example `settleOptions({ flattenUnionInput: true, limits: { timeoutMs: 30_000 } }).limits.timeoutMs // 30000`
  */
 export function settleOptions(options: McpMountOptions<any> = {}): MountConfig {
   refuseUnknown(options);
   const server = settleServer(group('server', options.server, SERVER_KEYS));
   const documents = settleDocuments(options.documents);
+  const tasks =
+    options.tasks === undefined ? undefined : settleTasks(group<TasksOptions>('tasks', options.tasks, TASKS_KEYS));
   return Object.freeze({
     server,
     prepare: settlePrepare(options),
@@ -80,6 +87,7 @@ export function settleOptions(options: McpMountOptions<any> = {}): MountConfig {
     limits: settleLimits(group('limits', options.limits, LIMITS_KEYS), server.name),
     observe: settleObserve(group('observe', options.observe, OBSERVE_KEYS)),
     protocol: settleProtocol(group('protocol', options.protocol, PROTOCOL_KEYS)),
+    ...(tasks && { tasks }),
   });
 }
 
@@ -120,6 +128,7 @@ const GROUP_OF: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['limits', LIMITS_KEYS],
   ['observe', OBSERVE_KEYS],
   ['protocol', PROTOCOL_KEYS],
+  ['tasks', TASKS_KEYS],
 ];
 
 /** What the argument check reads (arguments/call.ts): `arguments`, settled, and the argument caps of `limits`. */

@@ -24,6 +24,7 @@ import type { Observer } from '../observe/settle.js';
 import type { CheckedCall } from './input-carrier.js';
 import { toolSignals } from './logging.js';
 import type { RequestState } from './request-state.js';
+import type { TaskSlot } from './task-call.js';
 import {
   errorWithinSchema,
   isInputRequired,
@@ -35,7 +36,16 @@ import {
   withStructured,
 } from './result.js';
 
-export type Executor = (call: CheckedCall, mcp: ServerContext, state: RequestState) => Promise<ToolResult>;
+/**
+ * Runs one checked call. `slot`, for a call that may run as a task (task-call.ts): the handler runs on its
+ * signal and timeout once it is set, and a JSON-RPC error it throws is left there.
+ */
+export type Executor = (
+  call: CheckedCall,
+  mcp: ServerContext,
+  state: RequestState,
+  slot?: TaskSlot,
+) => Promise<ToolResult>;
 
 /**
  * What the handler's run came to, when it did not throw. A round that asks the client for input is not the
@@ -55,7 +65,7 @@ export interface RunPolicy {
 export function executor(prepared: PreparedTool, policy: RunPolicy): Executor {
   const { limits, observer } = policy;
   const timeoutMs = settledTimeout(prepared.tool, limits.timeoutMs);
-  return async (call, mcp, state) => {
+  return async (call, mcp, state, slot) => {
     const who = whoCalled(state, call.args);
     const finish = (ok: boolean, detail: Pick<CallRecord, 'error' | 'errorId' | 'inputRequired'> = {}) =>
       observeCall(observer, {
@@ -81,12 +91,14 @@ export function executor(prepared: PreparedTool, policy: RunPolicy): Executor {
     // A handler past its deadline keeps running: it keeps its slot until it settles, or the cap means nothing.
     let settled: Promise<void> | undefined;
     try {
-      const timed = await withTimeout(timeoutMs, mcp.mcpReq.signal, (signal) =>
-        runHandler(prepared, call, toolContext(prepared, policy, call, mcp, state, signal)),
+      // Inside a task the handler runs on the task's signal, under the task's timeout.
+      const deadline = slot?.signal ? slot.timeoutMs : timeoutMs;
+      const timed = await withTimeout(deadline, slot?.signal ?? mcp.mcpReq.signal, (signal) =>
+        runHandler(prepared, call, toolContext(prepared, policy, call, mcp, state, signal, slot)),
       );
       if (timed.timedOut) {
         settled = timed.settled;
-        const text = timedOut(observer, prepared.name, timeoutMs!, state);
+        const text = timedOut(observer, prepared.name, deadline!, state);
         finish(false, { error: text });
         return withNotice(errorResult(text), call.notice);
       }
@@ -94,6 +106,8 @@ export function executor(prepared: PreparedTool, policy: RunPolicy): Executor {
     } catch (error) {
       // The SDK's URL elicitation must reach the client as the protocol error it is.
       if (error instanceof ProtocolError && error.code === ProtocolErrorCode.UrlElicitationRequired) throw error;
+      // A task ends `failed` with a JSON-RPC error its handler threw; a plain call masks it as always.
+      if (slot && error instanceof ProtocolError) slot.thrown = error;
       const unsendable = error instanceof UnsendableResult;
       const phase = error instanceof OutputRefused || unsendable ? 'output' : 'handler';
       const failure = failedCall(observer, prepared.name, error, who, phase, unsendable ? error.message : undefined);
@@ -124,7 +138,9 @@ function toolContext(
   mcp: ServerContext,
   state: RequestState,
   signal: AbortSignal,
+  slot: TaskSlot | undefined,
 ): Omit<ToolContext, 'extend'> {
+  const status = slot?.status;
   return {
     request: mcp.http?.req,
     authInfo: mcp.http?.authInfo ?? state.authInfo,
@@ -134,6 +150,7 @@ function toolContext(
     host: state.extras?.host ?? {},
     mcp,
     ...toolSignals(mcp, policy.logging, policy.observer, prepared.name),
+    ...(status && { task: { status } }),
   };
 }
 

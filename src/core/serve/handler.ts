@@ -58,6 +58,7 @@ export function serveMount<Host>(config: MountConfig, preparation: Preparation):
     limits,
     observer,
     logging: protocol.logging,
+    ...(config.tasks && { tasks: config.tasks }),
   };
   const registrations = servedTools(preparation, prepare, observer).map((t) => registration(t, run));
   const sdk = {
@@ -68,6 +69,7 @@ export function serveMount<Host>(config: MountConfig, preparation: Preparation):
     observer,
     maxRequestBodyBytes: limits.maxRequestBodyBytes,
     projection: prepare.projection,
+    ...(config.tasks && { tasks: config.tasks }),
   };
   const envelope = {
     json: config.arguments.repair.json,

@@ -7,6 +7,7 @@ import type { IgnoredKey } from '../messages/ignored-keys.js';
 import type { AnyZodObject } from '../model/tool.js';
 import type { ObserveOptions } from '../observe/options.js';
 import type { ProjectionOption, SchemaValidationOptions } from '../prepare/options.js';
+import type { TasksOptions } from '../tasks/options.js';
 import type { MountServerOptions } from './identity.js';
 import type { ProtocolOptions } from './protocol.js';
 
@@ -78,6 +79,11 @@ export interface McpMountOptions<S extends AnyZodObject = AnyZodObject, R = unkn
   observe?: ObserveOptions;
   /** MCP protocol features: `logging`, `responseMode`, `requestState`. */
   protocol?: ProtocolOptions;
+  /**
+   * Long-running calls as tasks (the 2026-07-28 tasks extension) for tools with `task`: `store` (required),
+   * `leaseMs`, `maxOpen`, `anonymousOwner` (docs/guide/tasks.md). Default: no tasks.
+   */
+  tasks?: TasksOptions;
 }
 
 export type {
@@ -105,6 +111,8 @@ export type {
   RequestClient,
 } from '../observe/options.js';
 export type { ProjectionOption, ProjectionOptions, SchemaValidationOptions } from '../prepare/options.js';
+export type { ToolTaskOptions } from '../model/tool.js';
+export type { TasksOptions } from '../tasks/options.js';
 export type { MountServerOptions } from './identity.js';
 export type { ProtocolOptions } from './protocol.js';
 export type { IgnoredKey };

@@ -7,11 +7,12 @@ import { type ScopeRule, scopeRule } from '../access/scopes.js';
 import type { CallPolicy } from '../arguments/call.js';
 import { perProjection } from '../model/per-projection.js';
 import type { PreparedTool, ToolDocuments } from '../model/prepared.js';
-import type { AnyTool } from '../model/tool.js';
+import { type AnyTool, listedExecution } from '../model/tool.js';
 import type { RequestClient } from '../observe/options.js';
 import { observeRefusal } from '../observe/refusal.js';
 import type { Observer } from '../observe/settle.js';
 import type { ProjectionName } from '../projection/names.js';
+import { settleToolTask, type TasksPolicy, type ToolTaskPolicy } from '../tasks/settle.js';
 import { type Executor, executor, type RunPolicy } from './execute.js';
 import { inputCarrier, listedDocuments, NO_CALLER } from './input-carrier.js';
 import type { RequestState } from './request-state.js';
@@ -37,14 +38,22 @@ export interface Registration {
    * fixed parts plus an input carrier that passes the value through, so nothing is checked twice.
    */
   adoptable(projection: ProjectionName): any;
-  /** The tool's `execution`, set on the registered tool: the SDK's `registerTool` config has no such field. */
+  /**
+   * The tool's `execution`, set on the registered tool: the SDK's `registerTool` config has no such field.
+   * For a tool with `task`, `{ taskSupport: 'forbidden' }`: the 2025-era lists it appears in are served plain
+   * calls only (ADR 0036).
+   */
   execution?: AnyTool['execution'];
+  /** The tool's `task`, settled; undefined for a tool that never runs as a task. */
+  task?: ToolTaskPolicy;
 }
 
 /** What a tool's registration reads: the projections served, the argument check's policy, and the run's. */
 export interface RegistrationPolicy extends RunPolicy {
   readonly served: readonly ProjectionName[];
   readonly call: CallPolicy;
+  /** The mount's `tasks`; undefined when it runs none. */
+  readonly tasks?: TasksPolicy;
 }
 
 /** Everything about one tool that does not change between requests. */
@@ -79,12 +88,13 @@ export function registration(prepared: PreparedTool, setup: RegistrationPolicy):
     if (!scopes || !state.client) return config;
     return { ...config, scopeChallenge: auditedChallenge(observer, prepared.name, scopes, state.client) };
   };
+  const task = settleToolTask(prepared.tool, setup.tasks);
   const adoptable = perProjection((p) => ({
     ...fixed(p),
     inputSchema: carrier(listedDocuments(prepared, p, served).inputSchema, (value) => ({ value })),
   }));
   const run = executor(prepared, setup);
-  const { execution } = prepared.tool;
+  const execution = listedExecution(prepared.tool);
   return {
     name: prepared.name,
     tool: prepared.tool,
@@ -94,6 +104,7 @@ export function registration(prepared: PreparedTool, setup: RegistrationPolicy):
     run,
     adoptable,
     ...(execution && { execution }),
+    ...(task && { task }),
   };
 }
 

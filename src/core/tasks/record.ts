@@ -70,7 +70,7 @@ export function newRecord(request: CreateTask, taskId: string, now: number, toke
 }
 
 /** The lease a record's holder has, when claimed. */
-export function leaseOf(record: TaskRecord): Lease | undefined {
+function leaseOf(record: TaskRecord): Lease | undefined {
   if (record.leaseToken === null || record.deadline === null) return undefined;
   return { taskId: record.taskId, token: record.leaseToken, expiresAt: record.deadline };
 }
@@ -96,7 +96,7 @@ export function isOpen(record: TaskRecord): boolean {
 }
 
 /** What the owner sees. */
-export function viewOf(record: TaskRecord): TaskView {
+function viewOf(record: TaskRecord): TaskView {
   return {
     taskId: record.taskId,
     status: record.status,
@@ -112,11 +112,7 @@ export function viewOf(record: TaskRecord): TaskView {
 }
 
 /** `answer`: true when the record changed. */
-export function answerRecord(
-  record: TaskRecord,
-  responses: Readonly<Record<string, JsonObject>>,
-  now: number,
-): boolean {
+function answerRecord(record: TaskRecord, responses: Readonly<Record<string, JsonObject>>, now: number): boolean {
   if (isTerminal(record.status)) return false;
   let changed = false;
   for (const key of Object.keys(responses)) {
@@ -132,14 +128,14 @@ export function answerRecord(
 }
 
 /** `requestCancel`: true when the record changed (it was not terminal). */
-export function cancelRecord(record: TaskRecord, now: number): boolean {
+function cancelRecord(record: TaskRecord, now: number): boolean {
   if (isTerminal(record.status)) return false;
   settleRecord(record, { status: 'cancelled' }, now);
   return true;
 }
 
 /** `claim` on a record that is not expired and was passed through `lapse`. */
-export function claimRecord(record: TaskRecord, token: string, leaseMs: number, now: number): Claimed | Refused {
+function claimRecord(record: TaskRecord, token: string, leaseMs: number, now: number): Claimed | Refused {
   if (isTerminal(record.status)) return { ok: false, reason: 'settled', status: record.status };
   if (record.leaseToken !== null) return { ok: false, reason: 'held' };
   record.leaseToken = token;
@@ -156,14 +152,14 @@ export function claimRecord(record: TaskRecord, token: string, leaseMs: number, 
  * Whether `lease` may act on the record (not expired; passed through `lapse` by the caller, which reports
  * `lost` when that settled it): undefined when it may, else the refusal.
  */
-export function fence(record: TaskRecord, lease: Lease): Refused | undefined {
+function fence(record: TaskRecord, lease: Lease): Refused | undefined {
   if (isTerminal(record.status)) return { ok: false, reason: 'settled', status: record.status };
   if (record.leaseToken !== lease.token) return { ok: false, reason: 'lost' };
   return undefined;
 }
 
 /** `heartbeat` on a fenced record. */
-export function beatRecord(record: TaskRecord, leaseMs: number, now: number) {
+function beatRecord(record: TaskRecord, leaseMs: number, now: number) {
   record.deadline = now + leaseMs;
   return {
     ok: true as const,
@@ -174,7 +170,7 @@ export function beatRecord(record: TaskRecord, leaseMs: number, now: number) {
 }
 
 /** `update` on a fenced record. */
-export function updateRecord(record: TaskRecord, change: TaskUpdate, now: number): void {
+function updateRecord(record: TaskRecord, change: TaskUpdate, now: number): void {
   if (change.statusMessage !== undefined) record.statusMessage = change.statusMessage;
   if (change.inputRequests !== undefined && Object.keys(change.inputRequests).length > 0) {
     record.inputRequests = { ...change.inputRequests };
@@ -185,7 +181,7 @@ export function updateRecord(record: TaskRecord, change: TaskUpdate, now: number
 }
 
 /** `settle` on a fenced record, and the terminal steps (`lapse`, `requestCancel`). */
-export function settleRecord(record: TaskRecord, outcome: TaskOutcome, now: number): void {
+function settleRecord(record: TaskRecord, outcome: TaskOutcome, now: number): void {
   record.status = outcome.status;
   if (outcome.status === 'completed') record.result = outcome.result;
   if (outcome.status === 'failed') record.error = outcome.error;

@@ -238,7 +238,10 @@ export function taskOwner(identity: TaskOwnerIdentity): string {
   return JSON.stringify(['caller', issuer ?? null, clientId ?? null, subject ?? null]);
 }
 
-/** Bytes of randomness in a task id and a lease token: 128 bits. */
+/**
+ * Bytes of randomness in a task id and a lease token: 128 bits.
+ * @internal exported for its tests alone
+ */
 export const ID_BYTES = 16;
 
 /**

@@ -10,7 +10,7 @@ import type { JsonObject, TaskView } from './store.js';
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
 /** The `_meta` key under which a 2026-07-28 request declares its client capabilities. */
-export const CLIENT_CAPABILITIES_META = 'io.modelcontextprotocol/clientCapabilities';
+const CLIENT_CAPABILITIES_META = 'io.modelcontextprotocol/clientCapabilities';
 
 /**
  * True when a request's params declare the tasks extension:
@@ -26,7 +26,7 @@ export function declaresTasks(params: unknown): boolean {
 }
 
 /** The Task fields of a view: ISO 8601 times, `ttlMs`, `pollIntervalMs` when set, and nothing else. */
-export function taskFields(view: TaskView): JsonObject {
+function taskFields(view: TaskView): JsonObject {
   return {
     taskId: view.taskId,
     status: view.status,

@@ -30,6 +30,17 @@ describe('parseSummary', () => {
     });
   });
 
+  it('keeps a scenario the suite does not score when this project scores it, with its counts', () => {
+    expect(parseSummary(output, ['tasks-lifecycle'])).toEqual({
+      results: [
+        { scenario: 'server-stateless', passed: 24, failed: 4 },
+        { scenario: 'server-sse-multiple-streams', passed: 0, failed: 0 },
+        { scenario: 'tasks-lifecycle', passed: 1, failed: 8 },
+      ],
+      notScored: ['json-schema-2020-12'],
+    });
+  });
+
   it('finds nothing in output without a summary (a crashed run), which the runner counts as a failure', () => {
     expect(parseSummary('Error: connect ECONNREFUSED 127.0.0.1:1').results).toEqual([]);
   });

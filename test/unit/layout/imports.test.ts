@@ -38,6 +38,8 @@ const LAYERS: ReadonlyArray<{ module: string; layer: number }> = [
   { module: 'index.ts', layer: 6 },
   { module: 'adapter.ts', layer: 6 },
   { module: 'lockfile', layer: 6 },
+  // The task store backends' own entries (`mcp-mount/tasks/<backend>`).
+  { module: 'tasks', layer: 6 },
   { module: 'cli', layer: 7 },
   { module: 'adapters/express', layer: 7 },
   { module: 'adapters/fetch', layer: 7 },

@@ -16,7 +16,9 @@ import * as z from 'zod';
 import { prepareTools } from '../../../src/core/prepare/prepare.js';
 import { carrier } from '../../../src/core/serve/sdk/carrier.js';
 import { isClientRejection } from '../../../src/core/serve/sdk/handler.js';
+import { serveTaskMethods } from '../../../src/core/serve/sdk/tasks.js';
 import { sdkEntry } from '../../../src/core/serve/sdk/tool-entry.js';
+import { aroundToolsCall } from '../../../src/core/serve/sdk/tools-call.js';
 
 type Era = 'modern' | 'legacy';
 const ERAS: readonly Era[] = ['modern', 'legacy'];
@@ -307,4 +309,109 @@ describe('SDK seams (docs/design/sdk-seams.md)', () => {
       if (era === 'legacy') expect(sent, 'SDK seam "edges" (legacy): the answer is not sent through connect').toBe(1);
     }
   });
+
+  it("sdk/tools-call.ts: the SDK turns a callback's throw into isError and pads a CreateTaskResult; a handler set in its map answers as is", async () => {
+    const seen: unknown[] = [];
+    const make = (wrap: boolean) =>
+      createMcpHandler(() => {
+        const s = server();
+        s.registerTool('t', { inputSchema: z.object({}) }, (_args, ctx) => {
+          if (ctx.mcpReq.id === 2) throw Object.assign(new Error('refused'), { code: -32021 });
+          if (ctx.mcpReq.id === 4)
+            return { content: [{ type: 'text', text: JSON.stringify(ctx.mcpReq.inputResponses) }] };
+          return TASK_FIELDS as never;
+        });
+        if (wrap) {
+          aroundToolsCall(s, async (ctx, next) => {
+            if (ctx.mcpReq.id === 3) throw Object.assign(new Error('refused'), { code: -32021, data: { x: 1 } });
+            if (ctx.mcpReq.id === 4) return next({ inputResponses: { k: { action: 'accept' } } });
+            seen.push(await next());
+            return TASK_FIELDS;
+          });
+        }
+        return s;
+      });
+    const send = async (sdk: ReturnType<typeof make>, id: number) => {
+      const request = post('modern', 'tools/call', { name: 't', arguments: {} });
+      const body = { ...JSON.parse(await request.text()), id };
+      const headers = new Headers(request.headers);
+      return answer(await sdk.fetch(new Request(request.url, { method: 'POST', headers, body: JSON.stringify(body) })));
+    };
+    const plain = make(false);
+    const padded = await send(plain, 1);
+    expect(
+      padded.result.content,
+      'SDK seam "tools/call": the SDK no longer pads a result without content; the seam may go',
+    ).toEqual([]);
+    expect((await send(plain, 2)).result.isError, 'SDK seam "tools/call": a callback throw is no longer isError').toBe(
+      true,
+    );
+    const wrapped = make(true);
+    const task = await send(wrapped, 1);
+    expect(task.result, 'SDK seam "tools/call": a handler in _requestHandlers is no longer what answers').toMatchObject(
+      {
+        ...TASK_FIELDS,
+      },
+    );
+    expect(task.result).not.toHaveProperty('content');
+    expect(seen).toEqual([expect.objectContaining({ content: [], resultType: 'task' })]);
+    expect((await send(wrapped, 3)).error).toEqual({ code: -32021, message: 'refused', data: { x: 1 } });
+    const retried = await send(wrapped, 4);
+    expect(
+      retried.result.content[0].text,
+      'SDK seam "tools/call": a retry context no longer reaches the callback',
+    ).toBe(JSON.stringify({ k: { action: 'accept' } }));
+  });
+
+  it('sdk/tasks.ts: on 2026-07-28 the SDK dispatches tasks/get and tasks/cancel to handlers registered with params schemas, lifts inputResponses, and answers tasks/result and tasks/list -32601', async () => {
+    const updates: unknown[] = [];
+    const sdk = createMcpHandler(() => {
+      const s = server();
+      serveTaskMethods(s, {
+        get: async (taskId) => ({ taskId, status: 'working' }),
+        update: async (_taskId, responses) => {
+          updates.push(responses);
+          return {};
+        },
+        cancel: async () => ({}),
+      });
+      return s;
+    });
+    const get = await answer(
+      await sdk.fetch(post('modern', 'tasks/get', { taskId: 'a' }, { headers: { 'mcp-name': 'a' } })),
+    );
+    expect(
+      get.result,
+      'SDK seam "task methods": tasks/get no longer reaches a handler registered with schemas',
+    ).toMatchObject({
+      taskId: 'a',
+      status: 'working',
+      resultType: 'complete',
+    });
+    const update = post(
+      'modern',
+      'tasks/update',
+      { taskId: 'a', inputResponses: {} },
+      { headers: { 'mcp-name': 'a' } },
+    );
+    expect((await answer(await sdk.fetch(update))).result).toMatchObject({ resultType: 'complete' });
+    const cancel = post('modern', 'tasks/cancel', { taskId: 'a' }, { headers: { 'mcp-name': 'a' } });
+    expect((await answer(await sdk.fetch(cancel))).result).toMatchObject({ resultType: 'complete' });
+    for (const method of ['tasks/result', 'tasks/list']) {
+      const gone = await answer(
+        await sdk.fetch(post('modern', method, { taskId: 'a' }, { headers: { 'mcp-name': 'a' } })),
+      );
+      expect(gone.error?.code, `SDK seam "task methods": ${method}`).toBe(-32601);
+    }
+  });
 });
+
+/** A CreateTaskResult as a tool callback or the seam returns it. */
+const TASK_FIELDS = {
+  resultType: 'task',
+  taskId: 'abc',
+  status: 'working',
+  createdAt: '2026-07-28T00:00:00.000Z',
+  lastUpdatedAt: '2026-07-28T00:00:00.000Z',
+  ttlMs: null,
+};

@@ -20,10 +20,13 @@ import { observeError } from '../../observe/observe.js';
 import { noMessage } from '../envelope.js';
 import type { RequestState } from '../request-state.js';
 import type { ToolSet } from '../tool-set.js';
+import { callerTasks, taskCall, taskMethods } from '../task-call.js';
 import { type AcceptPlan, AS_SENT, acceptPlan, asAccepted } from './accept.js';
 import { openExchange } from './exchange.js';
 import { perRequestServer, type SdkSetup } from './server.js';
+import { serveTaskMethods } from './tasks.js';
 import { type Listing, type ToolList, withListing } from './tool-list.js';
+import { aroundToolsCall } from './tools-call.js';
 
 /** What the SDK's `fetch` is handed beside the request. */
 interface SdkOptions {
@@ -51,7 +54,7 @@ export function sdkExchange(setup: SdkSetup, tools: ToolSet, list: ToolList): Sd
       const state = (rc.requestInfo && states.get(rc.requestInfo)) || outside;
       const { requestInfo } = rc;
       const listed = requestInfo && ((listing: Listing) => void listings.set(requestInfo, listing));
-      const populate = (server: McpServer) => populateServer(server, state, rc.era, tools, list, listed);
+      const populate = (server: McpServer) => populateServer(server, state, rc, setup, { tools, list, listed });
       return perRequestServer(setup, state, rc, populate, list.cacheHints);
     },
     {
@@ -93,13 +96,12 @@ export function sdkExchange(setup: SdkSetup, tools: ToolSet, list: ToolList): Sd
 function populateServer(
   server: McpServer,
   state: RequestState,
-  era: McpRequestContext['era'],
-  tools: ToolSet,
-  list: ToolList,
-  listed: ((listing: Listing) => void) | undefined,
+  rc: McpRequestContext,
+  setup: SdkSetup,
+  { tools, list, listed }: { tools: ToolSet; list: ToolList; listed: ((listing: Listing) => void) | undefined },
 ): void {
   if (listed && state.method === 'tools/list') {
-    list.serve(server, state, era, listed);
+    list.serve(server, state, rc.era, listed);
     return;
   }
   const { adopted } = state;
@@ -109,11 +111,33 @@ function populateServer(
     );
     return;
   }
+  const who = {
+    ...(state.authInfo && { authInfo: state.authInfo }),
+    request: rc.requestInfo as Request,
+    host: state.extras?.host,
+  };
+  // A task request (a poll, above all) is answered by the task methods alone: no tool is registered for it, so
+  // its cost does not grow with the tool count.
+  if (state.method?.startsWith('tasks/')) {
+    if (setup.tasks && rc.era === 'modern') serveTaskMethods(server, taskMethods(setup.tasks, setup.observer, who));
+    return;
+  }
+  let withTask: ReturnType<typeof taskCall> | undefined;
   for (const r of tools.held(state)) {
+    // A call holds one tool: a tool with `task` runs around the SDK's handling (task-call.ts).
+    const task =
+      state.call && r.task && taskCall({ tasks: setup.tasks, tool: r.task, name: r.name, observer: setup.observer });
+    if (task) withTask = task;
     const registered = server.registerTool(r.name, r.config(state), (args: any, ctx: ServerContext) =>
-      r.run(args, ctx, state),
+      r.run(args, ctx, state, task ? task.slot : undefined),
     );
     if (r.execution) registered.execution = r.execution;
+  }
+  if (withTask) {
+    const { around } = withTask;
+    aroundToolsCall(server, (ctx, next) =>
+      around(() => callerTasks(setup.tasks, rc.era, ctx.mcpReq.envelope, who), ctx.mcpReq.signal, next),
+    );
   }
 }
 

@@ -13,6 +13,8 @@ import type { AccessPolicy } from '../../access/settle.js';
 import type { ServerSurface } from '../../model/features.js';
 import type { Observer } from '../../observe/settle.js';
 import type { ProjectionPolicy } from '../../prepare/settle.js';
+import type { TasksPolicy } from '../../tasks/settle.js';
+import { TASKS_EXTENSION } from '../../tasks/wire.js';
 import type { ServerPolicy } from '../identity.js';
 import type { ProtocolPolicy } from '../protocol.js';
 import type { RequestState } from '../request-state.js';
@@ -33,10 +35,21 @@ export interface SdkSetup {
   readonly maxRequestBodyBytes: number;
   /** The default projection, for a request without a message of its own. */
   readonly projection: ProjectionPolicy;
+  /** `tasks`; undefined when the mount runs none. */
+  readonly tasks?: TasksPolicy;
 }
 
-/** Methods only tools answer: the hook (resources, prompts) is not run for them. */
-const TOOL_METHODS: ReadonlySet<string> = new Set(['tools/call', 'tools/list']);
+/**
+ * Methods only tools and their tasks answer: the hook (resources, prompts) is not run for them, so a task's
+ * poll costs no hook run.
+ */
+const TOOL_METHODS: ReadonlySet<string> = new Set([
+  'tools/call',
+  'tools/list',
+  'tasks/get',
+  'tasks/update',
+  'tasks/cancel',
+]);
 
 /**
  * Builds one request's server: capabilities, then the hook where it runs (what it registers held to the
@@ -60,6 +73,8 @@ export async function perRequestServer(
   // would otherwise declare `listChanged: true` when the hook registers the first one.
   const capabilities: ServerCapabilities = { tools: { listChanged: false } };
   if (protocol.logging) capabilities.logging = {};
+  // The tasks extension exists on 2026-07-28 only (`server/discover`); 2025-era clients get plain calls.
+  if (setup.tasks && rc.era === 'modern') capabilities.extensions = { [TASKS_EXTENSION]: {} };
   if (hook && surface.resources.length > 0) capabilities.resources = { listChanged: false };
   if (hook && surface.prompts.length > 0) capabilities.prompts = { listChanged: false };
   const server = new McpServer(

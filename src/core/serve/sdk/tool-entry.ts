@@ -4,7 +4,7 @@
  * fields, their order, and what each era's codec keeps.
  */
 import type { ToolDocuments } from '../../model/prepared.js';
-import type { AnyTool } from '../../model/tool.js';
+import { type AnyTool, listedExecution } from '../../model/tool.js';
 
 /**
  * The tool as the SDK's own `tools/list` handler builds it (`McpServer.setToolRequestHandlers`), field for
@@ -14,7 +14,8 @@ import type { AnyTool } from '../../model/tool.js';
  * - `outputSchema` is the document itself: the SDK keeps a root that has a `type`, and a served tool's output
  *   root is always `type: 'object'` (a tool whose output root is not an object is not served), so the 2025
  *   codec, which wraps a non-object output root in `{ result }`, never changes a served tool either;
- * - the 2026-07-28 codec deletes `execution`, which that revision no longer has; the 2025 codec keeps it.
+ * - the 2026-07-28 codec deletes `execution`, which that revision no longer has; the 2025 codec keeps it
+ *   (`listedExecution`: derived from `task` for a task tool, as the registration sets it).
  * Fields without a value are left out, as `JSON.stringify` leaves out the SDK's `undefined` ones.
  */
 export function sdkEntry(
@@ -30,7 +31,7 @@ export function sdkEntry(
     inputSchema: { type: 'object', ...documents.inputSchema },
     annotations: tool.annotations,
     icons: tool.icons,
-    execution: era === 'legacy' ? tool.execution : undefined,
+    execution: era === 'legacy' ? listedExecution(tool) : undefined,
     _meta: tool._meta,
   };
   if (documents.outputSchema && tool.output) entry.outputSchema = documents.outputSchema;

@@ -1,0 +1,196 @@
+/**
+ * A `tools/call` of a tool with `task`, around the SDK's own handling of it (docs/design/tasks.md; ADR 0036):
+ * refused `-32021` when the tool must run as a task and this request cannot have one, a plain call when it
+ * may not, and otherwise run by `runTaskCall`, whose CreateTaskResult is the request's answer when the call
+ * outlasts its inline wait. The executor runs the handler as always, on the signal and timeout this gives it
+ * (`TaskSlot`), and leaves here a JSON-RPC error the handler threw, which fails the task.
+ */
+import { type AuthInfo, type CallToolResult, ProtocolError, type ServerContext } from '@modelcontextprotocol/server';
+import { errorResult, maskedText } from '../observe/failure.js';
+import { observeError } from '../observe/observe.js';
+import type { Observer } from '../observe/settle.js';
+import { cancelTask, getTask, isTaskRequestError, type TaskAsker, updateTask } from '../tasks/requests.js';
+import { type CallOutcome, runTaskCall } from '../tasks/run.js';
+import { type CallerTasks, callerOwner, type TasksPolicy, type ToolTaskPolicy, taskRoute } from '../tasks/settle.js';
+import type { JsonObject } from '../tasks/store.js';
+import { createTaskResult, declaresTasks, missingTasksCapability } from '../tasks/wire.js';
+import type { TaskMethods } from './sdk/tasks.js';
+import type { Retry } from './sdk/tools-call.js';
+
+/** What the executor reads and writes for a call that may run as a task. */
+export interface TaskSlot {
+  /** Set once the call runs under `runTaskCall`: the signal its handler gets instead of the request's. */
+  signal?: AbortSignal;
+  /** The task's own timeout, replacing the tool's `timeoutMs` inside a task. */
+  timeoutMs?: number;
+  /** A JSON-RPC error the handler threw (an SDK `ProtocolError`): a task ends `failed` with it. */
+  thrown?: ProtocolError;
+  /** Sets the task's status message: the handler's `ctx.task.status`. */
+  status?: (message: string) => Promise<void>;
+}
+
+/** What one task-capable call runs with. */
+export interface TaskCallSetup {
+  readonly tasks: TasksPolicy | undefined;
+  readonly tool: ToolTaskPolicy;
+  readonly name: string;
+  readonly observer: Observer;
+}
+
+/**
+ * The call's slot, and what runs around the SDK's handling of it (`next`): the answer the request gets.
+ * @throws ProtocolError `-32021` (Missing Required Client Capability) for a `'required'` tool this request
+ *   cannot run as a task.
+ */
+export function taskCall(setup: TaskCallSetup): {
+  slot: TaskSlot;
+  around: (
+    callerOf: () => CallerTasks,
+    parent: AbortSignal,
+    next: (retry?: Retry) => Promise<unknown>,
+  ) => Promise<unknown>;
+} {
+  const slot: TaskSlot = {};
+  const around = async (
+    callerOf: () => CallerTasks,
+    parent: AbortSignal,
+    next: (retry?: Retry) => Promise<unknown>,
+  ) => {
+    const caller = guarded(setup.observer, setup.name, callerOf);
+    const route = taskRoute(setup.tool, setup.tasks, caller);
+    if (route === 'refuse') {
+      const error = missingTasksCapability();
+      throw new ProtocolError(error.code, error.message, error.data);
+    }
+    if (route === 'plain') return next();
+    const answer = await runTaskCall({
+      tasks: setup.tasks!,
+      tool: setup.tool,
+      owner: caller.owner!,
+      call: { tool: setup.name },
+      parent,
+      start: (signal, status) => {
+        slot.signal = signal;
+        slot.status = status;
+        if (setup.tool.timeoutMs !== undefined) slot.timeoutMs = setup.tool.timeoutMs;
+        return next();
+      },
+      outcome: (value) => outcomeOf(value, slot),
+      inputRequests: (value) =>
+        isInputRequest(value) ? (value.inputRequests as Record<string, JsonObject>) : undefined,
+      resume: (value, answers) =>
+        next({
+          inputResponses: answers,
+          ...(isInputRequest(value) && typeof value.requestState === 'string' && { requestState: value.requestState }),
+        }),
+      onTrouble: ({ step, refused, error }) =>
+        observeError(setup.observer, error ?? new Error(`task ${step} refused: ${refused?.reason}`), {
+          phase: 'task',
+          tool: setup.name,
+        }),
+    }).catch((error: unknown) => {
+      throw forClient(setup.observer, setup.name, error);
+    });
+    if (answer.kind === 'inline') return answer.value;
+    if (answer.kind === 'task') return createTaskResult(answer.view);
+    return errorResult(`Tool ${setup.name}: this caller has too many open tasks; retry when one finishes`);
+  };
+  return { slot, around };
+}
+
+/**
+ * What decides how a request's call runs: its era, whether its `_meta` declared the extension (the SDK lifts
+ * the declaration into `envelope`), and, only for a request that could have a task, its caller's owner (so
+ * `anonymousOwner` runs only then).
+ */
+export function callerTasks(
+  tasks: TasksPolicy | undefined,
+  era: 'modern' | 'legacy',
+  envelope: unknown,
+  who: { authInfo?: AuthInfo; request: Request; host: unknown },
+): CallerTasks {
+  const modern = era === 'modern';
+  const declared = declaresTasks({ _meta: envelope });
+  if (!tasks || !modern || !declared) return { modern, declared };
+  const owner = callerOwner(tasks, who.authInfo, who.request, who.host);
+  return { modern, declared, ...(owner !== undefined && { owner }) };
+}
+
+/** A finished call as its task ends: failed with the JSON-RPC error the handler threw, else its result. */
+function outcomeOf(value: unknown, slot: TaskSlot): CallOutcome {
+  if (slot.thrown) {
+    const { code, message, data } = slot.thrown;
+    return { status: 'failed', error: { code, message, ...(data !== undefined && { data: data as JsonObject }) } };
+  }
+  if (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as { resultType?: unknown }).resultType === 'input_required'
+  ) {
+    // A round that carries only `requestState`: nothing a task could ask the client for.
+    return {
+      status: 'failed',
+      error: { code: -32603, message: 'Task failed: the tool asked for no input it could be given' },
+    };
+  }
+  // As the plain call's answer says it on 2026-07-28 (the SDK stamps `resultType` when it encodes an answer;
+  // a task's result is stored before any encoding): clients decode the inlined result as a tool result.
+  return { status: 'completed', result: { ...(value as CallToolResult as JsonObject), resultType: 'complete' } };
+}
+
+/** A round of input requests (an `InputRequiredResult`) with its `inputRequests`. */
+function isInputRequest(value: unknown): value is { inputRequests: object; requestState?: unknown } {
+  if (typeof value !== 'object' || value === null) return false;
+  const { resultType, inputRequests } = value as { resultType?: unknown; inputRequests?: unknown };
+  return resultType === 'input_required' && typeof inputRequests === 'object' && inputRequests !== null;
+}
+
+/**
+ * `tasks/get`, `tasks/update` and `tasks/cancel` for one request: each reads the request's declaration and its
+ * caller's owner, then the store (tasks/requests.ts).
+ */
+export function taskMethods(
+  tasks: TasksPolicy,
+  observer: Observer,
+  who: { authInfo?: AuthInfo; request: Request; host: unknown },
+): TaskMethods {
+  const asker = (ctx: ServerContext): TaskAsker => {
+    const caller = callerTasks(tasks, 'modern', ctx.mcpReq.envelope, who);
+    return { declared: caller.declared, ...(caller.owner !== undefined && { owner: caller.owner }) };
+  };
+  const answer = async (step: () => Promise<JsonObject>) => {
+    try {
+      return await step();
+    } catch (error) {
+      throw isTaskRequestError(error) ? error : forClient(observer, undefined, error);
+    }
+  };
+  return {
+    get: (taskId, ctx) => answer(() => getTask(tasks, asker(ctx), taskId)),
+    update: (taskId, responses, ctx) => answer(() => updateTask(tasks, asker(ctx), taskId, responses)),
+    cancel: (taskId, ctx) => answer(() => cancelTask(tasks, asker(ctx), taskId)),
+  };
+}
+
+/** `callerOf()`, with a throw (the `anonymousOwner` hook's) answered as `forClient` answers it. */
+function guarded(observer: Observer, tool: string, callerOf: () => CallerTasks): CallerTasks {
+  try {
+    return callerOf();
+  } catch (error) {
+    throw forClient(observer, tool, error);
+  }
+}
+
+/**
+ * What the client is told of an error on a task's path: a JSON-RPC error the SDK or the handler meant for it as
+ * it is; anything else (the store failed, a hook threw) reported to `onError` (phase `task`) and masked behind
+ * its id (`-32603`), so no store's or hook's text reaches a client unless `exposeErrors` says so.
+ */
+function forClient(observer: Observer, tool: string | undefined, error: unknown): unknown {
+  if (error instanceof ProtocolError) return error;
+  const errorId = observeError(observer, error, { phase: 'task', ...(tool !== undefined && { tool }) });
+  return new ProtocolError(
+    -32603,
+    maskedText(observer, tool === undefined ? 'Task request' : `Tool ${tool}`, errorId, error),
+  );
+}

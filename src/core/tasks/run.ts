@@ -1,0 +1,217 @@
+/**
+ * One call that may become a task, run in the process that accepted it (docs/design/tasks.md, Where the work
+ * runs; ADR 0036): the call starts on a signal of its own; if it has not finished within the tool's inline
+ * wait, the task is created with a lease (durable before the CreateTaskResult is answered), the call keeps
+ * running, a heartbeat every third of the lease keeps the lease and learns of a cancel, and the outcome is
+ * settled through the store.
+ */
+import type { TasksPolicy, ToolTaskPolicy } from './settle.js';
+import type { JsonObject, JsonValue, Lease, Refused, TaskError, TaskOutcome, TaskView } from './store.js';
+
+/** How a call that ran ended: a result (an `isError` one included), or a JSON-RPC error (the task `failed`). */
+export type CallOutcome = { status: 'completed'; result: JsonObject } | { status: 'failed'; error: TaskError };
+
+/** What a task-capable call came to, for the request that made it. */
+export type TaskCallAnswer<T> =
+  /** It finished within the inline wait: answered as a plain call, with what `start` resolved to. */
+  | { kind: 'inline'; value: T }
+  /** It runs on as a task: answer this view's CreateTaskResult. */
+  | { kind: 'task'; view: TaskView }
+  /** The caller has `maxOpen` open tasks: the call was stopped (its signal aborted) and no task made. */
+  | { kind: 'full' };
+
+/** One call, as `runTaskCall` runs it. */
+export interface TaskCall<T> {
+  readonly tasks: TasksPolicy;
+  readonly tool: ToolTaskPolicy;
+  /** The caller's owner key (`callerOwner`). */
+  readonly owner: string;
+  /** What the store keeps for the call (the tool's name): opaque to it. */
+  readonly call: JsonValue;
+  /** The request's signal: followed until the task exists, then no longer (the request has been answered). */
+  readonly parent: AbortSignal;
+  /**
+   * Starts the call on `signal`, which aborts on the client's cancel, a lost lease, or a full store;
+   * `status` sets the task's status message (kept until the task exists, then written; never rejects).
+   */
+  start(signal: AbortSignal, status: (message: string) => Promise<void>): Promise<T>;
+  /** What the call came to, once it ran on as a task. */
+  outcome(value: T): CallOutcome;
+  /**
+   * The input requests `value` asks the client for (a handler's `InputRequiredResult`, by key), or undefined
+   * when it is the call's outcome. Inside a task they become the task's `inputRequests`, answered by
+   * `tasks/update`.
+   */
+  inputRequests?(value: T): Readonly<Record<string, JsonObject>> | undefined;
+  /** Runs the call again with the answers to every request `value` made, on the task's signal. */
+  resume?(value: T, answers: Readonly<Record<string, JsonObject>>): Promise<T>;
+  /** A step the store refused the worker (a settle after a cancel excepted), or a store that failed. */
+  onTrouble?(what: { step: 'heartbeat' | 'update' | 'settle'; refused?: Refused; error?: unknown }): void;
+}
+
+/** The reason `ctx.signal` carries when the client cancelled the task. */
+const CANCELLED = 'Task cancelled by the client';
+
+/** The reason `ctx.signal` carries when the task's lease was lost (it lapsed, or the store refused it). */
+const LOST = 'Task lease lost';
+
+/**
+ * Runs one task-capable call: inline when it finishes within `tool.inlineMs` (0: the task is created before
+ * the call starts), else as a task. Resolves once the request can be answered; the task's run goes on after.
+ * @throws what the store's `create` rejects with (the call's signal is then aborted), and what `start` throws
+ *   before the task exists.
+ */
+export async function runTaskCall<T>(run: TaskCall<T>): Promise<TaskCallAnswer<T>> {
+  const controller = new AbortController();
+  const follow = () => controller.abort(run.parent.reason);
+  if (run.parent.aborted) follow();
+  else run.parent.addEventListener('abort', follow, { once: true });
+  let running: Promise<T> | undefined;
+  // The status message: kept while the task does not exist, written through the current lease once it does.
+  const held: { lease?: Lease; message?: string } = {};
+  const status = async (message: string) => {
+    if (typeof message !== 'string') return;
+    if (held.lease === undefined) {
+      held.message = message;
+      return;
+    }
+    try {
+      await run.tasks.store.update(held.lease, { statusMessage: message });
+    } catch (error) {
+      run.onTrouble?.({ step: 'update', error });
+    }
+  };
+  try {
+    if (run.tool.inlineMs > 0) {
+      running = run.start(controller.signal, status);
+      // Its outcome is read below or by the task's run; a call stopped for a full store is not read at all.
+      running.catch(() => undefined);
+      const inline = await finishedWithin(running, run.tool.inlineMs);
+      if (inline.done) return { kind: 'inline', value: inline.value };
+    }
+    const created = await run.tasks.store
+      .create({
+        owner: run.owner,
+        ttlMs: run.tool.ttlMs,
+        pollIntervalMs: run.tool.pollIntervalMs,
+        call: run.call,
+        leaseMs: run.tasks.leaseMs,
+        ...(run.tasks.maxOpen !== undefined && { maxOpen: run.tasks.maxOpen }),
+      })
+      .catch((error: unknown) => {
+        controller.abort(error);
+        throw error;
+      });
+    if (!created.ok) {
+      controller.abort(new DOMException('Too many open tasks', 'AbortError'));
+      return { kind: 'full' };
+    }
+    run.parent.removeEventListener('abort', follow);
+    held.lease = created.lease!;
+    running ??= run.start(controller.signal, status);
+    if (held.message !== undefined) void status(held.message);
+    void carryOn(run, running, held, controller);
+    return { kind: 'task', view: created.task };
+  } finally {
+    run.parent.removeEventListener('abort', follow);
+  }
+}
+
+/** While the task waits for input, the heartbeat also polls for the answers this often at most. */
+const INPUT_POLL_MS = 200;
+
+/**
+ * The task's run after its creation: heartbeats until the call ends (more often while it waits for input),
+ * a round of input requests stored and the call resumed with their answers, then the settle.
+ */
+async function carryOn<T>(run: TaskCall<T>, running: Promise<T>, held: { lease?: Lease }, controller: AbortController) {
+  const { store, leaseMs, heartbeatMs } = run.tasks;
+  // The current lease, shared with the status messages the handler sets.
+  let lease = held.lease!;
+  const renew = (next: Lease) => {
+    lease = next;
+    held.lease = next;
+  };
+  let waiting: ((answers: Readonly<Record<string, JsonObject>>) => void) | undefined;
+  // Each stored round of input requests counts one up: a beat that began before the round was stored reads
+  // the task as it was before, and must not be taken for the answers.
+  let round = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const stop = (reason: string) => {
+    controller.abort(new DOMException(reason, 'AbortError'));
+    waiting = undefined;
+  };
+  const beat = async () => {
+    const began = round;
+    try {
+      const answer = await store.heartbeat(lease, leaseMs);
+      if (answer.ok) {
+        renew(answer.lease);
+        if (waiting && began === round && answer.status === 'working') waiting(answer.inputResponses);
+      } else {
+        const cancelled = answer.reason === 'settled' && answer.status === 'cancelled';
+        if (!cancelled) run.onTrouble?.({ step: 'heartbeat', refused: answer });
+        stop(cancelled ? CANCELLED : LOST);
+        return;
+      }
+    } catch (error) {
+      // The store failed this time: the lease holds until it lapses, and the next beat tries again.
+      run.onTrouble?.({ step: 'heartbeat', error });
+    }
+    schedule();
+  };
+  const schedule = () => {
+    if (controller.signal.aborted) return;
+    timer = setTimeout(() => void beat(), waiting ? Math.min(heartbeatMs, INPUT_POLL_MS) : heartbeatMs);
+    (timer as { unref?: () => void }).unref?.();
+  };
+  schedule();
+  let outcome: TaskOutcome;
+  try {
+    let value = await running;
+    for (let asked = run.inputRequests?.(value); asked && run.resume; asked = run.inputRequests?.(value)) {
+      const updated = await store.update(lease, { inputRequests: asked });
+      if (!updated.ok) throw new Error(`input requests refused: ${updated.reason}`);
+      round += 1;
+      const answered = new Promise<Readonly<Record<string, JsonObject>>>((resolve) => {
+        waiting = resolve;
+      });
+      clearTimeout(timer);
+      schedule();
+      const aborted = new Promise<never>((_, reject) => {
+        if (controller.signal.aborted) reject(controller.signal.reason);
+        controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
+      });
+      const answers = await Promise.race([answered, aborted]);
+      waiting = undefined;
+      value = await run.resume(value, answers);
+    }
+    outcome = run.outcome(value);
+  } catch {
+    outcome = { status: 'failed', error: { code: -32603, message: 'Task failed' } };
+  }
+  clearTimeout(timer);
+  // Cancelled, or the lease lost: the store settled the task already, and would refuse this run's outcome.
+  const reason = (controller.signal.reason as { message?: unknown } | undefined)?.message;
+  if (reason === CANCELLED || reason === LOST) return;
+  try {
+    const settled = await store.settle(lease, outcome);
+    const cancelled = !settled.ok && settled.reason === 'settled' && settled.status === 'cancelled';
+    if (!settled.ok && !cancelled) run.onTrouble?.({ step: 'settle', refused: settled });
+  } catch (error) {
+    run.onTrouble?.({ step: 'settle', error });
+  }
+}
+
+/** Whether `running` settled within `ms`, and its value (a rejection within `ms` is thrown). */
+async function finishedWithin<T>(running: Promise<T>, ms: number): Promise<{ done: true; value: T } | { done: false }> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<{ done: false }>((resolve) => {
+    timer = setTimeout(() => resolve({ done: false }), ms);
+  });
+  try {
+    return await Promise.race([running.then((value) => ({ done: true as const, value })), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
