@@ -116,7 +116,9 @@ const options: McpMountOptions = {
       verify: (token) => (TOKENS[token] ? { token, expiresAt: 'never', ...TOKENS[token] } : undefined) as never,
     },
   },
-  tasks: { store: createMemoryTaskStore(), leaseMs: 300 },
+  // A lease long enough that no loaded machine lapses it between heartbeats (a lapse is the unit tests' and
+  // the Redis crash test's, on clocks they control); short enough that a cancel reaches a handler within a second.
+  tasks: { store: createMemoryTaskStore(), leaseMs: 3_000 },
   observe: { logger: { error() {}, warn() {}, info() {} } as never },
 };
 
