@@ -52,119 +52,170 @@ export const MAX_JSON_DEPTH = 512;
  * // { ok: false, path: ['rows', 0, 'fetch'], what: 'a function', work: 5 }
  */
 export function toJsonValue(value: unknown, maxDepth = MAX_JSON_DEPTH): JsonConversion {
-  const nodes: Node[] = [];
-  const onPath = new Set<object>();
-  const tasks: Task[] = [{ value, parent: ROOT, key: '' }];
-  let root = value;
-  let converted = 0;
-  let work = 0;
+  const walk = new Walk(value, maxDepth);
+  while (walk.tasks.length > 0) {
+    const task = walk.tasks.pop()!;
+    if ('exit' in task) {
+      walk.leave(task.exit);
+      continue;
+    }
+    const refusal = walk.visit(task);
+    if (refusal) return refusal;
+  }
+  return { ok: true, value: walk.root, converted: walk.converted, work: walk.work };
+}
+
+/** The state of one `toJsonValue` walk: its stack of tasks, the containers met, and the result so far. */
+class Walk {
+  readonly nodes: Node[] = [];
+  /** The containers on the current path, to find a cycle. */
+  readonly onPath = new Set<object>();
+  readonly tasks: Task[];
+  root: unknown;
+  converted = 0;
+  work = 0;
+  readonly maxDepth: number;
+
+  constructor(value: unknown, maxDepth: number) {
+    this.tasks = [{ value, parent: ROOT, key: '' }];
+    this.root = value;
+    this.maxDepth = maxDepth;
+  }
+
+  /** One value: its JSON form put in place of it when that differs, and a container entered; else the refusal. */
+  visit(task: Visit): JsonConversion | undefined {
+    this.work++;
+    const { parent, key } = task;
+    const inArray = parent !== ROOT && Array.isArray(this.nodes[parent]!.source);
+    const form = jsonForm(task.value, key, inArray);
+    if ('what' in form) return this.refused(parent, key, form.what);
+    const v = form.value;
+    if (form.changed) {
+      this.converted++;
+      this.assign(parent, key, v);
+    }
+    if (typeof v !== 'object' || v === null) return undefined;
+    return this.enter(v, parent, key);
+  }
+
+  /**
+   * Pushes a frame for container `v`: its exit, then its keys or items (or the refusal of a cycle, a built-in
+   * JSON would change, an empty object of a class, or a level too deep).
+   */
+  enter(v: object, parent: number, key: JsonPathSegment): JsonConversion | undefined {
+    if (this.onPath.has(v)) return this.refused(parent, key, 'a circular reference (to a value that holds it)');
+    const array = Array.isArray(v);
+    // Before its keys are listed: a typed array's would be one per item.
+    const builtIn = array ? undefined : lostBuiltIn(v);
+    if (builtIn) return this.refused(parent, key, builtIn);
+    const keys = array ? undefined : Object.keys(v);
+    if (keys && keys.length === 0 && ofAClass(v))
+      return this.refused(parent, key, `${kindOf(v)} with no own enumerable key (JSON would send {})`);
+    const depth = parent === ROOT ? 1 : this.nodes[parent]!.depth + 1;
+    if (depth > this.maxDepth)
+      return this.refused(parent, key, `nested deeper than ${this.maxDepth} levels of arrays and objects`);
+    const size = keys ? keys.length : (v as unknown[]).length;
+    const at = this.nodes.push({ source: v, parent, key, size, depth }) - 1;
+    this.onPath.add(v);
+    this.tasks.push({ exit: at });
+    // Pushed last to first, so that they are visited first to last: the first refusal in document order.
+    if (keys)
+      for (let i = keys.length - 1; i >= 0; i--)
+        this.tasks.push({ value: (v as Record<string, unknown>)[keys[i]!], parent: at, key: keys[i]! });
+    else for (let i = size - 1; i >= 0; i--) this.tasks.push({ value: (v as unknown[])[i], parent: at, key: i });
+    return undefined;
+  }
+
+  /** Pops the frame of the container at `at`: every value below it was visited. */
+  leave(at: number): void {
+    this.onPath.delete(this.nodes[at]!.source);
+  }
 
   /** Puts `child` at `key` of the parent's copy, copying each container on the way up once. */
-  const assign = (parent: number, key: JsonPathSegment, child: unknown) => {
+  assign(parent: number, key: JsonPathSegment, child: unknown): void {
     let at = parent;
     let k = key;
     let v = child;
     for (;;) {
       if (at === ROOT) {
-        root = v;
+        this.root = v;
         return;
       }
-      const node = nodes[at]!;
+      const node = this.nodes[at]!;
       if (node.copy) {
         setOwn(node.copy, k, v);
         return;
       }
       node.copy = copyOf(node.source);
-      work += node.size;
+      this.work += node.size;
       setOwn(node.copy, k, v);
       v = node.copy;
       k = node.key;
       at = node.parent;
     }
-  };
-  const refused = (parent: number, key: JsonPathSegment, what: string): JsonConversion => {
+  }
+
+  /** The refusal of the value at `key` of `parent`, its path spelled from the parent links. */
+  refused(parent: number, key: JsonPathSegment, what: string): JsonConversion {
+    const nodes = this.nodes;
     const path: JsonPathSegment[] = [];
     if (parent !== ROOT) path.push(key);
     for (let at = parent; at !== ROOT && nodes[at]!.parent !== ROOT; at = nodes[at]!.parent) path.push(nodes[at]!.key);
-    return { ok: false, path: path.reverse(), what, work };
-  };
-
-  while (tasks.length > 0) {
-    const task = tasks.pop()!;
-    if ('exit' in task) {
-      onPath.delete(nodes[task.exit]!.source);
-      continue;
-    }
-    work++;
-    const { parent, key } = task;
-    const inArray = parent !== ROOT && Array.isArray(nodes[parent]!.source);
-    let v = task.value;
-    let changed = false;
-    // `JSON.stringify` asks objects and BigInts for `toJSON` (a `BigInt.prototype.toJSON` set by the
-    // application is its chosen form, honoured as `JSON.stringify` would).
-    if (
-      ((typeof v === 'object' && v !== null) || typeof v === 'bigint') &&
-      typeof (v as { toJSON?: unknown }).toJSON === 'function'
-    ) {
-      try {
-        v = (v as { toJSON(key: string): unknown }).toJSON(String(key));
-      } catch {
-        return refused(parent, key, 'a value whose toJSON() threw');
-      }
-      changed = v !== task.value;
-    }
-    if (typeof v === 'object' && v !== null) {
-      const unboxed = unbox(v);
-      if (unboxed !== v) {
-        v = unboxed;
-        changed = true;
-      }
-    }
-    switch (typeof v) {
-      case 'bigint':
-        v = v.toString();
-        changed = true;
-        break;
-      case 'number':
-        if (!Number.isFinite(v)) return refused(parent, key, `${v} (JSON has no such number)`);
-        break;
-      case 'function':
-        return refused(parent, key, 'a function');
-      case 'symbol':
-        return refused(parent, key, 'a symbol');
-      case 'undefined':
-        // Left out of an object, as JSON leaves it; an array would send null in its place.
-        if (inArray) return refused(parent, key, 'undefined in an array (JSON would send null)');
-        break;
-      default:
-        break;
-    }
-    if (changed) {
-      converted++;
-      assign(parent, key, v);
-    }
-    if (typeof v !== 'object' || v === null) continue;
-    if (onPath.has(v)) return refused(parent, key, 'a circular reference (to a value that holds it)');
-    const array = Array.isArray(v);
-    // Before its keys are listed: a typed array's would be one per item.
-    const builtIn = array ? undefined : lostBuiltIn(v);
-    if (builtIn) return refused(parent, key, builtIn);
-    const keys = array ? undefined : Object.keys(v);
-    if (keys && keys.length === 0 && ofAClass(v))
-      return refused(parent, key, `${kindOf(v)} with no own enumerable key (JSON would send {})`);
-    const depth = parent === ROOT ? 1 : nodes[parent]!.depth + 1;
-    if (depth > maxDepth) return refused(parent, key, `nested deeper than ${maxDepth} levels of arrays and objects`);
-    const size = keys ? keys.length : (v as unknown[]).length;
-    const at = nodes.push({ source: v, parent, key, size, depth }) - 1;
-    onPath.add(v);
-    tasks.push({ exit: at });
-    // Pushed last to first, so that they are visited first to last: the first refusal in document order.
-    if (keys)
-      for (let i = keys.length - 1; i >= 0; i--)
-        tasks.push({ value: (v as Record<string, unknown>)[keys[i]!], parent: at, key: keys[i]! });
-    else for (let i = size - 1; i >= 0; i--) tasks.push({ value: (v as unknown[])[i], parent: at, key: i });
+    return { ok: false, path: path.reverse(), what, work: this.work };
   }
-  return { ok: true, value: root, converted, work };
+}
+
+/** What JSON sends for one value, and whether that differs from the value; or what it is, when JSON cannot carry it. */
+type JsonForm = { value: unknown; changed: boolean } | { what: string };
+
+/**
+ * The JSON form of `value` at `key` (in an array when `inArray`), by its kind: `toJSON()` called, a boxed
+ * primitive unboxed, a `BigInt` as its decimal string; refused when it is a function, a symbol, a number
+ * JSON has not, or `undefined` in an array. A container's content is the walk's to visit.
+ */
+function jsonForm(value: unknown, key: JsonPathSegment, inArray: boolean): JsonForm {
+  let v = value;
+  let changed = false;
+  // `JSON.stringify` asks objects and BigInts for `toJSON` (a `BigInt.prototype.toJSON` set by the
+  // application is its chosen form, honoured as `JSON.stringify` would).
+  if (
+    ((typeof v === 'object' && v !== null) || typeof v === 'bigint') &&
+    typeof (v as { toJSON?: unknown }).toJSON === 'function'
+  ) {
+    try {
+      v = (v as { toJSON(key: string): unknown }).toJSON(String(key));
+    } catch {
+      return { what: 'a value whose toJSON() threw' };
+    }
+    changed = v !== value;
+  }
+  if (typeof v === 'object' && v !== null) {
+    const unboxed = unbox(v);
+    if (unboxed !== v) {
+      v = unboxed;
+      changed = true;
+    }
+  }
+  switch (typeof v) {
+    case 'bigint':
+      v = v.toString();
+      changed = true;
+      break;
+    case 'number':
+      if (!Number.isFinite(v)) return { what: `${v} (JSON has no such number)` };
+      break;
+    case 'function':
+      return { what: 'a function' };
+    case 'symbol':
+      return { what: 'a symbol' };
+    case 'undefined':
+      // Left out of an object, as JSON leaves it; an array would send null in its place.
+      if (inArray) return { what: 'undefined in an array (JSON would send null)' };
+      break;
+    default:
+      break;
+  }
+  return { value: v, changed };
 }
 
 const ROOT = -1;
@@ -181,7 +232,11 @@ interface Node {
   depth: number;
 }
 
-type Task = { value: unknown; parent: number; key: JsonPathSegment } | { exit: number };
+/** A value to visit at `key` of the container at `parent`. */
+type Visit = { value: unknown; parent: number; key: JsonPathSegment };
+
+/** A value to visit, or the end of a container's frame. */
+type Task = Visit | { exit: number };
 
 /** The primitive a boxed `Number`, `String`, `Boolean` or `BigInt` holds, as `JSON.stringify` reads it; else `v`. */
 function unbox(v: object): unknown {

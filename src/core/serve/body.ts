@@ -35,7 +35,10 @@ export async function readMessage(
   if (request.method !== 'POST') return { kind: 'sdk' };
   // Not JSON at all: the SDK answers 415 without anything being read, a body parsed elsewhere included.
   if (!isJsonContentType(request.headers.get('content-type'))) return { kind: 'sdk' };
-  if (parsedBody !== undefined) return parsedMessage(parsedBody, maxBytes, observer, authInfo, client);
+  if (parsedBody !== undefined) {
+    const parsed = parsedMessage(parsedBody, maxBytes, observer);
+    return parsed === TOO_LARGE ? tooLargeAnswer(maxBytes, observer, authInfo, client) : parsed;
+  }
   // Something before the core read it (a middleware's `await request.json()`): no bytes are left.
   if (request.bodyUsed || request.body?.locked) return { kind: 'answered', response: bodyAlreadyRead(observer) };
   const body = await readBodyLimited(request, maxBytes);
@@ -55,14 +58,9 @@ export async function readMessage(
 /**
  * A message a framework parsed, held to `maxRequestBodyBytes` as if its bytes were read here: its JSON text
  * is measured (a parser with a higher limit, or none, must not let a larger message past the mount's).
+ * `TOO_LARGE` when it does not fit: the caller answers the 413, as for a body read too large.
  */
-async function parsedMessage(
-  parsedBody: unknown,
-  maxBytes: number,
-  observer: Observer,
-  authInfo?: AuthInfo,
-  client?: RequestClient,
-): Promise<MessageRead> {
+function parsedMessage(parsedBody: unknown, maxBytes: number, observer: Observer): MessageRead | typeof TOO_LARGE {
   let text: string | undefined;
   try {
     text = JSON.stringify(parsedBody);
@@ -72,11 +70,11 @@ async function parsedMessage(
   if (text === undefined) {
     return { kind: 'answered', response: jsonRpcError(400, -32700, 'Parse error: the parsed body is not JSON') };
   }
-  if (new TextEncoder().encode(text).byteLength > maxBytes) {
-    return tooLargeAnswer(maxBytes, observer, authInfo, client);
-  }
+  if (new TextEncoder().encode(text).byteLength > maxBytes) return TOO_LARGE;
   return { kind: 'message', message: parsedBody };
 }
+
+const TOO_LARGE = 'too-large';
 
 /** The 413, reported to the audit trail. */
 async function tooLargeAnswer(

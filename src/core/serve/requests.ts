@@ -11,17 +11,18 @@ import type { LimitsPolicy } from '../limits/settle.js';
 import { remoteAddressOf, requestClient } from '../observe/client.js';
 import { type Refusal, refusedWith } from '../observe/refusal.js';
 import type { Observer } from '../observe/settle.js';
-import { startTrace } from '../observe/telemetry.js';
+import { type KnownNames, startTrace } from '../observe/telemetry.js';
+import type { Telemetry } from '../observe/telemetry-api.js';
 import { readMessage } from './body.js';
-import { directCalls } from './direct/call.js';
-import { type EnvelopePolicy, noMessage, readEnvelope } from './envelope.js';
+import { type DirectCalls, directCalls } from './direct/call.js';
+import { type EnvelopePolicy, type MessageState, noMessage, readEnvelope } from './envelope.js';
 import { refusedMessage } from './message-edges.js';
 import type { Registration } from './registration.js';
 import type { FetchExtras, RequestState } from './request-state.js';
-import { sdkExchange } from './sdk/handler.js';
+import { type SdkExchange, sdkExchange } from './sdk/handler.js';
 import type { SdkSetup } from './sdk/server.js';
 import { toolList } from './sdk/tool-list.js';
-import { toolSet } from './tool-set.js';
+import { type ToolSet, toolSet } from './tool-set.js';
 
 export interface RequestPath {
   fetch(request: Request, extras?: FetchExtras): Promise<Response>;
@@ -40,6 +41,28 @@ export interface RequestSetup {
 }
 
 export function serveRequests(setup: RequestSetup, registrations: readonly Registration[]): RequestPath {
+  const mount = mountServing(setup, registrations);
+  const close = async () => {
+    mount.calls.close();
+    await mount.sdk.close();
+  };
+  return { fetch: (request, extras) => serveRequest(mount, request, extras), close };
+}
+
+/** What every request of one mount is served with: built once per mount (`mountServing`), read per request. */
+interface MountServing {
+  readonly access: AccessPolicy;
+  readonly limits: LimitsPolicy;
+  readonly observer: Observer;
+  readonly envelopePolicy: EnvelopePolicy;
+  readonly tools: ToolSet;
+  readonly sdk: SdkExchange;
+  readonly calls: DirectCalls;
+  readonly outside: MessageState;
+  readonly tracing: { readonly telemetry: Telemetry; readonly known: KnownNames } | undefined;
+}
+
+function mountServing(setup: RequestSetup, registrations: readonly Registration[]): MountServing {
   const { access, limits, observer, envelope: envelopePolicy } = setup;
   const tools = toolSet(registrations, access, observer);
   const list = toolList(registrations, access, envelopePolicy.projection, observer, tools);
@@ -66,72 +89,80 @@ export function serveRequests(setup: RequestSetup, registrations: readonly Regis
       resources: new Set(setup.sdk.surface.resourceUris.keys()),
     },
   };
+  return { access, limits, observer, envelopePolicy, tools, sdk, calls, outside, tracing };
+}
 
-  const fetch = async (request: Request, extras?: FetchExtras): Promise<Response> => {
-    // Where it came from, for the audit events: only read when a hook listens.
-    const client = requestClient(observer, request, extras?.remoteAddress);
-    // Before the body is read: a request without valid credentials costs no more than its headers.
-    const auth = await authenticate(access, observer, request, extras?.authInfo, client);
-    if (!auth.ok) return auth.response;
-    const { authInfo } = auth;
-    const visible = await tools.visibility(request, authInfo, extras?.host);
-    const address = limits.rate && remoteAddressOf(observer, request, extras?.remoteAddress);
-    const limitKey = limitKeyOf(limits, request, authInfo, extras?.host, address);
-    const plain: RequestState = {
-      ...outside,
-      extras,
-      authInfo,
-      visible,
-      ...(limitKey !== undefined && { limitKey }),
-      ...(client && { client }),
-    };
-    const read = await readMessage(request, extras?.parsedBody, limits.maxRequestBodyBytes, observer, authInfo, client);
-    if (read.kind === 'answered') return read.response;
-    if (read.kind === 'sdk') {
-      const count = await countRequest(limits, observer, undefined, plain);
-      return count.response ?? sdk.exchange(request, plain, { authInfo }, read.body);
-    }
-    const trace = tracing && startTrace(tracing.telemetry, request, read.message, tracing.known);
-    const traced: RequestState = { ...plain, ...(trace && { trace }) };
-    if (!trace) return counted(request, traced, read.message);
-    try {
-      return trace.end(await trace.within(() => counted(request, traced, read.message)));
-    } catch (error) {
-      trace.fail(error);
-      throw error;
-    }
+/** One request, from its headers: authenticated, its message read, then counted (traced when the mount traces). */
+async function serveRequest(mount: MountServing, request: Request, extras?: FetchExtras): Promise<Response> {
+  const { access, limits, observer, tools, sdk, outside, tracing } = mount;
+  // Where it came from, for the audit events: only read when a hook listens.
+  const client = requestClient(observer, request, extras?.remoteAddress);
+  // Before the body is read: a request without valid credentials costs no more than its headers.
+  const auth = await authenticate(access, observer, request, extras?.authInfo, client);
+  if (!auth.ok) return auth.response;
+  const { authInfo } = auth;
+  const visible = await tools.visibility(request, authInfo, extras?.host);
+  const address = limits.rate && remoteAddressOf(observer, request, extras?.remoteAddress);
+  const limitKey = limitKeyOf(limits, request, authInfo, extras?.host, address);
+  const plain: RequestState = {
+    ...outside,
+    extras,
+    authInfo,
+    visible,
+    ...(limitKey !== undefined && { limitKey }),
+    ...(client && { client }),
   };
+  const read = await readMessage(request, extras?.parsedBody, limits.maxRequestBodyBytes, observer, authInfo, client);
+  if (read.kind === 'answered') return read.response;
+  if (read.kind === 'sdk') {
+    const count = await countRequest(limits, observer, undefined, plain);
+    return count.response ?? sdk.exchange(request, plain, { authInfo }, read.body);
+  }
+  const trace = tracing && startTrace(tracing.telemetry, request, read.message, tracing.known);
+  const traced: RequestState = { ...plain, ...(trace && { trace }) };
+  if (!trace) return counted(mount, request, traced, read.message);
+  try {
+    return trace.end(await trace.within(() => counted(mount, request, traced, read.message)));
+  } catch (error) {
+    trace.fail(error);
+    throw error;
+  }
+}
 
-  /**
-   * A request whose message was read: counted in its caller's rate windows before anything repairs or
-   * validates it (limits/rate.ts), then its envelope read (a call over a window gets no repair), then served.
-   */
-  const counted = async (request: Request, plain: RequestState, message: unknown): Promise<Response> => {
-    const count = await countRequest(limits, observer, message, plain);
-    if (count.response) return count.response;
-    const refused = refusedMessage(message, request);
-    if (refused) return refused;
-    const envelope = readEnvelope(message, request, envelopePolicy, plain.extras?.host, { repair: !count.limited });
-    const state: RequestState = { ...plain, ...envelope.state, ...(count.limited && { limited: count.limited }) };
-    return answer(request, state, envelope.body);
-  };
+/**
+ * A request whose message was read: counted in its caller's rate windows before anything repairs or
+ * validates it (limits/rate.ts), then its envelope read (a call over a window gets no repair), then served.
+ */
+async function counted(
+  mount: MountServing,
+  request: Request,
+  plain: RequestState,
+  message: unknown,
+): Promise<Response> {
+  const { limits, observer, envelopePolicy } = mount;
+  const count = await countRequest(limits, observer, message, plain);
+  if (count.response) return count.response;
+  const refused = refusedMessage(message, request);
+  if (refused) return refused;
+  const envelope = readEnvelope(message, request, envelopePolicy, plain.extras?.host, { repair: !count.limited });
+  const state: RequestState = { ...plain, ...envelope.state, ...(count.limited && { limited: count.limited }) };
+  return answer(mount, request, state, envelope.body);
+}
 
-  /** A request whose message was read and counted: refused for want of credentials, or served. */
-  const answer = async (request: Request, state: RequestState, parsedBody: unknown): Promise<Response> => {
-    const refused = tools.refuseCall(request, state);
-    if (refused) return refusedWith(observer, refused, { reason: 'missing-token', ...aboutCall(state) });
-    // One dispatch point: a plain call is served on the direct path (direct/), everything else by the SDK. A
-    // call over its rate window is the SDK's, whose executor answers it unrun (limits/rate.ts).
-    const direct =
-      state.method === 'tools/call' && !state.limited ? calls.serve(request, state, parsedBody) : undefined;
-    return direct ?? sdk.exchange(request, state, { authInfo: state.authInfo, parsedBody });
-  };
-
-  const close = async () => {
-    calls.close();
-    await sdk.close();
-  };
-  return { fetch, close };
+/** A request whose message was read and counted: refused for want of credentials, or served. */
+async function answer(
+  mount: MountServing,
+  request: Request,
+  state: RequestState,
+  parsedBody: unknown,
+): Promise<Response> {
+  const { tools, observer, calls, sdk } = mount;
+  const refused = tools.refuseCall(request, state);
+  if (refused) return refusedWith(observer, refused, { reason: 'missing-token', ...aboutCall(state) });
+  // One dispatch point: a plain call is served on the direct path (direct/), everything else by the SDK. A
+  // call over its rate window is the SDK's, whose executor answers it unrun (limits/rate.ts).
+  const direct = state.method === 'tools/call' && !state.limited ? calls.serve(request, state, parsedBody) : undefined;
+  return direct ?? sdk.exchange(request, state, { authInfo: state.authInfo, parsedBody });
 }
 
 /** What a refusal of this request's call can say about it. */

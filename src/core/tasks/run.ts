@@ -125,81 +125,133 @@ const INPUT_POLL_MS = 200;
  * a round of input requests stored and the call resumed with their answers, then the settle.
  */
 async function carryOn<T>(run: TaskCall<T>, running: Promise<T>, held: { lease?: Lease }, controller: AbortController) {
-  const { store, leaseMs, heartbeatMs } = run.tasks;
-  // The current lease, shared with the status messages the handler sets.
-  let lease = held.lease!;
-  const renew = (next: Lease) => {
-    lease = next;
-    held.lease = next;
-  };
-  let waiting: ((answers: Readonly<Record<string, JsonObject>>) => void) | undefined;
-  // Each stored round of input requests counts one up: a beat that began before the round was stored reads
-  // the task as it was before, and must not be taken for the answers.
-  let round = 0;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const stop = (reason: string) => {
-    controller.abort(new DOMException(reason, 'AbortError'));
-    waiting = undefined;
-  };
-  const beat = async () => {
-    const began = round;
-    try {
-      const answer = await store.heartbeat(lease, leaseMs);
-      if (answer.ok) {
-        renew(answer.lease);
-        if (waiting && began === round && answer.status === 'working') waiting(answer.inputResponses);
-      } else {
-        const cancelled = answer.reason === 'settled' && answer.status === 'cancelled';
-        if (!cancelled) run.onTrouble?.({ step: 'heartbeat', refused: answer });
-        stop(cancelled ? CANCELLED : LOST);
-        return;
-      }
-    } catch (error) {
-      // The store failed this time: the lease holds until it lapses, and the next beat tries again.
-      run.onTrouble?.({ step: 'heartbeat', error });
-    }
-    schedule();
-  };
-  const schedule = () => {
-    if (controller.signal.aborted) return;
-    timer = setTimeout(() => void beat(), waiting ? Math.min(heartbeatMs, INPUT_POLL_MS) : heartbeatMs);
-    (timer as { unref?: () => void }).unref?.();
-  };
-  schedule();
+  const heartbeat = new Heartbeat(run, held, controller);
+  heartbeat.schedule();
   let outcome: TaskOutcome;
   try {
-    let value = await running;
-    for (let asked = run.inputRequests?.(value); asked && run.resume; asked = run.inputRequests?.(value)) {
-      const updated = await store.update(lease, { inputRequests: asked });
-      if (!updated.ok) throw new Error(`input requests refused: ${updated.reason}`);
-      round += 1;
-      const answered = new Promise<Readonly<Record<string, JsonObject>>>((resolve) => {
-        waiting = resolve;
-      });
-      clearTimeout(timer);
-      schedule();
-      const aborted = new Promise<never>((_, reject) => {
-        if (controller.signal.aborted) reject(controller.signal.reason);
-        controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
-      });
-      const answers = await Promise.race([answered, aborted]);
-      waiting = undefined;
-      value = await run.resume(value, answers);
-    }
-    outcome = run.outcome(value);
+    outcome = run.outcome(await finalValue(run, running, heartbeat));
   } catch {
     outcome = { status: 'failed', error: { code: -32603, message: 'Task failed' } };
   }
-  clearTimeout(timer);
+  heartbeat.end();
   // Cancelled, or the lease lost: the store settled the task already, and would refuse this run's outcome.
   const reason = (controller.signal.reason as { message?: unknown } | undefined)?.message;
   if (reason === CANCELLED || reason === LOST) return;
+  await settle(run, heartbeat.lease, outcome);
+}
+
+/**
+ * What the call comes to once every round of input requests it makes is answered: each round stored as the
+ * task's `inputRequests`, and the call resumed with the answers.
+ */
+async function finalValue<T>(run: TaskCall<T>, running: Promise<T>, heartbeat: Heartbeat<T>): Promise<T> {
+  let value = await running;
+  for (let asked = run.inputRequests?.(value); asked && run.resume; asked = run.inputRequests?.(value)) {
+    const updated = await run.tasks.store.update(heartbeat.lease, { inputRequests: asked });
+    if (!updated.ok) throw new Error(`input requests refused: ${updated.reason}`);
+    const answers = await heartbeat.answers();
+    value = await run.resume(value, answers);
+  }
+  return value;
+}
+
+/** Settles the task with `outcome`; a refusal (a settle after a cancel excepted) or a failure is trouble. */
+async function settle<T>(run: TaskCall<T>, lease: Lease, outcome: TaskOutcome): Promise<void> {
   try {
-    const settled = await store.settle(lease, outcome);
+    const settled = await run.tasks.store.settle(lease, outcome);
     const cancelled = !settled.ok && settled.reason === 'settled' && settled.status === 'cancelled';
     if (!settled.ok && !cancelled) run.onTrouble?.({ step: 'settle', refused: settled });
   } catch (error) {
     run.onTrouble?.({ step: 'settle', error });
+  }
+}
+
+/**
+ * The heartbeat of a task's run: renews the lease every `heartbeatMs` (every `INPUT_POLL_MS` at most while
+ * the run waits for input), hands the run the answers to its input requests, and stops the run on a cancel
+ * or a lost lease.
+ */
+class Heartbeat<T> {
+  /** The current lease, shared with the status messages the handler sets (through `held`). */
+  lease: Lease;
+  private waiting: ((answers: Readonly<Record<string, JsonObject>>) => void) | undefined;
+  // Each stored round of input requests counts one up: a beat that began before the round was stored reads
+  // the task as it was before, and must not be taken for the answers.
+  private round = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly run: TaskCall<T>;
+  private readonly held: { lease?: Lease };
+  private readonly controller: AbortController;
+
+  constructor(run: TaskCall<T>, held: { lease?: Lease }, controller: AbortController) {
+    this.run = run;
+    this.held = held;
+    this.controller = controller;
+    this.lease = held.lease!;
+  }
+
+  /** The next beat, unless the run was stopped. */
+  schedule(): void {
+    if (this.controller.signal.aborted) return;
+    const { heartbeatMs } = this.run.tasks;
+    this.timer = setTimeout(() => void this.beat(), this.waiting ? Math.min(heartbeatMs, INPUT_POLL_MS) : heartbeatMs);
+    (this.timer as { unref?: () => void }).unref?.();
+  }
+
+  /** No more beats: the call ended. */
+  end(): void {
+    clearTimeout(this.timer);
+  }
+
+  /**
+   * The answers to the round of input requests just stored, from the first beat that began after it (the
+   * beats now poll for them); rejects when the run is stopped first.
+   */
+  async answers(): Promise<Readonly<Record<string, JsonObject>>> {
+    this.round += 1;
+    const answered = new Promise<Readonly<Record<string, JsonObject>>>((resolve) => {
+      this.waiting = resolve;
+    });
+    clearTimeout(this.timer);
+    this.schedule();
+    const { signal } = this.controller;
+    const aborted = new Promise<never>((_, reject) => {
+      if (signal.aborted) reject(signal.reason);
+      signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+    });
+    const answers = await Promise.race([answered, aborted]);
+    this.waiting = undefined;
+    return answers;
+  }
+
+  private async beat(): Promise<void> {
+    const began = this.round;
+    try {
+      const answer = await this.run.tasks.store.heartbeat(this.lease, this.run.tasks.leaseMs);
+      if (answer.ok) {
+        this.renew(answer.lease);
+        if (this.waiting && began === this.round && answer.status === 'working') this.waiting(answer.inputResponses);
+      } else {
+        const cancelled = answer.reason === 'settled' && answer.status === 'cancelled';
+        if (!cancelled) this.run.onTrouble?.({ step: 'heartbeat', refused: answer });
+        this.stop(cancelled ? CANCELLED : LOST);
+        return;
+      }
+    } catch (error) {
+      // The store failed this time: the lease holds until it lapses, and the next beat tries again.
+      this.run.onTrouble?.({ step: 'heartbeat', error });
+    }
+    this.schedule();
+  }
+
+  private renew(next: Lease): void {
+    this.lease = next;
+    this.held.lease = next;
+  }
+
+  private stop(reason: string): void {
+    this.controller.abort(new DOMException(reason, 'AbortError'));
+    this.waiting = undefined;
   }
 }
 

@@ -87,37 +87,8 @@ function serveCall(
   const follow = () => controller.abort(incoming.reason);
   incoming?.addEventListener('abort', follow, { once: true });
 
-  let handed: Promise<Response> | undefined;
-  let sdkContext: Promise<ServerContext> | undefined;
-  let settled: Promise<ToolResult> | undefined;
-  let answer!: (response: Promise<Response> | Response) => void;
-  const answered = new Promise<Response>((resolve) => {
-    answer = resolve;
-  });
-  const handOver = (): Promise<ServerContext> => {
-    if (sdkContext) return sdkContext;
-    let bind!: (mcp: ServerContext) => void;
-    let unbound!: (error: unknown) => void;
-    sdkContext = new Promise<ServerContext>((resolve, reject) => {
-      bind = resolve;
-      unbound = reject;
-    });
-    const adopted = {
-      config: r.adoptable(state.projection()),
-      run: (mcp: ServerContext) => {
-        bind(mcp);
-        return settled!;
-      },
-    };
-    handed = sdk.exchange(request, { ...state, adopted }, { authInfo: state.authInfo, parsedBody: message });
-    // Were the SDK to answer without calling the tool, what waits on its context must not wait forever.
-    handed.then(
-      () => unbound(new Error('mcp-mount: the SDK answered this call without running it')),
-      (error) => unbound(error),
-    );
-    answer(handed);
-    return sdkContext;
-  };
+  const { flight, answered } = callFlight();
+  const handOver = () => handOverCall(flight, sdk, request, state, message, r);
 
   const mcp = callContext(
     {
@@ -131,26 +102,19 @@ function serveCall(
     },
     handOver,
   );
-  settled = runCall(r, plan, state, mcp);
+  const settled = runCall(r, plan, state, mcp);
+  flight.settled = settled;
   const keepAlive = plan.era === 'legacy' && !plan.json ? setTimeout(() => void handOver(), KEEP_ALIVE_MS) : undefined;
   (keepAlive as { unref?: () => void } | undefined)?.unref?.();
   settled.then(
-    (result) => {
-      if (handed) return;
-      if (!plainResult(result, plan.withOutput)) return void handOver();
-      answer(
-        plan.era === 'modern'
-          ? modernAnswer(result, plan.id, setup.serverInfo)
-          : legacyAnswer(result, plan.id, plan.json),
-      );
-    },
+    (result) => answerResult(flight, setup, plan, result, handOver),
     // A throw the SDK turns into its own answer (a protocol error, or its tool error).
     () => void handOver(),
   );
   // Closed mid-call: the SDK's modern exchange would be torn down, its answer 499 and its handler aborted.
   const stop = () => {
-    if (handed) return;
-    answer(new Response(null, { status: 499 }));
+    if (flight.handed) return;
+    flight.answer(new Response(null, { status: 499 }));
     controller.abort(CONNECTION_CLOSED);
   };
   if (plan.era === 'modern') inflight.add(stop);
@@ -163,6 +127,79 @@ function serveCall(
   };
   settled.then(done, done);
   return answered;
+}
+
+/** One call begun on the direct path: how it is answered, and how far the SDK has it. */
+interface CallFlight {
+  /** Settles the call's response: the direct path's own, or the SDK's once handed over. */
+  readonly answer: (response: Promise<Response> | Response) => void;
+  /** The call run: its handler's result, or its throw. */
+  settled?: Promise<ToolResult>;
+  /** The SDK's answer, once the call is handed over. */
+  handed?: Promise<Response>;
+  /** The SDK's context for the call, once handed over: bound when the SDK runs the adopted callback. */
+  sdkContext?: Promise<ServerContext>;
+}
+
+/** A call's flight, not yet answered, and the answer it will settle. */
+function callFlight(): { flight: CallFlight; answered: Promise<Response> } {
+  let answer!: (response: Promise<Response> | Response) => void;
+  const answered = new Promise<Response>((resolve) => {
+    answer = resolve;
+  });
+  return { flight: { answer }, answered };
+}
+
+/**
+ * Hands the call to the SDK (once; later calls get the same context): its exchange registers the tool with
+ * the call in flight as its callback, and its answer becomes the call's.
+ */
+function handOverCall(
+  flight: CallFlight,
+  sdk: SdkExchange,
+  request: Request,
+  state: RequestState,
+  message: unknown,
+  r: DirectPlan['registration'],
+): Promise<ServerContext> {
+  if (flight.sdkContext) return flight.sdkContext;
+  let bind!: (mcp: ServerContext) => void;
+  let unbound!: (error: unknown) => void;
+  flight.sdkContext = new Promise<ServerContext>((resolve, reject) => {
+    bind = resolve;
+    unbound = reject;
+  });
+  const adopted = {
+    config: r.adoptable(state.projection()),
+    run: (mcp: ServerContext) => {
+      bind(mcp);
+      return flight.settled!;
+    },
+  };
+  const handed = sdk.exchange(request, { ...state, adopted }, { authInfo: state.authInfo, parsedBody: message });
+  flight.handed = handed;
+  // Were the SDK to answer without calling the tool, what waits on its context must not wait forever.
+  handed.then(
+    () => unbound(new Error('mcp-mount: the SDK answered this call without running it')),
+    (error) => unbound(error),
+  );
+  flight.answer(handed);
+  return flight.sdkContext;
+}
+
+/** A call's result, unless the SDK has the call already: answered here when plain, else handed to the SDK. */
+function answerResult(
+  flight: CallFlight,
+  setup: DirectSetup,
+  plan: DirectPlan,
+  result: ToolResult,
+  handOver: () => Promise<ServerContext>,
+): void {
+  if (flight.handed) return;
+  if (!plainResult(result, plan.withOutput)) return void handOver();
+  flight.answer(
+    plan.era === 'modern' ? modernAnswer(result, plan.id, setup.serverInfo) : legacyAnswer(result, plan.id, plan.json),
+  );
 }
 
 /**

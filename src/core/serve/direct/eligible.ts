@@ -79,6 +79,43 @@ export function directPlan(
   message: unknown,
   policy: DirectPolicy,
 ): DirectPlan | undefined {
+  const call = plainCall(state, message);
+  if (!call) return undefined;
+  const { id, params, args, meta } = call;
+  const served = eraOf(request, message, params, meta, policy);
+  if (!served) return undefined;
+  const { era, envelope, json } = served;
+  const registration = policy.called(state);
+  if (!registration || registration.execution) return undefined;
+  // The SDK's scope preflight challenges exactly the calls its rule does not permit (access/scopes.ts):
+  // those it answers, with its 403 and the audit event.
+  if (registration.scopes && !registration.scopes.permits(state.authInfo)) return undefined;
+  const config = registration.adoptable(state.projection());
+  if (!plainTool(config)) return undefined;
+  if (request.signal?.aborted) return undefined;
+  return {
+    registration,
+    era,
+    id: id as CallId,
+    arguments: (args as Record<string, unknown> | undefined) ?? {},
+    // In 2026-07-28 every key of `_meta` is an envelope key, lifted out: the handlers see none.
+    meta: era === 'legacy' ? (meta as Record<string, unknown> | undefined) : undefined,
+    envelope,
+    json,
+    withOutput: config.outputSchema !== undefined,
+  };
+}
+
+/** A call's parts, read from a message of the plain shape (the rule's first item). */
+interface PlainCall {
+  readonly id: unknown;
+  readonly params: Record<string, unknown>;
+  readonly args: unknown;
+  readonly meta: Record<string, unknown> | undefined;
+}
+
+/** The parts of a `tools/call` whose message has the plain shape, or undefined: the SDK's path serves it. */
+function plainCall(state: RequestState, message: unknown): PlainCall | undefined {
   if (state.method !== 'tools/call' || state.call === undefined || !isRecord(message)) return undefined;
   for (const key in message) if (!MESSAGE_KEYS.has(key)) return undefined;
   const { id, params } = message;
@@ -89,6 +126,17 @@ export function directPlan(
   if (args !== undefined && (!isRecord(args) || Object.hasOwn(args, '__proto__'))) return undefined;
   const meta = params._meta;
   if (meta !== undefined && !isRecord(meta)) return undefined;
+  return { id, params, args, meta };
+}
+
+/** How the call is served, by the SDK's classification of it: the era's part of the rule, else undefined. */
+function eraOf(
+  request: Request,
+  message: unknown,
+  params: Record<string, unknown>,
+  meta: Record<string, unknown> | undefined,
+  policy: DirectPolicy,
+): Pick<DirectPlan, 'era' | 'envelope' | 'json'> | undefined {
   const { headers } = request;
   const version = headers.get('mcp-protocol-version');
   const outcome = classifyInboundRequest({
@@ -122,25 +170,7 @@ export function directPlan(
     for (const key of ENVELOPE_KEYS) if (key in meta) envelope[key] = meta[key];
     era = 'modern';
   } else return undefined;
-  const registration = policy.called(state);
-  if (!registration || registration.execution) return undefined;
-  // The SDK's scope preflight challenges exactly the calls its rule does not permit (access/scopes.ts):
-  // those it answers, with its 403 and the audit event.
-  if (registration.scopes && !registration.scopes.permits(state.authInfo)) return undefined;
-  const config = registration.adoptable(state.projection());
-  if (!plainTool(config)) return undefined;
-  if (request.signal?.aborted) return undefined;
-  return {
-    registration,
-    era,
-    id: id as CallId,
-    arguments: (args as Record<string, unknown> | undefined) ?? {},
-    // In 2026-07-28 every key of `_meta` is an envelope key, lifted out: the handlers see none.
-    meta: era === 'legacy' ? (meta as Record<string, unknown> | undefined) : undefined,
-    envelope,
-    json,
-    withOutput: config.outputSchema !== undefined,
-  };
+  return { era, envelope, json };
 }
 
 const MESSAGE_KEYS: ReadonlySet<string> = new Set(['jsonrpc', 'id', 'method', 'params']);
