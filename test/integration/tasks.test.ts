@@ -69,6 +69,7 @@ const waiting = defineTool({
   handler: async ({ input }, ctx) => {
     await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
     aborts.push({ key: input.key, reason: String((ctx.signal.reason as Error)?.message ?? ctx.signal.reason) });
+    gateFor(`aborted ${input.key}`).open();
     return 'stopped';
   },
 });
@@ -117,8 +118,8 @@ const options: McpMountOptions = {
     },
   },
   // A lease long enough that no loaded machine lapses it between heartbeats (a lapse is the unit tests' and
-  // the Redis crash test's, on clocks they control); short enough that a cancel reaches a handler within a second.
-  tasks: { store: createMemoryTaskStore(), leaseMs: 3_000 },
+  // the Redis crash test's, on clocks they control); short enough that a cancel reaches a handler in 3 s.
+  tasks: { store: createMemoryTaskStore(), leaseMs: 9_000 },
   observe: { logger: { error() {}, warn() {}, info() {} } as never },
 };
 
@@ -251,7 +252,8 @@ describe('tasks/cancel', () => {
     expect(bare(ack.message.result)).toEqual({});
     expect(ack.message.result.resultType).toBe('complete');
     expect((await rpc(mount.url, 'tasks/get', { taskId }, auth('ada'))).message.result.status).toBe('cancelled');
-    for (let i = 0; i < 100 && !aborts.some((a) => a.key === 'c1'); i++) await new Promise((r) => setTimeout(r, 20));
+    // The abort reaches the handler at the runner's next heartbeat: waited for, not timed.
+    await gateFor('aborted c1').opened;
     expect(aborts.filter((a) => a.key === 'c1')).toEqual([{ key: 'c1', reason: 'Task cancelled by the client' }]);
     // What the handler returned after the cancel changes nothing.
     await new Promise((r) => setTimeout(r, 50));
@@ -410,7 +412,7 @@ describe('expiry', () => {
     const start = Date.now();
     let skipped = 0;
     const store = createMemoryTaskStore({ now: () => start + skipped });
-    const own = await serveTools(tools, { ...options, tasks: { store, leaseMs: 3_000 } });
+    const own = await serveTools(tools, { ...options, tasks: { store, leaseMs: 9_000 } });
     try {
       const created = (await call(own.url, 'short_lived', {}, auth('ada'))).message.result;
       expect(created.ttlMs).toBe(300);
