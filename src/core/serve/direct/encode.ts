@@ -65,7 +65,10 @@ export function refusedArguments(tool: string, messages: readonly string[]): Cal
   };
 }
 
-/** The headers of the legacy transport's event stream. */
+/**
+ * The headers of the legacy transport's event stream. Each answer gets its own copy: @hono/node-server 1.x
+ * keeps a Response's init headers object and adds `Content-Length` to it as it writes the answer.
+ */
 const STREAM_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'content-type': 'text/event-stream',
   'cache-control': 'no-cache, no-transform',
@@ -83,7 +86,7 @@ const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-
  */
 export function legacyAnswer(result: CallToolResult, id: CallId, json: boolean): Response {
   const text = JSON.stringify({ result, jsonrpc: '2.0', id });
-  if (json) return new Response(text, { status: 200, headers: JSON_HEADERS });
+  if (json) return new Response(text, { status: 200, headers: { ...JSON_HEADERS } });
   const frame = encoder.encode(`event: message\ndata: ${text}\n\n`);
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
@@ -91,7 +94,7 @@ export function legacyAnswer(result: CallToolResult, id: CallId, json: boolean):
       controller.close();
     },
   });
-  return new Response(body, { status: 200, headers: STREAM_HEADERS });
+  return new Response(body, { status: 200, headers: { ...STREAM_HEADERS } });
 }
 
 const encoder = new TextEncoder();
@@ -103,5 +106,8 @@ const encoder = new TextEncoder();
  */
 export function modernAnswer(result: CallToolResult, id: CallId, serverInfo: object): Response {
   const stamped = { ...result, resultType: 'complete', _meta: { [SERVER_INFO_META_KEY]: serverInfo } };
-  return new Response(JSON.stringify({ result: stamped, jsonrpc: '2.0', id }), { status: 200, headers: JSON_HEADERS });
+  return new Response(JSON.stringify({ result: stamped, jsonrpc: '2.0', id }), {
+    status: 200,
+    headers: { ...JSON_HEADERS },
+  });
 }
