@@ -25,6 +25,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { isPlainObject } from '../../json-schema/types.js';
 import { formatPath } from '../../messages/path.js';
+import { requestHandlers } from './request-handlers.js';
 
 type Era = McpRequestContext['era'];
 type Handler = (request: { method: string; params?: unknown }, ctx: unknown) => unknown;
@@ -60,10 +61,8 @@ const CURSOR_REFUSED = 'Invalid cursor: this server sends every item in one page
  * once the server holds all its handlers (the hook has run, the tools are registered).
  */
 export function guardEdges(server: McpServer, era: Era): void {
-  const handlers = (server.server as unknown as { _requestHandlers?: unknown })._requestHandlers;
-  if (handlers instanceof Map) {
-    for (const [method, handler] of handlers as Map<string, Handler>) handlers.set(method, gated(method, handler));
-  }
+  const handlers = requestHandlers<Handler>(server);
+  if (handlers) for (const [method, handler] of handlers) handlers.set(method, gated(method, handler));
   // The 2026-07-28 codes are the SDK's own: only a 2025-era answer is translated.
   if (era === 'legacy') sendInEra(server, era);
 }

@@ -10,6 +10,7 @@
  * as it is (the multi-round-trip fields of `ctx.mcpReq`).
  */
 import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
+import { requestHandlers } from './request-handlers.js';
 
 type Handler = (request: unknown, ctx: ServerContext) => Promise<unknown>;
 
@@ -22,12 +23,12 @@ export function aroundToolsCall(
   server: McpServer,
   around: (ctx: ServerContext, next: (retry?: Retry) => Promise<unknown>) => Promise<unknown>,
 ): void {
-  const handlers = (server.server as unknown as { _requestHandlers?: unknown })._requestHandlers;
-  const inner = handlers instanceof Map ? (handlers.get('tools/call') as Handler | undefined) : undefined;
-  if (!inner) {
+  const handlers = requestHandlers<Handler>(server);
+  const inner = handlers?.get('tools/call');
+  if (!handlers || !inner) {
     throw new Error('mcp-mount: the SDK keeps no tools/call handler where the tasks seam reads it (sdk-seams.md)');
   }
-  (handlers as Map<string, Handler>).set('tools/call', (request, ctx) =>
+  handlers.set('tools/call', (request, ctx) =>
     around(ctx, (retry) => inner(request, retry ? retried(ctx, retry) : ctx)),
   );
 }
