@@ -102,7 +102,9 @@ async function serveRequest(mount: MountServing, request: Request, extras?: Fetc
   if (!auth.ok) return auth.response;
   const { authInfo } = auth;
   const visible = await tools.visibility(request, authInfo, extras?.host);
-  const address = limits.rate && remoteAddressOf(observer, request, extras?.remoteAddress);
+  // The address the audit events carry, when a hook listens; read again only for a rate key without one.
+  const address =
+    limits.rate && (client ? client.remoteAddress : remoteAddressOf(observer, request, extras?.remoteAddress));
   const limitKey = limitKeyOf(limits, request, authInfo, extras?.host, address);
   const plain: RequestState = {
     ...outside,
