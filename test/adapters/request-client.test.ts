@@ -5,18 +5,12 @@
  * header instead (the last entry of a list: the one the nearest proxy wrote), for the events and for
  * `limits.rate.key` alike. Each value is as sent, cut to a bounded length.
  */
-import express from 'express';
-import { Hono } from 'hono';
 import { type CallEvent, defineTool, type McpMountOptions, type RefusalEvent } from 'mcp-mount';
 import { connectionAddress, createMcpFetchHandler } from 'mcp-mount/adapter';
-import { mcp as expressMcp } from 'mcp-mount/express';
-import { mcp as fetchMcp } from 'mcp-mount/fetch';
-import { mcp as honoMcp } from 'mcp-mount/hono';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { mergedOptions } from '../support/options.js';
-import { listen } from '../support/server.js';
-import { listenApp } from './support/listen.js';
+import { nodeAdapters } from './support/served.js';
 import { jsonRpcHeaders, rpc } from './support/tools.js';
 
 const ping = defineTool({ name: 'ping', input: z.object({}), handler: () => 'pong' });
@@ -26,19 +20,9 @@ const verify = (token: string) =>
   token === 'ada' ? { token, clientId: 'ada', scopes: [], expiresAt: 'never' as const } : undefined;
 
 type Serve = (options: McpMountOptions) => Promise<{ url: string; close(): Promise<void> }>;
-const adapters: Record<string, Serve> = {
-  hono: async (options) => {
-    const app = new Hono();
-    app.all('/mcp', honoMcp([ping], options));
-    return listen(app.fetch);
-  },
-  express: async (options) => {
-    const app = express();
-    app.use('/mcp', expressMcp([ping], options));
-    return listenApp(app);
-  },
-  fetch: async (options) => listen(fetchMcp([ping], options).fetch),
-};
+const adapters: Record<string, Serve> = Object.fromEntries(
+  Object.entries(nodeAdapters).map(([name, on]) => [name, (options: McpMountOptions) => on([ping], options)]),
+);
 
 const stops: Array<() => Promise<void>> = [];
 afterEach(async () => {

@@ -7,33 +7,18 @@
  * runtime reports, which for an absolute-form target is the target's: compared without it).
  */
 import { request as httpRequest } from 'node:http';
-import express from 'express';
-import { Hono } from 'hono';
 import { defineTool, type McpMountOptions } from 'mcp-mount';
-import { mcp as expressMcp } from 'mcp-mount/express';
-import { mcp as fetchMcp } from 'mcp-mount/fetch';
-import { mcp as honoMcp } from 'mcp-mount/hono';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { listen } from '../support/server.js';
-import { listenApp } from './support/listen.js';
+import { nodeAdapters } from './support/served.js';
 import { jsonRpcHeaders, rpc } from './support/tools.js';
 
 const ping = defineTool({ name: 'ping', input: z.object({}), handler: () => 'pong' });
 
-const adapters: Record<string, (options: McpMountOptions) => Promise<{ url: string; close(): Promise<void> }>> = {
-  hono: async (options) => {
-    const app = new Hono();
-    app.all('/mcp', honoMcp([ping], options));
-    return listen(app.fetch);
-  },
-  express: async (options) => {
-    const app = express();
-    app.use('/mcp', expressMcp([ping], options));
-    return listenApp(app);
-  },
-  fetch: async (options) => listen(fetchMcp([ping], options).fetch),
-};
+const adapters: Record<string, (options: McpMountOptions) => Promise<{ url: string; close(): Promise<void> }>> =
+  Object.fromEntries(
+    Object.entries(nodeAdapters).map(([name, on]) => [name, (options: McpMountOptions) => on([ping], options)]),
+  );
 
 interface Answer {
   status: number;
