@@ -125,6 +125,57 @@ export async function runTaskCall<T>(run: TaskCall<T>): Promise<TaskCallAnswer<T
   }
 }
 
+/** One call handed to a queue, as `handToQueue` creates and hands it. */
+export interface QueueCall {
+  readonly tasks: TasksPolicy & { readonly run: NonNullable<TasksPolicy['run']> };
+  readonly tool: ToolTaskPolicy;
+  readonly name: string;
+  readonly owner: string;
+  /** What the consumer reads when it claims the task (`queuedCall`). */
+  readonly call: JsonValue;
+  /**
+   * The error a task is failed with when the hook threw: reports `error` (to `onError`) and words what the
+   * client reads, masked.
+   */
+  failure(error: unknown): TaskError;
+  /** The store failed while the task was being failed. */
+  onTrouble?(error: unknown): void;
+}
+
+/**
+ * Creates the task unclaimed, then hands it to `tasks.run`: the task exists (durably) before the hook hears of
+ * it, and the hook has taken it before the request is answered. A hook that throws leaves the task `failed`,
+ * unless a consumer has claimed it already (the claim fences the two); the answer is then the task as it
+ * reads after that.
+ * @throws what the store's `create` rejects with.
+ */
+export async function handToQueue(queue: QueueCall): Promise<{ kind: 'task'; view: TaskView } | { kind: 'full' }> {
+  const { tasks, tool } = queue;
+  const created = await tasks.store.create({
+    owner: queue.owner,
+    ttlMs: tool.ttlMs,
+    pollIntervalMs: tool.pollIntervalMs,
+    call: queue.call,
+    ...(tasks.maxOpen !== undefined && { maxOpen: tasks.maxOpen }),
+  });
+  if (!created.ok) return { kind: 'full' };
+  try {
+    await tasks.run({ taskId: created.task.taskId, tool: queue.name });
+    return { kind: 'task', view: created.task };
+  } catch (error) {
+    const failed = queue.failure(error);
+    try {
+      const claimed = await tasks.store.claim(created.task.taskId, tasks.leaseMs);
+      if (claimed.ok) await tasks.store.settle(claimed.lease, { status: 'failed', error: failed });
+      const view = await tasks.store.get(queue.owner, created.task.taskId);
+      return { kind: 'task', view: view ?? created.task };
+    } catch (trouble) {
+      queue.onTrouble?.(trouble);
+      return { kind: 'task', view: created.task };
+    }
+  }
+}
+
 /**
  * The default run of a task whose lease is held already (a queue's consumer claimed it): the call started on
  * the run's signal, heartbeats, input rounds, and the settle. Resolves once the task is settled, or the run
