@@ -81,23 +81,14 @@ const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-
  * A 2025-era answer: the legacy transport's one `message` event on an event stream, or, for a client that
  * takes JSON only, the JSON-RPC response alone (accept.ts's collapse: its headers are the stream's without
  * the stream's own, `content-type: application/json`). The result is sent as it is (the 2025 codec stamps
- * nothing). The event goes out as a stream, as the SDK's does: a Node server then sends it chunked, as it
- * sends the SDK's, where a body of known length would get `Content-Length`.
+ * nothing). The event is the whole body, so a Node server sends it with `Content-Length` in one write where
+ * the SDK's stream goes out chunked, headers and event apart (ADR 0039: framing is the HTTP layer's).
  */
 export function legacyAnswer(result: CallToolResult, id: CallId, json: boolean): Response {
   const text = JSON.stringify({ result, jsonrpc: '2.0', id });
   if (json) return new Response(text, { status: 200, headers: { ...JSON_HEADERS } });
-  const frame = encoder.encode(`event: message\ndata: ${text}\n\n`);
-  const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      controller.enqueue(frame);
-      controller.close();
-    },
-  });
-  return new Response(body, { status: 200, headers: { ...STREAM_HEADERS } });
+  return new Response(`event: message\ndata: ${text}\n\n`, { status: 200, headers: { ...STREAM_HEADERS } });
 }
-
-const encoder = new TextEncoder();
 
 /**
  * A 2026-07-28 answer: one JSON body (the per-request transport's `auto` and `json` modes, nothing sent
