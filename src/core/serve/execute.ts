@@ -67,7 +67,10 @@ export function executor(prepared: PreparedTool, policy: RunPolicy): Executor {
   const timeoutMs = settledTimeout(prepared.tool, limits.timeoutMs);
   return async (call, mcp, state, slot) => {
     const who = whoCalled(state, call.args);
-    const finish = (ok: boolean, detail: Pick<CallRecord, 'error' | 'errorId' | 'inputRequired'> = {}) =>
+    // The record is built only for a listener: a span, or `onCall`.
+    const heard = observer.onCall !== undefined || state.trace !== undefined;
+    const finish = (ok: boolean, detail: Pick<CallRecord, 'error' | 'errorId' | 'inputRequired'> = {}) => {
+      if (!heard) return;
       observeCall(observer, {
         ...who,
         tool: prepared.name,
@@ -77,6 +80,7 @@ export function executor(prepared: PreparedTool, policy: RunPolicy): Executor {
         ignoredKeys: call.ignored,
         started: call.started,
       });
+    };
     if (call.limited) {
       const text = limitedCall(observer, state, prepared.name, call.limited);
       finish(false, { error: text });
@@ -93,7 +97,9 @@ export function executor(prepared: PreparedTool, policy: RunPolicy): Executor {
     try {
       // Inside a task the handler runs on the task's signal, under the task's timeout.
       const deadline = slot?.signal ? slot.timeoutMs : timeoutMs;
-      const timed = await withTimeout(deadline, slot?.signal ?? mcp.mcpReq.signal, (signal) =>
+      const taskSignal = slot?.signal;
+      const parent = taskSignal ? () => taskSignal : () => mcp.mcpReq.signal;
+      const timed = await withTimeout(deadline, parent, (signal) =>
         runHandler(prepared, call, toolContext(prepared, policy, call, mcp, state, signal, slot)),
       );
       if (timed.timedOut) {
@@ -137,14 +143,17 @@ function toolContext(
   call: CheckedCall,
   mcp: ServerContext,
   state: RequestState,
-  signal: AbortSignal,
+  signal: () => AbortSignal,
   slot: TaskSlot | undefined,
 ): Omit<ToolContext, 'extend'> {
   const status = slot?.status;
   return {
     request: mcp.http?.req,
     authInfo: mcp.http?.authInfo ?? state.authInfo,
-    signal,
+    // Made when the handler reads it (limits/lazy-signal.ts).
+    get signal() {
+      return signal();
+    },
     repairs: call.repairs,
     ignoredKeys: call.ignored,
     host: state.extras?.host ?? {},
@@ -167,7 +176,8 @@ async function runHandler(
   const { handler, output } = prepared.tool;
   const extend = prepared.extend?.resolve ? await prepared.extend.resolve(call.extend as never, base) : call.extend;
   const value = sendable(
-    await handler({ params: call.params as never, input: call.input as never }, { ...base, extend }),
+    // Assigned, not spread: a spread would read `signal` and make it for every call.
+    await handler({ params: call.params as never, input: call.input as never }, Object.assign(base, { extend })),
   );
   const result = toToolResult(value, output !== undefined);
   // A round that asks the client for input is not the call's outcome: no output to check yet.

@@ -12,6 +12,7 @@
  * flight as its callback, so the answer is the SDK's own and nothing is checked or run twice.
  */
 import { SdkError, SdkErrorCode, type ServerContext } from '@modelcontextprotocol/server';
+import { LazySignal } from '../../limits/lazy-signal.js';
 import type { CheckedCall } from '../input-carrier.js';
 import type { RequestState } from '../request-state.js';
 import type { ToolResult } from '../result.js';
@@ -81,11 +82,9 @@ function serveCall(
 ): Promise<Response> {
   const { registration: r } = plan;
   // The handler's signal follows the client's until the call has settled, as the SDK's exchange does
-  // (sdk/exchange.ts), so a signal a runtime reuses never holds on to the call.
-  const controller = new AbortController();
-  const incoming = request.signal;
-  const follow = () => controller.abort(incoming.reason);
-  incoming?.addEventListener('abort', follow, { once: true });
+  // (sdk/exchange.ts), so a signal a runtime reuses never holds on to the call. It is made, and the client's
+  // read, only when the handler reads it (limits/lazy-signal.ts).
+  const signal = new LazySignal(() => request.signal);
 
   const { flight, answered } = callFlight();
   const handOver = () => handOverCall(flight, sdk, request, state, message, r);
@@ -97,7 +96,7 @@ function serveCall(
       envelope: plan.envelope,
       request,
       authInfo: state.authInfo,
-      signal: controller.signal,
+      signal: () => signal.signal,
       logging: setup.logging,
     },
     handOver,
@@ -115,15 +114,14 @@ function serveCall(
   const stop = () => {
     if (flight.handed) return;
     flight.answer(new Response(null, { status: 499 }));
-    controller.abort(CONNECTION_CLOSED);
+    signal.abort(CONNECTION_CLOSED);
   };
   if (plan.era === 'modern') inflight.add(stop);
   // Once the call is over its signal is aborted, as the SDK's path aborts it when the exchange ends.
   const done = () => {
     clearTimeout(keepAlive);
-    incoming?.removeEventListener('abort', follow);
     inflight.delete(stop);
-    controller.abort(CONNECTION_CLOSED);
+    signal.abort(CONNECTION_CLOSED);
   };
   settled.then(done, done);
   return answered;
