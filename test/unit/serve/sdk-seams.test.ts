@@ -309,7 +309,10 @@ describe('SDK seams (docs/design/sdk-seams.md)', () => {
           ...(c.version !== undefined && { protocolVersionHeader: c.version }),
           ...(c.method !== undefined && { mcpMethodHeader: c.method, mcpNameHeader: c.name }),
         });
-        expect(outcome, 'SDK seam "direct classification": a plain 2025-era call is no longer legacy, no-claim').toMatchObject({
+        expect(
+          outcome,
+          'SDK seam "direct classification": a plain 2025-era call is no longer legacy, no-claim',
+        ).toMatchObject({
           kind: 'legacy',
           reason: 'no-claim',
         });
