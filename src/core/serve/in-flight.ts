@@ -35,8 +35,6 @@ export interface InFlightCalls {
    * here and the only one with that id. True when a call was cancelled.
    */
   cancel(message: unknown, authInfo: AuthInfo | undefined): boolean;
-  /** How many calls are tracked (for tests: entries do not outlive their calls). */
-  readonly size: number;
 }
 
 /**
@@ -53,9 +51,6 @@ export function inFlightCalls(): InFlightCalls {
   // An owner's calls by id; a set, because one id may be in flight twice (then none is cancelled).
   const calls = new Map<string, Set<() => void>>();
   return {
-    get size() {
-      return calls.size;
-    },
     track(call, authInfo) {
       const id = call?.requestId;
       if (id === undefined || !authInfo) return undefined;

@@ -101,7 +101,7 @@ async function answered(answer: Promise<Response>, observer: Observer): Promise<
 
 /**
  * Writes `response` into the open stream: an event stream's bytes as they come, a JSON body as one `message`
- * event (a line of its text per `data:` field), and nothing for an answer without a body (the exchange was
+ * event (JSON text as the SDK and the direct path write it holds no line break), and nothing for an answer without a body (the exchange was
  * torn down: a cancelled call, a closed mount).
  */
 async function forward(
@@ -121,10 +121,5 @@ async function forward(
     }
   }
   const text = await response.text();
-  if (text === '') return;
-  const data = text
-    .split(/\r?\n/)
-    .map((line) => `data: ${line}`)
-    .join('\n');
-  controller.enqueue(new TextEncoder().encode(`event: message\n${data}\n\n`));
+  if (text) controller.enqueue(new TextEncoder().encode(`event: message\ndata: ${text}\n\n`));
 }
