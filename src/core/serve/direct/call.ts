@@ -19,6 +19,7 @@ import type { ToolResult } from '../result.js';
 import type { SdkExchange } from '../sdk/handler.js';
 import { callContext } from './context.js';
 import { directPlan, type DirectPlan, type DirectPolicy } from './eligible.js';
+import { unansweredStream } from '../keep-alive.js';
 import { legacyAnswer, modernAnswer, plainResult, refusedArguments } from './encode.js';
 
 export interface DirectCalls {
@@ -40,13 +41,12 @@ export interface DirectSetup extends DirectPolicy {
   readonly logging: boolean;
   /** False once the mount is switched to the SDK's path alone (`forceSdkPath`, for the differential test). */
   readonly enabled: () => boolean;
+  /**
+   * The keep-alive interval of the SDK's event streams (`protocol.keepAliveMs`; 0: none): a 2025-era call
+   * still running then is handed to the SDK, whose stream is open from then on.
+   */
+  readonly keepAliveMs: number;
 }
-
-/**
- * The SDK's keep-alive interval on a 2025-era event stream (its `DEFAULT_SSE_KEEP_ALIVE_MS`; the mount sets no
- * other): a call still running then is handed to the SDK, whose stream is open from then on.
- */
-const KEEP_ALIVE_MS = 15_000;
 
 /**
  * Why a handler's signal is aborted once its call is over, as the SDK's teardown of the exchange aborts it
@@ -87,7 +87,12 @@ function serveCall(
   const signal = new LazySignal(() => request.signal);
 
   const { flight, answered } = callFlight();
-  const handOver = () => handOverCall(flight, sdk, request, state, message, r);
+  // A call cancelled before the SDK had it is answered here, without a response, and never handed over.
+  const cancelled = state.cancel?.answer;
+  const handOver = () =>
+    cancelled?.aborted && !flight.handed
+      ? Promise.reject(CONNECTION_CLOSED)
+      : handOverCall(flight, sdk, request, state, message, r);
 
   const mcp = callContext(
     {
@@ -103,13 +108,23 @@ function serveCall(
   );
   const settled = runCall(r, plan, state, mcp);
   flight.settled = settled;
-  const keepAlive = plan.era === 'legacy' && !plan.json ? setTimeout(() => void handOver(), KEEP_ALIVE_MS) : undefined;
+  const keepAlive =
+    plan.era === 'legacy' && !plan.json && setup.keepAliveMs > 0
+      ? setTimeout(() => void handOver().catch(() => {}), setup.keepAliveMs)
+      : undefined;
   (keepAlive as { unref?: () => void } | undefined)?.unref?.();
   settled.then(
-    (result) => answerResult(flight, setup, plan, result, handOver),
+    (result) => !cancelled?.aborted && answerResult(flight, setup, plan, result, handOver),
     // A throw the SDK turns into its own answer (a protocol error, or its tool error).
-    () => void handOver(),
+    () => void handOver().catch(() => {}),
   );
+  // Cancelled (in-flight.ts): answered as the SDK's path answers a call whose exchange is torn down.
+  const cancel = () => {
+    if (flight.handed) return;
+    flight.answer(plan.era === 'modern' ? new Response(null, { status: 499 }) : unansweredStream());
+    signal.abort(CONNECTION_CLOSED);
+  };
+  cancelled?.addEventListener('abort', cancel, { once: true });
   // Closed mid-call: the SDK's modern exchange would be torn down, its answer 499 and its handler aborted.
   const stop = () => {
     if (flight.handed) return;
@@ -120,6 +135,7 @@ function serveCall(
   // Once the call is over its signal is aborted, as the SDK's path aborts it when the exchange ends.
   const done = () => {
     clearTimeout(keepAlive);
+    cancelled?.removeEventListener('abort', cancel);
     inflight.delete(stop);
     signal.abort(CONNECTION_CLOSED);
   };
