@@ -13,8 +13,12 @@ import { jsonRpcError } from '../http/responses.js';
 import { observeError } from '../observe/observe.js';
 import type { Observer } from '../observe/settle.js';
 
-/** The headers of the SDK's event streams (its per-request and legacy transports write the same four). */
-const STREAM_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+/**
+ * The headers of the SDK's event streams (its per-request and legacy transports write the same four). Each
+ * answer gets its own copy: @hono/node-server 1.x keeps a Response's init headers object and adds
+ * `Content-Length` to it as it writes the answer.
+ */
+export const STREAM_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'content-type': 'text/event-stream',
   'cache-control': 'no-cache, no-transform',
   connection: 'keep-alive',

@@ -9,6 +9,7 @@
  * is handed to the SDK to write (call.ts).
  */
 import { type CallToolResult, SERVER_INFO_META_KEY } from '@modelcontextprotocol/server';
+import { STREAM_HEADERS } from '../keep-alive.js';
 import type { ToolResult } from '../result.js';
 
 /** A JSON-RPC id the SDK's request schema accepts as is: a string or a safe integer. */
@@ -65,16 +66,6 @@ export function refusedArguments(tool: string, messages: readonly string[]): Cal
   };
 }
 
-/**
- * The headers of the legacy transport's event stream. Each answer gets its own copy: @hono/node-server 1.x
- * keeps a Response's init headers object and adds `Content-Length` to it as it writes the answer.
- */
-const STREAM_HEADERS: Readonly<Record<string, string>> = Object.freeze({
-  'content-type': 'text/event-stream',
-  'cache-control': 'no-cache, no-transform',
-  connection: 'keep-alive',
-  'x-accel-buffering': 'no',
-});
 const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-type': 'application/json' });
 
 /**
