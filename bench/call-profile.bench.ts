@@ -46,13 +46,14 @@ const srcRoot = fileURLToPath(new URL('../src/', import.meta.url));
 
 type Fetch = (request: Request) => Promise<Response>;
 
-/** A 2025-06-18 POST, as the peer benchmark sends it (no session, no `initialize`). */
+/** A 2025-06-18 POST, as the peer benchmark sends it (no session, no `initialize`), with its Content-Length. */
 function legacy(method: string, params: Record<string, unknown>): () => Request {
   const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method, params });
   const headers = {
     'content-type': 'application/json',
     accept: 'application/json, text/event-stream',
     'mcp-protocol-version': '2025-06-18',
+    'content-length': String(new TextEncoder().encode(body).byteLength),
   };
   return () => new Request('http://bench.local/mcp', { method: 'POST', headers, body });
 }

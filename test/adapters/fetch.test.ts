@@ -156,6 +156,28 @@ describe.each(adapters)('%s', (_name, build) => {
     expect(logger.error).toHaveBeenCalledTimes(2);
   });
 
+  it.each([
+    ['with a Content-Length (read in one step)', true],
+    ['without one (read as a stream)', false],
+  ])('answers a request whose body a reader locked but never read with the same 500, %s', async (_label, sized) => {
+    const body = rpc('tools/list');
+    const request = post(body, sized ? { 'content-length': String(new TextEncoder().encode(body).byteLength) } : {});
+    request.body!.getReader(); // a wrapper that took a reader and handed the request on
+    const response = await build(tools, options)(request);
+    expect(response.status).toBe(500);
+    expect((await response.json()).error.message).toMatch(/^Internal server error: the request body was already read/);
+  });
+
+  it('reads a body whose Content-Length is within the limit, and answers 413 when it holds more than it claimed', async () => {
+    const serve = build(tools, { ...options, limits: { maxRequestBodyBytes: LIMIT } });
+    const small = rpc('tools/list');
+    const exact = await serve(post(small, { 'content-length': String(new TextEncoder().encode(small).byteLength) }));
+    expect(exact.status).toBe(200);
+    const big = rpc('tools/list', { pad: 'é'.repeat(LIMIT / 2) });
+    const understated = await serve(post(big, { 'content-length': String(LIMIT) }));
+    expect(understated.status).toBe(413);
+  });
+
   it('turns a throwing handler into a masked isError result; onError observes it and cannot change the response', async () => {
     const seen: unknown[] = [];
     const logger = { warn: vi.fn(), error: vi.fn() };

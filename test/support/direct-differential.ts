@@ -305,7 +305,15 @@ export function namedCalls(): Array<[string, CallSpec]> {
 
 /** What a client can observe of one answer: status, headers, body (error ids read as `<id>`). */
 export async function observed(response: Response): Promise<{ status: number; headers: string[][]; body: string }> {
-  // Headers the HTTP server sets on its own (date, keep-alive) say nothing about the mount.
-  const headers = [...response.headers].filter(([name]) => name !== 'date' && name !== 'keep-alive');
-  return { status: response.status, headers, body: withoutErrorIds(await response.text()) };
+  const text = await response.text();
+  // Headers the HTTP server sets on its own (date, keep-alive) say nothing about the mount, and neither does
+  // the transfer framing (ADR 0039: a complete direct answer goes with Content-Length where the SDK's stream
+  // goes chunked); a Content-Length that is sent must still be the body's length.
+  const length = response.headers.get('content-length');
+  if (length !== null && Number(length) !== new TextEncoder().encode(text).byteLength) {
+    throw new Error(`Content-Length ${length} is not the body's length`);
+  }
+  const framing = new Set(['date', 'keep-alive', 'content-length', 'transfer-encoding']);
+  const headers = [...response.headers].filter(([name]) => !framing.has(name));
+  return { status: response.status, headers, body: withoutErrorIds(text) };
 }

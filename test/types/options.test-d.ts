@@ -70,7 +70,12 @@ describe('the groups', () => {
       },
       observe: { onCall: () => {}, onError: () => {}, logger: console, redact: (args) => args, exposeErrors: true },
       limits: { maxRequestBodyBytes: 1024, maxArgumentDepth: 8, maxArgumentValues: 1000 },
-      protocol: { logging: true, responseMode: 'json', requestState: { verify: async () => undefined } },
+      protocol: {
+        logging: true,
+        responseMode: 'json',
+        keepAliveMs: 20_000,
+        requestState: { verify: async () => undefined },
+      },
     } satisfies McpMountOptions;
     createMcpFetchHandler([tool], options);
     validateMcpSchemas([tool], options);
@@ -78,6 +83,9 @@ describe('the groups', () => {
     fetchMcp([tool], { ...options, path: '/mcp' });
     expectTypeOf<AccessOptions['origins']>().toEqualTypeOf<readonly string[] | undefined>();
     expectTypeOf<ObserveOptions['exposeErrors']>().toEqualTypeOf<boolean | undefined>();
+    expectTypeOf<Parameters<NonNullable<ObserveOptions['onCall']>>[0]['clientGone']>().toEqualTypeOf<
+      'cancelled' | 'disconnected' | undefined
+    >();
   });
 
   it('take a projection as a name, auto, a function, or { choose, serve }; flattenUnionInput stays', () => {
@@ -157,6 +165,7 @@ describe("each group's key list is exactly its options type's keys", () => {
     expectTypeOf<(typeof LIMITS_KEYS)[number]>().toEqualTypeOf<keyof LimitsOptions>();
     expectTypeOf<(typeof OBSERVE_KEYS)[number]>().toEqualTypeOf<keyof ObserveOptions>();
     expectTypeOf<(typeof PROTOCOL_KEYS)[number]>().toEqualTypeOf<keyof ProtocolOptions>();
+    expectTypeOf<ProtocolOptions['keepAliveMs']>().toEqualTypeOf<number | undefined>();
     expectTypeOf<(typeof TASKS_KEYS)[number]>().toEqualTypeOf<keyof TasksOptions>();
   });
 

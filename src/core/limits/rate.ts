@@ -66,7 +66,8 @@ export type Count =
   | { response: Response; limited?: undefined }
   | { response?: undefined; limited: OverLimit };
 
-const LET_IN: Count = Object.freeze({});
+/** A request no window holds back. */
+export const LET_IN: Count = Object.freeze({});
 
 /**
  * Counts a request in its caller's window (`perCaller`), one point per JSON-RPC message (a batch counts each

@@ -4,6 +4,7 @@
  */
 
 import { positiveInteger } from '../settle/positive-integer.js';
+import { LazySignal } from './lazy-signal.js';
 
 /**
  * The deadline of one tool's calls, in milliseconds: its own `timeoutMs`, else `fallback` (`limits.timeoutMs`),
@@ -25,27 +26,25 @@ export type Timed<T> = { timedOut: false; value: T } | { timedOut: true; settled
  * Runs `run` with a signal that follows `parent` and aborts at `timeoutMs` (reason: a `TimeoutError`
  * `DOMException`), and settles at the deadline at the latest. A run that settles later is left to finish; its
  * outcome, a rejection included, is dropped, and the answer's `settled` tells when it is over. Without
- * `timeoutMs`, `run` gets `parent` itself.
+ * `timeoutMs`, `run` gets `parent` itself. Signals are passed as readers and made on first read
+ * (lazy-signal.ts): a run that never reads its signal costs no controller.
  */
 export async function withTimeout<T>(
   timeoutMs: number | undefined,
-  parent: AbortSignal,
-  run: (signal: AbortSignal) => Promise<T>,
+  parent: () => AbortSignal,
+  run: (signal: () => AbortSignal) => Promise<T>,
 ): Promise<Timed<T>> {
   if (timeoutMs === undefined) return { timedOut: false, value: await run(parent) };
-  const controller = new AbortController();
-  const follow = () => controller.abort(parent.reason);
-  if (parent.aborted) follow();
-  else parent.addEventListener('abort', follow, { once: true });
+  const lazy = new LazySignal(parent);
   let timer: ReturnType<typeof setTimeout> | undefined;
   let settled: Promise<void> = Promise.resolve();
   const deadline = new Promise<Timed<T>>((resolve) => {
     timer = setTimeout(() => {
-      controller.abort(new DOMException(`timed out after ${timeoutMs} ms`, 'TimeoutError'));
+      lazy.abort(new DOMException(`timed out after ${timeoutMs} ms`, 'TimeoutError'));
       resolve({ timedOut: true, settled });
     }, timeoutMs);
   });
-  const running = run(controller.signal);
+  const running = run(() => lazy.signal);
   settled = running.then(
     () => undefined,
     () => undefined,
@@ -54,7 +53,7 @@ export async function withTimeout<T>(
     return await Promise.race([running.then((value): Timed<T> => ({ timedOut: false, value })), deadline]);
   } finally {
     clearTimeout(timer);
-    parent.removeEventListener('abort', follow);
+    lazy.release();
   }
 }
 

@@ -27,6 +27,8 @@ export interface CallRecord {
   args?: unknown;
   /** The handler returned an `InputRequiredResult`: the call goes on in a retried request. */
   inputRequired?: boolean;
+  /** How the client went away before the result, when it did (`CallEvent.clientGone`). */
+  clientGone?: 'cancelled' | 'disconnected';
   /** The request's span, when traced. */
   trace?: RequestTrace;
   /** Where the request came from. */
@@ -65,6 +67,7 @@ export function observeCall(observer: Observer, record: CallRecord): void {
       ...(record.client && { client: record.client }),
       ...argsOf(observer, record),
       ...(record.inputRequired && { inputRequired: true }),
+      ...(record.clientGone && { clientGone: record.clientGone }),
     });
   } catch (error) {
     observeError(observer, error, { phase: 'onCall', tool: record.tool, ...whoFailed(record) });

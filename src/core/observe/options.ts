@@ -208,4 +208,12 @@ export interface CallEvent {
    * input, and the call goes on in a retried request (which is another event).
    */
   inputRequired?: boolean;
+  /**
+   * Set when the client went away before the call's result, so nobody received it: `'cancelled'`, it sent
+   * `notifications/cancelled` for this call (honoured for an authenticated caller's call on this instance:
+   * `ctx.signal` aborted, no response sent); `'disconnected'`, its connection closed (how a 2026-07-28 client
+   * cancels; also a mount closed mid-call). `ok` still says what the handler came to. Absent for a task's run,
+   * which goes on without its client.
+   */
+  clientGone?: 'cancelled' | 'disconnected';
 }

@@ -39,9 +39,12 @@ export async function readMessage(
     const parsed = parsedMessage(parsedBody, maxBytes, observer);
     return parsed === TOO_LARGE ? tooLargeAnswer(maxBytes, observer, authInfo, client) : parsed;
   }
-  // Something before the core read it (a middleware's `await request.json()`): no bytes are left.
-  if (request.bodyUsed || request.body?.locked) return { kind: 'answered', response: bodyAlreadyRead(observer) };
-  const body = await readBodyLimited(request, maxBytes);
+  // Something before the core read it (a middleware's `await request.json()`): no bytes are left. `body` is
+  // not touched here: on the Node bridge that alone builds a web stream over the socket (a locked but unread
+  // body is told apart once a read fails, in readBody).
+  if (request.bodyUsed) return { kind: 'answered', response: bodyAlreadyRead(observer) };
+  const body = await readBody(request, maxBytes);
+  if (!body.ok && body.status === 409) return { kind: 'answered', response: bodyAlreadyRead(observer) };
   if (!body.ok && body.status === 413) return tooLargeAnswer(maxBytes, observer, authInfo, client);
   if (!body.ok) {
     observeError(observer, body.error, { phase: 'body' });
@@ -90,16 +93,55 @@ async function tooLargeAnswer(
   };
 }
 
-type BodyRead = { ok: true; text: string } | { ok: false; status: 413 } | { ok: false; status: 400; error: unknown };
+type BodyRead =
+  | { ok: true; text: string }
+  | { ok: false; status: 413 }
+  | { ok: false; status: 400; error: unknown }
+  /** The body was locked by a reader before the core got the request. */
+  | { ok: false; status: 409 };
 
 /**
- * Reads `request`'s body as UTF-8 text, stopping as soon as more than `maxBytes` bytes arrive.
- * `Content-Length` is not trusted (a lying or absent header changes nothing); the stream is cancelled
- * at the limit so an oversized upload is not read to its end. A stream that fails mid-read (the client
+ * Reads `request`'s body as UTF-8 text under `maxBytes` (ADR 0039). A body that declares a length within the
+ * limit (`Content-Length`, without `Transfer-Encoding`) is read in one step: the HTTP layer that framed it
+ * delivers no more than that length, so memory stays bounded by the limit, and the bytes read are still
+ * counted (a Request built in process with a header that understates its body is refused like any other). On
+ * the Node bridge (@hono/node-server) the one-step read takes the bytes straight from the socket, where a
+ * stream costs a web `ReadableStream` and a `Request` per call. Any other body is read as a stream, stopping
+ * at the limit.
+ */
+async function readBody(request: Request, maxBytes: number): Promise<BodyRead> {
+  const declared = declaredLength(request.headers);
+  if (declared === undefined || declared > maxBytes) return readBodyLimited(request, maxBytes);
+  let bytes: ArrayBuffer;
+  try {
+    bytes = await request.arrayBuffer();
+  } catch (error) {
+    return request.body?.locked && !request.bodyUsed ? { ok: false, status: 409 } : { ok: false, status: 400, error };
+  }
+  if (bytes.byteLength > maxBytes) return { ok: false, status: 413 };
+  return { ok: true, text: decoder.decode(bytes) };
+}
+
+const decoder = new TextDecoder();
+
+/** The body length a request declares: a `Content-Length` of digits only, on a request without `Transfer-Encoding`. */
+function declaredLength(headers: Headers): number | undefined {
+  const length = headers.get('content-length');
+  if (length === null || !DIGITS.test(length) || headers.has('transfer-encoding')) return undefined;
+  return Number(length);
+}
+
+const DIGITS = /^\d{1,15}$/;
+
+/**
+ * Reads `request`'s body stream as UTF-8 text, stopping as soon as more than `maxBytes` bytes arrive: a
+ * body of no declared length, or one declaring more than the limit (a claim alone refuses nothing); the
+ * stream is cancelled at the limit so an oversized upload is not read to its end. A stream that fails mid-read (the client
  * went away, a broken chunked encoding) gives `status: 400`, never a throw.
  */
 async function readBodyLimited(request: Request, maxBytes: number): Promise<BodyRead> {
   if (!request.body) return { ok: true, text: '' };
+  if (request.body.locked) return { ok: false, status: 409 };
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
@@ -127,7 +169,7 @@ async function readBodyLimited(request: Request, maxBytes: number): Promise<Body
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  return { ok: true, text: new TextDecoder().decode(bytes) };
+  return { ok: true, text: decoder.decode(bytes) };
 }
 
 /**

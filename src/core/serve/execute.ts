@@ -67,16 +67,24 @@ export function executor(prepared: PreparedTool, policy: RunPolicy): Executor {
   const timeoutMs = settledTimeout(prepared.tool, limits.timeoutMs);
   return async (call, mcp, state, slot) => {
     const who = whoCalled(state, call.args);
-    const finish = (ok: boolean, detail: Pick<CallRecord, 'error' | 'errorId' | 'inputRequired'> = {}) =>
+    // Inside a task the handler runs on the task's signal: its client may go; a plain call's may cancel it.
+    // A reader: the signal is made when the handler reads it (limits/lazy-signal.ts).
+    const parent = slot?.signal ? undefined : callSignal(mcp, state.cancel?.handler);
+    // The record is built only for a listener: a span, or `onCall`.
+    const heard = observer.onCall !== undefined || state.trace !== undefined;
+    const finish = (ok: boolean, detail: Pick<CallRecord, 'error' | 'errorId' | 'inputRequired'> = {}) => {
+      if (!heard) return;
       observeCall(observer, {
         ...who,
         tool: prepared.name,
         ok,
         ...detail,
+        ...clientGone(parent && mcp.mcpReq.signal, state.cancel),
         repairs: call.repairs,
         ignoredKeys: call.ignored,
         started: call.started,
       });
+    };
     if (call.limited) {
       const text = limitedCall(observer, state, prepared.name, call.limited);
       finish(false, { error: text });
@@ -92,12 +100,15 @@ export function executor(prepared: PreparedTool, policy: RunPolicy): Executor {
     let outcome: Outcome;
     // A handler past its deadline keeps running: it keeps its slot until it settles, or the cap means nothing.
     let settled: Promise<void> | undefined;
+    let handlerSignal: (() => AbortSignal) | undefined;
     try {
       // Inside a task the handler runs on the task's signal, under the task's timeout.
       const deadline = slot?.signal ? slot.timeoutMs : timeoutMs;
-      const timed = await withTimeout(deadline, slot?.signal ?? mcp.mcpReq.signal, (signal) =>
-        runHandler(prepared, call, toolContext(prepared, policy, call, mcp, state, signal, slot)),
-      );
+      const taskSignal = slot?.signal;
+      const timed = await withTimeout(deadline, taskSignal ? () => taskSignal : parent!, (signal) => {
+        handlerSignal = signal;
+        return runHandler(prepared, call, toolContext(prepared, policy, call, mcp, state, signal, slot));
+      });
       if (timed.timedOut) {
         settled = timed.settled;
         const text = timedOut(observer, prepared.name, deadline!, state);
@@ -110,6 +121,15 @@ export function executor(prepared: PreparedTool, policy: RunPolicy): Executor {
       if (error instanceof ProtocolError && error.code === ProtocolErrorCode.UrlElicitationRequired) throw error;
       // A task ends `failed` with a JSON-RPC error its handler threw; a plain call masks it as always.
       if (slot && error instanceof ProtocolError) slot.thrown = error;
+      // A handler that stops with its own signal's reason once its client has gone did what it was asked:
+      // nobody reads the answer, and it is no unexpected error to log.
+      // A handler that threw its signal's reason has read its signal: reading it here makes nothing new.
+      const stopped = handlerSignal?.();
+      if (stopped?.aborted && error === stopped.reason && parent && gone(mcp.mcpReq.signal, state.cancel)) {
+        const text = `Tool ${prepared.name} stopped: its client went away`;
+        finish(false, { error: text });
+        return errorResult(text);
+      }
       const unsendable = error instanceof UnsendableResult;
       const phase = error instanceof OutputRefused || unsendable ? 'output' : 'handler';
       const failure = failedCall(observer, prepared.name, error, who, phase, unsendable ? error.message : undefined);
@@ -123,6 +143,42 @@ export function executor(prepared: PreparedTool, policy: RunPolicy): Executor {
     // What the schema dropped reaches the model beside whatever the handler returned.
     return outcome.inputRequired ? outcome.result : withNotice(outcome.result, call.notice);
   };
+}
+
+/**
+ * The signal a plain call's handler runs under: the request's (aborted when its client goes away, and when
+ * the exchange ends), and, for a call a `notifications/cancelled` may reach, the cancel's, which aborts
+ * first with its own reason (in-flight.ts). Both sources live as long as the call, so nothing is removed.
+ * Returned as a reader: nothing is made until the handler reads its signal.
+ */
+function callSignal(mcp: ServerContext, cancel: AbortSignal | undefined): () => AbortSignal {
+  if (!cancel) return () => mcp.mcpReq.signal;
+  let made: AbortSignal | undefined;
+  return () => {
+    if (made) return made;
+    const request = mcp.mcpReq.signal;
+    const controller = new AbortController();
+    const first = cancel.aborted ? cancel : request.aborted ? request : undefined;
+    if (first) controller.abort(first.reason);
+    else {
+      cancel.addEventListener('abort', () => controller.abort(cancel.reason), { once: true });
+      request.addEventListener('abort', () => controller.abort(request.reason), { once: true });
+    }
+    made = controller.signal;
+    return made;
+  };
+}
+
+/** How the call's client went away before its result, if it did: cancelled it, or closed its connection. */
+function gone(request: AbortSignal, cancel: RequestState['cancel']): 'cancelled' | 'disconnected' | undefined {
+  if (cancel?.handler.aborted) return 'cancelled';
+  return request.aborted ? 'disconnected' : undefined;
+}
+
+/** `{ clientGone }` for the `onCall` event; nothing for a task's run (`request` undefined) or a client still there. */
+function clientGone(request: AbortSignal | undefined, cancel: RequestState['cancel']): Pick<CallRecord, 'clientGone'> {
+  const how = request && gone(request, cancel);
+  return how ? { clientGone: how } : {};
 }
 
 /** The text for a call past its deadline, reported to the audit trail. */
@@ -139,14 +195,17 @@ function toolContext(
   call: CheckedCall,
   mcp: ServerContext,
   state: RequestState,
-  signal: AbortSignal,
+  signal: () => AbortSignal,
   slot: TaskSlot | undefined,
 ): Omit<ToolContext, 'extend'> {
   const status = slot?.status;
   return {
     request: mcp.http?.req,
     authInfo: mcp.http?.authInfo ?? state.authInfo,
-    signal,
+    // Made when the handler reads it (limits/lazy-signal.ts).
+    get signal() {
+      return signal();
+    },
     repairs: call.repairs,
     ignoredKeys: call.ignored,
     host: state.extras?.host ?? {},
@@ -169,7 +228,8 @@ async function runHandler(
   const { handler, output } = prepared.tool;
   const extend = prepared.extend?.resolve ? await prepared.extend.resolve(call.extend as never, base) : call.extend;
   const value = sendable(
-    await handler({ params: call.params as never, input: call.input as never }, { ...base, extend }),
+    // Assigned, not spread: a spread would read `signal` and make it for every call.
+    await handler({ params: call.params as never, input: call.input as never }, Object.assign(base, { extend })),
   );
   const result = toToolResult(value, output !== undefined);
   // A round that asks the client for input is not the call's outcome: no output to check yet.

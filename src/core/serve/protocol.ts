@@ -22,6 +22,16 @@ export interface ProtocolOptions {
    */
   responseMode?: PerRequestResponseMode;
   /**
+   * Milliseconds between SSE comments (`: keepalive`) on a call's answer while it carries nothing else, so a
+   * proxy that cuts idle connections does not cut a long call. Every event stream gets them (2025-era calls,
+   * `responseMode: 'sse'`, a stream a notification opened); under `'auto'`, a 2026-07-28 call still running
+   * after one interval, whose client accepts `text/event-stream`, is answered on a stream from then on (its
+   * result the stream's one message). A JSON answer (`'json'`, or a client that accepts JSON only) cannot
+   * carry a comment. Default 15000 (the SDK's `DEFAULT_SSE_KEEP_ALIVE_MS`); 0 sends none.
+   * @throws TypeError at construction for anything but an integer from 0 to 2147483647.
+   */
+  keepAliveMs?: number;
+  /**
    * Checks a 2026-07-28 multi-round-trip `requestState` echoed by the client, before the handler runs (the
    * SDK's `requestState` option). Throw to refuse: the client gets `-32602` "Invalid or expired
    * requestState". What it resolves with is what `ctx.mcp.mcpReq.requestState()` returns. The SDK's
@@ -33,7 +43,7 @@ export interface ProtocolOptions {
 }
 
 /** The keys `protocol` takes: one list, tied to `ProtocolOptions` by the compiler. */
-export const PROTOCOL_KEYS = optionKeys<ProtocolOptions>()(['logging', 'responseMode', 'requestState']);
+export const PROTOCOL_KEYS = optionKeys<ProtocolOptions>()(['logging', 'responseMode', 'keepAliveMs', 'requestState']);
 
 /** `protocol`, defaulted. Frozen. */
 export interface ProtocolPolicy {
@@ -41,19 +51,23 @@ export interface ProtocolPolicy {
   readonly logging: boolean;
   /** Default `'auto'`. */
   readonly responseMode: PerRequestResponseMode;
+  /** Default 15000; 0: no keep-alive comments. */
+  readonly keepAliveMs: number;
   /** Handed to every per-request server. */
   readonly requestState?: ServerOptions['requestState'];
 }
 
 /**
- * Settles `protocol`: `logging` off, `responseMode` `'auto'`, `requestState` as given (its `verify` only).
- * @throws TypeError for a `logging` that is not a boolean, a `responseMode` that names nothing, or a
- *   `requestState` without a `verify` function.
+ * Settles `protocol`: `logging` off, `responseMode` `'auto'`, `keepAliveMs` 15000, `requestState` as given (its
+ * `verify` only).
+ * @throws TypeError for a `logging` that is not a boolean, a `responseMode` that names nothing, a `keepAliveMs`
+ *   that is not an integer from 0 to 2147483647, or a `requestState` without a `verify` function.
  * @example `settleProtocol({ logging: true })`
  */
 export function settleProtocol(protocol: ProtocolOptions): ProtocolPolicy {
   booleanOption('protocol.logging', protocol.logging);
   const responseMode = oneOf('protocol.responseMode', protocol.responseMode, ['auto', 'sse', 'json'] as const, 'auto');
+  const keepAliveMs = keepAliveInterval(protocol.keepAliveMs);
   const { requestState } = protocol;
   if (requestState !== undefined && typeof requestState?.verify !== 'function') {
     throw new TypeError(
@@ -63,6 +77,22 @@ export function settleProtocol(protocol: ProtocolOptions): ProtocolPolicy {
   return Object.freeze({
     logging: protocol.logging === true,
     responseMode,
+    keepAliveMs,
     ...(requestState && { requestState: Object.freeze({ verify: requestState.verify }) }),
   });
+}
+
+/** The SDK's `DEFAULT_SSE_KEEP_ALIVE_MS`: the interval of its own streams when it is handed none. */
+const DEFAULT_KEEP_ALIVE_MS = 15_000;
+/** The longest delay a timer takes (2^31 - 1 ms); the SDK arms none past it either. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+function keepAliveInterval(value: unknown): number {
+  if (value === undefined) return DEFAULT_KEEP_ALIVE_MS;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0 || value > MAX_TIMER_MS) {
+    throw new TypeError(
+      `mcp-mount: protocol.keepAliveMs must be an integer from 0 (none) to ${MAX_TIMER_MS} (milliseconds), got ${String(value)}`,
+    );
+  }
+  return value;
 }

@@ -5,6 +5,7 @@ import type { OverLimit } from '../limits/rate.js';
 import type { RequestClient } from '../observe/options.js';
 import type { RequestTrace } from '../observe/telemetry.js';
 import type { MessageState } from './envelope.js';
+import type { CallCancel } from './in-flight.js';
 import type { ToolResult } from './result.js';
 
 /** Per-request extras an adapter hands to the core's `fetch`. */
@@ -51,6 +52,11 @@ export interface RequestState extends MessageState {
   trace?: RequestTrace;
   /** Where it came from, for the audit events; undefined when no hook listens. */
   client?: RequestClient;
+  /**
+   * A `tools/call` a `notifications/cancelled` can reach (in-flight.ts): its handler's signal and its exchange
+   * follow these. Undefined for an anonymous caller, or a call without an id.
+   */
+  cancel?: CallCancel;
   /** A call begun on the direct path that the SDK is to finish (direct/call.ts); its server holds that tool alone. */
   adopted?: Adoption;
 }

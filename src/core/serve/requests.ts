@@ -6,7 +6,7 @@
 
 import { authenticate } from '../access/auth.js';
 import type { AccessPolicy } from '../access/settle.js';
-import { countRequest, limitKey as limitKeyOf } from '../limits/rate.js';
+import { countRequest, LET_IN, limitKey as limitKeyOf } from '../limits/rate.js';
 import type { LimitsPolicy } from '../limits/settle.js';
 import { remoteAddressOf, requestClient } from '../observe/client.js';
 import { type Refusal, refusedWith } from '../observe/refusal.js';
@@ -15,10 +15,14 @@ import { type KnownNames, startTrace } from '../observe/telemetry.js';
 import type { Telemetry } from '../observe/telemetry-api.js';
 import { readMessage } from './body.js';
 import { type DirectCalls, directCalls } from './direct/call.js';
+import { whenSent } from '../http/responses.js';
 import { type EnvelopePolicy, type MessageState, noMessage, readEnvelope } from './envelope.js';
+import { type InFlightCalls, inFlightCalls } from './in-flight.js';
+import { streamedWhenLong } from './keep-alive.js';
 import { refusedMessage } from './message-edges.js';
 import type { Registration } from './registration.js';
 import type { FetchExtras, RequestState } from './request-state.js';
+import { acceptPlan } from './sdk/accept.js';
 import { type SdkExchange, sdkExchange } from './sdk/handler.js';
 import type { SdkSetup } from './sdk/server.js';
 import { toolList } from './sdk/tool-list.js';
@@ -58,6 +62,10 @@ interface MountServing {
   readonly tools: ToolSet;
   readonly sdk: SdkExchange;
   readonly calls: DirectCalls;
+  /** The calls in flight a `notifications/cancelled` may reach (in-flight.ts). */
+  readonly inFlight: InFlightCalls;
+  /** `protocol.keepAliveMs`, and whether a call may be answered on a stream it did not open (keep-alive.ts). */
+  readonly keepAlive: { readonly intervalMs: number; readonly streams: boolean };
   readonly outside: MessageState;
   readonly tracing: { readonly telemetry: Telemetry; readonly known: KnownNames } | undefined;
 }
@@ -72,6 +80,7 @@ function mountServing(setup: RequestSetup, registrations: readonly Registration[
       responseMode: setup.sdk.protocol.responseMode,
       logging: setup.sdk.protocol.logging,
       serverInfo: setup.sdk.server.implementation,
+      keepAliveMs: setup.sdk.protocol.keepAliveMs,
       called: tools.called,
       enabled: setup.direct,
     },
@@ -89,7 +98,10 @@ function mountServing(setup: RequestSetup, registrations: readonly Registration[
       resources: new Set(setup.sdk.surface.resourceUris.keys()),
     },
   };
-  return { access, limits, observer, envelopePolicy, tools, sdk, calls, outside, tracing };
+  const { keepAliveMs, responseMode } = setup.sdk.protocol;
+  const keepAlive = { intervalMs: keepAliveMs, streams: keepAliveMs > 0 && responseMode !== 'json' };
+  const inFlight = inFlightCalls();
+  return { access, limits, observer, envelopePolicy, tools, sdk, calls, inFlight, keepAlive, outside, tracing };
 }
 
 /** One request, from its headers: authenticated, its message read, then counted (traced when the mount traces). */
@@ -121,8 +133,8 @@ async function serveRequest(mount: MountServing, request: Request, extras?: Fetc
     return count.response ?? sdk.exchange(request, plain, { authInfo }, read.body);
   }
   const trace = tracing && startTrace(tracing.telemetry, request, read.message, tracing.known);
-  const traced: RequestState = { ...plain, ...(trace && { trace }) };
-  if (!trace) return counted(mount, request, traced, read.message);
+  if (!trace) return counted(mount, request, plain, read.message);
+  const traced: RequestState = { ...plain, trace };
   try {
     return trace.end(await trace.within(() => counted(mount, request, traced, read.message)));
   } catch (error) {
@@ -142,7 +154,8 @@ async function counted(
   message: unknown,
 ): Promise<Response> {
   const { limits, observer, envelopePolicy } = mount;
-  const count = await countRequest(limits, observer, message, plain);
+  // Without rate windows there is nothing to count, and no turn of the event loop to spend on it.
+  const count = limits.rate ? await countRequest(limits, observer, message, plain) : LET_IN;
   if (count.response) return count.response;
   const refused = refusedMessage(message, request);
   if (refused) return refused;
@@ -158,13 +171,33 @@ async function answer(
   state: RequestState,
   parsedBody: unknown,
 ): Promise<Response> {
-  const { tools, observer, calls, sdk } = mount;
+  const { tools, observer, calls, sdk, inFlight } = mount;
   const refused = tools.refuseCall(request, state);
   if (refused) return refusedWith(observer, refused, { reason: 'missing-token', ...aboutCall(state) });
-  // One dispatch point: a plain call is served on the direct path (direct/), everything else by the SDK. A
-  // call over its rate window is the SDK's, whose executor answers it unrun (limits/rate.ts).
-  const direct = state.method === 'tools/call' && !state.limited ? calls.serve(request, state, parsedBody) : undefined;
-  return direct ?? sdk.exchange(request, state, { authInfo: state.authInfo, parsedBody });
+  // A cancel reaches the caller's own call in flight here; the notification is then answered as before.
+  if (state.method === 'notifications/cancelled') inFlight.cancel(parsedBody, state.authInfo);
+  if (state.method !== 'tools/call') return sdk.exchange(request, state, { authInfo: state.authInfo, parsedBody });
+  const tracked = inFlight.track(state.call, state.authInfo);
+  const call: RequestState = tracked ? { ...state, cancel: tracked.cancel } : state;
+  try {
+    // One dispatch point: a plain call is served on the direct path (direct/), everything else by the SDK. A
+    // call over its rate window is the SDK's, whose executor answers it unrun (limits/rate.ts).
+    const answer =
+      (!call.limited && calls.serve(request, call, parsedBody)) ||
+      sdk.exchange(request, call, { authInfo: call.authInfo, parsedBody });
+    const response = await keptAlive(mount, request, answer);
+    return tracked ? whenSent(response, tracked.end) : response;
+  } catch (error) {
+    tracked?.end();
+    throw error;
+  }
+}
+
+/** A call's answer, on a stream of its own once it is late, where the client takes one (keep-alive.ts). */
+function keptAlive(mount: MountServing, request: Request, answer: Promise<Response>): Promise<Response> {
+  const { intervalMs, streams } = mount.keepAlive;
+  if (!streams || acceptPlan(request.headers.get('accept')).json) return answer;
+  return streamedWhenLong(answer, intervalMs, mount.observer);
 }
 
 /** What a refusal of this request's call can say about it. */

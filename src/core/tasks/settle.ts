@@ -148,21 +148,28 @@ export function callerOwner(
   request: Request,
   host: unknown,
 ): string | undefined {
-  if (authInfo) {
-    const extra = authInfo.extra ?? {};
-    const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
-    const issuer = text(extra.iss);
-    const clientId = text(authInfo.clientId);
-    const subject = text(extra.sub);
-    if (issuer === undefined && clientId === undefined && subject === undefined) return undefined;
-    return taskOwner({
-      ...(issuer && { issuer }),
-      ...(clientId && { clientId }),
-      ...(subject && { subject }),
-    });
-  }
+  if (authInfo) return tokenOwner(authInfo);
   const key = policy.anonymousOwner?.({ request, host });
   return typeof key === 'string' && key !== '' ? taskOwner({ anonymous: key }) : undefined;
+}
+
+/**
+ * The owner key of an authenticated caller: its token's issuer (`extra.iss`), client id and subject
+ * (`extra.sub`), as `taskOwner` keys them; undefined for a token with none of the three (it would share one
+ * key with every such token). What ties a caller's tasks, and its in-flight calls (serve/in-flight.ts), to it.
+ */
+export function tokenOwner(authInfo: AuthInfo): string | undefined {
+  const extra = authInfo.extra ?? {};
+  const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
+  const issuer = text(extra.iss);
+  const clientId = text(authInfo.clientId);
+  const subject = text(extra.sub);
+  if (issuer === undefined && clientId === undefined && subject === undefined) return undefined;
+  return taskOwner({
+    ...(issuer && { issuer }),
+    ...(clientId && { clientId }),
+    ...(subject && { subject }),
+  });
 }
 
 function nonNegativeInteger(name: string, value: unknown, fallback: number): number {

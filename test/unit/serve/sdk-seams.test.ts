@@ -5,12 +5,15 @@
  */
 import { getEventListeners } from 'node:events';
 import {
+  classifyInboundRequest,
   createMcpHandler,
   type McpRequestContext,
   McpServer,
   requireScopes,
   type StandardSchemaWithJSON,
+  SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/server';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { prepareTools } from '../../../src/core/prepare/prepare.js';
@@ -280,6 +283,42 @@ describe('SDK seams (docs/design/sdk-seams.md)', () => {
       ]);
       expect(get.status, `SDK seam "features" (${era}): a refused challenge is no longer the 403`).toBe(403);
     }
+  });
+
+  it('direct/eligible.ts: the SDK classifies every plain 2025-era call without a protocol key in _meta as legacy, no claim', () => {
+    const json = fc.jsonValue({ maxDepth: 2 });
+    const metaKey = fc.string().filter((k) => k !== 'progressToken' && !k.startsWith('io.modelcontextprotocol/'));
+    const call = fc.record({
+      id: fc.oneof(fc.string(), fc.maxSafeInteger(), fc.integer()),
+      name: fc.string(),
+      arguments: fc.option(fc.dictionary(fc.string(), json), { nil: undefined }),
+      _meta: fc.option(fc.dictionary(metaKey, json), { nil: undefined }),
+      version: fc.option(fc.constantFrom(...SUPPORTED_PROTOCOL_VERSIONS), { nil: undefined }),
+      method: fc.option(fc.string(), { nil: undefined }),
+    });
+    fc.assert(
+      fc.property(call, (c) => {
+        const params: Record<string, unknown> = { name: c.name };
+        if (c.arguments !== undefined) params.arguments = c.arguments;
+        if (c._meta !== undefined) params._meta = c._meta;
+        // As the mount has it: parsed from JSON text.
+        const body = JSON.parse(JSON.stringify({ jsonrpc: '2.0', id: c.id, method: 'tools/call', params }));
+        const outcome = classifyInboundRequest({
+          httpMethod: 'POST',
+          body,
+          ...(c.version !== undefined && { protocolVersionHeader: c.version }),
+          ...(c.method !== undefined && { mcpMethodHeader: c.method, mcpNameHeader: c.name }),
+        });
+        expect(
+          outcome,
+          'SDK seam "direct classification": a plain 2025-era call is no longer legacy, no-claim',
+        ).toMatchObject({
+          kind: 'legacy',
+          reason: 'no-claim',
+        });
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it("sdk/edges.ts: the server's request handlers sit in a Map by method that answers the request, and a 2025-era transport's send carries every answer", async () => {

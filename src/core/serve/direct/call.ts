@@ -12,13 +12,15 @@
  * flight as its callback, so the answer is the SDK's own and nothing is checked or run twice.
  */
 import { type CallToolResult, SdkError, SdkErrorCode, type ServerContext } from '@modelcontextprotocol/server';
+import { LazySignal } from '../../limits/lazy-signal.js';
 import type { CheckedCall } from '../input-carrier.js';
 import type { Registration } from '../registration.js';
 import type { RequestState } from '../request-state.js';
 import type { ToolResult } from '../result.js';
 import type { SdkExchange } from '../sdk/handler.js';
 import { callContext } from './context.js';
-import { type DirectPlan, type DirectPolicy, directPlan } from './eligible.js';
+import { directPlan, type DirectPlan, type DirectPolicy } from './eligible.js';
+import { unansweredStream } from '../keep-alive.js';
 import { legacyAnswer, modernAnswer, plainResult, refusedArguments } from './encode.js';
 
 export interface DirectCalls {
@@ -40,13 +42,12 @@ export interface DirectSetup extends DirectPolicy {
   readonly logging: boolean;
   /** False once the mount is switched to the SDK's path alone (`forceSdkPath`, for the differential test). */
   readonly enabled: () => boolean;
+  /**
+   * The keep-alive interval of the SDK's event streams (`protocol.keepAliveMs`; 0: none): a 2025-era call
+   * still running then is handed to the SDK, whose stream is open from then on.
+   */
+  readonly keepAliveMs: number;
 }
-
-/**
- * The SDK's keep-alive interval on a 2025-era event stream (its `DEFAULT_SSE_KEEP_ALIVE_MS`; the mount sets no
- * other): a call still running then is handed to the SDK, whose stream is open from then on.
- */
-const KEEP_ALIVE_MS = 15_000;
 
 /**
  * Why a handler's signal is aborted once its call is over, as the SDK's teardown of the exchange aborts it
@@ -82,14 +83,17 @@ function serveCall(
 ): Promise<Response> {
   const { registration: r } = plan;
   // The handler's signal follows the client's until the call has settled, as the SDK's exchange does
-  // (sdk/exchange.ts), so a signal a runtime reuses never holds on to the call.
-  const controller = new AbortController();
-  const incoming = request.signal;
-  const follow = () => controller.abort(incoming.reason);
-  incoming?.addEventListener('abort', follow, { once: true });
+  // (sdk/exchange.ts), so a signal a runtime reuses never holds on to the call. It is made, and the client's
+  // read, only when the handler reads it (limits/lazy-signal.ts).
+  const signal = new LazySignal(() => request.signal);
 
   const { flight, answered } = callFlight();
-  const handOver = () => handOverCall(flight, sdk, request, state, message, r);
+  // A call cancelled before the SDK had it is answered here, without a response, and never handed over.
+  const cancelled = state.cancel?.answer;
+  const handOver = () =>
+    cancelled?.aborted && !flight.handed
+      ? Promise.reject(CONNECTION_CLOSED)
+      : handOverCall(flight, sdk, request, state, message, r);
 
   const mcp = callContext(
     {
@@ -98,33 +102,43 @@ function serveCall(
       envelope: plan.envelope,
       request,
       authInfo: state.authInfo,
-      signal: controller.signal,
+      signal: () => signal.signal,
       logging: setup.logging,
     },
     handOver,
   );
   const settled = runCall(r, plan, state, mcp);
   flight.settled = settled;
-  const keepAlive = plan.era === 'legacy' && !plan.json ? setTimeout(() => void handOver(), KEEP_ALIVE_MS) : undefined;
+  const keepAlive =
+    plan.era === 'legacy' && !plan.json && setup.keepAliveMs > 0
+      ? setTimeout(() => void handOver().catch(() => {}), setup.keepAliveMs)
+      : undefined;
   (keepAlive as { unref?: () => void } | undefined)?.unref?.();
   settled.then(
-    (result) => answerResult(flight, setup, plan, result, handOver),
+    (result) => !cancelled?.aborted && answerResult(flight, setup, plan, result, handOver),
     // A throw the SDK turns into its own answer (a protocol error, or its tool error).
-    () => void handOver(),
+    () => void handOver().catch(() => {}),
   );
+  // Cancelled (in-flight.ts): answered as the SDK's path answers a call whose exchange is torn down.
+  const cancel = () => {
+    if (flight.handed) return;
+    flight.answer(plan.era === 'modern' ? new Response(null, { status: 499 }) : unansweredStream());
+    signal.abort(CONNECTION_CLOSED);
+  };
+  cancelled?.addEventListener('abort', cancel, { once: true });
   // Closed mid-call: the SDK's modern exchange would be torn down, its answer 499 and its handler aborted.
   const stop = () => {
     if (flight.handed) return;
     flight.answer(new Response(null, { status: 499 }));
-    controller.abort(CONNECTION_CLOSED);
+    signal.abort(CONNECTION_CLOSED);
   };
   if (plan.era === 'modern') inflight.add(stop);
   // Once the call is over its signal is aborted, as the SDK's path aborts it when the exchange ends.
   const done = () => {
     clearTimeout(keepAlive);
-    incoming?.removeEventListener('abort', follow);
+    cancelled?.removeEventListener('abort', cancel);
     inflight.delete(stop);
-    controller.abort(CONNECTION_CLOSED);
+    signal.abort(CONNECTION_CLOSED);
   };
   settled.then(done, done);
   return answered;

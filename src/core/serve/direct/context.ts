@@ -17,8 +17,8 @@ export interface CallFacts {
   readonly envelope: Record<string, unknown> | undefined;
   readonly request: Request;
   readonly authInfo: AuthInfo | undefined;
-  /** Aborted when the client goes away (call.ts). */
-  readonly signal: AbortSignal;
+  /** Reads the call's signal, aborted when the client goes away (call.ts); made on first read. */
+  readonly signal: () => AbortSignal;
   /** The per-request server declares `logging` (`protocol.logging`): `log` then sends. */
   readonly logging: boolean;
 }
@@ -43,7 +43,9 @@ export function callContext(facts: CallFacts, handOver: () => Promise<ServerCont
     _meta: facts.meta,
     ...(facts.envelope !== undefined && { envelope: facts.envelope }),
     requestState: NO_REQUEST_STATE,
-    signal: facts.signal,
+    get signal() {
+      return facts.signal();
+    },
     send: through('send'),
     notify: through('notify'),
     // Without the logging capability the SDK's `log` sends nothing and resolves at once.

@@ -129,7 +129,12 @@ function plainCall(state: RequestState, message: unknown): PlainCall | undefined
   return { id, params, args, meta };
 }
 
-/** How the call is served, by the SDK's classification of it: the era's part of the rule, else undefined. */
+/**
+ * How the call is served, by the SDK's classification of it: the era's part of the rule, else undefined. A
+ * plain call with a 2025-era or no `MCP-Protocol-Version` and a `_meta` without progress token or protocol
+ * key is one the SDK classifies `legacy` with no claim (pinned in sdk-seams.test.ts, generated): the
+ * classification, a parse of the whole message by the SDK's schemas, is skipped for it.
+ */
 function eraOf(
   request: Request,
   message: unknown,
@@ -139,6 +144,8 @@ function eraOf(
 ): Pick<DirectPlan, 'era' | 'envelope' | 'json'> | undefined {
   const { headers } = request;
   const version = headers.get('mcp-protocol-version');
+  const legacy = (version === null || LEGACY_VERSIONS.has(version)) && (meta === undefined || plainLegacyMeta(meta));
+  if (legacy) return legacyAccept(headers);
   const outcome = classifyInboundRequest({
     httpMethod: 'POST',
     body: message,
@@ -146,31 +153,27 @@ function eraOf(
     ...optional('mcpMethodHeader', headers.get('mcp-method')),
     ...optional('mcpNameHeader', headers.get('mcp-name')),
   });
-  let era: DirectPlan['era'];
-  let envelope: Record<string, unknown> | undefined;
-  let json = false;
-  if (outcome.kind === 'legacy') {
-    if (outcome.reason !== 'no-claim' || (version !== null && !LEGACY_VERSIONS.has(version))) return undefined;
-    if (meta !== undefined && !plainLegacyMeta(meta)) return undefined;
-    // The legacy transport's own check, on the `Accept` it would be handed (accept.ts).
-    const plan = acceptPlan(headers.get('accept'));
-    const seen = plan.sdkAccept ?? headers.get('accept') ?? '';
-    if (!seen.includes('application/json') || !seen.includes('text/event-stream')) return undefined;
-    era = 'legacy';
-    json = plan.json;
-  } else if (outcome.kind === 'modern' && outcome.messageKind === 'request') {
-    const revision = outcome.classification.revision;
-    if (policy.responseMode === 'sse' || revision === undefined || !MODERN_REVISIONS.has(revision)) return undefined;
-    if (version !== revision || headers.get('mcp-method') === null || headers.get('mcp-name') !== params.name) {
-      return undefined;
-    }
-    if (meta === undefined) return undefined;
-    envelope = {};
-    for (const key in meta) if (!ENVELOPE_KEY_SET.has(key)) return undefined;
-    for (const key of ENVELOPE_KEYS) if (key in meta) envelope[key] = meta[key];
-    era = 'modern';
-  } else return undefined;
-  return { era, envelope, json };
+  // Any other legacy outcome (a version the legacy transport does not serve, a reserved `_meta` key) is
+  // the SDK's to answer.
+  if (outcome.kind !== 'modern' || outcome.messageKind !== 'request') return undefined;
+  const revision = outcome.classification.revision;
+  if (policy.responseMode === 'sse' || revision === undefined || !MODERN_REVISIONS.has(revision)) return undefined;
+  if (version !== revision || headers.get('mcp-method') === null || headers.get('mcp-name') !== params.name) {
+    return undefined;
+  }
+  if (meta === undefined) return undefined;
+  const envelope: Record<string, unknown> = {};
+  for (const key in meta) if (!ENVELOPE_KEY_SET.has(key)) return undefined;
+  for (const key of ENVELOPE_KEYS) if (key in meta) envelope[key] = meta[key];
+  return { era: 'modern', envelope, json: false };
+}
+
+/** A 2025-era call, on the `Accept` the legacy transport would be handed (accept.ts), when it takes it. */
+function legacyAccept(headers: Headers): Pick<DirectPlan, 'era' | 'envelope' | 'json'> | undefined {
+  const plan = acceptPlan(headers.get('accept'));
+  const seen = plan.sdkAccept ?? headers.get('accept') ?? '';
+  if (!seen.includes('application/json') || !seen.includes('text/event-stream')) return undefined;
+  return { era: 'legacy', envelope: undefined, json: plan.json };
 }
 
 const MESSAGE_KEYS: ReadonlySet<string> = new Set(['jsonrpc', 'id', 'method', 'params']);

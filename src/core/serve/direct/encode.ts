@@ -9,6 +9,7 @@
  * is handed to the SDK to write (call.ts).
  */
 import { type CallToolResult, SERVER_INFO_META_KEY } from '@modelcontextprotocol/server';
+import { STREAM_HEADERS } from '../keep-alive.js';
 import type { ToolResult } from '../result.js';
 
 /** A JSON-RPC id the SDK's request schema accepts as is: a string or a safe integer. */
@@ -65,39 +66,20 @@ export function refusedArguments(tool: string, messages: readonly string[]): Cal
   };
 }
 
-/**
- * The headers of the legacy transport's event stream. Each answer gets its own copy: @hono/node-server 1.x
- * keeps a Response's init headers object and adds `Content-Length` to it as it writes the answer.
- */
-const STREAM_HEADERS: Readonly<Record<string, string>> = Object.freeze({
-  'content-type': 'text/event-stream',
-  'cache-control': 'no-cache, no-transform',
-  connection: 'keep-alive',
-  'x-accel-buffering': 'no',
-});
 const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-type': 'application/json' });
 
 /**
  * A 2025-era answer: the legacy transport's one `message` event on an event stream, or, for a client that
  * takes JSON only, the JSON-RPC response alone (accept.ts's collapse: its headers are the stream's without
  * the stream's own, `content-type: application/json`). The result is sent as it is (the 2025 codec stamps
- * nothing). The event goes out as a stream, as the SDK's does: a Node server then sends it chunked, as it
- * sends the SDK's, where a body of known length would get `Content-Length`.
+ * nothing). The event is the whole body, so a Node server sends it with `Content-Length` in one write where
+ * the SDK's stream goes out chunked, headers and event apart (ADR 0039: framing is the HTTP layer's).
  */
 export function legacyAnswer(result: CallToolResult, id: CallId, json: boolean): Response {
   const text = JSON.stringify({ result, jsonrpc: '2.0', id });
   if (json) return new Response(text, { status: 200, headers: { ...JSON_HEADERS } });
-  const frame = encoder.encode(`event: message\ndata: ${text}\n\n`);
-  const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      controller.enqueue(frame);
-      controller.close();
-    },
-  });
-  return new Response(body, { status: 200, headers: { ...STREAM_HEADERS } });
+  return new Response(`event: message\ndata: ${text}\n\n`, { status: 200, headers: { ...STREAM_HEADERS } });
 }
-
-const encoder = new TextEncoder();
 
 /**
  * A 2026-07-28 answer: one JSON body (the per-request transport's `auto` and `json` modes, nothing sent

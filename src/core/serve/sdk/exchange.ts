@@ -17,18 +17,24 @@ export interface Exchange {
 
 /**
  * Opens an exchange for `incoming`. `body` is set only when the SDK must read the bytes itself; `headers`,
- * when the SDK must see others than the client sent (accept.ts).
+ * when the SDK must see others than the client sent (accept.ts); `cancelled`, a signal our signal follows too
+ * (a call the client cancelled: in-flight.ts).
  */
-export function openExchange(incoming: Request, body?: string, headers: Headers = incoming.headers): Exchange {
+export function openExchange(
+  incoming: Request,
+  body?: string,
+  headers: Headers = incoming.headers,
+  cancelled?: AbortSignal,
+): Exchange {
   const controller = new AbortController();
-  const source = incoming.signal;
-  let release = () => {};
-  if (source?.aborted) controller.abort(source.reason);
-  else if (source) {
-    const follow = () => controller.abort(source.reason);
-    source.addEventListener('abort', follow, { once: true });
-    release = () => source.removeEventListener('abort', follow);
-  }
+  const fromIncoming = follow(controller, incoming.signal);
+  const fromCancel = cancelled && follow(controller, cancelled);
+  const release = fromCancel
+    ? () => {
+        fromIncoming();
+        fromCancel();
+      }
+    : fromIncoming;
   const request = new Request(incoming.url, {
     method: incoming.method,
     headers,
@@ -36,4 +42,16 @@ export function openExchange(incoming: Request, body?: string, headers: Headers 
     signal: controller.signal,
   });
   return { request, release };
+}
+
+/** Aborts `controller` when `source` aborts, until the returned function is called. */
+function follow(controller: AbortController, source: AbortSignal | undefined): () => void {
+  if (!source) return () => {};
+  if (source.aborted) {
+    controller.abort(source.reason);
+    return () => {};
+  }
+  const abort = () => controller.abort(source.reason);
+  source.addEventListener('abort', abort, { once: true });
+  return () => source.removeEventListener('abort', abort);
 }

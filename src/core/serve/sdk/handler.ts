@@ -60,6 +60,7 @@ export function sdkExchange(setup: SdkSetup, tools: ToolSet, list: ToolList): Sd
     {
       maxRequestBodySize: setup.maxRequestBodyBytes,
       responseMode: setup.protocol.responseMode,
+      keepAliveMs: setup.protocol.keepAliveMs,
       onerror: (error) => {
         if (!isClientRejection(error)) observeError(setup.observer, error, { phase: 'transport' });
       },
@@ -71,7 +72,8 @@ export function sdkExchange(setup: SdkSetup, tools: ToolSet, list: ToolList): Sd
    */
   const exchange: SdkExchange['exchange'] = async (request, state, options, body) => {
     const accept = request.method === 'POST' ? acceptPlan(request.headers.get('accept')) : AS_SENT;
-    const opened = openExchange(request, body, sdkHeaders(request, accept));
+    // A cancelled call's exchange is torn down, as a client's going away tears it down: no response is sent.
+    const opened = openExchange(request, body, sdkHeaders(request, accept), state.cancel?.answer);
     states.set(opened.request, state);
     try {
       const sent = await sdk.fetch(opened.request, options);
