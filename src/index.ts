@@ -76,9 +76,11 @@ export type {
   VisibleFeatures,
   VisibleTools,
 } from './core/serve/options.js';
+export type { TaskRunReport } from './core/serve/task-consumer.js';
 export {
   type ProjectionReport,
   type ServedTool,
   type ValidationReport,
   validateMcpSchemas,
 } from './core/serve/validate.js';
+export type { TaskJob } from './core/tasks/options.js';

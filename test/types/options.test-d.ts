@@ -10,11 +10,14 @@ import {
   type McpMountOptions,
   type ObserveOptions,
   type ProjectionName,
+  type TaskJob,
+  type TaskRunReport,
   validateMcpSchemas,
 } from 'mcp-mount';
 import { createMcpFetchHandler } from 'mcp-mount/adapter';
 import { mcp as fetchMcp } from 'mcp-mount/fetch';
 import { mcp } from 'mcp-mount/hono';
+import { createMemoryTaskStore } from 'mcp-mount/tasks/memory';
 import { describe, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import type { ACCESS_KEYS } from '../../src/core/access/settle.js';
@@ -91,6 +94,18 @@ describe('the groups', () => {
     createMcpFetchHandler([tool], { projection: (client) => (client.name === 'x' ? 'faithful' : 'flat') });
     createMcpFetchHandler([tool], { projection: { choose: () => 'flat' as ProjectionName, serve: ['flat'] } });
     createMcpFetchHandler([tool], { flattenUnionInput: true });
+  });
+
+  it('take tasks.run as a hook handed a { taskId, tool } job; the handler runs that job and reports how', () => {
+    const store = createMemoryTaskStore();
+    const queued: TaskJob[] = [];
+    const mount = createMcpFetchHandler([tool], { tasks: { store, run: (job) => void queued.push(job) } });
+    createMcpFetchHandler([tool], { tasks: { store, run: async (job) => void (await Promise.resolve(job.taskId)) } });
+    expectTypeOf<TaskJob>().toEqualTypeOf<{ readonly taskId: string; readonly tool: string }>();
+    expectTypeOf(mount.runTask).parameter(0).toEqualTypeOf<TaskJob>();
+    expectTypeOf(mount.runTask).returns.resolves.toEqualTypeOf<TaskRunReport>();
+    // @ts-expect-error the hook is handed a job, not a request
+    createMcpFetchHandler([tool], { tasks: { store, run: (job: Request) => void job } });
   });
 });
 

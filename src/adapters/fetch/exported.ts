@@ -39,7 +39,12 @@ export function exportedHandler<Env>(handler: McpFetchHandler<FetchHost<Env>>, p
   const fetch = async (request: Request, env?: Env, ctx?: ExecutionContextLike) => {
     if (path !== undefined && new URL(request.url).pathname !== path) return new Response('Not Found', { status: 404 });
     // Bun's server and Deno's handler info carry the connection's address; a Worker's bindings do not.
-    return handler.fetch(request, { host: { env: env as Env, ctx }, remoteAddress: connectionAddress(env, request) });
+    // A Worker's `waitUntil` keeps a task's run going after the response that answered its creation.
+    return handler.fetch(request, {
+      host: { env: env as Env, ctx },
+      remoteAddress: connectionAddress(env, request),
+      ...(typeof ctx?.waitUntil === 'function' && { waitUntil: (promise: Promise<unknown>) => ctx.waitUntil(promise) }),
+    });
   };
   const exported = Object.defineProperty({ fetch }, 'handler', { value: handler, enumerable: false });
   return exported as unknown as McpExportedHandler<Env>;

@@ -44,13 +44,29 @@ export function mcp<E extends Env = any, S extends AnyZodObject = never, R = z.o
   options: McpMountOptions<S, R> = {},
 ): MiddlewareHandler<E> & { handler: McpFetchHandler<HonoHost<E>> } {
   const handler = createMcpFetchHandler(tools, options);
-  const middleware: MiddlewareHandler<E> = async (c) =>
-    handler.fetch(await unreadRequest(c), {
+  const middleware: MiddlewareHandler<E> = async (c) => {
+    const waitUntil = executionWaitUntil(c);
+    return handler.fetch(await unreadRequest(c), {
       host: { env: c.env, context: c },
       authInfo: c.get('authInfo' as never),
       remoteAddress: connectionAddress(c.env, c.req.raw),
+      ...(waitUntil && { waitUntil }),
     });
+  };
   return Object.assign(middleware, { handler });
+}
+
+/**
+ * The runtime's `waitUntil` where Hono has an execution context (Cloudflare Workers; Hono's getter throws
+ * elsewhere), so a task's run outlives the response that answered its creation.
+ */
+function executionWaitUntil(c: Context): ((promise: Promise<unknown>) => void) | undefined {
+  try {
+    const ctx = c.executionCtx;
+    return typeof ctx?.waitUntil === 'function' ? (promise) => ctx.waitUntil(promise) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -24,7 +24,6 @@ import type { Observer } from '../observe/settle.js';
 import type { CheckedCall } from './input-carrier.js';
 import { toolSignals } from './logging.js';
 import type { RequestState } from './request-state.js';
-import type { TaskSlot } from './task-call.js';
 import {
   errorWithinSchema,
   isInputRequired,
@@ -35,6 +34,7 @@ import {
   withNotice,
   withStructured,
 } from './result.js';
+import type { TaskSlot } from './task-call.js';
 
 /**
  * Runs one checked call. `slot`, for a call that may run as a task (task-call.ts): the handler runs on its
@@ -90,6 +90,8 @@ export function executor(prepared: PreparedTool, policy: RunPolicy): Executor {
       finish(false, { error: text });
       return errorResult(text);
     }
+    // Handed to a queue (`tasks.run`): checked, and run by the queue's consumer, where it is reported.
+    if (slot?.queue) return slot.queue(call, mcp.http?.authInfo ?? state.authInfo);
     const admission = admitCall(limits, observer, prepared.name, state);
     if (!admission.ok) {
       finish(false, { error: admission.text });

@@ -16,10 +16,12 @@ import type { Observer } from '../observe/settle.js';
 import { servedTools } from '../prepare/policy.js';
 import type { ValidationReport } from '../prepare/report.js';
 import { reportOf } from '../prepare/report.js';
+import type { TaskJob } from '../tasks/options.js';
 import { callPolicy, type MountConfig } from './config.js';
 import { registration } from './registration.js';
 import type { FetchExtras } from './request-state.js';
 import { type RequestPath, serveRequests } from './requests.js';
+import { type TaskRunReport, taskConsumer } from './task-consumer.js';
 
 export type { FetchExtras } from './request-state.js';
 
@@ -37,6 +39,24 @@ export interface McpFetchHandler<Host = unknown> {
   fetch(request: Request, extras?: FetchExtras<Host>): Promise<Response>;
   /** Aborts in-flight exchanges. */
   close(): Promise<void>;
+  /**
+   * Runs a task handed to a queue (`tasks.run`), in a queue's worker: call it with the job the hook was given,
+   * on a mount serving the same tools with the same `tasks.store`. Claims the task with a lease (a job
+   * delivered twice, or to two workers, runs once: the other gets `{ ran: false }`), checks and parses the
+   * stored arguments with the tool's schema, runs the handler with `ctx.signal` (aborted on the client's
+   * cancel, a lost lease, `task.timeoutMs`), `ctx.task.status` and input rounds (`inputRequired`), heartbeats
+   * every third of `tasks.leaseMs`, and settles the task. `ctx.authInfo` is the caller's without its token
+   * (`token: ''`: tokens are never stored); `ctx.request` is undefined; `extras.host` is `ctx.host`. Resolves
+   * when the task has ended, with how (`TaskRunReport`); the handler's throws end the task as in the accepting
+   * process and never reject this.
+   * @throws TypeError (a rejection) for a mount without `tasks`, or a job without a `taskId`; what the store
+   *   rejects with when it fails to claim (the queue may deliver the job again: the claim is fenced).
+   * @example
+   * ```ts
+   * new Worker('mcp-tasks', (job) => mount.runTask(job.data), { connection });
+   * ```
+   */
+  runTask(job: TaskJob, extras?: Pick<FetchExtras<Host>, 'host'>): Promise<TaskRunReport>;
   /**
    * The startup probe's report for this mount: `projections[name].tools` are exactly what `tools/list` serves a
    * client of that projection; `tools`, the default projection's.
@@ -86,6 +106,10 @@ export function serveMount<Host>(config: MountConfig, preparation: Preparation):
     },
     close: serve.close,
     fetch: guarded(access, observer, serve.fetch),
+    runTask: taskConsumer(
+      { ...(config.tasks && { tasks: config.tasks }), observer, projection: prepare.projection },
+      registrations,
+    ),
   };
   switches.set(handler, paths);
   return handler;

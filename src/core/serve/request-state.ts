@@ -26,6 +26,12 @@ export interface FetchExtras<Host = unknown> {
    * instead.
    */
   remoteAddress?: string;
+  /**
+   * The platform's way to keep work going after the response (a Worker's `ctx.waitUntil`, Vercel's
+   * `waitUntil`): a task run in the process that accepted its call is handed to it, so the run is not cut
+   * with the request (within the platform's own limit on such work). Left out on Node, where it goes on.
+   */
+  waitUntil?: (promise: Promise<unknown>) => void;
 }
 
 /** What the executor needs to know about the request it serves. */

@@ -9,11 +9,14 @@ import { type AuthInfo, type CallToolResult, ProtocolError, type ServerContext }
 import { errorResult, maskedText } from '../observe/failure.js';
 import { observeError } from '../observe/observe.js';
 import type { Observer } from '../observe/settle.js';
+import { queuedCall } from '../tasks/job.js';
 import { cancelTask, getTask, isTaskRequestError, type TaskAsker, updateTask } from '../tasks/requests.js';
-import { type CallOutcome, runTaskCall } from '../tasks/run.js';
+import { type CallOutcome, handToQueue, type QueueCall, runTaskCall } from '../tasks/run.js';
 import { type CallerTasks, callerOwner, type TasksPolicy, type ToolTaskPolicy, taskRoute } from '../tasks/settle.js';
 import type { JsonObject } from '../tasks/store.js';
 import { createTaskResult, declaresTasks, missingTasksCapability } from '../tasks/wire.js';
+import type { CheckedCall } from './input-carrier.js';
+import type { ToolResult } from './result.js';
 import type { TaskMethods } from './sdk/tasks.js';
 import type { Retry } from './sdk/tools-call.js';
 
@@ -27,6 +30,11 @@ export interface TaskSlot {
   thrown?: ProtocolError;
   /** Sets the task's status message: the handler's `ctx.task.status`. */
   status?: (message: string) => Promise<void>;
+  /**
+   * Set when the call goes to a queue (`tasks.run`): the executor hands it the checked call (and who made it)
+   * instead of running the handler; what it resolves to is not the request's answer (`around` makes that).
+   */
+  queue?: (call: CheckedCall, authInfo: AuthInfo | undefined) => Promise<ToolResult>;
 }
 
 /** What one task-capable call runs with. */
@@ -35,6 +43,8 @@ export interface TaskCallSetup {
   readonly tool: ToolTaskPolicy;
   readonly name: string;
   readonly observer: Observer;
+  /** The platform's `waitUntil` (`FetchExtras.waitUntil`): a task's run outlives the response through it. */
+  readonly keep?: (rest: Promise<unknown>) => void;
 }
 
 /**
@@ -63,6 +73,8 @@ export function taskCall(setup: TaskCallSetup): {
       throw new ProtocolError(error.code, error.message, error.data);
     }
     if (route === 'plain') return next();
+    const { tasks } = setup;
+    if (tasks?.run) return queued(setup, { ...tasks, run: tasks.run }, slot, caller.owner!, next);
     const answer = await runTaskCall({
       tasks: setup.tasks!,
       tool: setup.tool,
@@ -88,6 +100,7 @@ export function taskCall(setup: TaskCallSetup): {
           phase: 'task',
           tool: setup.name,
         }),
+      ...(setup.keep && { keep: setup.keep }),
     }).catch((error: unknown) => {
       throw forClient(setup.observer, setup.name, error);
     });
@@ -97,6 +110,54 @@ export function taskCall(setup: TaskCallSetup): {
   };
   return { slot, around };
 }
+
+/**
+ * A call handed to a queue (`tasks.run`): the SDK's handling runs as for any call (the scope challenge, the
+ * argument check, a rate refusal), and once the executor reaches the handler it hands the call over instead
+ * (`slot.queue`): the task is created unclaimed and given to the hook. The request is answered with the task;
+ * a call refused before it reached the handler, with the SDK's answer.
+ */
+async function queued(
+  setup: TaskCallSetup,
+  tasks: QueueCall['tasks'],
+  slot: TaskSlot,
+  owner: string,
+  next: () => Promise<unknown>,
+): Promise<unknown> {
+  const { observer, name } = setup;
+  let handed: ReturnType<typeof handToQueue> | undefined;
+  slot.queue = (call, authInfo) => {
+    handed = handToQueue({
+      tasks,
+      tool: setup.tool,
+      name,
+      owner,
+      call: queuedCall(name, call.args, authInfo),
+      failure: (error) => {
+        const errorId = observeError(observer, error, { phase: 'task', tool: name });
+        return { code: -32603, message: maskedText(observer, `Tool ${name}`, errorId, error) };
+      },
+      onTrouble: (error) => void observeError(observer, error, { phase: 'task', tool: name }),
+    });
+    // What the SDK makes of this is not sent: the request's answer is made from `handed` below.
+    return handed.then(
+      () => HANDED,
+      () => HANDED,
+    );
+  };
+  const value = await next().catch((error: unknown) => {
+    if (!handed) throw error;
+  });
+  if (!handed) return value;
+  const answer = await handed.catch((error: unknown) => {
+    throw forClient(observer, name, error);
+  });
+  if (answer.kind === 'task') return createTaskResult(answer.view);
+  return errorResult(`Tool ${name}: this caller has too many open tasks; retry when one finishes`);
+}
+
+/** What the executor returns for a call it handed to a queue (never sent). */
+const HANDED: ToolResult = Object.freeze({ content: [] });
 
 /**
  * What decides how a request's call runs: its era, whether its `_meta` declared the extension (the SDK lifts
@@ -117,7 +178,7 @@ export function callerTasks(
 }
 
 /** A finished call as its task ends: failed with the JSON-RPC error the handler threw, else its result. */
-function outcomeOf(value: unknown, slot: TaskSlot): CallOutcome {
+export function outcomeOf(value: unknown, slot: TaskSlot): CallOutcome {
   if (slot.thrown) {
     const { code, message, data } = slot.thrown;
     return { status: 'failed', error: { code, message, ...(data !== undefined && { data: data as JsonObject }) } };
@@ -139,7 +200,7 @@ function outcomeOf(value: unknown, slot: TaskSlot): CallOutcome {
 }
 
 /** A round of input requests (an `InputRequiredResult`) with its `inputRequests`. */
-function isInputRequest(value: unknown): value is { inputRequests: object; requestState?: unknown } {
+export function isInputRequest(value: unknown): value is { inputRequests: object; requestState?: unknown } {
   if (typeof value !== 'object' || value === null) return false;
   const { resultType, inputRequests } = value as { resultType?: unknown; inputRequests?: unknown };
   return resultType === 'input_required' && typeof inputRequests === 'object' && inputRequests !== null;

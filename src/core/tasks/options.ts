@@ -34,4 +34,35 @@ export interface TasksOptions {
    * opts in here. An authenticated caller's tasks are bound to its token's issuer, client id and subject.
    */
   anonymousOwner?: (context: { request: Request; host: unknown }) => string | undefined;
+  /**
+   * Hands each task to a queue instead of running it in the process that accepted the call. Called once per
+   * task, after the task is stored (a `tasks/get` of its id already succeeds on every replica) and before the
+   * CreateTaskResult is answered, with a small JSON-serialisable `TaskJob`: add it to your queue. The queue's
+   * worker calls `handler.runTask(job)` on a mount serving the same tools and store, which claims the task
+   * (once, however often the job is delivered), parses the stored arguments and runs the handler.
+   *
+   * With `run`, a call that may become a task (a 2026-07-28 client that declared the extension) becomes one at
+   * once: the tool's `inlineMs` is not waited for. The arguments are checked here as for any call (an invalid
+   * call is answered `isError`, no task made), and parsed again by the consumer, whose parse the handler gets.
+   * A hook that throws or rejects leaves the task `failed` (with a masked error id; `onError` hears the error,
+   * phase `task`); the client still gets the task. Default: none, the task runs where the call landed.
+   *
+   * @example
+   * ```ts
+   * const queue = new Queue('mcp-tasks', { connection });
+   * tasks: { store, run: (job) => queue.add('task', job, { jobId: job.taskId }).then(() => undefined) }
+   * ```
+   */
+  run?: (job: TaskJob) => Promise<void> | void;
+}
+
+/**
+ * What `tasks.run` hands a queue: which task, and which tool runs it (for routing and logs). JSON-serialisable
+ * and small: the arguments and the caller stay in the task store, where the consumer's claim reads them.
+ */
+export interface TaskJob {
+  /** The task's id, as the client sees it. */
+  readonly taskId: string;
+  /** The tool's name. */
+  readonly tool: string;
 }

@@ -20,16 +20,12 @@ export type TaskCallAnswer<T> =
   /** The caller has `maxOpen` open tasks: the call was stopped (its signal aborted) and no task made. */
   | { kind: 'full' };
 
-/** One call, as `runTaskCall` runs it. */
-export interface TaskCall<T> {
+/**
+ * One task's run under a lease, as the default run (`runLeased`) does it wherever it holds the lease: in the
+ * process that accepted the call (`runTaskCall`), or in a queue's consumer that claimed the task.
+ */
+export interface TaskRun<T> {
   readonly tasks: TasksPolicy;
-  readonly tool: ToolTaskPolicy;
-  /** The caller's owner key (`callerOwner`). */
-  readonly owner: string;
-  /** What the store keeps for the call (the tool's name): opaque to it. */
-  readonly call: JsonValue;
-  /** The request's signal: followed until the task exists, then no longer (the request has been answered). */
-  readonly parent: AbortSignal;
   /**
    * Starts the call on `signal`, which aborts on the client's cancel, a lost lease, or a full store;
    * `status` sets the task's status message (kept until the task exists, then written; never rejects).
@@ -49,6 +45,29 @@ export interface TaskCall<T> {
   onTrouble?(what: { step: 'heartbeat' | 'update' | 'settle'; refused?: Refused; error?: unknown }): void;
 }
 
+/** One call, as `runTaskCall` runs it: a run, and what its task is created with. */
+export interface TaskCall<T> extends TaskRun<T> {
+  readonly tool: ToolTaskPolicy;
+  /** The caller's owner key (`callerOwner`). */
+  readonly owner: string;
+  /** What the store keeps for the call (the tool's name): opaque to it. */
+  readonly call: JsonValue;
+  /** The request's signal: followed until the task exists, then no longer (the request has been answered). */
+  readonly parent: AbortSignal;
+  /**
+   * Handed the rest of the task's run once the task exists, which settles when the task does: a Worker's
+   * `waitUntil`, so that the run outlives the response. Left out: the run goes on on its own (Node).
+   */
+  keep?(rest: Promise<unknown>): void;
+}
+
+/**
+ * How a task's run ended for the process that ran it: the status it settled the task with, or `lost` (the
+ * store refused or failed the settle, or the lease lapsed: the task reads `failed` by now), or `cancelled`
+ * (the client cancelled it while it ran).
+ */
+export type RunEnd = 'completed' | 'failed' | 'cancelled' | 'lost';
+
 /** The reason `ctx.signal` carries when the client cancelled the task. */
 const CANCELLED = 'Task cancelled by the client';
 
@@ -67,20 +86,8 @@ export async function runTaskCall<T>(run: TaskCall<T>): Promise<TaskCallAnswer<T
   if (run.parent.aborted) follow();
   else run.parent.addEventListener('abort', follow, { once: true });
   let running: Promise<T> | undefined;
-  // The status message: kept while the task does not exist, written through the current lease once it does.
-  const held: { lease?: Lease; message?: string } = {};
-  const status = async (message: string) => {
-    if (typeof message !== 'string') return;
-    if (held.lease === undefined) {
-      held.message = message;
-      return;
-    }
-    try {
-      await run.tasks.store.update(held.lease, { statusMessage: message });
-    } catch (error) {
-      run.onTrouble?.({ step: 'update', error });
-    }
-  };
+  const held: Held = {};
+  const status = statusOf(run, held);
   try {
     if (run.tool.inlineMs > 0) {
       running = run.start(controller.signal, status);
@@ -110,11 +117,102 @@ export async function runTaskCall<T>(run: TaskCall<T>): Promise<TaskCallAnswer<T
     held.lease = created.lease!;
     running ??= run.start(controller.signal, status);
     if (held.message !== undefined) void status(held.message);
-    void carryOn(run, running, held, controller);
+    const rest = carryOn(run, running, held, controller);
+    run.keep?.(rest);
     return { kind: 'task', view: created.task };
   } finally {
     run.parent.removeEventListener('abort', follow);
   }
+}
+
+/** One call handed to a queue, as `handToQueue` creates and hands it. */
+export interface QueueCall {
+  readonly tasks: TasksPolicy & { readonly run: NonNullable<TasksPolicy['run']> };
+  readonly tool: ToolTaskPolicy;
+  readonly name: string;
+  readonly owner: string;
+  /** What the consumer reads when it claims the task (`queuedCall`). */
+  readonly call: JsonValue;
+  /**
+   * The error a task is failed with when the hook threw: reports `error` (to `onError`) and words what the
+   * client reads, masked.
+   */
+  failure(error: unknown): TaskError;
+  /** The store failed while the task was being failed. */
+  onTrouble?(error: unknown): void;
+}
+
+/**
+ * Creates the task unclaimed, then hands it to `tasks.run`: the task exists (durably) before the hook hears of
+ * it, and the hook has taken it before the request is answered. A hook that throws leaves the task `failed`,
+ * unless a consumer has claimed it already (the claim fences the two); the answer is then the task as it
+ * reads after that.
+ * @throws what the store's `create` rejects with.
+ */
+export async function handToQueue(queue: QueueCall): Promise<{ kind: 'task'; view: TaskView } | { kind: 'full' }> {
+  const { tasks, tool } = queue;
+  const created = await tasks.store.create({
+    owner: queue.owner,
+    ttlMs: tool.ttlMs,
+    pollIntervalMs: tool.pollIntervalMs,
+    call: queue.call,
+    ...(tasks.maxOpen !== undefined && { maxOpen: tasks.maxOpen }),
+  });
+  if (!created.ok) return { kind: 'full' };
+  try {
+    await tasks.run({ taskId: created.task.taskId, tool: queue.name });
+    return { kind: 'task', view: created.task };
+  } catch (error) {
+    const failed = queue.failure(error);
+    try {
+      const claimed = await tasks.store.claim(created.task.taskId, tasks.leaseMs);
+      if (claimed.ok) await tasks.store.settle(claimed.lease, { status: 'failed', error: failed });
+      const view = await tasks.store.get(queue.owner, created.task.taskId);
+      return { kind: 'task', view: view ?? created.task };
+    } catch (trouble) {
+      queue.onTrouble?.(trouble);
+      return { kind: 'task', view: created.task };
+    }
+  }
+}
+
+/**
+ * The default run of a task whose lease is held already (a queue's consumer claimed it): the call started on
+ * the run's signal, heartbeats, input rounds, and the settle. Resolves once the task is settled, or the run
+ * stopped for a cancel or a lost lease; never rejects (the store's trouble goes to `onTrouble`).
+ */
+export function runLeased<T>(run: TaskRun<T>, lease: Lease): Promise<RunEnd> {
+  const controller = new AbortController();
+  const held: Held = { lease };
+  let running: Promise<T>;
+  try {
+    running = run.start(controller.signal, statusOf(run, held));
+  } catch (error) {
+    running = Promise.reject(error);
+  }
+  return carryOn(run, running, held, controller);
+}
+
+/** The current lease (none until the task exists) and a status message set before it did. */
+interface Held {
+  lease?: Lease;
+  message?: string;
+}
+
+/** The status message: kept while the task does not exist, written through the current lease once it does. */
+function statusOf(run: TaskRun<unknown>, held: Held): (message: string) => Promise<void> {
+  return async (message) => {
+    if (typeof message !== 'string') return;
+    if (held.lease === undefined) {
+      held.message = message;
+      return;
+    }
+    try {
+      await run.tasks.store.update(held.lease, { statusMessage: message });
+    } catch (error) {
+      run.onTrouble?.({ step: 'update', error });
+    }
+  };
 }
 
 /** While the task waits for input, the heartbeat also polls for the answers this often at most. */
@@ -124,7 +222,12 @@ const INPUT_POLL_MS = 200;
  * The task's run after its creation: heartbeats until the call ends (more often while it waits for input),
  * a round of input requests stored and the call resumed with their answers, then the settle.
  */
-async function carryOn<T>(run: TaskCall<T>, running: Promise<T>, held: { lease?: Lease }, controller: AbortController) {
+async function carryOn<T>(
+  run: TaskRun<T>,
+  running: Promise<T>,
+  held: Held,
+  controller: AbortController,
+): Promise<RunEnd> {
   const heartbeat = new Heartbeat(run, held, controller);
   heartbeat.schedule();
   let outcome: TaskOutcome;
@@ -136,15 +239,16 @@ async function carryOn<T>(run: TaskCall<T>, running: Promise<T>, held: { lease?:
   heartbeat.end();
   // Cancelled, or the lease lost: the store settled the task already, and would refuse this run's outcome.
   const reason = (controller.signal.reason as { message?: unknown } | undefined)?.message;
-  if (reason === CANCELLED || reason === LOST) return;
-  await settle(run, heartbeat.lease, outcome);
+  if (reason === CANCELLED) return 'cancelled';
+  if (reason === LOST) return 'lost';
+  return settle(run, heartbeat.lease, outcome);
 }
 
 /**
  * What the call comes to once every round of input requests it makes is answered: each round stored as the
  * task's `inputRequests`, and the call resumed with the answers.
  */
-async function finalValue<T>(run: TaskCall<T>, running: Promise<T>, heartbeat: Heartbeat<T>): Promise<T> {
+async function finalValue<T>(run: TaskRun<T>, running: Promise<T>, heartbeat: Heartbeat<T>): Promise<T> {
   let value = await running;
   for (let asked = run.inputRequests?.(value); asked && run.resume; asked = run.inputRequests?.(value)) {
     const updated = await run.tasks.store.update(heartbeat.lease, { inputRequests: asked });
@@ -155,15 +259,20 @@ async function finalValue<T>(run: TaskCall<T>, running: Promise<T>, heartbeat: H
   return value;
 }
 
-/** Settles the task with `outcome`; a refusal (a settle after a cancel excepted) or a failure is trouble. */
-async function settle<T>(run: TaskCall<T>, lease: Lease, outcome: TaskOutcome): Promise<void> {
+/**
+ * Settles the task with `outcome`; a refusal (a settle after a cancel excepted) or a failure is trouble.
+ * How the run ended: the outcome's status when this settle ended the task.
+ */
+async function settle<T>(run: TaskRun<T>, lease: Lease, outcome: TaskOutcome): Promise<RunEnd> {
   try {
     const settled = await run.tasks.store.settle(lease, outcome);
-    const cancelled = !settled.ok && settled.reason === 'settled' && settled.status === 'cancelled';
-    if (!settled.ok && !cancelled) run.onTrouble?.({ step: 'settle', refused: settled });
+    if (settled.ok) return outcome.status;
+    if (settled.reason === 'settled' && settled.status === 'cancelled') return 'cancelled';
+    run.onTrouble?.({ step: 'settle', refused: settled });
   } catch (error) {
     run.onTrouble?.({ step: 'settle', error });
   }
+  return 'lost';
 }
 
 /**
@@ -179,11 +288,11 @@ class Heartbeat<T> {
   // the task as it was before, and must not be taken for the answers.
   private round = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
-  private readonly run: TaskCall<T>;
-  private readonly held: { lease?: Lease };
+  private readonly run: TaskRun<T>;
+  private readonly held: Held;
   private readonly controller: AbortController;
 
-  constructor(run: TaskCall<T>, held: { lease?: Lease }, controller: AbortController) {
+  constructor(run: TaskRun<T>, held: Held, controller: AbortController) {
     this.run = run;
     this.held = held;
     this.controller = controller;

@@ -11,7 +11,7 @@ import type { TasksOptions } from './options.js';
 import { type TaskStore, taskOwner } from './store.js';
 
 /** The keys `tasks` takes: one list, tied to `TasksOptions` by the compiler. */
-export const TASKS_KEYS = optionKeys<TasksOptions>()(['store', 'leaseMs', 'maxOpen', 'anonymousOwner']);
+export const TASKS_KEYS = optionKeys<TasksOptions>()(['store', 'leaseMs', 'maxOpen', 'anonymousOwner', 'run']);
 
 /** The keys a tool's `task` takes. */
 const TOOL_TASK_KEYS = optionKeys<ToolTaskOptions>()(['support', 'inlineMs', 'ttlMs', 'pollIntervalMs', 'timeoutMs']);
@@ -30,6 +30,8 @@ export interface TasksPolicy {
   readonly heartbeatMs: number;
   readonly maxOpen?: number;
   readonly anonymousOwner?: TasksOptions['anonymousOwner'];
+  /** Hands each task to a queue; undefined: the default run, in the process that accepted the call. */
+  readonly run?: TasksOptions['run'];
 }
 
 /** One tool's `task`, defaulted. Frozen. */
@@ -56,6 +58,7 @@ export function settleTasks(tasks: TasksOptions | undefined): TasksPolicy | unde
     );
   }
   hookOption('tasks.anonymousOwner', tasks.anonymousOwner);
+  hookOption('tasks.run', tasks.run);
   const leaseMs = positiveInteger('tasks.leaseMs', tasks.leaseMs, DEFAULT_LEASE_MS);
   return Object.freeze({
     store,
@@ -63,6 +66,7 @@ export function settleTasks(tasks: TasksOptions | undefined): TasksPolicy | unde
     heartbeatMs: Math.max(1, Math.floor(leaseMs / 3)),
     ...(tasks.maxOpen !== undefined && { maxOpen: positiveInteger('tasks.maxOpen', tasks.maxOpen) }),
     ...(tasks.anonymousOwner && { anonymousOwner: tasks.anonymousOwner }),
+    ...(tasks.run && { run: tasks.run }),
   });
 }
 

@@ -1,11 +1,12 @@
 /**
  * One task-capable call as `runTaskCall` runs it, on the in-memory store with a clock the test moves: inline
  * within the wait, a task past it, the signal aborted when the lease is lost or the caller is over its cap,
- * a failing store, and what is reported as trouble.
+ * a failing store, and what is reported as trouble. And a call handed to a queue (`handToQueue`): created
+ * before the hook hears of it, failed when the hook throws unless a consumer's claim came first.
  */
 import { describe, expect, it } from 'vitest';
 import { createMemoryTaskStore } from '../../../src/core/tasks/memory.js';
-import { type CallOutcome, runTaskCall, type TaskCall } from '../../../src/core/tasks/run.js';
+import { type CallOutcome, handToQueue, runTaskCall, type TaskCall } from '../../../src/core/tasks/run.js';
 import { settleTasks, settleToolTask } from '../../../src/core/tasks/settle.js';
 import { LAPSED_ERROR, type TaskStore, taskOwner } from '../../../src/core/tasks/store.js';
 
@@ -107,5 +108,53 @@ describe('runTaskCall', () => {
       view = await store.get(owner, answer.view.taskId);
     }
     expect(view).toMatchObject({ status: 'completed', result: { content: [{ type: 'text', text: 'late' }] } });
+  });
+});
+
+describe('handToQueue', () => {
+  const queue = (store: TaskStore, run: (job: { taskId: string; tool: string }) => Promise<void> | void) => {
+    const tasks = settleTasks({ store, leaseMs: 60_000, run })!;
+    const tool = settleToolTask({ name: 'q', task: { support: 'required' } }, tasks)!;
+    return {
+      tasks: { ...tasks, run },
+      tool,
+      name: 'q',
+      owner,
+      call: { tool: 'q', arguments: {} },
+      failure: () => ({ code: -32603, message: 'Tool q failed (error id e1)' }),
+    };
+  };
+
+  it('creates the task unclaimed before the hook hears of it; a consumer can claim it once', async () => {
+    const store = createMemoryTaskStore();
+    const heard: Array<string | undefined> = [];
+    const answer = await handToQueue(
+      queue(store, async (job) => void heard.push((await store.get(owner, job.taskId))?.status)),
+    );
+    expect(answer.kind).toBe('task');
+    expect(heard).toEqual(['working']);
+    const taskId = (answer as { view: { taskId: string } }).view.taskId;
+    expect((await store.claim(taskId, 1_000)).ok).toBe(true);
+    expect(await store.claim(taskId, 1_000)).toEqual({ ok: false, reason: 'held' });
+  });
+
+  it('fails the task when the hook throws, unless a consumer claimed it first: then its run stands', async () => {
+    const store = createMemoryTaskStore();
+    const failed = await handToQueue(
+      queue(store, () => {
+        throw new Error('queue down');
+      }),
+    );
+    expect(failed).toMatchObject({
+      kind: 'task',
+      view: { status: 'failed', error: { code: -32603, message: 'Tool q failed (error id e1)' } },
+    });
+    const claimedFirst = await handToQueue(
+      queue(store, async (job) => {
+        await store.claim(job.taskId, 60_000);
+        throw new Error('acknowledged late');
+      }),
+    );
+    expect(claimedFirst).toMatchObject({ kind: 'task', view: { status: 'working' } });
   });
 });

@@ -5,16 +5,16 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineTool } from '../../../src/core/model/tool.js';
-import { createMcpFetchHandler } from '../../../src/core/serve/create-handler.js';
 import { settleOptions } from '../../../src/core/serve/config.js';
+import { createMcpFetchHandler } from '../../../src/core/serve/create-handler.js';
 import { createMemoryTaskStore } from '../../../src/core/tasks/memory.js';
 import {
   callerOwner,
   settleTasks,
   settleToolTask,
   type TasksPolicy,
-  taskRoute,
   type ToolTaskPolicy,
+  taskRoute,
 } from '../../../src/core/tasks/settle.js';
 import { taskOwner } from '../../../src/core/tasks/store.js';
 
@@ -28,6 +28,8 @@ describe('tasks options', () => {
     expect(Object.isFrozen(policy)).toBe(true);
     expect(settleTasks(undefined)).toBeUndefined();
     expect(settleTasks({ store, leaseMs: 9, maxOpen: 3 })).toMatchObject({ leaseMs: 9, heartbeatMs: 3, maxOpen: 3 });
+    const run = () => undefined;
+    expect(settleTasks({ store, run })).toEqual({ store, leaseMs: 30_000, heartbeatMs: 10_000, run });
   });
 
   it('refuses what cannot mean anything, naming the option', () => {
@@ -38,6 +40,7 @@ describe('tasks options', () => {
     expect(() => settleTasks({ store, anonymousOwner: 'x' as never })).toThrow(
       /tasks\.anonymousOwner must be a function/,
     );
+    expect(() => settleTasks({ store, run: {} as never })).toThrow(/tasks\.run must be a function/);
   });
 
   it('joins the mount as the `tasks` group, its keys checked like every group', () => {

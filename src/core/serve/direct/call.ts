@@ -11,9 +11,10 @@
  * first keep-alive. It then registers the called tool with the call's input passed through and the call in
  * flight as its callback, so the answer is the SDK's own and nothing is checked or run twice.
  */
-import { SdkError, SdkErrorCode, type ServerContext } from '@modelcontextprotocol/server';
+import { type CallToolResult, SdkError, SdkErrorCode, type ServerContext } from '@modelcontextprotocol/server';
 import { LazySignal } from '../../limits/lazy-signal.js';
 import type { CheckedCall } from '../input-carrier.js';
+import type { Registration } from '../registration.js';
 import type { RequestState } from '../request-state.js';
 import type { ToolResult } from '../result.js';
 import type { SdkExchange } from '../sdk/handler.js';
@@ -227,10 +228,23 @@ async function runCall(
   state: RequestState,
   mcp: ServerContext,
 ): Promise<ToolResult> {
+  const checked = await checkArguments(r, state, plan.arguments);
+  return 'refused' in checked ? checked.refused : r.run(checked.value, mcp, state);
+}
+
+/**
+ * A call's arguments through the tool's input carrier, as the SDK's `tools/call` handler puts them: the
+ * checked call, or the result the SDK answers for arguments its input schema refuses.
+ */
+export async function checkArguments(
+  r: Registration,
+  state: RequestState,
+  args: unknown,
+): Promise<{ value: CheckedCall } | { refused: CallToolResult }> {
   const { validate } = r.config(state).inputSchema['~standard'];
-  const checked = await validate(plan.arguments);
-  if (checked.issues) return refusedArguments(r.name, checked.issues.map(issueText));
-  return r.run(checked.value as CheckedCall, mcp, state);
+  const checked = await validate(args);
+  if (checked.issues) return { refused: refusedArguments(r.name, checked.issues.map(issueText)) };
+  return { value: checked.value as CheckedCall };
 }
 
 /** An issue as the SDK's `validateStandardSchema` words it. */

@@ -19,8 +19,8 @@ import { whenSent } from '../../http/responses.js';
 import { observeError } from '../../observe/observe.js';
 import { noMessage } from '../envelope.js';
 import type { RequestState } from '../request-state.js';
-import type { ToolSet } from '../tool-set.js';
 import { callerTasks, taskCall, taskMethods } from '../task-call.js';
+import type { ToolSet } from '../tool-set.js';
 import { type AcceptPlan, AS_SENT, acceptPlan, asAccepted } from './accept.js';
 import { openExchange } from './exchange.js';
 import { perRequestServer, type SdkSetup } from './server.js';
@@ -127,8 +127,11 @@ function populateServer(
   let withTask: ReturnType<typeof taskCall> | undefined;
   for (const r of tools.held(state)) {
     // A call holds one tool: a tool with `task` runs around the SDK's handling (task-call.ts).
+    const keep = state.extras?.waitUntil;
     const task =
-      state.call && r.task && taskCall({ tasks: setup.tasks, tool: r.task, name: r.name, observer: setup.observer });
+      state.call &&
+      r.task &&
+      taskCall({ tasks: setup.tasks, tool: r.task, name: r.name, observer: setup.observer, ...(keep && { keep }) });
     if (task) withTask = task;
     const registered = server.registerTool(r.name, r.config(state), (args: any, ctx: ServerContext) =>
       r.run(args, ctx, state, task ? task.slot : undefined),
