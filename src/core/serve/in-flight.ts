@@ -21,7 +21,10 @@ export interface CallCancel {
   readonly answer: AbortSignal;
 }
 
-/** One call being tracked: its cancel signals, and `end`, to call once its answer has been sent. */
+/**
+ * One call being tracked: its cancel signals, and `end`, to call once its answer has been sent.
+ * @internal named for the unit test; the mount reads it through `InFlightCalls.track`
+ */
 export interface TrackedCall {
   readonly cancel: CallCancel;
   end(): void;
@@ -41,6 +44,7 @@ export interface InFlightCalls {
  * Why a cancelled call's handler signal aborts (`ctx.signal.reason`): an `AbortError` `DOMException`, so
  * `fetch(url, { signal: ctx.signal })` stops too. The client's own `reason` text is not put in it: it is
  * whatever the client chose.
+ * @internal exported for the unit test
  */
 export const CANCELLED: DOMException = new DOMException(
   'The client cancelled this call (notifications/cancelled)',
