@@ -4,7 +4,8 @@
  *
  * On stateless HTTP the notification comes on a request of its own, and a request id is the client's choice
  * (clients count from 0 or 1): only a caller's own calls may be reached, so a call is tracked only for an
- * authenticated caller (its token's issuer, client id and subject, as its tasks are keyed: `tokenOwner`), and a
+ * authenticated caller, keyed by its token's issuer, client id and subject (`tokenOwner`) and by the token
+ * itself: the users of one OAuth client whose tokens carry no subject share an owner, never a token. A
  * notification cancels only when exactly one call of that caller holds that id here (two instances of one
  * client may run the same id at once; which one was meant cannot be told). An anonymous caller is never
  * tracked: anyone could guess its ids. The registry is this process's: a notification that lands on another
@@ -57,10 +58,9 @@ export function inFlightCalls(): InFlightCalls {
   return {
     track(call, authInfo) {
       const id = call?.requestId;
-      if (id === undefined || !authInfo) return undefined;
-      const owner = tokenOwner(authInfo);
+      const owner = id === undefined ? undefined : callerOf(authInfo);
       if (owner === undefined) return undefined;
-      const key = keyOf(owner, id);
+      const key = keyOf(owner, id!);
       const handler = new AbortController();
       const answer = new AbortController();
       const cancel = () => {
@@ -83,16 +83,24 @@ export function inFlightCalls(): InFlightCalls {
     },
     cancel(message, authInfo) {
       const id = cancelledId(message);
-      if (id === undefined || !authInfo) return false;
-      const owner = tokenOwner(authInfo);
+      const owner = id === undefined ? undefined : callerOf(authInfo);
       if (owner === undefined) return false;
-      const held = calls.get(keyOf(owner, id));
+      const held = calls.get(keyOf(owner, id!));
       if (held?.size !== 1) return false;
       const [cancel] = held;
       cancel!();
       return true;
     },
   };
+}
+
+/**
+ * Who may cancel a call: its token's owner and the token (held in memory for the call's life, never logged);
+ * undefined without credentials, an owner or a token.
+ */
+function callerOf(authInfo: AuthInfo | undefined): string | undefined {
+  const owner = authInfo && tokenOwner(authInfo);
+  return owner === undefined || !authInfo?.token ? undefined : `${owner}\n${authInfo.token}`;
 }
 
 /** 7 and "7" are different JSON-RPC ids; JSON keeps them apart, and an owner key from a request id. */

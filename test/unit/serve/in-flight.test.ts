@@ -33,6 +33,20 @@ describe('calls in flight', () => {
     expect(tracked.cancel.handler.aborted).toBe(false);
   });
 
+  it('a cancel from another user of the same OAuth client, whose tokens carry no subject, reaches nothing', () => {
+    const calls = inFlightCalls();
+    const alice = { token: 'alice-token', clientId: 'shared-app', scopes: [] };
+    const mallory = { token: 'mallory-token', clientId: 'shared-app', scopes: [] };
+    const tracked = calls.track({ requestId: 1 }, alice)!;
+    expect(calls.cancel(cancelOf(1), mallory)).toBe(false);
+    expect(tracked.cancel.handler.aborted).toBe(false);
+    expect(calls.cancel(cancelOf(1), alice)).toBe(true);
+  });
+
+  it('a call whose credentials carry no token is not tracked: nothing tells its callers apart', () => {
+    expect(inFlightCalls().track({ requestId: 1 }, { token: '', clientId: 'app', scopes: [] })).toBeUndefined();
+  });
+
   it('an anonymous call, or a token with no issuer, client id or subject, is not tracked', () => {
     const calls = inFlightCalls();
     expect(calls.track({ requestId: 1 }, undefined)).toBeUndefined();
