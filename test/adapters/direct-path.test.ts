@@ -74,6 +74,21 @@ for (const [name, start] of [
     });
     afterAll(() => served.close());
 
+    it('sends a complete answer whole, with Content-Length, to anonymous and authenticated callers alike', async () => {
+      for (const authorized of [false, true]) {
+        for (const era of ['legacy', 'modern'] as const) {
+          const spec = { era, tool: 'add', args: { a: 1, b: 2 }, id: 40, authorized };
+          const response = await fetch(requestOf(spec, `${served.origin}/mcp`)());
+          const text = await response.text();
+          expect(text, `${era}, authorized ${authorized}`).toContain('"id":40');
+          expect(
+            [response.headers.get('transfer-encoding'), response.headers.get('content-length')],
+            `${era}, authorized ${authorized}`,
+          ).toEqual([null, String(new TextEncoder().encode(text).byteLength)]);
+        }
+      }
+    });
+
     it('answers each kind of call, in both eras, with the SDK path’s status, headers and body', async () => {
       // A call the direct path answers alone connects no per-request server.
       const connects = vi.spyOn(McpServer.prototype, 'connect');

@@ -168,6 +168,21 @@ describe.each(adapters)('%s', (_name, build) => {
     expect((await response.json()).error.message).toMatch(/^Internal server error: the request body was already read/);
   });
 
+  it('reads a body decoded in front of the mount (Content-Encoding kept, Content-Length of the encoded bytes) as a stream, stopping at the limit', async () => {
+    const serve = build(tools, { ...options, limits: { maxRequestBodyBytes: LIMIT } });
+    let pulled = 0;
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled += 500;
+        controller.enqueue(new Uint8Array(500).fill(0x78));
+      },
+    });
+    const response = await serve(post(endless, { 'content-length': '100', 'content-encoding': 'gzip' }));
+    expect(response.status).toBe(413);
+    // Read up to the limit and a chunk or two the stream had queued, never to the end of an endless body.
+    expect(pulled).toBeLessThan(LIMIT * 4);
+  });
+
   it('reads a body whose Content-Length is within the limit, and answers 413 when it holds more than it claimed', async () => {
     const serve = build(tools, { ...options, limits: { maxRequestBodyBytes: LIMIT } });
     const small = rpc('tools/list');

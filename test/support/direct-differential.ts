@@ -292,6 +292,8 @@ export function namedCalls(): Array<[string, CallSpec]> {
     ...both('input request', { tool: 'ask', args: {}, id: 22 }),
     ...both('the context a handler sees', { tool: 'context', args: {}, id: 23 }),
     ...both('_meta with a key of its own', { tool: 'context', args: {}, id: 28, meta: { 'example.com/k': 1 } }),
+    // JSON text makes `__proto__` an own key, which the SDK's schemas drop.
+    ...both('_meta with an own __proto__', { tool: 'context', args: {}, id: 30, meta: JSON.parse('{"__proto__":{"x":1}}') }),
     ...both('id 0', { tool: 'add', args: { a: 1, b: 1 }, id: 0 }),
     ...both('id 1.5', { tool: 'add', args: { a: 1, b: 1 }, id: 1.5 }),
     ...both('id null', { tool: 'add', args: { a: 1, b: 1 }, id: null }),

@@ -16,11 +16,26 @@ export function jsonRpcError(
   });
 }
 
+/** Responses whose body the mount wrote as one string (`wholeBody`). */
+const wholeBodies = new WeakSet<Response>();
+
+/** Marks `response` as one whose body is a complete string, for `whenSent`; returns it. */
+export function wholeBody(response: Response): Response {
+  wholeBodies.add(response);
+  return response;
+}
+
 /**
  * The response, with `done` called once it has been sent: at once for a complete (non-streaming) body, and
  * for an event stream when it ends, fails or is cancelled by the client.
  */
 export function whenSent(response: Response, done: () => void): Response {
+  // A body the mount wrote whole is sent at once; its `body` is not read (on the Node bridge that would make
+  // the answer a stream, sent chunked).
+  if (wholeBodies.has(response)) {
+    done();
+    return response;
+  }
   const stream = response.body;
   if (!stream || !isEventStream(response.headers.get('content-type'))) {
     done();

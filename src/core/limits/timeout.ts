@@ -40,7 +40,10 @@ export async function withTimeout<T>(
   let settled: Promise<void> = Promise.resolve();
   const deadline = new Promise<Timed<T>>((resolve) => {
     timer = setTimeout(() => {
-      lazy.abort(new DOMException(`timed out after ${timeoutMs} ms`, 'TimeoutError'));
+      // A client that left or cancelled before the deadline keeps its reason, as it would had the signal
+      // been read and followed it (read now: the deadline is rare).
+      const first = parent();
+      lazy.abort(first.aborted ? first.reason : new DOMException(`timed out after ${timeoutMs} ms`, 'TimeoutError'));
       resolve({ timedOut: true, settled });
     }, timeoutMs);
   });

@@ -124,11 +124,17 @@ async function readBody(request: Request, maxBytes: number): Promise<BodyRead> {
 
 const decoder = new TextDecoder();
 
-/** The body length a request declares: a `Content-Length` of digits only, on a request without `Transfer-Encoding`. */
+/**
+ * The body length a request declares, where the bytes that arrive are those the header counted: a
+ * `Content-Length` of digits only, on a request without `Transfer-Encoding` or `Content-Encoding`. A body
+ * decoded in front of the mount (a middleware that decompresses an upload into a new `Request`) keeps the
+ * header of the bytes it was sent as, and is read as a stream under the limit.
+ */
 function declaredLength(headers: Headers): number | undefined {
   const length = headers.get('content-length');
-  if (length === null || !DIGITS.test(length) || headers.has('transfer-encoding')) return undefined;
-  return Number(length);
+  if (length === null || !DIGITS.test(length.trim())) return undefined;
+  if (headers.has('transfer-encoding') || headers.has('content-encoding')) return undefined;
+  return Number(length.trim());
 }
 
 const DIGITS = /^\d{1,15}$/;

@@ -91,4 +91,26 @@ describe('withTimeout', () => {
     );
     expect(timed).toEqual({ timedOut: false, value: 'client gone' });
   });
+
+  it('keeps the reason of a client that left before the deadline, for a signal first read after it', async () => {
+    const parent = new AbortController();
+    parent.abort('client gone');
+    let read: (() => AbortSignal) | undefined;
+    const timed = await withTimeout(1, () => parent.signal, (signal) => {
+      read = signal;
+      return new Promise<never>(() => {});
+    });
+    expect(timed.timedOut).toBe(true);
+    expect(read!().reason).toBe('client gone');
+  });
+
+  it('aborts an unread signal with a TimeoutError at the deadline when the client is still there', async () => {
+    let read: (() => AbortSignal) | undefined;
+    const timed = await withTimeout(1, () => new AbortController().signal, (signal) => {
+      read = signal;
+      return new Promise<never>(() => {});
+    });
+    expect(timed.timedOut).toBe(true);
+    expect((read!().reason as DOMException).name).toBe('TimeoutError');
+  });
 });

@@ -125,7 +125,8 @@ function plainCall(state: RequestState, message: unknown): PlainCall | undefined
   const args = params.arguments;
   if (args !== undefined && (!isRecord(args) || Object.hasOwn(args, '__proto__'))) return undefined;
   const meta = params._meta;
-  if (meta !== undefined && !isRecord(meta)) return undefined;
+  // An own `__proto__` in `_meta`: the SDK's schemas drop it, so the handler would see another `_meta`.
+  if (meta !== undefined && (!isRecord(meta) || Object.hasOwn(meta, '__proto__'))) return undefined;
   return { id, params, args, meta };
 }
 

@@ -9,6 +9,7 @@
  * is handed to the SDK to write (call.ts).
  */
 import { type CallToolResult, SERVER_INFO_META_KEY } from '@modelcontextprotocol/server';
+import { wholeBody } from '../../http/responses.js';
 import { STREAM_HEADERS } from '../keep-alive.js';
 import type { ToolResult } from '../result.js';
 
@@ -77,8 +78,10 @@ const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-
  */
 export function legacyAnswer(result: CallToolResult, id: CallId, json: boolean): Response {
   const text = JSON.stringify({ result, jsonrpc: '2.0', id });
-  if (json) return new Response(text, { status: 200, headers: { ...JSON_HEADERS } });
-  return new Response(`event: message\ndata: ${text}\n\n`, { status: 200, headers: { ...STREAM_HEADERS } });
+  if (json) return wholeBody(new Response(text, { status: 200, headers: { ...JSON_HEADERS } }));
+  return wholeBody(
+    new Response(`event: message\ndata: ${text}\n\n`, { status: 200, headers: { ...STREAM_HEADERS } }),
+  );
 }
 
 /**
@@ -88,8 +91,7 @@ export function legacyAnswer(result: CallToolResult, id: CallId, json: boolean):
  */
 export function modernAnswer(result: CallToolResult, id: CallId, serverInfo: object): Response {
   const stamped = { ...result, resultType: 'complete', _meta: { [SERVER_INFO_META_KEY]: serverInfo } };
-  return new Response(JSON.stringify({ result: stamped, jsonrpc: '2.0', id }), {
-    status: 200,
-    headers: { ...JSON_HEADERS },
-  });
+  return wholeBody(
+    new Response(JSON.stringify({ result: stamped, jsonrpc: '2.0', id }), { status: 200, headers: { ...JSON_HEADERS } }),
+  );
 }
