@@ -11,7 +11,9 @@
  * process, from /proc/<pid>/stat, in 10 ms ticks: a batch of about a second reads to about 1 %). The load
  * average over the run is printed beside the table: on a shared machine, compare rows of one run, not runs.
  *
- * `BENCH_SERVERS` and `BENCH_SCENARIOS` (comma lists of keys) run some only. The peers and the HTTP client
+ * `BENCH_SERVERS` and `BENCH_SCENARIOS` (comma lists of keys) run some only. `BENCH_VARIANTS`
+ * (`key=/path/to/checkout,...`) adds mcp-mount from other checkouts as servers of their own (servers.ts), to
+ * set commits side by side in one run; name their keys in `BENCH_SERVERS`. The peers and the HTTP client
  * live in bench/peers/node_modules (their own package.json and lockfile), installed here when missing and
  * type-checked before the run (`tsc -p bench/peers`).
  */

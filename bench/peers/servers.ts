@@ -42,6 +42,26 @@ export const SERVERS: Record<string, { label: string; start: Start }> = {
       await serveFetch((request) => handler.fetch(request), port);
     },
   },
+  // `BENCH_VARIANTS=key=/path/to/checkout,...`: mcp-mount from other checkouts of this repository (a `git
+  // worktree` of an earlier commit, with node_modules), each a server of its own, for A/B runs across commits.
+  ...Object.fromEntries(
+    (process.env.BENCH_VARIANTS ?? '')
+      .split(',')
+      .filter(Boolean)
+      .map((variant) => {
+        const [key = '', dir = ''] = variant.split('=');
+        const start: Start = async (port) => {
+          const { createMcpFetchHandler } = await import(`${dir}/src/adapter.ts`);
+          const { defineTool } = await import(`${dir}/src/index.ts`);
+          const tools = rootTools().map((t) =>
+            defineTool({ ...t, handler: ({ input }: { input: unknown }) => answer(input) }),
+          );
+          const handler = createMcpFetchHandler(tools);
+          await serveFetch((request) => handler.fetch(request), port);
+        };
+        return [key, { label: `mcp-mount at ${key}`, start }];
+      }),
+  ),
   'mcp-mount-flat': {
     label: 'mcp-mount (flattenUnionInput)',
     start: async (port) => {
