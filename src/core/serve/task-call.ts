@@ -78,6 +78,7 @@ export function taskCall(setup: TaskCallSetup): {
     const answer = await runTaskCall({
       tasks: setup.tasks!,
       tool: setup.tool,
+      name: setup.name,
       owner: caller.owner!,
       call: { tool: setup.name },
       parent,
