@@ -476,3 +476,93 @@ describe('failures on the task path', () => {
     }
   });
 });
+
+describe('access while polling', () => {
+  // One owner (app, ada) under two tokens: the full one holds the tool's scope, the narrow one not. The tool is
+  // hidden from any request that sends `x-hide`, as a `visibleTools` deciding by the request would.
+  const ACCESS_TOKENS: Record<string, object> = {
+    full: { clientId: 'app', scopes: ['reports:read'], extra: { sub: 'ada' } },
+    narrow: { clientId: 'app', scopes: [], extra: { sub: 'ada' } },
+  };
+  const guarded = defineTool({
+    name: 'guarded_report',
+    scopes: ['reports:read'],
+    input: z.object({ key: z.string() }),
+    task: { support: 'optional', inlineMs: 0, ttlMs: 60_000 },
+    handler: async ({ input }) => {
+      await gateFor(input.key).opened;
+      return `report ${input.key}`;
+    },
+  });
+  let guardedMount: Running;
+  beforeAll(async () => {
+    guardedMount = await serveTools([guarded, plain], {
+      access: {
+        auth: {
+          verify: (token) =>
+            (ACCESS_TOKENS[token] ? { token, expiresAt: 'never', ...ACCESS_TOKENS[token] } : undefined) as never,
+        },
+        visibleTools: ({ request }) =>
+          request.headers.get('x-hide') === null ? ['guarded_report', 'plain'] : ['plain'],
+      },
+      tasks: { store: createMemoryTaskStore(), leaseMs: 9_000 },
+      observe: { logger: { error() {}, warn() {}, info() {} } as never },
+    });
+  });
+  afterAll(() => guardedMount.close());
+
+  const as = (token: string, hide = false) => ({
+    headers: { authorization: `Bearer ${token}`, ...(hide && { 'x-hide': '1' }) },
+    id: 7,
+  });
+  const params = (method: string, taskId: string) =>
+    method === 'tasks/update' ? { taskId, inputResponses: {} } : { taskId };
+
+  /**
+   * Creates a task with access, then asks get, update and cancel of it as `send`: each answered byte for byte
+   * as an unknown id is; and the task's owner, with access, still finds it working (no cancel reached it).
+   */
+  async function pollsAsUnknown(key: string, send: ReturnType<typeof as>) {
+    gates = new Map();
+    const created = await call(guardedMount.url, 'guarded_report', { key }, as('full'));
+    const { taskId } = created.message.result;
+    expect(created.message.result.status).toBe('working');
+    const unknownId = `${taskId.slice(0, -2)}${taskId.endsWith('xx') ? 'yy' : 'xx'}`;
+    for (const method of ['tasks/get', 'tasks/update', 'tasks/cancel']) {
+      const denied = await rpc(guardedMount.url, method, params(method, taskId), send);
+      const unknown = await rpc(guardedMount.url, method, params(method, unknownId), send);
+      expect({ method, status: denied.status, text: denied.text }).toEqual({
+        method,
+        status: unknown.status,
+        text: unknown.text,
+      });
+      expect(denied.message.error).toEqual({ code: -32602, message: 'Unknown task' });
+    }
+    const still = await rpc(guardedMount.url, 'tasks/get', { taskId }, as('full'));
+    expect(still.message.result).toMatchObject({ taskId, status: 'working' });
+    gateFor(key).open();
+    expect((await pollTask(guardedMount.url, taskId, as('full'))).status).toBe('completed');
+  }
+
+  it("answers get, update and cancel as an unknown id once visibleTools hides the task's tool from its caller, and does not cancel it", async () => {
+    await pollsAsUnknown('hidden', as('full', true));
+  });
+
+  it("answers get, update and cancel as an unknown id to a token of the task's owner without the tool's scopes, and does not cancel it", async () => {
+    await pollsAsUnknown('narrow', as('narrow'));
+  });
+
+  it('keeps answering get, update and cancel to the caller who still sees the tool and holds its scopes', async () => {
+    gates = new Map();
+    const { taskId } = (await call(guardedMount.url, 'guarded_report', { key: 'kept' }, as('full'))).message.result;
+    const got = await rpc(guardedMount.url, 'tasks/get', { taskId }, as('full'));
+    expect(got.message.result).toMatchObject({ resultType: 'complete', taskId, status: 'working' });
+    expect(got.message.result).not.toHaveProperty('tool');
+    const updated = await rpc(guardedMount.url, 'tasks/update', { taskId, inputResponses: {} }, as('full'));
+    expect(bare(updated.message.result)).toEqual({});
+    const cancelled = await rpc(guardedMount.url, 'tasks/cancel', { taskId }, as('full'));
+    expect(bare(cancelled.message.result)).toEqual({});
+    expect((await rpc(guardedMount.url, 'tasks/get', { taskId }, as('full'))).message.result.status).toBe('cancelled');
+    gateFor('kept').open();
+  });
+});

@@ -77,6 +77,18 @@ export function taskStoreContract(name: string, backend: ContractBackend): void 
         expect(await store().get(me, task.taskId)).toEqual(task);
       });
 
+      it("keeps the tool's name in the owner's view for the task's whole life, after the call is dropped at settle", async () => {
+        const me = owner();
+        const created = await store().create({ owner: me, tool: 'report', ttlMs: 60 * u, call: CALL, leaseMs: 60 * u });
+        if (!created.ok) throw new Error('not created');
+        expect(created.task.tool).toBe('report');
+        expect((await store().get(me, created.task.taskId))?.tool).toBe('report');
+        await store().settle(created.lease!, { status: 'completed', result: { content: [] } });
+        expect(await store().get(me, created.task.taskId)).toMatchObject({ status: 'completed', tool: 'report' });
+        const untold = await store().create({ owner: me, ttlMs: 60 * u, call: null });
+        expect(untold.ok && (await store().get(me, untold.task.taskId))).not.toHaveProperty('tool');
+      });
+
       it('keeps a task without a TTL as ttlMs null, and leaves pollIntervalMs out when not given', async () => {
         const me = owner();
         const created = await store().create({ owner: me, ttlMs: null, call: null });

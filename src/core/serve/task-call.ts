@@ -78,6 +78,7 @@ export function taskCall(setup: TaskCallSetup): {
     const answer = await runTaskCall({
       tasks: setup.tasks!,
       tool: setup.tool,
+      name: setup.name,
       owner: caller.owner!,
       call: { tool: setup.name },
       parent,
@@ -208,16 +209,22 @@ export function isInputRequest(value: unknown): value is { inputRequests: object
 
 /**
  * `tasks/get`, `tasks/update` and `tasks/cancel` for one request: each reads the request's declaration and its
- * caller's owner, then the store (tasks/requests.ts).
+ * caller's owner, then the store (tasks/requests.ts), and answers a task whose tool this request may no longer
+ * reach (`reaches`: `ToolSet.reaches`, from this request's visibility and token) as an unknown one.
  */
 export function taskMethods(
   tasks: TasksPolicy,
   observer: Observer,
   who: { authInfo?: AuthInfo; request: Request; host: unknown },
+  reaches?: (tool: string | undefined) => boolean,
 ): TaskMethods {
   const asker = (ctx: ServerContext): TaskAsker => {
     const caller = callerTasks(tasks, 'modern', ctx.mcpReq.envelope, who);
-    return { declared: caller.declared, ...(caller.owner !== undefined && { owner: caller.owner }) };
+    return {
+      declared: caller.declared,
+      ...(caller.owner !== undefined && { owner: caller.owner }),
+      ...(reaches && { reaches }),
+    };
   };
   const answer = async (step: () => Promise<JsonObject>) => {
     try {

@@ -29,6 +29,13 @@ export interface ToolSet {
   called(state: RequestState): Registration | undefined;
   /** The tools this request's `tools/list` shows, in the mount's order; chooses its projection. */
   listed(state: RequestState): Registration[];
+  /**
+   * Whether this request may still reach a task's tool, by its name: the tool is served, visible to it
+   * (`visibleTools`) and its token holds the tool's `scopes`. Undefined when the mount has no such rule (every
+   * tool is reachable). A task stored without its tool's name, or whose tool is no longer served, is reached by
+   * nobody once there are rules: nothing says whom it would be shown to.
+   */
+  reaches(state: RequestState): ((tool: string | undefined) => boolean) | undefined;
 }
 
 export function toolSet(registrations: readonly Registration[], access: AccessPolicy, observer: Observer): ToolSet {
@@ -49,6 +56,8 @@ export function toolSet(registrations: readonly Registration[], access: AccessPo
     return r && visible(r, state) ? r : undefined;
   };
 
+  const ruled = access.visibleTools !== undefined || registrations.some((r) => r.scopes !== undefined);
+
   return {
     visibility: (request, authInfo, host) => toolVisibility(access, request, authInfo, host),
     refuseCall(request, state) {
@@ -65,6 +74,13 @@ export function toolSet(registrations: readonly Registration[], access: AccessPo
     },
     called,
     listed: shown,
+    reaches(state) {
+      if (!ruled) return undefined;
+      return (tool) => {
+        const r = tool === undefined ? undefined : byName.get(tool);
+        return r !== undefined && visible(r, state) && (!r.scopes || r.scopes.permits(state.authInfo));
+      };
+    },
   };
 }
 

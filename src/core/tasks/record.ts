@@ -27,6 +27,8 @@ import {
 export interface TaskRecord {
   taskId: string;
   owner: string;
+  /** The tool's name (`CreateTask.tool`); unlike `call`, kept once the task ends. */
+  tool?: string;
   status: TaskStatus;
   statusMessage?: string;
   createdAt: number;
@@ -55,6 +57,7 @@ export function newRecord(request: CreateTask, taskId: string, now: number, toke
   return {
     taskId,
     owner: request.owner,
+    ...(request.tool !== undefined && { tool: request.tool }),
     status: 'working',
     createdAt: now,
     lastUpdatedAt: now,
@@ -99,6 +102,7 @@ export function isOpen(record: TaskRecord): boolean {
 function viewOf(record: TaskRecord): TaskView {
   return {
     taskId: record.taskId,
+    ...(record.tool !== undefined && { tool: record.tool }),
     status: record.status,
     ...(record.statusMessage !== undefined && { statusMessage: record.statusMessage }),
     createdAt: record.createdAt,

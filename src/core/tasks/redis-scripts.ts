@@ -61,9 +61,9 @@ end
 local T, TIN, TOUT = KEYS[1], KEYS[1] .. ':in', KEYS[1] .. ':out'
 `;
 
-/** KEYS[1] task hash, KEYS[2] owner index; ARGV id, owner, ttl, poll, call, leaseMs, claimWithin, maxOpen, token, prefix. */
+/** KEYS[1] task hash, KEYS[2] owner index; ARGV id, owner, ttl, poll, call, leaseMs, claimWithin, maxOpen, token, prefix, tool. */
 export const CREATE = `${PRELUDE}
-local id, owner, ttl, poll, call, lease, within, max, token, prefix = unpack(ARGV)
+local id, owner, ttl, poll, call, lease, within, max, token, prefix, tool = unpack(ARGV)
 local now = now_ms()
 local idx = KEYS[2]
 if redis.call('EXISTS', T) == 1 then return {'collision'} end
@@ -78,6 +78,7 @@ if max ~= '' then
 end
 redis.call('HSET', T, 'owner', owner, 'status', 'working', 'created', fmt(now), 'updated', fmt(now), 'call', call, 'idx', idx)
 if poll ~= '' then redis.call('HSET', T, 'poll', poll) end
+if tool ~= '' then redis.call('HSET', T, 'tool', tool) end
 local deadline = nil
 if lease ~= '' then
   deadline = now + tonumber(lease)
@@ -99,7 +100,7 @@ return {'ok', fmt(now)}
 `;
 
 /** The fields `get` answers with, in this order, then the pending requests (key, JSON, …). */
-const VIEW_FIELDS = ['status', 'msg', 'created', 'updated', 'ttl', 'poll', 'result', 'error'] as const;
+const VIEW_FIELDS = ['status', 'msg', 'created', 'updated', 'ttl', 'poll', 'result', 'error', 'tool'] as const;
 
 /** KEYS[1] task hash; ARGV owner, id. */
 export const GET = `${PRELUDE}

@@ -119,6 +119,7 @@ async function create(redis: RedisTasks, request: CreateTask): Promise<Created> 
       optional(request.maxOpen),
       token,
       prefix,
+      request.tool ?? '',
     ],
   )) as string[];
   if (reply[0] === 'full') return { ok: false, reason: 'full' };
@@ -126,6 +127,7 @@ async function create(redis: RedisTasks, request: CreateTask): Promise<Created> 
   const now = Number(reply[1]);
   const task: TaskView = {
     taskId: id,
+    ...(request.tool !== undefined && { tool: request.tool }),
     status: 'working',
     createdAt: now,
     lastUpdatedAt: now,
@@ -140,9 +142,10 @@ async function get(redis: RedisTasks, owner: string, taskId: string): Promise<Ta
   const reply = (await redis.run(GET, [taskKey(redis, taskId)], [owner, taskId])) as [(string | null)[], string[]] | [];
   if (reply.length === 0) return undefined;
   const [fields, pending] = reply;
-  const [status, msg, created, updated, ttl, poll, result, error] = fields;
+  const [status, msg, created, updated, ttl, poll, result, error, tool] = fields;
   return {
     taskId,
+    ...(tool != null && { tool }),
     status: status as TaskStatus,
     ...(msg != null && { statusMessage: msg }),
     createdAt: Number(created),

@@ -48,6 +48,8 @@ export interface TaskRun<T> {
 /** One call, as `runTaskCall` runs it: a run, and what its task is created with. */
 export interface TaskCall<T> extends TaskRun<T> {
   readonly tool: ToolTaskPolicy;
+  /** The tool's name: the task is created with it (`CreateTask.tool`), so its polls can check access to it. */
+  readonly name: string;
   /** The caller's owner key (`callerOwner`). */
   readonly owner: string;
   /** What the store keeps for the call (the tool's name): opaque to it. */
@@ -99,6 +101,7 @@ export async function runTaskCall<T>(run: TaskCall<T>): Promise<TaskCallAnswer<T
     const created = await run.tasks.store
       .create({
         owner: run.owner,
+        tool: run.name,
         ttlMs: run.tool.ttlMs,
         pollIntervalMs: run.tool.pollIntervalMs,
         call: run.call,
@@ -153,6 +156,7 @@ export async function handToQueue(queue: QueueCall): Promise<{ kind: 'task'; vie
   const { tasks, tool } = queue;
   const created = await tasks.store.create({
     owner: queue.owner,
+    tool: queue.name,
     ttlMs: tool.ttlMs,
     pollIntervalMs: tool.pollIntervalMs,
     call: queue.call,

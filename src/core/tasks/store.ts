@@ -51,6 +51,11 @@ export const LAPSED_ERROR: TaskError = Object.freeze({ code: -32603, message: 'T
  */
 export interface TaskView {
   readonly taskId: string;
+  /**
+   * The tool the task runs, as `create` was given it, kept after the task ends: a caller's request on the task
+   * is checked against the caller's access to this tool now, not only when the task was created. Never sent.
+   */
+  readonly tool?: string;
   readonly status: TaskStatus;
   readonly statusMessage?: string;
   readonly createdAt: number;
@@ -79,6 +84,11 @@ export interface Lease {
 export interface CreateTask {
   /** The caller's owner key (`taskOwner`). Only this key reads, answers or cancels the task. */
   readonly owner: string;
+  /**
+   * The tool's name, kept for the task's whole life (unlike `call`, which goes when the task ends) and read
+   * back in the owner's view (`TaskView.tool`).
+   */
+  readonly tool?: string;
   /** Retention from creation in milliseconds (a positive integer), or null for none. */
   readonly ttlMs: number | null;
   /** The interval the client is asked to poll at, in milliseconds (a positive integer). */

@@ -30,6 +30,7 @@ function setup(options: { store?: TaskStore; inlineMs?: number; leaseMs?: number
   const call = <T>(start: (signal: AbortSignal) => Promise<T>, outcome: (value: T) => CallOutcome): TaskCall<T> => ({
     tasks,
     tool,
+    name: 't',
     owner,
     call: { tool: 't' },
     parent: new AbortController().signal,

@@ -121,7 +121,9 @@ function populateServer(
   // A task request (a poll, above all) is answered by the task methods alone: no tool is registered for it, so
   // its cost does not grow with the tool count.
   if (state.method?.startsWith('tasks/')) {
-    if (setup.tasks && rc.era === 'modern') serveTaskMethods(server, taskMethods(setup.tasks, setup.observer, who));
+    if (setup.tasks && rc.era === 'modern') {
+      serveTaskMethods(server, taskMethods(setup.tasks, setup.observer, who, tools.reaches(state)));
+    }
     return;
   }
   let withTask: ReturnType<typeof taskCall> | undefined;
