@@ -121,7 +121,8 @@ function populateServer(
   // A task request (a poll, above all) is answered by the task methods alone: no tool is registered for it, so
   // its cost does not grow with the tool count.
   if (state.method?.startsWith('tasks/')) {
-    if (setup.tasks && rc.era === 'modern') serveTaskMethods(server, taskMethods(setup.tasks, setup.observer, who));
+    if (setup.tasks && rc.era === 'modern')
+      serveTaskMethods(server, taskMethods(setup.tasks, setup.observer, who, state.trace));
     return;
   }
   let withTask: ReturnType<typeof taskCall> | undefined;
@@ -131,7 +132,16 @@ function populateServer(
     const task =
       state.call &&
       r.task &&
-      taskCall({ tasks: setup.tasks, tool: r.task, name: r.name, observer: setup.observer, ...(keep && { keep }) });
+      taskCall({
+        tasks: setup.tasks,
+        tool: r.task,
+        name: r.name,
+        observer: setup.observer,
+        ...(keep && { keep }),
+        ...(state.authInfo && { authInfo: state.authInfo }),
+        ...(state.call.requestId !== undefined && { requestId: state.call.requestId }),
+        ...(state.trace && { trace: state.trace }),
+      });
     if (task) withTask = task;
     const registered = server.registerTool(r.name, r.config(state), (args: any, ctx: ServerContext) =>
       r.run(args, ctx, state, task ? task.slot : undefined),
