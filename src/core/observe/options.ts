@@ -18,7 +18,7 @@ export interface ObserveOptions {
    * for input, and how it ended (`completed`, `failed` with the `errorId` `onError` got, `cancelled` by its
    * client, `lost` when its run lost its lease), from the process that accepted the call and from a queue
    * consumer's `runTask`. Each task ends with one of those four, told by the process that ran it. Never
-   * changes a task; a throw is logged (phase `onTask`). See `TaskEvent`.
+   * changes a task; a throw is logged (phase `onTask`). See `TaskEvent`, docs/decisions/0040-task-events.md.
    */
   onTask?: (event: TaskEvent) => void;
   /**
@@ -105,7 +105,8 @@ export interface Caller {
  * failure on the request path: the client got a JSON-RPC 500), `body` (the request body could not be read),
  * `notification` (`ctx.log` or `ctx.progress` could not be sent), `transport` (the SDK's own report), `onCall`
  * `onRefusal` and `onTask` (a hook that threw), `limits` (a rate-limit store failed; the request was served), `task` (the
- * task store failed or refused a running task's heartbeat or settle; the client reads what the store holds).
+ * task store failed or refused a running task's heartbeat or settle, or `tasks.run` threw; the client reads what
+ * the store holds).
  */
 export type ErrorPhase =
   | 'handler'
