@@ -103,10 +103,10 @@ export interface Caller {
  * Where an unexpected error happened: `handler` (a tool's handler or `extend.resolve`), `output` (a result its
  * output schema refuses), `auth` (`verify` could not check a token: the client got 503), `request` (any other
  * failure on the request path: the client got a JSON-RPC 500), `body` (the request body could not be read),
- * `notification` (`ctx.log` or `ctx.progress` could not be sent), `transport` (the SDK's own report), `onCall`
- * `onRefusal` and `onTask` (a hook that threw), `limits` (a rate-limit store failed; the request was served), `task` (the
- * task store failed or refused a running task's heartbeat or settle, or `tasks.run` threw; the client reads what
- * the store holds).
+ * `notification` (`ctx.log` or `ctx.progress` could not be sent), `transport` (the SDK's own report), `onCall`,
+ * `onRefusal` and `onTask` (a hook that threw), `limits` (a rate-limit store failed; the request was served),
+ * `task` (the task store failed or refused a running task's heartbeat or settle, or `tasks.run` threw; the
+ * client reads what the store holds).
  */
 export type ErrorPhase =
   | 'handler'
