@@ -69,6 +69,8 @@ export type {
   RefusalReason,
   RequestClient,
   SchemaValidationOptions,
+  TaskEvent,
+  TaskEventKind,
   TasksOptions,
   ToolTaskOptions,
   VerifiedToken,

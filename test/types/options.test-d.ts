@@ -6,11 +6,13 @@
  */
 import {
   type AccessOptions,
+  type CallEvent,
   defineTool,
   type McpMountOptions,
   type ObserveOptions,
   type ProjectionName,
   type TaskJob,
+  type TaskEvent,
   type TaskRunReport,
   validateMcpSchemas,
 } from 'mcp-mount';
@@ -106,6 +108,23 @@ describe('the groups', () => {
     expectTypeOf(mount.runTask).returns.resolves.toEqualTypeOf<TaskRunReport>();
     // @ts-expect-error the hook is handed a job, not a request
     createMcpFetchHandler([tool], { tasks: { store, run: (job: Request) => void job } });
+  });
+
+  it('take observe.onTask as a hook handed a TaskEvent: what happened, to which task of which tool, how long since', () => {
+    const seen: TaskEvent[] = [];
+    createMcpFetchHandler([tool], { observe: { onTask: (event) => void seen.push(event) } });
+    expectTypeOf<TaskEvent['kind']>().toEqualTypeOf<
+      'created' | 'input_required' | 'completed' | 'failed' | 'cancelled' | 'lost'
+    >();
+    expectTypeOf<TaskEvent['status']>().toEqualTypeOf<
+      'working' | 'input_required' | 'completed' | 'failed' | 'cancelled'
+    >();
+    expectTypeOf<TaskEvent['via']>().toEqualTypeOf<'inline-wait' | 'immediate' | 'queue' | undefined>();
+    expectTypeOf<TaskEvent['caller']>().toEqualTypeOf<CallEvent['caller']>();
+    expectTypeOf<TaskEvent['requestId']>().toEqualTypeOf<CallEvent['requestId']>();
+    expectTypeOf<TaskEvent['durationMs']>().toEqualTypeOf<number | undefined>();
+    // @ts-expect-error onTask is observe's
+    createMcpFetchHandler([tool], { tasks: { store: createMemoryTaskStore(), onTask: () => {} } });
   });
 });
 

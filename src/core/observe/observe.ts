@@ -116,7 +116,7 @@ function errorLine(info: ErrorInfo): string {
 }
 
 function phaseText(phase: ErrorPhase): string {
-  return phase === 'onCall' || phase === 'onRefusal' ? `${phase} hook` : phase;
+  return phase === 'onCall' || phase === 'onRefusal' || phase === 'onTask' ? `${phase} hook` : phase;
 }
 
 /** The request and caller of a call record, for an error that belongs to it. */

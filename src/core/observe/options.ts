@@ -14,6 +14,14 @@ export interface ObserveOptions {
    */
   onRefusal?: (event: RefusalEvent) => void;
   /**
+   * Observes what tasks do (the 2026-07-28 tasks extension, `tasks`): a task created (and how: `via`), asking
+   * for input, and how it ended (`completed`, `failed` with the `errorId` `onError` got, `cancelled` by its
+   * client, `lost` when its run lost its lease), from the process that accepted the call and from a queue
+   * consumer's `runTask`. Each task ends with one of those four, told by the process that ran it. Never
+   * changes a task; a throw is logged (phase `onTask`). See `TaskEvent`, docs/decisions/0040-task-events.md.
+   */
+  onTask?: (event: TaskEvent) => void;
+  /**
    * OpenTelemetry, per the MCP semantic conventions (docs/decisions/0022-opentelemetry.md): pass the
    * `@opentelemetry/api` module (`import * as otel from '@opentelemetry/api'`). Each MCP request is then a
    * SERVER span named `{mcp.method.name} {target}` (`tools/call get_weather`), under the `traceparent` of
@@ -95,9 +103,10 @@ export interface Caller {
  * Where an unexpected error happened: `handler` (a tool's handler or `extend.resolve`), `output` (a result its
  * output schema refuses), `auth` (`verify` could not check a token: the client got 503), `request` (any other
  * failure on the request path: the client got a JSON-RPC 500), `body` (the request body could not be read),
- * `notification` (`ctx.log` or `ctx.progress` could not be sent), `transport` (the SDK's own report), `onCall`
- * and `onRefusal` (a hook that threw), `limits` (a rate-limit store failed; the request was served), `task` (the
- * task store failed or refused a running task's heartbeat or settle; the client reads what the store holds).
+ * `notification` (`ctx.log` or `ctx.progress` could not be sent), `transport` (the SDK's own report), `onCall`,
+ * `onRefusal` and `onTask` (a hook that threw), `limits` (a rate-limit store failed; the request was served),
+ * `task` (the task store failed or refused a running task's heartbeat or settle, or `tasks.run` threw; the
+ * client reads what the store holds).
  */
 export type ErrorPhase =
   | 'handler'
@@ -109,6 +118,7 @@ export type ErrorPhase =
   | 'transport'
   | 'onCall'
   | 'onRefusal'
+  | 'onTask'
   | 'limits'
   | 'task'
   /** A prompt's or resource's handler registered through `features`. */
@@ -216,4 +226,40 @@ export interface CallEvent {
    * which goes on without its client.
    */
   clientGone?: 'cancelled' | 'disconnected';
+}
+
+/**
+ * What happened to a task (`TaskEvent.kind`): `created`; `input_required` (a round of input requests stored
+ * for `tasks/update` to answer); and how it ended, one of these per task: `completed` (a result, an `isError`
+ * one included), `failed` (a JSON-RPC error: the handler threw one, or the queue's hook threw), `cancelled`
+ * (its client cancelled it: told when its run learns of it, at its next heartbeat), `lost` (its run lost its
+ * lease, which lapsed or was taken, or the store refused its settle: the task reads `failed`, or is gone).
+ */
+export type TaskEventKind = 'created' | 'input_required' | 'completed' | 'failed' | 'cancelled' | 'lost';
+
+/** One thing a task did, as `observe.onTask` sees it. */
+export interface TaskEvent {
+  kind: TaskEventKind;
+  /** The task's id: the mount's own, unguessable. */
+  taskId: string;
+  /** The tool whose call the task runs (a name the mount serves). */
+  tool: string;
+  /** The task's status after this: `working`, `input_required`, `completed`, `failed` (also for `lost`), `cancelled`. */
+  status: 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+  /**
+   * `created` only: how the task came to be: `'inline-wait'`, the call outlasted the tool's `task.inlineMs`;
+   * `'immediate'`, `inlineMs: 0` (the task made before the call started); `'queue'`, handed to `tasks.run`.
+   */
+  via?: 'inline-wait' | 'immediate' | 'queue';
+  /**
+   * Milliseconds since the task was created (every kind but `created`), by this process's clock; for a queue
+   * consumer's run, since its claim.
+   */
+  durationMs?: number;
+  /** `failed`, when the failure was an unexpected error: the id the client reads, and the one `onError` got. */
+  errorId?: string;
+  /** Who called, when authenticated (as `CallEvent.caller`; a queue consumer reads it from the stored call). */
+  caller?: Caller;
+  /** The JSON-RPC id of the `tools/call` that made the task; absent from a queue consumer's events. */
+  requestId?: string | number;
 }

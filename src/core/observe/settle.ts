@@ -1,6 +1,6 @@
 /** The `observe` options, settled once per mount into the `Observer` every other concern reports through. */
 import { hookOption, optionKeys } from '../settle/checks.js';
-import type { CallEvent, ErrorInfo, ObserveOptions, RefusalEvent } from './options.js';
+import type { CallEvent, ErrorInfo, ObserveOptions, RefusalEvent, TaskEvent } from './options.js';
 import { settleTelemetry, type Telemetry } from './telemetry-api.js';
 
 /** The keys `observe` takes: one list, tied to `ObserveOptions` by the compiler. */
@@ -8,6 +8,7 @@ export const OBSERVE_KEYS = optionKeys<ObserveOptions>()([
   'onCall',
   'onError',
   'onRefusal',
+  'onTask',
   'logger',
   'redact',
   'exposeErrors',
@@ -22,6 +23,8 @@ export interface Observer {
   readonly onError?: (error: unknown, info: ErrorInfo) => void;
   /** The audit trail of refusals. */
   readonly onRefusal?: (event: RefusalEvent) => void;
+  /** What tasks do. */
+  readonly onTask?: (event: TaskEvent) => void;
   readonly redact?: (args: Record<string, unknown>, tool: string) => unknown;
   /** Unexpected handler errors show their message to the client. */
   readonly exposeErrors: boolean;
@@ -39,7 +42,8 @@ export interface Observer {
  */
 export function settleObserve(observe: ObserveOptions): Observer {
   const telemetry = settleTelemetry(observe.openTelemetry, undefined);
-  for (const key of ['onCall', 'onError', 'redact', 'onRefusal'] as const) hookOption(`observe.${key}`, observe[key]);
+  for (const key of ['onCall', 'onError', 'redact', 'onRefusal', 'onTask'] as const)
+    hookOption(`observe.${key}`, observe[key]);
   const header = observe.remoteAddressHeader;
   if (header !== undefined && (typeof header !== 'string' || !HEADER_NAME.test(header))) {
     throw new TypeError(`mcp-mount: observe.remoteAddressHeader must be a header name, got ${String(header)}`);
@@ -51,6 +55,7 @@ export function settleObserve(observe: ObserveOptions): Observer {
     ...(observe.onError && { onError: observe.onError }),
     ...(observe.redact && { redact: observe.redact }),
     ...(observe.onRefusal && { onRefusal: observe.onRefusal }),
+    ...(observe.onTask && { onTask: observe.onTask }),
     ...(telemetry && { telemetry }),
     ...(header !== undefined && { remoteAddressHeader: header.toLowerCase() }),
   });

@@ -23,6 +23,10 @@ export interface RequestTrace {
    * tool: a JSON-RPC error in a 200): `errorType` is its `error.type`, e.g. the JSON-RPC code `-32602`.
    */
   refused(errorType: string): void;
+  /** The call became a task: its id (ours) as `mcp.task.id`, and a `task.created` event. */
+  taskCreated(taskId: string): void;
+  /** The status of the task a `tasks/get`, `tasks/update` or `tasks/cancel` read or left (`mcp.task.status`). */
+  taskStatus(status: string): void;
   /** Runs `fn` with the span as the active context (so a handler's own spans are its children). */
   within<R>(fn: () => R): R;
   /** Ends the span when `response` has been sent (a stream: when it ends) and records the duration. */
@@ -91,6 +95,13 @@ export function startTrace(telemetry: Telemetry, request: Request, message: unkn
     refused(type) {
       errorType ??= type;
     },
+    taskCreated(taskId) {
+      span.setAttribute('mcp.task.id', taskId);
+      span.addEvent('task.created', { 'mcp.task.id': taskId });
+    },
+    taskStatus(status) {
+      span.setAttribute('mcp.task.status', status);
+    },
     within: (fn) => api.context.with(active, fn),
     end(response) {
       if (response.status >= 400) errorType ??= String(response.status);
@@ -128,6 +139,7 @@ function requestAttributes(
       name !== undefined && { 'gen_ai.tool.name': sent(name), 'gen_ai.operation.name': 'execute_tool' }),
     ...(method === 'prompts/get' && name !== undefined && { 'gen_ai.prompt.name': sent(name) }),
     ...(method?.startsWith('resources/') && typeof params.uri === 'string' && { 'mcp.resource.uri': sent(params.uri) }),
+    ...(method?.startsWith('tasks/') && typeof params.taskId === 'string' && { 'mcp.task.id': sent(params.taskId) }),
   };
 }
 
@@ -204,6 +216,10 @@ const MCP_METHODS: ReadonlySet<string> = new Set([
   // 2026-07-28.
   'server/discover',
   'subscriptions/listen',
+  // The tasks extension (2026-07-28): a span is named by the method alone (a task id is no low-cardinality target).
+  'tasks/get',
+  'tasks/update',
+  'tasks/cancel',
 ]);
 
 /** The remote parent: `params._meta.traceparent` (and `tracestate`), else the HTTP headers; else the active context. */

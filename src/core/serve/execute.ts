@@ -133,6 +133,7 @@ export function executor(prepared: PreparedTool, policy: RunPolicy): Executor {
       const unsendable = error instanceof UnsendableResult;
       const phase = error instanceof OutputRefused || unsendable ? 'output' : 'handler';
       const failure = failedCall(observer, prepared.name, error, who, phase, unsendable ? error.message : undefined);
+      if (slot && slot.thrown === error && failure.errorId !== undefined) slot.errorId = failure.errorId;
       finish(false, { error: failure.text, errorId: failure.errorId });
       return withNotice(failure.result, call.notice);
     } finally {

@@ -109,6 +109,8 @@ export type {
   RefusalEvent,
   RefusalReason,
   RequestClient,
+  TaskEvent,
+  TaskEventKind,
 } from '../observe/options.js';
 export type { ProjectionOption, ProjectionOptions, SchemaValidationOptions } from '../prepare/options.js';
 export type { ToolTaskOptions } from '../model/tool.js';

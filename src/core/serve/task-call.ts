@@ -9,9 +9,11 @@ import { type AuthInfo, type CallToolResult, ProtocolError, type ServerContext }
 import { errorResult, maskedText } from '../observe/failure.js';
 import { observeError } from '../observe/observe.js';
 import type { Observer } from '../observe/settle.js';
+import { observeTask, type TaskHappening, type TaskWatch } from '../observe/task.js';
+import type { RequestTrace } from '../observe/telemetry.js';
 import { queuedCall } from '../tasks/job.js';
 import { cancelTask, getTask, isTaskRequestError, type TaskAsker, updateTask } from '../tasks/requests.js';
-import { type CallOutcome, handToQueue, type QueueCall, runTaskCall } from '../tasks/run.js';
+import { type CallOutcome, handToQueue, type QueueCall, type RunEvent, runTaskCall } from '../tasks/run.js';
 import { type CallerTasks, callerOwner, type TasksPolicy, type ToolTaskPolicy, taskRoute } from '../tasks/settle.js';
 import type { JsonObject } from '../tasks/store.js';
 import { createTaskResult, declaresTasks, missingTasksCapability } from '../tasks/wire.js';
@@ -28,6 +30,8 @@ export interface TaskSlot {
   timeoutMs?: number;
   /** A JSON-RPC error the handler threw (an SDK `ProtocolError`): a task ends `failed` with it. */
   thrown?: ProtocolError;
+  /** The id `onError` got for `thrown`: the `errorId` of the task's `failed` event. */
+  errorId?: string;
   /** Sets the task's status message: the handler's `ctx.task.status`. */
   status?: (message: string) => Promise<void>;
   /**
@@ -45,6 +49,11 @@ export interface TaskCallSetup {
   readonly observer: Observer;
   /** The platform's `waitUntil` (`FetchExtras.waitUntil`): a task's run outlives the response through it. */
   readonly keep?: (rest: Promise<unknown>) => void;
+  /** Who called and which request, for `observe.onTask`. */
+  readonly authInfo?: AuthInfo;
+  readonly requestId?: string | number;
+  /** The request's span, when traced: told of the task made. */
+  readonly trace?: RequestTrace;
 }
 
 /**
@@ -101,6 +110,7 @@ export function taskCall(setup: TaskCallSetup): {
           phase: 'task',
           tool: setup.name,
         }),
+      told: teller(setup, slot),
       ...(setup.keep && { keep: setup.keep }),
     }).catch((error: unknown) => {
       throw forClient(setup.observer, setup.name, error);
@@ -127,6 +137,8 @@ async function queued(
 ): Promise<unknown> {
   const { observer, name } = setup;
   let handed: ReturnType<typeof handToQueue> | undefined;
+  // The id `onError` got for a hook that threw, which failed the task.
+  let failedId: string | undefined;
   slot.queue = (call, authInfo) => {
     handed = handToQueue({
       tasks,
@@ -136,6 +148,7 @@ async function queued(
       call: queuedCall(name, call.args, authInfo),
       failure: (error) => {
         const errorId = observeError(observer, error, { phase: 'task', tool: name });
+        failedId = errorId;
         return { code: -32603, message: maskedText(observer, `Tool ${name}`, errorId, error) };
       },
       onTrouble: (error) => void observeError(observer, error, { phase: 'task', tool: name }),
@@ -153,8 +166,51 @@ async function queued(
   const answer = await handed.catch((error: unknown) => {
     throw forClient(observer, name, error);
   });
-  if (answer.kind === 'task') return createTaskResult(answer.view);
+  if (answer.kind === 'task') {
+    const watch = created(setup, answer.view.taskId, 'queue');
+    if (answer.view.status === 'failed' && failedId !== undefined) {
+      observeTask(observer, watch, { kind: 'failed', status: 'failed', errorId: failedId });
+    }
+    return createTaskResult(answer.view);
+  }
   return errorResult(`Tool ${name}: this caller has too many open tasks; retry when one finishes`);
+}
+
+/**
+ * What a task's run tells, for `observe.onTask`: its creation (also to the request's span), then each thing it
+ * did, as `happening` words it.
+ */
+function teller(setup: TaskCallSetup, slot: TaskSlot): (event: RunEvent) => void {
+  let watch: TaskWatch | undefined;
+  return (event) => {
+    if (event.kind === 'created') watch = created(setup, event.taskId, event.via);
+    else if (watch) observeTask(setup.observer, watch, happening(event.kind, slot));
+  };
+}
+
+/** A task made for this request's call: told to its span and to `onTask`; what its later events carry. */
+function created(setup: TaskCallSetup, taskId: string, via: NonNullable<TaskHappening['via']>): TaskWatch {
+  setup.trace?.taskCreated(taskId);
+  const watch: TaskWatch = {
+    taskId,
+    tool: setup.name,
+    since: performance.now(),
+    ...(setup.authInfo && { authInfo: setup.authInfo }),
+    ...(setup.requestId !== undefined && { requestId: setup.requestId }),
+  };
+  observeTask(setup.observer, watch, { kind: 'created', status: 'working', via });
+  return watch;
+}
+
+/**
+ * A run's event after the creation, as `onTask` words it: a lost lease leaves the task `failed`; a failure the
+ * handler threw carries the id `onError` got for it.
+ */
+export function happening(kind: Exclude<RunEvent['kind'], 'created'>, slot: TaskSlot): TaskHappening {
+  if (kind === 'lost') return { kind, status: 'failed' };
+  if (kind === 'failed')
+    return { kind, status: 'failed', ...(slot.errorId !== undefined && { errorId: slot.errorId }) };
+  return { kind, status: kind };
 }
 
 /** What the executor returns for a call it handed to a queue (never sent). */
@@ -210,13 +266,15 @@ export function isInputRequest(value: unknown): value is { inputRequests: object
 /**
  * `tasks/get`, `tasks/update` and `tasks/cancel` for one request: each reads the request's declaration and its
  * caller's owner, then the store (tasks/requests.ts), and answers a task whose tool this request may no longer
- * reach (`reaches`: `ToolSet.reaches`, from this request's visibility and token) as an unknown one.
+ * reach (`reaches`: `ToolSet.reaches`, from this request's visibility and token) as an unknown one. `trace`:
+ * the request's span, told the task's status.
  */
 export function taskMethods(
   tasks: TasksPolicy,
   observer: Observer,
   who: { authInfo?: AuthInfo; request: Request; host: unknown },
   reaches?: (tool: string | undefined) => boolean,
+  trace?: RequestTrace,
 ): TaskMethods {
   const asker = (ctx: ServerContext): TaskAsker => {
     const caller = callerTasks(tasks, 'modern', ctx.mcpReq.envelope, who);
@@ -233,10 +291,24 @@ export function taskMethods(
       throw isTaskRequestError(error) ? error : forClient(observer, undefined, error);
     }
   };
+  // The span's `mcp.task.status`: what `tasks/get` read; for an update or a cancel (whose answer is an empty
+  // ack), the task read back, which costs a store read only when the request is traced.
+  const told = (result: JsonObject) => {
+    if (typeof result.status === 'string') trace?.taskStatus(result.status);
+    return result;
+  };
+  const readBack = async (taskId: string, ctx: ServerContext, ack: JsonObject) => {
+    if (!trace) return ack;
+    // The step was done: a read that fails now leaves the span without a status, not the client without its ack.
+    const read = await getTask(tasks, asker(ctx), taskId).catch(() => undefined);
+    if (read) told(read);
+    return ack;
+  };
   return {
-    get: (taskId, ctx) => answer(() => getTask(tasks, asker(ctx), taskId)),
-    update: (taskId, responses, ctx) => answer(() => updateTask(tasks, asker(ctx), taskId, responses)),
-    cancel: (taskId, ctx) => answer(() => cancelTask(tasks, asker(ctx), taskId)),
+    get: (taskId, ctx) => answer(async () => told(await getTask(tasks, asker(ctx), taskId))),
+    update: (taskId, responses, ctx) =>
+      answer(async () => readBack(taskId, ctx, await updateTask(tasks, asker(ctx), taskId, responses))),
+    cancel: (taskId, ctx) => answer(async () => readBack(taskId, ctx, await cancelTask(tasks, asker(ctx), taskId))),
   };
 }
 

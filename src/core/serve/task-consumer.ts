@@ -9,6 +9,7 @@ import type { AuthInfo, ServerContext } from '@modelcontextprotocol/server';
 import { maskedText } from '../observe/failure.js';
 import { observeError } from '../observe/observe.js';
 import type { Observer } from '../observe/settle.js';
+import { observeTask, type TaskWatch } from '../observe/task.js';
 import type { ProjectionPolicy } from '../prepare/settle.js';
 import { readQueuedCall } from '../tasks/job.js';
 import type { TaskJob } from '../tasks/options.js';
@@ -20,7 +21,7 @@ import { noMessage } from './envelope.js';
 import type { Registration } from './registration.js';
 import type { FetchExtras, RequestState } from './request-state.js';
 import type { Retry } from './sdk/tools-call.js';
-import { isInputRequest, outcomeOf, type TaskSlot } from './task-call.js';
+import { happening, isInputRequest, outcomeOf, type TaskSlot } from './task-call.js';
 
 /**
  * What `runTask` did with a job: ran the task to its end (`status`: how it settled, `cancelled` when the client
@@ -66,6 +67,13 @@ export function taskConsumer(
       extras: { ...(extras?.host !== undefined && { host: extras.host }) },
     };
     const slot: TaskSlot = {};
+    // What `onTask` hears of this run: the task as claimed, its caller read from the stored call.
+    const watch: TaskWatch = {
+      taskId,
+      tool: r.name,
+      since: performance.now(),
+      ...(stored.authInfo && { authInfo: stored.authInfo }),
+    };
     let signal: AbortSignal | undefined;
     const once = async (retry?: Retry) => {
       const checked = await checkArguments(r, state, stored.arguments);
@@ -96,6 +104,9 @@ export function taskConsumer(
             phase: 'task',
             tool: r.name,
           }),
+        told: (event) => {
+          if (event.kind !== 'created') observeTask(observer, watch, happening(event.kind, slot));
+        },
       },
       claimed.lease,
     );

@@ -43,7 +43,18 @@ export interface TaskRun<T> {
   resume?(value: T, answers: Readonly<Record<string, JsonObject>>): Promise<T>;
   /** A step the store refused the worker (a settle after a cancel excepted), or a store that failed. */
   onTrouble?(what: { step: 'heartbeat' | 'update' | 'settle'; refused?: Refused; error?: unknown }): void;
+  /** Told what the task did, for `observe.onTask`: in order, each at most once but `input_required`; never throws. */
+  told?(event: RunEvent): void;
 }
+
+/**
+ * What a task's run tells: the task created (by `runTaskCall`: after the inline wait, or at once for
+ * `inlineMs: 0`), a round of input requests stored, and how the run ended (`RunEnd`), once.
+ */
+export type RunEvent =
+  | { kind: 'created'; taskId: string; via: 'inline-wait' | 'immediate' }
+  | { kind: 'input_required' }
+  | { kind: RunEnd };
 
 /** One call, as `runTaskCall` runs it: a run, and what its task is created with. */
 export interface TaskCall<T> extends TaskRun<T> {
@@ -118,6 +129,7 @@ export async function runTaskCall<T>(run: TaskCall<T>): Promise<TaskCallAnswer<T
     }
     run.parent.removeEventListener('abort', follow);
     held.lease = created.lease!;
+    run.told?.({ kind: 'created', taskId: created.task.taskId, via: running ? 'inline-wait' : 'immediate' });
     running ??= run.start(controller.signal, status);
     if (held.message !== undefined) void status(held.message);
     const rest = carryOn(run, running, held, controller);
@@ -243,9 +255,10 @@ async function carryOn<T>(
   heartbeat.end();
   // Cancelled, or the lease lost: the store settled the task already, and would refuse this run's outcome.
   const reason = (controller.signal.reason as { message?: unknown } | undefined)?.message;
-  if (reason === CANCELLED) return 'cancelled';
-  if (reason === LOST) return 'lost';
-  return settle(run, heartbeat.lease, outcome);
+  const end =
+    reason === CANCELLED ? 'cancelled' : reason === LOST ? 'lost' : await settle(run, heartbeat.lease, outcome);
+  run.told?.({ kind: end });
+  return end;
 }
 
 /**
@@ -257,6 +270,7 @@ async function finalValue<T>(run: TaskRun<T>, running: Promise<T>, heartbeat: He
   for (let asked = run.inputRequests?.(value); asked && run.resume; asked = run.inputRequests?.(value)) {
     const updated = await run.tasks.store.update(heartbeat.lease, { inputRequests: asked });
     if (!updated.ok) throw new Error(`input requests refused: ${updated.reason}`);
+    run.told?.({ kind: 'input_required' });
     const answers = await heartbeat.answers();
     value = await run.resume(value, answers);
   }

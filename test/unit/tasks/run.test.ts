@@ -6,7 +6,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createMemoryTaskStore } from '../../../src/core/tasks/memory.js';
-import { type CallOutcome, handToQueue, runTaskCall, type TaskCall } from '../../../src/core/tasks/run.js';
+import {
+  type CallOutcome,
+  handToQueue,
+  type RunEvent,
+  runTaskCall,
+  type TaskCall,
+} from '../../../src/core/tasks/run.js';
 import { settleTasks, settleToolTask } from '../../../src/core/tasks/settle.js';
 import { LAPSED_ERROR, type TaskStore, taskOwner } from '../../../src/core/tasks/store.js';
 
@@ -70,6 +76,32 @@ describe('runTaskCall', () => {
     expect(trouble).toEqual([{ step: 'heartbeat', refused: { ok: false, reason: 'lost' } }]);
     const view = await store.get(owner, answer.view.taskId);
     expect(view).toMatchObject({ status: 'failed', error: LAPSED_ERROR });
+  });
+
+  it('tells its events in order, each end once: created at once for inlineMs 0, then lost when the lease lapses', async () => {
+    const { call, signals, advance } = setup({ leaseMs: 30 });
+    const told: RunEvent[] = [];
+    const answer = await runTaskCall({ ...call(never, completed), told: (event) => void told.push(event) });
+    if (answer.kind !== 'task') throw new Error(`not a task: ${answer.kind}`);
+    expect(told).toEqual([{ kind: 'created', taskId: answer.view.taskId, via: 'immediate' }]);
+    advance(1_000);
+    await until(() => signals[0]!.aborted && told.length === 2);
+    expect(told[1]).toEqual({ kind: 'lost' });
+  });
+
+  it('tells a call that outlasted its inline wait as created after it, then how its settle ended', async () => {
+    const { call } = setup({ inlineMs: 1, leaseMs: 60_000 });
+    let finish!: (value: string) => void;
+    const told: RunEvent[] = [];
+    const answer = await runTaskCall({
+      ...call(() => new Promise<string>((resolve) => (finish = resolve)), completed),
+      told: (event) => void told.push(event),
+    });
+    expect(answer.kind).toBe('task');
+    expect(told).toMatchObject([{ kind: 'created', via: 'inline-wait' }]);
+    finish('late');
+    await until(() => told.length === 2);
+    expect(told[1]).toEqual({ kind: 'completed' });
   });
 
   it('stops the call and makes no task when the caller has maxOpen open tasks', async () => {

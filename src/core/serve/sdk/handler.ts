@@ -122,7 +122,7 @@ function populateServer(
   // its cost does not grow with the tool count.
   if (state.method?.startsWith('tasks/')) {
     if (setup.tasks && rc.era === 'modern') {
-      serveTaskMethods(server, taskMethods(setup.tasks, setup.observer, who, tools.reaches(state)));
+      serveTaskMethods(server, taskMethods(setup.tasks, setup.observer, who, tools.reaches(state), state.trace));
     }
     return;
   }
@@ -133,7 +133,16 @@ function populateServer(
     const task =
       state.call &&
       r.task &&
-      taskCall({ tasks: setup.tasks, tool: r.task, name: r.name, observer: setup.observer, ...(keep && { keep }) });
+      taskCall({
+        tasks: setup.tasks,
+        tool: r.task,
+        name: r.name,
+        observer: setup.observer,
+        ...(keep && { keep }),
+        ...(state.authInfo && { authInfo: state.authInfo }),
+        ...(state.call.requestId !== undefined && { requestId: state.call.requestId }),
+        ...(state.trace && { trace: state.trace }),
+      });
     if (task) withTask = task;
     const registered = server.registerTool(r.name, r.config(state), (args: any, ctx: ServerContext) =>
       r.run(args, ctx, state, task ? task.slot : undefined),
