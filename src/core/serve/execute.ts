@@ -70,21 +70,7 @@ export function executor(prepared: PreparedTool, policy: RunPolicy): Executor {
     // Inside a task the handler runs on the task's signal: its client may go; a plain call's may cancel it.
     // A reader: the signal is made when the handler reads it (limits/lazy-signal.ts).
     const parent = slot?.signal ? undefined : callSignal(mcp, state.cancel?.handler);
-    // The record is built only for a listener: a span, or `onCall`.
-    const heard = observer.onCall !== undefined || state.trace !== undefined;
-    const finish = (ok: boolean, detail: Pick<CallRecord, 'error' | 'errorId' | 'inputRequired'> = {}) => {
-      if (!heard) return;
-      observeCall(observer, {
-        ...who,
-        tool: prepared.name,
-        ok,
-        ...detail,
-        ...clientGone(parent && mcp.mcpReq.signal, state.cancel),
-        repairs: call.repairs,
-        ignoredKeys: call.ignored,
-        started: call.started,
-      });
-    };
+    const finish = callReport(observer, prepared.name, call, who, parent && mcp, state);
     if (call.limited) {
       const text = limitedCall(observer, state, prepared.name, call.limited);
       finish(false, { error: text });
@@ -117,25 +103,8 @@ export function executor(prepared: PreparedTool, policy: RunPolicy): Executor {
       }
       outcome = timed.value;
     } catch (error) {
-      // The SDK's URL elicitation must reach the client as the protocol error it is.
-      if (error instanceof ProtocolError && error.code === ProtocolErrorCode.UrlElicitationRequired) throw error;
-      // A task ends `failed` with a JSON-RPC error its handler threw; a plain call masks it as always.
-      if (slot && error instanceof ProtocolError) slot.thrown = error;
-      // A handler that stops with its own signal's reason once its client has gone did what it was asked:
-      // nobody reads the answer, and it is no unexpected error to log.
-      // A handler that threw its signal's reason has read its signal: reading it here makes nothing new.
-      const stopped = handlerSignal?.();
-      if (stopped?.aborted && error === stopped.reason && parent && gone(mcp.mcpReq.signal, state.cancel)) {
-        const text = `Tool ${prepared.name} stopped: its client went away`;
-        finish(false, { error: text });
-        return errorResult(text);
-      }
-      const unsendable = error instanceof UnsendableResult;
-      const phase = error instanceof OutputRefused || unsendable ? 'output' : 'handler';
-      const failure = failedCall(observer, prepared.name, error, who, phase, unsendable ? error.message : undefined);
-      if (slot && slot.thrown === error && failure.errorId !== undefined) slot.errorId = failure.errorId;
-      finish(false, { error: failure.text, errorId: failure.errorId });
-      return withNotice(failure.result, call.notice);
+      const gone = parent && handlerStopped(error, handlerSignal, mcp, state);
+      return failedRun(error, { observer, tool: prepared.name, call, who, slot, finish, gone });
     } finally {
       if (settled) void settled.then(() => admission.release());
       else admission.release();
@@ -144,6 +113,76 @@ export function executor(prepared: PreparedTool, policy: RunPolicy): Executor {
     // What the schema dropped reaches the model beside whatever the handler returned.
     return outcome.inputRequired ? outcome.result : withNotice(outcome.result, call.notice);
   };
+}
+
+/** Reports the call once to a span and `onCall`, building the record only when one of them listens. */
+function callReport(
+  observer: Observer,
+  tool: string,
+  call: CheckedCall,
+  who: ReturnType<typeof whoCalled>,
+  // The call's context, for a plain call whose client may go away; undefined inside a task.
+  client: ServerContext | undefined,
+  state: RequestState,
+): (ok: boolean, detail?: Pick<CallRecord, 'error' | 'errorId' | 'inputRequired'>) => void {
+  if (observer.onCall === undefined && state.trace === undefined) return () => {};
+  return (ok, detail = {}) =>
+    observeCall(observer, {
+      ...who,
+      tool,
+      ok,
+      ...detail,
+      ...clientGone(client?.mcpReq.signal, state.cancel),
+      repairs: call.repairs,
+      ignoredKeys: call.ignored,
+      started: call.started,
+    });
+}
+
+/**
+ * A handler that stopped with its own signal's reason once its client had gone did what it was asked: nobody
+ * reads the answer, and it is no unexpected error to log. A handler that threw its signal's reason has read its
+ * signal, so reading it here makes nothing new.
+ */
+function handlerStopped(
+  error: unknown,
+  signal: (() => AbortSignal) | undefined,
+  mcp: ServerContext,
+  state: RequestState,
+): boolean {
+  const stopped = signal?.();
+  return stopped?.aborted === true && error === stopped.reason && gone(mcp.mcpReq.signal, state.cancel) !== undefined;
+}
+
+/** What a run that threw is answered with, reported once; rethrows what must reach the client as it is. */
+function failedRun(
+  error: unknown,
+  run: {
+    observer: Observer;
+    tool: string;
+    call: CheckedCall;
+    who: ReturnType<typeof whoCalled>;
+    slot: TaskSlot | undefined;
+    finish: ReturnType<typeof callReport>;
+    gone: boolean | undefined;
+  },
+): ToolResult {
+  const { observer, tool, call, who, slot, finish } = run;
+  // The SDK's URL elicitation must reach the client as the protocol error it is.
+  if (error instanceof ProtocolError && error.code === ProtocolErrorCode.UrlElicitationRequired) throw error;
+  // A task ends `failed` with a JSON-RPC error its handler threw; a plain call masks it as always.
+  if (slot && error instanceof ProtocolError) slot.thrown = error;
+  if (run.gone) {
+    const text = `Tool ${tool} stopped: its client went away`;
+    finish(false, { error: text });
+    return errorResult(text);
+  }
+  const unsendable = error instanceof UnsendableResult;
+  const phase = error instanceof OutputRefused || unsendable ? 'output' : 'handler';
+  const failure = failedCall(observer, tool, error, who, phase, unsendable ? error.message : undefined);
+  if (slot && slot.thrown === error && failure.errorId !== undefined) slot.errorId = failure.errorId;
+  finish(false, { error: failure.text, errorId: failure.errorId });
+  return withNotice(failure.result, call.notice);
 }
 
 /**
