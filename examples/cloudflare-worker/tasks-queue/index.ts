@@ -1,7 +1,7 @@
 /**
  * Tasks on Cloudflare Workers handed to Cloudflare Queues (docs/guide/cloudflare-workers.md#tasks-on-a-queue):
  * the Worker that answers `/mcp` keeps its tasks in a Durable Object (`TaskStoreObject`) and sends each to the
- * `TASKS` queue (`tasks.run`); the same Worker consumes the queue (`queue`), running each job with
+ * `TASK_QUEUE` queue (`tasks.run`); the same Worker consumes the queue (`queue`), running each job with
  * `handler.runTask`, in an invocation of its own (a consumer's limits, not a request's). Start it with
  * `npx wrangler dev -c examples/cloudflare-worker/tasks-queue/wrangler.jsonc` (local queues and Durable Objects).
  *
@@ -38,9 +38,9 @@ interface MessageBatchLike<Body> {
 
 interface Env {
   /** The Durable Object namespace of `TaskStoreObject`: the tasks every isolate reads. */
-  TASK_STORE: DurableObjectNamespaceLike;
+  TASKS: DurableObjectNamespaceLike;
   /** The queue tasks are sent to, and consumed from. */
-  TASKS: QueueLike<TaskJob>;
+  TASK_QUEUE: QueueLike<TaskJob>;
 }
 
 /** A task that takes longer than a request may keep a Worker going. */
@@ -65,9 +65,9 @@ const mountFor = (env: Env) =>
   (mount ??= mcp<Env>([crawl], {
     path: '/mcp',
     tasks: {
-      store: createDurableObjectTaskStore({ namespace: env.TASK_STORE }),
+      store: createDurableObjectTaskStore({ namespace: env.TASKS }),
       // Each task becomes one message; awaited, so the send is done before the client gets its task.
-      run: (job) => env.TASKS.send(job),
+      run: (job) => env.TASK_QUEUE.send(job),
       // This example has no auth: every caller shares one owner. Put `access.auth` in front in an app.
       anonymousOwner: () => 'example',
     },
