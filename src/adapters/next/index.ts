@@ -84,7 +84,7 @@ export function mcp<Params = unknown, S extends AnyZodObject = never, R = z.outp
 const TASKS_IN_FUNCTION =
   "mcp-mount: tasks run in the function that accepted their call (kept going after the response with Next's " +
   "`after`), so each is bounded by the platform's function duration (Vercel's `maxDuration`); hand longer " +
-  'tasks to a queue with `tasks.run` (docs/guide/tasks.md)';
+  'tasks to a queue with `tasks.run`';
 
 /** Next's `after(task)`, typed here so that no version of `next`'s types is needed. */
 type After = (task: Promise<unknown>) => void;
