@@ -91,17 +91,16 @@ async function stop(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-/** `next start` on the built example (`next build examples/next` must have run: see build.global.ts). */
-export async function startNext(): Promise<RunningProcess> {
+/**
+ * `next start` on a built Next.js app: the example by default (`next build examples/next` must have run: see
+ * build.global.ts), or the app at `app` (a path from the repository's root).
+ */
+export async function startNext(app = 'examples/next'): Promise<RunningProcess> {
   const port = await freePort();
-  return startProcess(
-    'node_modules/next/dist/bin/next',
-    ['start', 'examples/next', '-p', String(port), '-H', '127.0.0.1'],
-    {
-      origin: `http://127.0.0.1:${port}`,
-      env: { NEXT_TELEMETRY_DISABLED: '1' },
-    },
-  );
+  return startProcess('node_modules/next/dist/bin/next', ['start', app, '-p', String(port), '-H', '127.0.0.1'], {
+    origin: `http://127.0.0.1:${port}`,
+    env: { NEXT_TELEMETRY_DISABLED: '1' },
+  });
 }
 
 /**
