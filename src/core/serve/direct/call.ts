@@ -119,29 +119,44 @@ function serveCall(
     // A throw the SDK turns into its own answer (a protocol error, or its tool error).
     () => void handOver().catch(() => {}),
   );
-  // Cancelled (in-flight.ts): answered as the SDK's path answers a call whose exchange is torn down.
+  watchEnds(flight, plan.era, signal, cancelled, inflight, keepAlive);
+  return answered;
+}
+
+/**
+ * How a call in flight can end besides its result, and what is let go once it has settled: cancelled by its
+ * client (in-flight.ts), answered as the SDK's path answers a call whose exchange is torn down; its mount
+ * closed mid-call (2026-07-28: the SDK's exchange would be torn down, its answer 499 and its handler aborted);
+ * then the keep-alive timer, the listeners, and the handler's signal, aborted as the SDK's path aborts it when
+ * the exchange ends.
+ */
+function watchEnds(
+  flight: CallFlight,
+  era: DirectPlan['era'],
+  signal: LazySignal,
+  cancelled: AbortSignal | undefined,
+  inflight: Set<() => void>,
+  keepAlive: ReturnType<typeof setTimeout> | undefined,
+): void {
   const cancel = () => {
     if (flight.handed) return;
-    flight.answer(plan.era === 'modern' ? new Response(null, { status: 499 }) : unansweredStream());
+    flight.answer(era === 'modern' ? new Response(null, { status: 499 }) : unansweredStream());
     signal.abort(CONNECTION_CLOSED);
   };
   cancelled?.addEventListener('abort', cancel, { once: true });
-  // Closed mid-call: the SDK's modern exchange would be torn down, its answer 499 and its handler aborted.
   const stop = () => {
     if (flight.handed) return;
     flight.answer(new Response(null, { status: 499 }));
     signal.abort(CONNECTION_CLOSED);
   };
-  if (plan.era === 'modern') inflight.add(stop);
-  // Once the call is over its signal is aborted, as the SDK's path aborts it when the exchange ends.
+  if (era === 'modern') inflight.add(stop);
   const done = () => {
     clearTimeout(keepAlive);
     cancelled?.removeEventListener('abort', cancel);
     inflight.delete(stop);
     signal.abort(CONNECTION_CLOSED);
   };
-  settled.then(done, done);
-  return answered;
+  flight.settled!.then(done, done);
 }
 
 /** One call begun on the direct path: how it is answered, and how far the SDK has it. */
