@@ -61,57 +61,69 @@ export function taskConsumer(
       const error = new Error('mcp-mount: runTask was handed a task of a tool this mount does not run as a task');
       return { ran: true, status: await failClaimed(tasks, observer, claimed.lease, error, stored?.tool) };
     }
-    const state: RequestState = {
-      ...noMessage(setup.projection),
-      ...(stored.authInfo && { authInfo: stored.authInfo }),
-      extras: { ...(extras?.host !== undefined && { host: extras.host }) },
-    };
-    const slot: TaskSlot = {};
-    // What `onTask` hears of this run: the task as claimed, its caller read from the stored call.
-    const watch: TaskWatch = {
-      taskId,
-      tool: r.name,
-      since: performance.now(),
-      ...(stored.authInfo && { authInfo: stored.authInfo }),
-    };
-    let signal: AbortSignal | undefined;
-    const once = async (retry?: Retry) => {
-      const checked = await checkArguments(r, state, stored.arguments);
-      if ('refused' in checked) return checked.refused;
-      return r.run(checked.value, queuedContext(taskId, signal!, stored.authInfo, retry), state, slot);
-    };
-    const status = await runLeased(
-      {
-        tasks,
-        start: (runSignal, setStatus) => {
-          signal = runSignal;
-          slot.signal = runSignal;
-          slot.status = setStatus;
-          if (r.task!.timeoutMs !== undefined) slot.timeoutMs = r.task!.timeoutMs;
-          return once();
-        },
-        outcome: (value) => outcomeOf(value, slot),
-        inputRequests: (value) =>
-          isInputRequest(value) ? (value.inputRequests as Record<string, JsonObject>) : undefined,
-        resume: (value, answers) =>
-          once({
-            inputResponses: answers,
-            ...(isInputRequest(value) &&
-              typeof value.requestState === 'string' && { requestState: value.requestState }),
-          }),
-        onTrouble: ({ step, refused, error }) =>
-          observeError(observer, error ?? new Error(`task ${step} refused: ${refused?.reason}`), {
-            phase: 'task',
-            tool: r.name,
-          }),
-        told: (event) => {
-          if (event.kind !== 'created') observeTask(observer, watch, happening(event.kind, slot));
-        },
-      },
-      claimed.lease,
-    );
-    return { ran: true, status };
+    return { ran: true, status: await runClaimed(setup, r, stored, taskId, claimed.lease, extras) };
   };
+}
+
+/** Runs a claimed queued call under the default run, as the process that accepted it would have. */
+function runClaimed(
+  setup: ConsumerSetup,
+  r: Registration,
+  stored: NonNullable<ReturnType<typeof readQueuedCall>>,
+  taskId: string,
+  lease: Lease,
+  extras: Pick<FetchExtras, 'host'> | undefined,
+): Promise<RunEnd> {
+  const tasks = setup.tasks!;
+  const { observer } = setup;
+  const state: RequestState = {
+    ...noMessage(setup.projection),
+    ...(stored.authInfo && { authInfo: stored.authInfo }),
+    extras: { ...(extras?.host !== undefined && { host: extras.host }) },
+  };
+  const slot: TaskSlot = {};
+  // What `onTask` hears of this run: the task as claimed, its caller read from the stored call.
+  const watch: TaskWatch = {
+    taskId,
+    tool: r.name,
+    since: performance.now(),
+    ...(stored.authInfo && { authInfo: stored.authInfo }),
+  };
+  let signal: AbortSignal | undefined;
+  const once = async (retry?: Retry) => {
+    const checked = await checkArguments(r, state, stored.arguments);
+    if ('refused' in checked) return checked.refused;
+    return r.run(checked.value, queuedContext(taskId, signal!, stored.authInfo, retry), state, slot);
+  };
+  return runLeased(
+    {
+      tasks,
+      start: (runSignal, setStatus) => {
+        signal = runSignal;
+        slot.signal = runSignal;
+        slot.status = setStatus;
+        if (r.task!.timeoutMs !== undefined) slot.timeoutMs = r.task!.timeoutMs;
+        return once();
+      },
+      outcome: (value) => outcomeOf(value, slot),
+      inputRequests: (value) =>
+        isInputRequest(value) ? (value.inputRequests as Record<string, JsonObject>) : undefined,
+      resume: (value, answers) =>
+        once({
+          inputResponses: answers,
+          ...(isInputRequest(value) && typeof value.requestState === 'string' && { requestState: value.requestState }),
+        }),
+      onTrouble: ({ step, refused, error }) =>
+        observeError(observer, error ?? new Error(`task ${step} refused: ${refused?.reason}`), {
+          phase: 'task',
+          tool: r.name,
+        }),
+      told: (event) => {
+        if (event.kind !== 'created') observeTask(observer, watch, happening(event.kind, slot));
+      },
+    },
+    lease,
+  );
 }
 
 /** Settles a claimed task `failed` with `error` masked (`onError` hears it, phase `task`). */
