@@ -30,7 +30,9 @@ export interface RunningProcess {
 
 /**
  * Spawns `node <script> ...args` from the repo root (or `cwd`) and waits until `origin + readyPath` answers at all
- * with a status below 500, the process exits, or `timeoutMs` passes.
+ * with a status below 500, the process exits, or `timeoutMs` passes. With `readyLine`, the origin is the one the
+ * process names in its output (its first capture group) once it prints it: a server that moved off the port it
+ * was asked for is then not mistaken for whatever answers on that port.
  */
 export async function startProcess(
   script: string,
@@ -41,7 +43,15 @@ export async function startProcess(
     timeoutMs = 60_000,
     env = {},
     cwd = repoRoot,
-  }: { origin: string; readyPath?: string; timeoutMs?: number; env?: Record<string, string>; cwd?: string },
+    readyLine,
+  }: {
+    origin: string;
+    readyPath?: string;
+    timeoutMs?: number;
+    env?: Record<string, string>;
+    cwd?: string;
+    readyLine?: RegExp;
+  },
 ): Promise<RunningProcess> {
   const child = spawn(process.execPath, [script, ...args], {
     cwd,
@@ -62,8 +72,14 @@ export async function startProcess(
     if (child.exitCode !== null || child.signalCode !== null) {
       throw new Error(`${script} exited (${child.exitCode ?? child.signalCode}) before it was ready:\n${log}`);
     }
+    const named = readyLine?.exec(log)?.[1];
+    if (readyLine && named === undefined) {
+      await new Promise((r) => setTimeout(r, 250));
+      continue;
+    }
+    if (named !== undefined) running.origin = named.replace(/\/+$/, '');
     try {
-      const response = await fetch(origin + readyPath, { signal: AbortSignal.timeout(2_000) });
+      const response = await fetch(running.origin + readyPath, { signal: AbortSignal.timeout(2_000) });
       await response.body?.cancel();
       if (response.status < 500) return running;
     } catch {
@@ -118,6 +134,8 @@ export async function startWrangler(
     ['dev', '-c', config, '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspector)],
     {
       origin: `http://127.0.0.1:${port}`,
+      // Wrangler moves to another port when the one asked for is taken: its own line says where it is.
+      readyLine: /Ready on (http:\/\/127\.0\.0\.1:\d+)/,
       timeoutMs: 90_000,
       // NODE_ENV=test: Miniflare uses its built-in `request.cf` instead of fetching one from the network.
       env: {
