@@ -121,11 +121,27 @@ export async function startNext(app = 'examples/next'): Promise<RunningProcess> 
 
 /**
  * `wrangler dev` (workerd, local only) on a wrangler config, e.g. the Cloudflare Worker example's; started in
- * `cwd` (a project of its own, whose build command wrangler runs there) with `env` added.
+ * `cwd` (a project of its own, whose build command wrangler runs there) with `env` added. A port asked of the OS
+ * is free when asked, but workerd binds sockets of its own on ports the OS picks as it starts, so another
+ * process (or workerd itself) can take it first: a start that fails with "Address already in use" is tried again
+ * on fresh ports, three times in all.
  */
 export async function startWrangler(
   config: string,
-  { cwd, env = {} }: { cwd?: string; env?: Record<string, string> } = {},
+  options: { cwd?: string; env?: Record<string, string> } = {},
+): Promise<RunningProcess> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startWranglerOnce(config, options);
+    } catch (error) {
+      if (attempt >= 3 || !String((error as Error).message).includes('Address already in use')) throw error;
+    }
+  }
+}
+
+async function startWranglerOnce(
+  config: string,
+  { cwd, env = {} }: { cwd?: string; env?: Record<string, string> },
 ): Promise<RunningProcess> {
   const port = await freePort();
   const inspector = await freePort();
@@ -134,7 +150,7 @@ export async function startWrangler(
     ['dev', '-c', config, '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspector)],
     {
       origin: `http://127.0.0.1:${port}`,
-      // Wrangler moves to another port when the one asked for is taken: its own line says where it is.
+      // The origin wrangler names once it is ready: nothing else that answers on the port is taken for it.
       readyLine: /Ready on (http:\/\/127\.0\.0\.1:\d+)/,
       timeoutMs: 90_000,
       // NODE_ENV=test: Miniflare uses its built-in `request.cf` instead of fetching one from the network.
