@@ -52,12 +52,10 @@ const SCORED_HERE: readonly string[] = [
 
 /**
  * Where a task's run survives the response that answered its creation (the process that accepted the call
- * runs it, ADR 0036): the Node servers, and workerd, where the fetch adapter hands the run to `ctx.waitUntil`
- * (ADR 0037). On Next's Edge runtime the run is still cut with the request (no `waitUntil` wired there); the
- * suite's own verdict (not scored) stands. Next on Node.js is left out until a run of this suite has shown it
- * passing.
+ * runs it, ADR 0036): the Node servers; workerd, where the fetch adapter hands the run to `ctx.waitUntil`
+ * (ADR 0037); and Next.js on both runtimes, where the adapter hands it to Next's `after()`. Every adapter.
  */
-const TASK_ADAPTERS: readonly string[] = ['hono (node)', 'express', 'fetch (workerd)'];
+const TASK_ADAPTERS: readonly string[] = ['hono (node)', 'express', 'fetch (workerd)', 'next (nodejs)', 'next (edge)'];
 
 const started = Date.now();
 const seconds = (from: number) => `${((Date.now() - from) / 1000).toFixed(1)} s`;
