@@ -13,7 +13,14 @@ import { observeTask, type TaskHappening, type TaskWatch } from '../observe/task
 import type { RequestTrace } from '../observe/telemetry.js';
 import { queuedCall } from '../tasks/job.js';
 import { cancelTask, getTask, isTaskRequestError, type TaskAsker, updateTask } from '../tasks/requests.js';
-import { type CallOutcome, handToQueue, type QueueCall, type RunEvent, runTaskCall } from '../tasks/run.js';
+import {
+  type CallOutcome,
+  handToQueue,
+  type QueueCall,
+  type RunEvent,
+  runTaskCall,
+  type TaskRun,
+} from '../tasks/run.js';
 import { type CallerTasks, callerOwner, type TasksPolicy, type ToolTaskPolicy, taskRoute } from '../tasks/settle.js';
 import type { JsonObject } from '../tasks/store.js';
 import { createTaskResult, declaresTasks, missingTasksCapability } from '../tasks/wire.js';
@@ -91,25 +98,7 @@ export function taskCall(setup: TaskCallSetup): {
       owner: caller.owner!,
       call: { tool: setup.name },
       parent,
-      start: (signal, status) => {
-        slot.signal = signal;
-        slot.status = status;
-        if (setup.tool.timeoutMs !== undefined) slot.timeoutMs = setup.tool.timeoutMs;
-        return next();
-      },
-      outcome: (value) => outcomeOf(value, slot),
-      inputRequests: (value) =>
-        isInputRequest(value) ? (value.inputRequests as Record<string, JsonObject>) : undefined,
-      resume: (value, answers) =>
-        next({
-          inputResponses: answers,
-          ...(isInputRequest(value) && typeof value.requestState === 'string' && { requestState: value.requestState }),
-        }),
-      onTrouble: ({ step, refused, error }) =>
-        observeError(setup.observer, error ?? new Error(`task ${step} refused: ${refused?.reason}`), {
-          phase: 'task',
-          tool: setup.name,
-        }),
+      ...runHooks(slot, setup.tool.timeoutMs, next, setup.observer, setup.name),
       told: teller(setup, slot),
       ...(setup.keep && { keep: setup.keep }),
     }).catch((error: unknown) => {
@@ -232,6 +221,37 @@ export function callerTasks(
   if (!tasks || !modern || !declared) return { modern, declared };
   const owner = callerOwner(tasks, who.authInfo, who.request, who.host);
   return { modern, declared, ...(owner !== undefined && { owner }) };
+}
+
+/**
+ * How a call's task run drives it, the same in the accepting process and in a queue's consumer: `start` puts
+ * the run's signal, status setter and the tool's task timeout in the call's slot and runs it; its outcome,
+ * input rounds and resumption read what the handler returned; store trouble goes to `onError` (phase `task`).
+ */
+export function runHooks(
+  slot: TaskSlot,
+  timeoutMs: number | undefined,
+  run: (retry?: Retry) => Promise<unknown>,
+  observer: Observer,
+  tool: string,
+): Pick<TaskRun<unknown>, 'start' | 'outcome' | 'inputRequests' | 'resume' | 'onTrouble'> {
+  return {
+    start: (signal, status) => {
+      slot.signal = signal;
+      slot.status = status;
+      if (timeoutMs !== undefined) slot.timeoutMs = timeoutMs;
+      return run();
+    },
+    outcome: (value) => outcomeOf(value, slot),
+    inputRequests: (value) => (isInputRequest(value) ? (value.inputRequests as Record<string, JsonObject>) : undefined),
+    resume: (value, answers) =>
+      run({
+        inputResponses: answers,
+        ...(isInputRequest(value) && typeof value.requestState === 'string' && { requestState: value.requestState }),
+      }),
+    onTrouble: ({ step, refused, error }) =>
+      observeError(observer, error ?? new Error(`task ${step} refused: ${refused?.reason}`), { phase: 'task', tool }),
+  };
 }
 
 /** A finished call as its task ends: failed with the JSON-RPC error the handler threw, else its result. */

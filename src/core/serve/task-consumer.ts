@@ -15,13 +15,13 @@ import { readQueuedCall } from '../tasks/job.js';
 import type { TaskJob } from '../tasks/options.js';
 import { type RunEnd, runLeased } from '../tasks/run.js';
 import type { TasksPolicy } from '../tasks/settle.js';
-import type { JsonObject, Lease, Refused } from '../tasks/store.js';
+import type { Lease, Refused } from '../tasks/store.js';
 import { checkArguments } from './direct/call.js';
 import { noMessage } from './envelope.js';
 import type { Registration } from './registration.js';
 import type { FetchExtras, RequestState } from './request-state.js';
 import type { Retry } from './sdk/tools-call.js';
-import { happening, isInputRequest, outcomeOf, type TaskSlot } from './task-call.js';
+import { happening, runHooks, type TaskSlot } from './task-call.js';
 
 /**
  * What `runTask` did with a job: ran the task to its end (`status`: how it settled, `cancelled` when the client
@@ -89,35 +89,15 @@ function runClaimed(
     since: performance.now(),
     ...(stored.authInfo && { authInfo: stored.authInfo }),
   };
-  let signal: AbortSignal | undefined;
   const once = async (retry?: Retry) => {
     const checked = await checkArguments(r, state, stored.arguments);
     if ('refused' in checked) return checked.refused;
-    return r.run(checked.value, queuedContext(taskId, signal!, stored.authInfo, retry), state, slot);
+    return r.run(checked.value, queuedContext(taskId, slot.signal!, stored.authInfo, retry), state, slot);
   };
   return runLeased(
     {
       tasks,
-      start: (runSignal, setStatus) => {
-        signal = runSignal;
-        slot.signal = runSignal;
-        slot.status = setStatus;
-        if (r.task!.timeoutMs !== undefined) slot.timeoutMs = r.task!.timeoutMs;
-        return once();
-      },
-      outcome: (value) => outcomeOf(value, slot),
-      inputRequests: (value) =>
-        isInputRequest(value) ? (value.inputRequests as Record<string, JsonObject>) : undefined,
-      resume: (value, answers) =>
-        once({
-          inputResponses: answers,
-          ...(isInputRequest(value) && typeof value.requestState === 'string' && { requestState: value.requestState }),
-        }),
-      onTrouble: ({ step, refused, error }) =>
-        observeError(observer, error ?? new Error(`task ${step} refused: ${refused?.reason}`), {
-          phase: 'task',
-          tool: r.name,
-        }),
+      ...runHooks(slot, r.task!.timeoutMs, once, observer, r.name),
       told: (event) => {
         if (event.kind !== 'created') observeTask(observer, watch, happening(event.kind, slot));
       },
