@@ -255,7 +255,7 @@ export function runHooks(
 }
 
 /** A finished call as its task ends: failed with the JSON-RPC error the handler threw, else its result. */
-export function outcomeOf(value: unknown, slot: TaskSlot): CallOutcome {
+function outcomeOf(value: unknown, slot: TaskSlot): CallOutcome {
   if (slot.thrown) {
     const { code, message, data } = slot.thrown;
     return { status: 'failed', error: { code, message, ...(data !== undefined && { data: data as JsonObject }) } };
@@ -277,7 +277,7 @@ export function outcomeOf(value: unknown, slot: TaskSlot): CallOutcome {
 }
 
 /** A round of input requests (an `InputRequiredResult`) with its `inputRequests`. */
-export function isInputRequest(value: unknown): value is { inputRequests: object; requestState?: unknown } {
+function isInputRequest(value: unknown): value is { inputRequests: object; requestState?: unknown } {
   if (typeof value !== 'object' || value === null) return false;
   const { resultType, inputRequests } = value as { resultType?: unknown; inputRequests?: unknown };
   return resultType === 'input_required' && typeof inputRequests === 'object' && inputRequests !== null;
