@@ -10,19 +10,11 @@ import { mcp } from 'mcp-mount/next';
 import { createMemoryTaskStore } from 'mcp-mount/tasks/memory';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
+import { latch } from '../support/latch.js';
 import { call, pollTask } from '../support/tasks.js';
 
 const after = vi.hoisted(() => vi.fn<(task: Promise<unknown>) => void>());
 vi.mock('next/server.js', () => ({ after }));
-
-/** A latch a test opens, or waits on. */
-function latch() {
-  let open!: () => void;
-  const opened = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  return { open, opened };
-}
 
 let release = latch();
 const build = defineTool({

@@ -5,29 +5,22 @@
  * and the request's span (`observe.openTelemetry`, the real SDK) carries the task. Events are waited for
  * (latches), never timed.
  */
-import * as otel from '@opentelemetry/api';
 import { ProtocolError } from '@modelcontextprotocol/server';
+import * as otel from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { defineTool, type ErrorInfo, type McpMountOptions, type TaskEvent, type TaskJob } from 'mcp-mount';
 import { createMcpFetchHandler } from 'mcp-mount/adapter';
 import { createMemoryTaskStore } from 'mcp-mount/tasks/memory';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { latch } from '../support/latch.js';
 import { type Running, serveTools } from '../support/server.js';
 import { call, pollTask, rpc } from '../support/tasks.js';
 
 const spans = new InMemorySpanExporter();
 otel.trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] }));
 
-/** A latch a test opens, or waits on. */
-function latch() {
-  let open!: () => void;
-  const opened = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  return { open, opened };
-}
-let gates = new Map<string, ReturnType<typeof latch>>();
+let gates = new Map<string, ReturnType<typeof latch<void>>>();
 const gateFor = (key: string) => {
   const g = gates.get(key) ?? latch();
   gates.set(key, g);

@@ -11,17 +11,9 @@ import { createMcpFetchHandler } from 'mcp-mount/adapter';
 import { createMemoryTaskStore } from 'mcp-mount/tasks/memory';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { latch } from '../support/latch.js';
 import { type Running, serveTools } from '../support/server.js';
 import { call, pollTask, rpc } from '../support/tasks.js';
-
-/** A latch a test opens, or waits on. */
-function latch<T = void>() {
-  let open!: (value: T) => void;
-  const opened = new Promise<T>((resolve) => {
-    open = resolve;
-  });
-  return { open, opened };
-}
 
 let started = latch();
 let release = latch();

@@ -11,20 +11,13 @@ import { createMcpFetchHandler } from 'mcp-mount/adapter';
 import { createRedisTaskStore } from 'mcp-mount/tasks/redis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { latch } from '../support/latch.js';
 import { type RunningRedis, startRedis } from '../support/redis-server.js';
 import { type Running, serveTools } from '../support/server.js';
 import { call, pollTask, rpc } from '../support/tasks.js';
 
 const QUEUE = 'mcp-tasks';
 const PREFIX = 'bullmq-recipe:';
-
-function latch<T = void>() {
-  let open!: (value: T) => void;
-  const opened = new Promise<T>((resolve) => {
-    open = resolve;
-  });
-  return { open, opened };
-}
 
 let started = latch();
 let release = latch();
