@@ -40,20 +40,33 @@ const COMMENT = new TextEncoder().encode(': keepalive\n\n');
  * `answer`, or, when it has not come within `intervalMs`, an event stream opened then: a comment at once and
  * at every interval after, then the answer's own frames. `intervalMs` > 0.
  */
-export async function streamedWhenLong(
+export function streamedWhenLong(
   answer: Promise<Response>,
   intervalMs: number,
   observer: Observer,
 ): Promise<Response> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), intervalMs);
+  // One timer and one reaction on the answer: every call pays for this, and nearly every call beats the timer.
+  return new Promise<Response>((resolve, reject) => {
+    let late = false;
+    const timer = setTimeout(() => {
+      late = true;
+      resolve(new Response(keptAlive(answer, intervalMs, observer), { status: 200, headers: { ...STREAM_HEADERS } }));
+    }, intervalMs);
     (timer as { unref?: () => void }).unref?.();
+    answer.then(
+      (response) => {
+        if (late) return;
+        clearTimeout(timer);
+        resolve(response);
+      },
+      // Once late, the stream reports a rejection itself (`answered`).
+      (error: unknown) => {
+        if (late) return;
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
   });
-  // A rejection is handled where the answer is awaited, in whichever branch wins.
-  const early = await Promise.race([answer, late]).finally(() => clearTimeout(timer));
-  if (early) return early;
-  return new Response(keptAlive(answer, intervalMs, observer), { status: 200, headers: { ...STREAM_HEADERS } });
 }
 
 function keptAlive(answer: Promise<Response>, intervalMs: number, observer: Observer): ReadableStream<Uint8Array> {

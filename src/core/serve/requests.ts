@@ -80,7 +80,6 @@ function mountServing(setup: RequestSetup, registrations: readonly Registration[
       responseMode: setup.sdk.protocol.responseMode,
       logging: setup.sdk.protocol.logging,
       serverInfo: setup.sdk.server.implementation,
-      keepAliveMs: setup.sdk.protocol.keepAliveMs,
       called: tools.called,
       enabled: setup.direct,
     },

@@ -6,9 +6,9 @@
  *
  * The SDK finishes a call begun here (`handOver`) when the call needs what only it does: a result not in the
  * plain shape (an `InputRequiredResult`, a handler's own content blocks, `_meta`...), a throw that must
- * reach the client as a protocol error, a message sent to the client before the result (context.ts), or, for
- * a 2025-era client reading the event stream, a handler still running when the SDK's stream would send its
- * first keep-alive. It then registers the called tool with the call's input passed through and the call in
+ * reach the client as a protocol error, or a message sent to the client before the result (context.ts). A
+ * call still running after one keep-alive interval is kept alive by the request path (keep-alive.ts), on
+ * either path alike. It then registers the called tool with the call's input passed through and the call in
  * flight as its callback, so the answer is the SDK's own and nothing is checked or run twice.
  */
 import { type CallToolResult, SdkError, SdkErrorCode, type ServerContext } from '@modelcontextprotocol/server';
@@ -42,11 +42,6 @@ export interface DirectSetup extends DirectPolicy {
   readonly logging: boolean;
   /** False once the mount is switched to the SDK's path alone (`forceSdkPath`, for the differential test). */
   readonly enabled: () => boolean;
-  /**
-   * The keep-alive interval of the SDK's event streams (`protocol.keepAliveMs`; 0: none): a 2025-era call
-   * still running then is handed to the SDK, whose stream is open from then on.
-   */
-  readonly keepAliveMs: number;
 }
 
 /**
@@ -109,26 +104,26 @@ function serveCall(
   );
   const settled = runCall(r, plan, state, mcp);
   flight.settled = settled;
-  const keepAlive =
-    plan.era === 'legacy' && !plan.json && setup.keepAliveMs > 0
-      ? setTimeout(() => void handOver().catch(() => {}), setup.keepAliveMs)
-      : undefined;
-  (keepAlive as { unref?: () => void } | undefined)?.unref?.();
+  const done = watchEnds(flight, plan.era, signal, cancelled, inflight);
   settled.then(
-    (result) => !cancelled?.aborted && answerResult(flight, setup, plan, result, handOver),
+    (result) => {
+      if (!cancelled?.aborted) answerResult(flight, setup, plan, result, handOver);
+      done();
+    },
     // A throw the SDK turns into its own answer (a protocol error, or its tool error).
-    () => void handOver().catch(() => {}),
+    () => {
+      void handOver().catch(() => {});
+      done();
+    },
   );
-  watchEnds(flight, plan.era, signal, cancelled, inflight, keepAlive);
   return answered;
 }
 
 /**
- * How a call in flight can end besides its result, and what is let go once it has settled: cancelled by its
- * client (in-flight.ts), answered as the SDK's path answers a call whose exchange is torn down; its mount
- * closed mid-call (2026-07-28: the SDK's exchange would be torn down, its answer 499 and its handler aborted);
- * then the keep-alive timer, the listeners, and the handler's signal, aborted as the SDK's path aborts it when
- * the exchange ends.
+ * How a call in flight can end besides its result: cancelled by its client (in-flight.ts), answered as the
+ * SDK's path answers a call whose exchange is torn down; its mount closed mid-call (2026-07-28: the SDK's
+ * exchange would be torn down, its answer 499 and its handler aborted). Returns what lets go of them once the
+ * call has settled, and aborts the handler's signal as the SDK's path aborts it when the exchange ends.
  */
 function watchEnds(
   flight: CallFlight,
@@ -136,8 +131,9 @@ function watchEnds(
   signal: LazySignal,
   cancelled: AbortSignal | undefined,
   inflight: Set<() => void>,
-  keepAlive: ReturnType<typeof setTimeout> | undefined,
-): void {
+): () => void {
+  // Nothing to watch for a 2025-era call no notification can cancel: the common call makes no closure here.
+  if (!cancelled && era === 'legacy') return () => signal.abort(CONNECTION_CLOSED);
   const cancel = () => {
     if (flight.handed) return;
     flight.answer(era === 'modern' ? new Response(null, { status: 499 }) : unansweredStream());
@@ -150,13 +146,11 @@ function watchEnds(
     signal.abort(CONNECTION_CLOSED);
   };
   if (era === 'modern') inflight.add(stop);
-  const done = () => {
-    clearTimeout(keepAlive);
+  return () => {
     cancelled?.removeEventListener('abort', cancel);
     inflight.delete(stop);
     signal.abort(CONNECTION_CLOSED);
   };
-  flight.settled!.then(done, done);
 }
 
 /** One call begun on the direct path: how it is answered, and how far the SDK has it. */
