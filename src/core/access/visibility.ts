@@ -11,14 +11,24 @@ import type { AccessPolicy } from './settle.js';
 export type Visibility = (served: { readonly name: string; readonly tool: AnyTool }) => boolean;
 
 /** Runs `visibleTools` for this request, or undefined when every tool is visible. A throw is passed on. */
-export async function toolVisibility(
+export function toolVisibility(
   access: AccessPolicy,
   request: Request,
   authInfo: AuthInfo | undefined,
   host: unknown,
-): Promise<Visibility | undefined> {
+): Visibility | undefined | Promise<Visibility | undefined> {
+  // Without `visibleTools` the answer is known at once: a request pays no turn of the event loop for it.
   if (!access.visibleTools) return undefined;
-  return asVisibility(await access.visibleTools({ authInfo, request, host: host ?? {} }));
+  return visibleFor(access.visibleTools, request, authInfo, host);
+}
+
+async function visibleFor(
+  visibleTools: NonNullable<AccessPolicy['visibleTools']>,
+  request: Request,
+  authInfo: AuthInfo | undefined,
+  host: unknown,
+): Promise<Visibility> {
+  return asVisibility(await visibleTools({ authInfo, request, host: host ?? {} }));
 }
 
 /** `visibleTools`' answer as a predicate. @throws TypeError for anything else (a 500 that onError sees). */

@@ -108,11 +108,14 @@ async function serveRequest(mount: MountServing, request: Request, extras?: Fetc
   const { access, limits, observer, tools, sdk, outside, tracing } = mount;
   // Where it came from, for the audit events: only read when a hook listens.
   const client = requestClient(observer, request, extras?.remoteAddress);
-  // Before the body is read: a request without valid credentials costs no more than its headers.
-  const auth = await authenticate(access, observer, request, extras?.authInfo, client);
+  // Before the body is read: a request without valid credentials costs no more than its headers. Each is a
+  // value, not a promise, where the mount has no such rule: nothing to wait for.
+  const checked = authenticate(access, observer, request, extras?.authInfo, client);
+  const auth = checked instanceof Promise ? await checked : checked;
   if (!auth.ok) return auth.response;
   const { authInfo } = auth;
-  const visible = await tools.visibility(request, authInfo, extras?.host);
+  const seen = tools.visibility(request, authInfo, extras?.host);
+  const visible = seen instanceof Promise ? await seen : seen;
   // The address the audit events carry, when a hook listens; read again only for a rate key without one.
   const address =
     limits.rate && (client ? client.remoteAddress : remoteAddressOf(observer, request, extras?.remoteAddress));
@@ -145,49 +148,68 @@ async function serveRequest(mount: MountServing, request: Request, extras?: Fetc
 /**
  * A request whose message was read: counted in its caller's rate windows before anything repairs or
  * validates it (limits/rate.ts), then its envelope read (a call over a window gets no repair), then served.
+ * Not `async`: without rate windows there is nothing to count, and no turn of the event loop to spend on it.
  */
-async function counted(
+function counted(mount: MountServing, request: Request, plain: RequestState, message: unknown): Promise<Response> {
+  const { limits, observer } = mount;
+  if (!limits.rate) return enveloped(mount, request, plain, message, LET_IN);
+  return countRequest(limits, observer, message, plain).then((count) =>
+    enveloped(mount, request, plain, message, count),
+  );
+}
+
+/** A counted request: answered with its refusal, or its envelope read and served. */
+function enveloped(
   mount: MountServing,
   request: Request,
   plain: RequestState,
   message: unknown,
+  count: Awaited<ReturnType<typeof countRequest>>,
 ): Promise<Response> {
-  const { limits, observer, envelopePolicy } = mount;
-  // Without rate windows there is nothing to count, and no turn of the event loop to spend on it.
-  const count = limits.rate ? await countRequest(limits, observer, message, plain) : LET_IN;
-  if (count.response) return count.response;
+  if (count.response) return Promise.resolve(count.response);
   const refused = refusedMessage(message, request);
-  if (refused) return refused;
-  const envelope = readEnvelope(message, request, envelopePolicy, plain.extras?.host, { repair: !count.limited });
+  if (refused) return Promise.resolve(refused);
+  const envelope = readEnvelope(message, request, mount.envelopePolicy, plain.extras?.host, { repair: !count.limited });
   const state: RequestState = { ...plain, ...envelope.state, ...(count.limited && { limited: count.limited }) };
   return answer(mount, request, state, envelope.body);
 }
 
 /** A request whose message was read and counted: refused for want of credentials, or served. */
-async function answer(
-  mount: MountServing,
-  request: Request,
-  state: RequestState,
-  parsedBody: unknown,
-): Promise<Response> {
-  const { tools, observer, calls, sdk, inFlight } = mount;
+function answer(mount: MountServing, request: Request, state: RequestState, parsedBody: unknown): Promise<Response> {
+  const { tools, observer, sdk, inFlight } = mount;
   const refused = tools.refuseCall(request, state);
-  if (refused) return refusedWith(observer, refused, { reason: 'missing-token', ...aboutCall(state) });
+  if (refused) return Promise.resolve(refusedWith(observer, refused, { reason: 'missing-token', ...aboutCall(state) }));
   // A cancel reaches the caller's own call in flight here; the notification is then answered as before.
   if (state.method === 'notifications/cancelled') inFlight.cancel(parsedBody, state.authInfo);
   if (state.method !== 'tools/call') return sdk.exchange(request, state, { authInfo: state.authInfo, parsedBody });
   const tracked = inFlight.track(state.call, state.authInfo);
-  const call: RequestState = tracked ? { ...state, cancel: tracked.cancel } : state;
+  if (!tracked) return keptAlive(mount, request, served(mount, request, state, parsedBody));
+  return trackedCall(mount, request, { ...state, cancel: tracked.cancel }, parsedBody, tracked.end);
+}
+
+/**
+ * One dispatch point: a plain call is served on the direct path (direct/), everything else by the SDK. A call
+ * over its rate window is the SDK's, whose executor answers it unrun (limits/rate.ts).
+ */
+function served(mount: MountServing, request: Request, call: RequestState, parsedBody: unknown): Promise<Response> {
+  return (
+    (!call.limited && mount.calls.serve(request, call, parsedBody)) ||
+    mount.sdk.exchange(request, call, { authInfo: call.authInfo, parsedBody })
+  );
+}
+
+/** A call a `notifications/cancelled` can reach: let go of (`end`) once its answer is sent, or on a throw. */
+async function trackedCall(
+  mount: MountServing,
+  request: Request,
+  call: RequestState,
+  parsedBody: unknown,
+  end: () => void,
+): Promise<Response> {
   try {
-    // One dispatch point: a plain call is served on the direct path (direct/), everything else by the SDK. A
-    // call over its rate window is the SDK's, whose executor answers it unrun (limits/rate.ts).
-    const answer =
-      (!call.limited && calls.serve(request, call, parsedBody)) ||
-      sdk.exchange(request, call, { authInfo: call.authInfo, parsedBody });
-    const response = await keptAlive(mount, request, answer);
-    return tracked ? whenSent(response, tracked.end) : response;
+    return whenSent(await keptAlive(mount, request, served(mount, request, call, parsedBody)), end);
   } catch (error) {
-    tracked?.end();
+    end();
     throw error;
   }
 }

@@ -15,8 +15,12 @@ import type { Registration } from './registration.js';
 import type { RequestState } from './request-state.js';
 
 export interface ToolSet {
-  /** Runs `visibleTools` for this request (once), or undefined when every tool is visible. */
-  visibility(request: Request, authInfo: AuthInfo | undefined, host: unknown): Promise<Visibility | undefined>;
+  /** Runs `visibleTools` for this request (once), or undefined (at once) when every tool is visible. */
+  visibility(
+    request: Request,
+    authInfo: AuthInfo | undefined,
+    host: unknown,
+  ): Visibility | undefined | Promise<Visibility | undefined>;
   /** A 401 for a call to a visible tool with `scopes` that came without credentials, else undefined. */
   refuseCall(request: Request, state: RequestState): Response | undefined;
   /**
