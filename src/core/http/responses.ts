@@ -16,12 +16,17 @@ export function jsonRpcError(
   });
 }
 
-/** Responses whose body the mount wrote as one string (`wholeBody`). */
-const wholeBodies = new WeakSet<Response>();
+/**
+ * The mark of a response whose body the mount wrote as one string (`wholeBody`): a property of its own, not
+ * a `WeakSet` entry, which every answer would leave for the collector to weigh as an ephemeron.
+ */
+const WHOLE_BODY: unique symbol = Symbol('mcp-mount.wholeBody');
+
+type Marked = Response & { [WHOLE_BODY]?: true };
 
 /** Marks `response` as one whose body is a complete string, for `whenSent`; returns it. */
 export function wholeBody(response: Response): Response {
-  wholeBodies.add(response);
+  (response as Marked)[WHOLE_BODY] = true;
   return response;
 }
 
@@ -32,7 +37,7 @@ export function wholeBody(response: Response): Response {
 export function whenSent(response: Response, done: () => void): Response {
   // A body the mount wrote whole is sent at once; its `body` is not read (on the Node bridge that would make
   // the answer a stream, sent chunked).
-  if (wholeBodies.has(response)) {
+  if ((response as Marked)[WHOLE_BODY] === true) {
     done();
     return response;
   }
