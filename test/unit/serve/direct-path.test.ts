@@ -167,6 +167,35 @@ describe('the direct path for tools/call', () => {
     }
   });
 
+  it('serves a call whose client has already gone as the SDK path does (the handler runs, the answer is the same), with a signal that reads aborted', async () => {
+    const outcome = async (sdkOnly: boolean) => {
+      const seen: { ran: number; aborted?: boolean } = { ran: 0 };
+      const tool = defineTool({
+        name: 'gone',
+        input: z.object({}),
+        handler: (_args, ctx) => {
+          seen.ran++;
+          seen.aborted = ctx.signal.aborted;
+          return 'ok';
+        },
+      });
+      const handler = createMcpFetchHandler([tool]);
+      if (sdkOnly) forceSdkPath(handler);
+      const before = adoptions();
+      const request = requestOf({ era: 'legacy', tool: 'gone', args: {}, id: 3 })();
+      const left = new AbortController();
+      left.abort(new Error('the client went away'));
+      const response = await handler.fetch(new Request(request, { signal: left.signal }));
+      return { status: response.status, body: await response.text(), ...seen, adopted: adoptions() - before };
+    };
+    const direct = await outcome(false);
+    const viaSdk = await outcome(true);
+    // The one difference (ADR 0039): the SDK's exchange follows only a later abort of the request's signal, so
+    // its handler reads a signal that is not aborted; the direct path's follows the request's as it is.
+    expect(direct).toEqual({ ...viaSdk, aborted: true, adopted: 0 });
+    expect(viaSdk).toMatchObject({ status: 200, ran: 1, aborted: false });
+  });
+
   it('answers calls in flight when the mount closes as the SDK path does: 2026-07-28 with 499, 2025 running on; a handler’s signal aborted once its call is over', async () => {
     const outcome = async (sdkOnly: boolean, era: 'legacy' | 'modern') => {
       let release!: () => void;
