@@ -11,6 +11,9 @@
  * process, from /proc/<pid>/stat, in 10 ms ticks: a batch of about a second reads to about 1 %). The load
  * average over the run is printed beside the table: on a shared machine, compare rows of one run, not runs.
  *
+ * mcp-mount is served from its build (`dist/`, built here first), as a team runs it from npm; `mcp-mount-src`
+ * (named in `BENCH_SERVERS` only) serves the sources through tsx, as the in-process benchmarks do.
+ *
  * `BENCH_SERVERS` and `BENCH_SCENARIOS` (comma lists of keys) run some only. `BENCH_VARIANTS`
  * (`key=/path/to/checkout,...`) adds mcp-mount from other checkouts as servers of their own (servers.ts), to
  * set commits side by side in one run; name their keys in `BENCH_SERVERS`. The peers and the HTTP client
@@ -45,10 +48,19 @@ type TargetT = import('./load.js').Target;
 const { SERVERS } = await import('./servers.js');
 
 const only = (name: string) => process.env[name]?.split(',').map((s) => s.trim());
-const serverKeys = only('BENCH_SERVERS') ?? Object.keys(SERVERS);
+const serverKeys = only('BENCH_SERVERS') ?? Object.keys(SERVERS).filter((key) => !SERVERS[key]!.extra);
 const scenarios = SCENARIOS.filter((s) => (only('BENCH_SCENARIOS') ?? SCENARIOS.map((x) => x.key)).includes(s.key));
 if (!serverKeys.includes('mcp-mount') && serverKeys.includes('raw')) {
   throw new Error('the raw route answers mcp-mount\'s bytes: BENCH_SERVERS needs "mcp-mount" beside "raw"');
+}
+
+// mcp-mount is served from its build, as a team runs it: each checkout named is built first.
+for (const dir of new Set(serverKeys.flatMap((key) => (SERVERS[key]?.from === 'dist' ? [SERVERS[key]!.dir!] : [])))) {
+  console.log(`building ${dir}`);
+  execFileSync(process.execPath, [join(dir, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.build.json')], {
+    cwd: dir,
+    stdio: 'inherit',
+  });
 }
 
 const children: ChildProcess[] = [];

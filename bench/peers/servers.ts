@@ -30,48 +30,42 @@ async function serveFetch(fetch: FetchHandler, port: number): Promise<void> {
   });
 }
 
-export const SERVERS: Record<string, { label: string; start: Start }> = {
-  'mcp-mount': {
-    label: 'mcp-mount (default)',
-    start: async (port) => {
-      // The sources, as the other benchmarks use them.
-      const { createMcpFetchHandler } = await import('../../src/adapter.js');
-      const { defineTool } = await import('../../src/index.js');
-      const tools = rootTools().map((t) => defineTool({ ...t, handler: ({ input }) => answer(input) }));
-      const handler = createMcpFetchHandler(tools);
-      await serveFetch((request) => handler.fetch(request), port);
-    },
-  },
+/**
+ * mcp-mount from the checkout at `dir`: its build (`dist/`, what a team runs from npm; run.ts builds it
+ * first), or its sources through tsx (`src`), which renames every closure as it is made (esbuild's
+ * `keepNames`) and so charges each call for a transpiler's work no user runs.
+ */
+function mountServer(label: string, dir: string, from: 'dist' | 'src', options: object = {}) {
+  const start: Start = async (port) => {
+    const [entry, index] = from === 'dist' ? ['dist/adapter.js', 'dist/index.js'] : ['src/adapter.ts', 'src/index.ts'];
+    const { createMcpFetchHandler } = await import(`${dir}/${entry}`);
+    const { defineTool } = await import(`${dir}/${index}`);
+    const tools = rootTools().map((t) => defineTool({ ...t, handler: ({ input }: { input: unknown }) => answer(input) }));
+    const handler = createMcpFetchHandler(tools, options);
+    await serveFetch((request) => handler.fetch(request), port);
+  };
+  return { label, start, from, dir };
+}
+
+const ROOT = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
+
+export const SERVERS: Record<string, { label: string; start: Start; from?: 'dist' | 'src'; dir?: string; extra?: true }> = {
+  'mcp-mount': mountServer('mcp-mount (default)', ROOT, 'dist'),
   // `BENCH_VARIANTS=key=/path/to/checkout,...`: mcp-mount from other checkouts of this repository (a `git
-  // worktree` of an earlier commit, with node_modules), each a server of its own, for A/B runs across commits.
+  // worktree` of an earlier commit, with node_modules), each built and served as a server of its own, for A/B
+  // runs across commits.
   ...Object.fromEntries(
     (process.env.BENCH_VARIANTS ?? '')
       .split(',')
       .filter(Boolean)
       .map((variant) => {
         const [key = '', dir = ''] = variant.split('=');
-        const start: Start = async (port) => {
-          const { createMcpFetchHandler } = await import(`${dir}/src/adapter.ts`);
-          const { defineTool } = await import(`${dir}/src/index.ts`);
-          const tools = rootTools().map((t) =>
-            defineTool({ ...t, handler: ({ input }: { input: unknown }) => answer(input) }),
-          );
-          const handler = createMcpFetchHandler(tools);
-          await serveFetch((request) => handler.fetch(request), port);
-        };
-        return [key, { label: `mcp-mount at ${key}`, start }];
+        return [key, mountServer(`mcp-mount at ${key}`, dir, 'dist')];
       }),
   ),
-  'mcp-mount-flat': {
-    label: 'mcp-mount (flattenUnionInput)',
-    start: async (port) => {
-      const { createMcpFetchHandler } = await import('../../src/adapter.js');
-      const { defineTool } = await import('../../src/index.js');
-      const tools = rootTools().map((t) => defineTool({ ...t, handler: ({ input }) => answer(input) }));
-      const handler = createMcpFetchHandler(tools, { flattenUnionInput: true });
-      await serveFetch((request) => handler.fetch(request), port);
-    },
-  },
+  'mcp-mount-flat': mountServer('mcp-mount (flattenUnionInput)', ROOT, 'dist', { flattenUnionInput: true }),
+  // Only when named in BENCH_SERVERS: the sources as the other benchmarks run them.
+  'mcp-mount-src': { ...mountServer('mcp-mount (sources through tsx)', ROOT, 'src'), extra: true },
   'plain-sdk': {
     label: 'plain SDK v2, a server per request',
     start: async (port) => {
