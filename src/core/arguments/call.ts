@@ -4,6 +4,7 @@ import { type IgnoredKey, ignoredKeys } from '../messages/ignored-keys.js';
 import { formatIssues } from '../messages/index.js';
 import type { PreparedTool } from '../model/prepared.js';
 import { type Repair, repairArgs } from '../repair/index.js';
+import type { RepairOptions } from '../repair/types.js';
 import { type StrippedKey, strippedKeys } from '../zod/stripped-keys.js';
 import { markupLines } from './hygiene.js';
 import { inspectSentValues } from './sent-values.js';
@@ -118,45 +119,70 @@ async function checkSlices(
   repairs: Repair[],
   work: CallWork,
 ): Promise<CheckedSlices> {
-  const parts = split(args, tool);
-  const slices = [
-    { name: 'extend', schema: tool.extend?.schema, value: parts.extend },
-    { name: 'params', schema: tool.params?.schema, value: parts.params },
-    { name: 'input', schema: tool.input, value: parts.input },
-  ] as const;
-  const repairOptions = {
-    ...policy.repair,
-    maxDepth: policy.argumentLimits.maxDepth,
-    maxNodes: policy.argumentLimits.maxValues,
-  };
   const checked: CheckedSlices = {
     parsed: { extend: undefined, params: {}, input: {} },
     messages: [],
     stripped: [],
     moreStripped: 0,
   };
-  const { messages, stripped } = checked;
-  for (const slice of slices) {
-    if (!slice.schema) continue;
-    const repaired = repairArgs(slice.value, slice.schema, repairOptions);
-    work.repair += repaired.visited;
-    repairs.push(...repaired.repairs);
-    if (repaired.issues.length > 0) {
-      messages.push(...formatIssues(repaired.issues));
-      continue;
-    }
-    if (policy.unknownKeys !== 'strip') {
-      const dropped = strippedKeys(slice.schema, repaired.value, STRIPPED_RECORDED - stripped.length);
-      work.stripped += dropped.steps;
-      stripped.push(...dropped.keys);
-      checked.moreStripped += dropped.more;
-    }
-    const result = await parseSlice(slice.schema, repaired.value);
-    if (result === TOO_DEEP) messages.push(TOO_DEEP_FOR_SCHEMA);
-    else if (result.success) checked.parsed[slice.name] = result.data;
-    else messages.push(...formatIssues(result.error, slice.schema, repaired.value));
+  const options = repairOptionsOf(policy);
+  // A tool without `extend` or `params` (most tools) has one slice, the sent object itself.
+  if (!tool.extend && !tool.params) {
+    await checkSlice('input', tool.input, args, policy, options, checked, repairs, work);
+    return checked;
   }
+  const parts = split(args, tool);
+  if (tool.extend) await checkSlice('extend', tool.extend.schema, parts.extend, policy, options, checked, repairs, work);
+  if (tool.params) await checkSlice('params', tool.params.schema, parts.params, policy, options, checked, repairs, work);
+  await checkSlice('input', tool.input, parts.input, policy, options, checked, repairs, work);
   return checked;
+}
+
+/** One slice: repair, the key-policy walk, the one parse; its outcome added to `checked`, `repairs`, `work`. */
+async function checkSlice(
+  name: keyof CheckedSlices['parsed'],
+  schema: z.ZodType,
+  value: unknown,
+  policy: CallPolicy,
+  options: RepairOptions,
+  checked: CheckedSlices,
+  repairs: Repair[],
+  work: CallWork,
+): Promise<void> {
+  const { messages, stripped } = checked;
+  const repaired = repairArgs(value, schema, options);
+  work.repair += repaired.visited;
+  for (const repair of repaired.repairs) repairs.push(repair);
+  if (repaired.issues.length > 0) {
+    messages.push(...formatIssues(repaired.issues));
+    return;
+  }
+  if (policy.unknownKeys !== 'strip') {
+    const dropped = strippedKeys(schema, repaired.value, STRIPPED_RECORDED - stripped.length);
+    work.stripped += dropped.steps;
+    for (const key of dropped.keys) stripped.push(key);
+    checked.moreStripped += dropped.more;
+  }
+  const result = await parseSlice(schema, repaired.value);
+  if (result === TOO_DEEP) messages.push(TOO_DEEP_FOR_SCHEMA);
+  else if (result.success) checked.parsed[name] = result.data;
+  else messages.push(...formatIssues(result.error, schema, repaired.value));
+}
+
+/** Repair's options for a policy: `repair` with the argument limits, made once per settled policy. */
+const repairOptions = new WeakMap<CallPolicy, RepairOptions>();
+
+function repairOptionsOf(policy: CallPolicy): RepairOptions {
+  let options = repairOptions.get(policy);
+  if (!options) {
+    options = Object.freeze({
+      ...policy.repair,
+      maxDepth: policy.argumentLimits.maxDepth,
+      maxNodes: policy.argumentLimits.maxValues,
+    });
+    repairOptions.set(policy, options);
+  }
+  return options;
 }
 
 /** The call's outcome: refused with every line (what was ignored too), or parsed, with the notice. */
