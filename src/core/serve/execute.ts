@@ -66,11 +66,10 @@ export function executor(prepared: PreparedTool, policy: RunPolicy): Executor {
   const { limits, observer } = policy;
   const timeoutMs = settledTimeout(prepared.tool, limits.timeoutMs);
   return async (call, mcp, state, slot) => {
-    const who = whoCalled(state, call.args);
     // Inside a task the handler runs on the task's signal: its client may go; a plain call's may cancel it.
     // A reader: the signal is made when the handler reads it (limits/lazy-signal.ts).
     const parent = slot?.signal ? undefined : callSignal(mcp, state.cancel?.handler);
-    const finish = callReport(observer, prepared.name, call, who, parent && mcp, state);
+    const finish = callReport(observer, prepared.name, call, parent && mcp, state);
     if (call.limited) {
       const text = limitedCall(observer, state, prepared.name, call.limited);
       finish(false, { error: text });
@@ -104,7 +103,7 @@ export function executor(prepared: PreparedTool, policy: RunPolicy): Executor {
       outcome = timed.value;
     } catch (error) {
       const gone = parent && handlerStopped(error, handlerSignal, mcp, state);
-      return failedRun(error, { observer, tool: prepared.name, call, who, slot, finish, gone });
+      return failedRun(error, { observer, tool: prepared.name, call, state, slot, finish, gone });
     } finally {
       if (settled) void settled.then(() => admission.release());
       else admission.release();
@@ -120,7 +119,6 @@ function callReport(
   observer: Observer,
   tool: string,
   call: CheckedCall,
-  who: ReturnType<typeof whoCalled>,
   // The call's context, for a plain call whose client may go away; undefined inside a task.
   client: ServerContext | undefined,
   state: RequestState,
@@ -128,7 +126,7 @@ function callReport(
   if (observer.onCall === undefined && state.trace === undefined) return () => {};
   return (ok, detail = {}) =>
     observeCall(observer, {
-      ...who,
+      ...whoCalled(state, call.args),
       tool,
       ok,
       ...detail,
@@ -161,13 +159,13 @@ function failedRun(
     observer: Observer;
     tool: string;
     call: CheckedCall;
-    who: ReturnType<typeof whoCalled>;
+    state: RequestState;
     slot: TaskSlot | undefined;
     finish: ReturnType<typeof callReport>;
     gone: boolean | undefined;
   },
 ): ToolResult {
-  const { observer, tool, call, who, slot, finish } = run;
+  const { observer, tool, call, slot, finish } = run;
   // The SDK's URL elicitation must reach the client as the protocol error it is.
   if (error instanceof ProtocolError && error.code === ProtocolErrorCode.UrlElicitationRequired) throw error;
   // A task ends `failed` with a JSON-RPC error its handler threw; a plain call masks it as always.
@@ -179,6 +177,7 @@ function failedRun(
   }
   const unsendable = error instanceof UnsendableResult;
   const phase = error instanceof OutputRefused || unsendable ? 'output' : 'handler';
+  const who = whoCalled(run.state, call.args);
   const failure = failedCall(observer, tool, error, who, phase, unsendable ? error.message : undefined);
   if (slot && slot.thrown === error && failure.errorId !== undefined) slot.errorId = failure.errorId;
   finish(false, { error: failure.text, errorId: failure.errorId });
