@@ -126,6 +126,18 @@ function populateServer(
     }
     return;
   }
+  registerHeld(server, state, rc, setup, tools, who);
+}
+
+/** The tools this request's server holds (tool-set.ts), each around its task run where it has one. */
+function registerHeld(
+  server: McpServer,
+  state: RequestState,
+  rc: McpRequestContext,
+  setup: SdkSetup,
+  tools: ToolSet,
+  who: Parameters<typeof callerTasks>[3],
+): void {
   let withTask: ReturnType<typeof taskCall> | undefined;
   for (const r of tools.held(state)) {
     // A call holds one tool: a tool with `task` runs around the SDK's handling (task-call.ts).
