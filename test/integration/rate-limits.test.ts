@@ -12,6 +12,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { parseBody } from '../adapters/support/session.js';
 import { jsonRpcHeaders, rpc, subjectKeys } from '../adapters/support/tools.js';
+import { latch } from '../support/latch.js';
 import { mergedOptions } from '../support/options.js';
 import { listen, type Running } from '../support/server.js';
 
@@ -27,7 +28,7 @@ const held = defineTool({
   name: 'held',
   input: z.object({}),
   handler: async () => {
-    const shut = gate.promise;
+    const shut = gate.opened;
     started += 1;
     for (const waiter of startWaiters) if (started >= waiter.count) waiter.resolve();
     await shut;
@@ -58,15 +59,6 @@ function heldStarted(count: number): Promise<void> {
     if (started >= count) resolve();
     else startWaiters.push({ count, resolve });
   });
-}
-
-/** A promise the test resolves (`open`) when it decides, instead of a timer. */
-function latch(): { promise: Promise<void>; open: () => void } {
-  let open!: () => void;
-  const promise = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  return { promise, open };
 }
 
 /** `Bearer <subject>` is a valid API key of client `app` for that subject. */

@@ -14,6 +14,7 @@ import { z } from 'zod';
 import { parseBody } from '../adapters/support/session.js';
 import { jsonRpcHeaders, rpc, subjectKeys } from '../adapters/support/tools.js';
 import { holdsUnsafe, hostileText } from '../support/hostile-text.js';
+import { latch } from '../support/latch.js';
 import { propertyRuns } from '../support/property-runs.js';
 import { listen, type Running } from '../support/server.js';
 
@@ -26,14 +27,7 @@ const weather = defineTool({
   handler: ({ input }) => `sunny in ${input.city}`,
 });
 const admin = defineTool({ name: 'admin', input: z.object({}), scopes: ['admin'], handler: () => 'ok' });
-/** A promise the test resolves when it decides. */
-function latch() {
-  let open!: () => void;
-  const promise = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  return { promise, open };
-}
+/** Latches the test opens when it decides (test/support/latch.ts). */
 let started = latch();
 let gate = latch();
 /** Holds its caller's running slot until the test opens the gate. */
@@ -42,7 +36,7 @@ const held = defineTool({
   input: z.object({}),
   handler: async () => {
     started.open();
-    await gate.promise;
+    await gate.opened;
     return 'done';
   },
 });
@@ -195,7 +189,7 @@ describe('every request refused after its span starts', () => {
     async () => {
       [started, gate] = [latch(), latch()];
       const running = call('held', 'ada');
-      await started.promise;
+      await started.opened;
       const refused = (await call('get_weather', 'ada')).body.result.content[0].text;
       gate.open();
       await running;

@@ -9,6 +9,7 @@ import { type CallEvent, defineTool, type RefusalEvent } from 'mcp-mount';
 import { createMcpFetchHandler } from 'mcp-mount/adapter';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { latch } from '../support/latch.js';
 import { textOf, withClients } from '../support/server.js';
 
 const signals: AbortSignal[] = [];
@@ -25,15 +26,6 @@ const hangs = defineTool({
 const quick = defineTool({ name: 'quick', input: z.object({}), handler: () => 'done' });
 /** Never settles and has no deadline of its own: only the mount's `limits.timeoutMs` ends its calls. */
 const waits = defineTool({ name: 'waits', input: z.object({}), handler: () => new Promise<never>(() => {}) });
-
-/** A promise the test resolves (`open`) when it decides, instead of a timer. */
-function latch(): { promise: Promise<void>; open: () => void } {
-  let open!: () => void;
-  const promise = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  return { promise, open };
-}
 
 /** One turn of the event loop (not a timer): every promise continuation queued before it has run. */
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -98,7 +90,7 @@ describe('timeouts', () => {
         const [mine, done] = [gate, settled];
         running += 1;
         most = Math.max(most, running);
-        await mine.promise;
+        await mine.opened;
         running -= 1;
         done.open();
         return 'late';
@@ -113,7 +105,7 @@ describe('timeouts', () => {
         expect(textOf(await client.callTool('lingers', {}))).toBe('Tool lingers timed out after 0.05 s');
         return async () => {
           mine.open();
-          await done.promise;
+          await done.opened;
           // The slot is given back in the promise continuations after the handler settles.
           await turn();
         };
