@@ -13,6 +13,8 @@ describe('acceptsGzip', () => {
     ['x-gzip', true],
     [' gzip ; q=1 ', true],
     ['gzip;q=0.001', true],
+    // More than RFC 9110's three decimals, yet a number from 0 to 1: read as it is.
+    ['gzip;q=0.0001', true],
     // gzip not below identity: identity unnamed ranks as the least preferred coding listed.
     ['gzip;q=0.5', true],
     ['gzip;q=0.2, br;q=0.8', true],
@@ -35,11 +37,11 @@ describe('acceptsGzip', () => {
     ['gzip;q=0.5, identity', false],
     ['gzip;q=0.4, identity;q=0.5', false],
     ['identity;q=0', false],
-    // A malformed q reads as a refusal, the safe side.
+    // A q that is no number from 0 to 1 reads as a refusal, the safe side.
+    ['gzip;q=', false],
     ['gzip;q=abc', false],
     ['gzip;q=2', false],
     ['gzip;q=-1', false],
-    ['gzip;q=0.0001', false],
     ['gzipped', false],
   ])('%s', (value, expected) => {
     expect(acceptsGzip(value)).toBe(expected);
