@@ -11,10 +11,11 @@
  * without parsing it again. Any other answer is parsed and checked in full.
  */
 import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { Pool } from 'undici';
 import { CALL_ARGUMENTS, CALLED, EXPECTED_TEXT, TOOLS } from '../fixtures/object-union-calls.js';
 
-export type ScenarioKey = 'list' | 'call' | 'repair' | 'invalid';
+export type ScenarioKey = 'list' | 'list-gzip' | 'call' | 'repair' | 'invalid';
 export type AnswerClass = 'ok' | 'refused' | 'wrong';
 
 export interface Scenario {
@@ -24,10 +25,21 @@ export interface Scenario {
   params: Record<string, unknown>;
   /** The classes of answer this scenario accepts as correct. */
   accepts: readonly AnswerClass[];
+  /** Sent as `accept-encoding`; a gzip-encoded answer is decoded, then checked as any other. */
+  acceptEncoding?: string;
 }
 
 export const SCENARIOS: readonly Scenario[] = [
   { key: 'list', label: 'tools/list', method: 'tools/list', params: {}, accepts: ['ok'] },
+  {
+    // What fetch (the official clients', browsers') sends on every request; a server may answer either way.
+    key: 'list-gzip',
+    label: 'tools/list, gzip accepted',
+    method: 'tools/list',
+    params: {},
+    accepts: ['ok'],
+    acceptEncoding: 'gzip, deflate',
+  },
   {
     key: 'call',
     label: 'tools/call, valid',
@@ -139,6 +151,8 @@ export interface BatchResult {
   refusedAs: Set<string>;
   /** The first few wrong answers, for the report. */
   wrongSamples: string[];
+  /** Answers that came gzip-encoded (decoded before they were checked). */
+  gzipped: number;
   /** Wall time of the batch, ms (until the last request in flight is answered). */
   ms: number;
   /** The server process's CPU time over the batch, ms (user + system, every thread). */
@@ -177,12 +191,19 @@ export class Target {
     let contentType: string;
     let bytes: Buffer;
     try {
-      const response = await this.pool.request({ path: '/mcp', method: 'POST', headers: HEADERS, body: body(id) });
+      const headers = scenario.acceptEncoding ? { ...HEADERS, 'accept-encoding': scenario.acceptEncoding } : HEADERS;
+      const response = await this.pool.request({ path: '/mcp', method: 'POST', headers, body: body(id) });
       status = response.statusCode;
       contentType = String(response.headers['content-type'] ?? '');
       const chunks: Buffer[] = [];
       for await (const chunk of response.body) chunks.push(chunk as Buffer);
       bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+      const encoding = response.headers['content-encoding'];
+      if (encoding === 'gzip') {
+        // undici's Pool does not decode: done here, as fetch would, and counted.
+        bytes = gunzipSync(bytes);
+        out.gzipped++;
+      } else if (encoding !== undefined) throw new Error(`content-encoding ${String(encoding)} not read here`);
     } catch (error) {
       out.classes.failed++;
       if (out.wrongSamples.length < 3) out.wrongSamples.push(`request failed: ${(error as Error).message}`);
@@ -215,6 +236,7 @@ export class Target {
       classes: { ok: 0, refused: 0, wrong: 0, failed: 0 },
       refusedAs: new Set(),
       wrongSamples: [],
+      gzipped: 0,
       ms: 0,
       serverCpuMs: 0,
       clientCpuMs: 0,

@@ -2,8 +2,10 @@
  * `npm run bench:peers`: mcp-mount beside the MCP servers teams choose instead, each in a process of its own
  * over real HTTP on 127.0.0.1, serving the same 50 union tools (tools.ts; the servers in servers.ts). This
  * process is the load generator (load.ts): 2025-06-18 POSTs on keep-alive connections, `BENCH_CONCURRENCY`
- * (default 16) in flight, for `tools/list`, a valid `tools/call`, a call with a number sent as text, and an
- * invalid call. Every answer is checked; only the answers a scenario accepts count.
+ * (default 16) in flight, for `tools/list`, the same with `accept-encoding: gzip, deflate` as fetch sends it
+ * (`list-gzip`: a gzip-encoded answer is decoded, then checked like any other), a valid `tools/call`, a call with
+ * a number sent as text, and an invalid call. Every answer is checked; only the answers a scenario accepts
+ * count. The raw route answers mcp-mount's uncompressed bytes in both list scenarios.
  *
  * For each scenario: a warm-up batch per server, then `BENCH_ROUNDS` (default 5) interleaved rounds (every
  * server once per round, the order rotating) of `BENCH_BATCH_MS` (default 1000) each. Per server: the median
@@ -128,6 +130,7 @@ interface Row {
   totals: BatchResult['classes'];
   refusedAs: Set<string>;
   wrong: string[];
+  gzipped: number;
 }
 const results = new Map<string, Map<string, Row>>();
 
@@ -148,6 +151,7 @@ for (const scenario of scenarios) {
         totals: { ok: 0, refused: 0, wrong: 0, failed: 0 },
         refusedAs: new Set(),
         wrong: [],
+        gzipped: 0,
       },
     ]),
   );
@@ -160,6 +164,7 @@ for (const scenario of scenarios) {
     row.client.push(b.clientCpuMs / b.ms);
     for (const k of Object.keys(row.totals) as Array<keyof BatchResult['classes']>) row.totals[k] += b.classes[k];
     for (const how of b.refusedAs) row.refusedAs.add(how);
+    row.gzipped += b.gzipped;
     row.wrong.push(...b.wrongSamples.slice(0, 3 - row.wrong.length));
     loads.push(loadavg()[0]!);
   };
@@ -194,6 +199,7 @@ function printScenario(scenario: Scenario, rows: Map<string, Row>) {
     const answers = Object.entries(row.totals)
       .filter(([, n]) => n > 0)
       .map(([k, n]) => `${k} ${n}${k === 'refused' ? ` (${[...row.refusedAs].join(', ')})` : ''}`)
+      .concat(row.gzipped > 0 ? [`gzip-encoded ${row.gzipped}`] : [])
       .join(', ');
     const spread = `${Math.min(...row.rates).toFixed(0)}-${Math.max(...row.rates).toFixed(0)}`;
     console.log(
@@ -228,12 +234,12 @@ function printSummary() {
     `load average (1 min) during the rounds: ${Math.min(...loads).toFixed(2)} to ${Math.max(...loads).toFixed(2)}, median ${median(loads).toFixed(2)}; at the start ${fmt(loadAtStart)}, at the end ${fmt(loadAtEnd)}\n`,
   );
   console.log(
-    '| server | `tools/list` req/s | CPU per list | `tools/call` req/s | CPU per call | `"5"` for a number req/s | invalid call req/s | CPU per invalid | wrong answers | RSS MB (start → end) |',
+    '| server | `tools/list` req/s | CPU per list | `tools/list`, gzip accepted, req/s | CPU per gzip list | `tools/call` req/s | CPU per call | `"5"` for a number req/s | invalid call req/s | CPU per invalid | wrong answers | RSS MB (start → end) |',
   );
-  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const t of targets) {
     console.log(
-      `| ${t.label} | ${cell('list', t.key, 'rate')} | ${cell('list', t.key, 'cpu')} | ${cell('call', t.key, 'rate')} | ${cell('call', t.key, 'cpu')} | ${cell('repair', t.key, 'rate')} | ${cell('invalid', t.key, 'rate')} | ${cell('invalid', t.key, 'cpu')} | ${wrongOf(t.key)} | ${rssAtStart.get(t.key)!.toFixed(0)} → ${rssMb(t.pid).toFixed(0)} |`,
+      `| ${t.label} | ${cell('list', t.key, 'rate')} | ${cell('list', t.key, 'cpu')} | ${cell('list-gzip', t.key, 'rate')} | ${cell('list-gzip', t.key, 'cpu')} | ${cell('call', t.key, 'rate')} | ${cell('call', t.key, 'cpu')} | ${cell('repair', t.key, 'rate')} | ${cell('invalid', t.key, 'rate')} | ${cell('invalid', t.key, 'cpu')} | ${wrongOf(t.key)} | ${rssAtStart.get(t.key)!.toFixed(0)} → ${rssMb(t.pid).toFixed(0)} |`,
     );
   }
 }

@@ -77,6 +77,7 @@ describe('the groups', () => {
         responseMode: 'json',
         keepAliveMs: 20_000,
         requestState: { verify: async () => undefined },
+        compressList: false,
       },
     } satisfies McpMountOptions;
     createMcpFetchHandler([tool], options);
@@ -185,6 +186,7 @@ describe("each group's key list is exactly its options type's keys", () => {
     expectTypeOf<(typeof OBSERVE_KEYS)[number]>().toEqualTypeOf<keyof ObserveOptions>();
     expectTypeOf<(typeof PROTOCOL_KEYS)[number]>().toEqualTypeOf<keyof ProtocolOptions>();
     expectTypeOf<ProtocolOptions['keepAliveMs']>().toEqualTypeOf<number | undefined>();
+    expectTypeOf<ProtocolOptions['compressList']>().toEqualTypeOf<boolean | undefined>();
     expectTypeOf<(typeof TASKS_KEYS)[number]>().toEqualTypeOf<keyof TasksOptions>();
   });
 

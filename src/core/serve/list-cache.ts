@@ -3,6 +3,7 @@
  * never parsed again: per request only the choice of entries remains (docs/decisions/0025-cached-tools-list.md).
  */
 import type { McpRequestContext } from '@modelcontextprotocol/server';
+import { type GzipStart, gzipStart, zlib } from '../http/gzip.js';
 import type { ProjectionName } from '../projection/names.js';
 import type { Registration } from './registration.js';
 import { sdkEntry } from './sdk/tool-entry.js';
@@ -23,6 +24,13 @@ export interface ListEntries {
    * stream's `enqueue`, `postMessage` with transfer) detaches the one buffer every list sends.
    */
   intact(): boolean;
+  /**
+   * The gzip start (http/gzip.ts) of `head` followed by the entries of `visible`: deflated on the first list
+   * that asks for this (head, visible set), then kept beside the entries. Undefined where the runtime has no
+   * zlib, or once `MAX_GZIPPED` starts are kept (a list for a further visible set is sent uncompressed rather
+   * than deflated per request).
+   */
+  gzipped(visible: readonly Registration[], head: string): GzipStart | undefined;
 }
 
 const encoder = new TextEncoder();
@@ -32,6 +40,13 @@ const encoder = new TextEncoder();
  * stream from JS to its own side, which for hundreds of chunks costs more than the copy.
  */
 const MAX_VIEWS = 8;
+
+/**
+ * The gzip starts one (projection, era) keeps: one per SDK head (JSON, SSE) and visible set. A start is small
+ * (2.3 KB for 148 KB of entries), but each costs one deflate of its entries; per-caller sets beyond these are
+ * sent uncompressed.
+ */
+const MAX_GZIPPED = 16;
 
 /**
  * The entries of one (projection, era), built from every registration its projection lists, kept as one
@@ -56,8 +71,20 @@ export function listEntries(registrations: readonly Registration[], projection: 
   const span = (first: number, last: number) => bytes.subarray(starts[first], ends[last]);
   const every = [bytes];
   const length = bytes.byteLength;
-  return {
+  const gzipStarts = new Map<string, GzipStart>();
+  const entries: ListEntries = {
     intact: () => bytes.byteLength === length,
+    gzipped(visible, head) {
+      const found = zlib();
+      if (!found) return undefined;
+      // The head is the SDK's constant text before the entries; the key names the visible tools by position.
+      const key = `${visible.length === index.size ? '*' : visible.map((r) => index.get(r)).join(',')} ${head}`;
+      const known = gzipStarts.get(key);
+      if (known || gzipStarts.size >= MAX_GZIPPED) return known;
+      const start = gzipStart([encoder.encode(head), ...entries.join(visible)], found);
+      gzipStarts.set(key, start);
+      return start;
+    },
     join(visible) {
       // The visible tools are a subset of the listed ones: as many means the same, served prebuilt.
       if (visible.length === index.size) return every;
@@ -72,6 +99,7 @@ export function listEntries(registrations: readonly Registration[], projection: 
       return [joined(visible.map(entry)).bytes];
     },
   };
+  return entries;
 }
 
 /** `parts` in one buffer, joined by commas, and where each part starts and ends in it. */

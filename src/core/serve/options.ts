@@ -77,7 +77,7 @@ export interface McpMountOptions<S extends AnyZodObject = AnyZodObject, R = unkn
   limits?: LimitsOptions;
   /** Hooks, logs and traces: `onCall`, `onError`, `onRefusal`, `logger`, `redact`, `exposeErrors`, `openTelemetry`. */
   observe?: ObserveOptions;
-  /** MCP protocol features: `logging`, `responseMode`, `keepAliveMs`, `requestState`. */
+  /** MCP protocol features: `logging`, `responseMode`, `keepAliveMs`, `requestState`, `compressList`. */
   protocol?: ProtocolOptions;
   /**
    * Long-running calls as tasks (the 2026-07-28 tasks extension) for tools with `task`: `store` (required),

@@ -40,10 +40,27 @@ export interface ProtocolOptions {
    * @throws TypeError at construction without a `verify` function.
    */
   requestState?: ServerOptions['requestState'];
+  /**
+   * Send `tools/list` gzip-encoded (`Content-Encoding: gzip`, with `Vary: Accept-Encoding`) to a client whose
+   * `Accept-Encoding` accepts gzip, as the official clients' `fetch`, httpx, Go and browsers do, and decode it
+   * transparently. The entries are deflated once per projection and visible set, on the first list that asks;
+   * a request adds only its own few bytes (docs/decisions/0041-gzip-tools-list.md). Where the runtime has no
+   * node:zlib (a Worker without `nodejs_compat`) the list is sent as it is. Default true; false sends it as it
+   * is everywhere. An app's own compression (Hono's `compress()`, Express's `compression`) skips an answer that
+   * already carries `Content-Encoding`, and compresses the rest.
+   * @throws TypeError at construction for anything but a boolean.
+   */
+  compressList?: boolean;
 }
 
 /** The keys `protocol` takes: one list, tied to `ProtocolOptions` by the compiler. */
-export const PROTOCOL_KEYS = optionKeys<ProtocolOptions>()(['logging', 'responseMode', 'keepAliveMs', 'requestState']);
+export const PROTOCOL_KEYS = optionKeys<ProtocolOptions>()([
+  'logging',
+  'responseMode',
+  'keepAliveMs',
+  'requestState',
+  'compressList',
+]);
 
 /** `protocol`, defaulted. Frozen. */
 export interface ProtocolPolicy {
@@ -55,17 +72,20 @@ export interface ProtocolPolicy {
   readonly keepAliveMs: number;
   /** Handed to every per-request server. */
   readonly requestState?: ServerOptions['requestState'];
+  /** Default true: `tools/list` gzip-encoded for a client that accepts it. */
+  readonly compressList: boolean;
 }
 
 /**
  * Settles `protocol`: `logging` off, `responseMode` `'auto'`, `keepAliveMs` 15000, `requestState` as given (its
- * `verify` only).
- * @throws TypeError for a `logging` that is not a boolean, a `responseMode` that names nothing, a `keepAliveMs`
+ * `verify` only), `compressList` on.
+ * @throws TypeError for a `logging` or `compressList` that is not a boolean, a `responseMode` that names nothing, a `keepAliveMs`
  *   that is not an integer from 0 to 2147483647, or a `requestState` without a `verify` function.
  * @example `settleProtocol({ logging: true })`
  */
 export function settleProtocol(protocol: ProtocolOptions): ProtocolPolicy {
   booleanOption('protocol.logging', protocol.logging);
+  booleanOption('protocol.compressList', protocol.compressList);
   const responseMode = oneOf('protocol.responseMode', protocol.responseMode, ['auto', 'sse', 'json'] as const, 'auto');
   const keepAliveMs = keepAliveInterval(protocol.keepAliveMs);
   const { requestState } = protocol;
@@ -78,6 +98,7 @@ export function settleProtocol(protocol: ProtocolOptions): ProtocolPolicy {
     logging: protocol.logging === true,
     responseMode,
     keepAliveMs,
+    compressList: protocol.compressList !== false,
     ...(requestState && { requestState: Object.freeze({ verify: requestState.verify }) }),
   });
 }

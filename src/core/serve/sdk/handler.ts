@@ -25,7 +25,7 @@ import { type AcceptPlan, AS_SENT, acceptPlan, asAccepted } from './accept.js';
 import { openExchange } from './exchange.js';
 import { perRequestServer, type SdkSetup } from './server.js';
 import { serveTaskMethods } from './tasks.js';
-import { type Listing, type ToolList, withListing } from './tool-list.js';
+import { type Listing, listGzip, type ToolList, withListing } from './tool-list.js';
 import { aroundToolsCall } from './tools-call.js';
 
 /** What the SDK's `fetch` is handed beside the request. */
@@ -77,7 +77,9 @@ export function sdkExchange(setup: SdkSetup, tools: ToolSet, list: ToolList): Sd
     states.set(opened.request, state);
     try {
       const sent = await sdk.fetch(opened.request, options);
-      return await answered(sent, listings.get(opened.request), accept, opened.release);
+      const listing = listings.get(opened.request);
+      const gzip = listing && listGzip(setup.protocol.compressList, request);
+      return await answered(sent, listing, accept, opened.release, gzip);
     } catch (error) {
       opened.release();
       throw error;
@@ -179,13 +181,14 @@ async function answered(
   listing: Listing | undefined,
   accept: AcceptPlan,
   release: () => void,
+  gzip: boolean | undefined,
 ): Promise<Response> {
   if (listing?.failure) {
     await sent.body?.cancel();
     throw listing.failure.error;
   }
   if (listing) {
-    const response = await withListing(sent, listing, accept);
+    const response = await withListing(sent, listing, accept, gzip);
     release();
     return response;
   }

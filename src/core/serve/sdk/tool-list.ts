@@ -7,6 +7,8 @@
  */
 import type { McpServer, McpServerOptions } from '@modelcontextprotocol/server';
 import type { AccessPolicy } from '../../access/settle.js';
+import { acceptsGzip } from '../../http/accept-encoding.js';
+import { type GzipStart, gzipWith, zlib } from '../../http/gzip.js';
 import type { Observer } from '../../observe/settle.js';
 import type { ProjectionPolicy } from '../../prepare/settle.js';
 import { type Era, type ListEntries, listEntries } from '../list-cache.js';
@@ -18,8 +20,10 @@ import { type AcceptPlan, collapsed, collapses } from './accept.js';
 /** What one request's `tools/list` answer is to become: the sentinel's text, and the bytes in its place. */
 export interface Listing {
   sentinel: string;
-  /** UTF-8 chunks, in order (list-cache.ts). */
-  entries: readonly Uint8Array[];
+  /** UTF-8 chunks, in order (list-cache.ts); made only for a list sent uncompressed. */
+  entries: () => readonly Uint8Array[];
+  /** The gzip start of `head` and these entries, deflated once and kept (list-cache.ts); undefined: none. */
+  gzipped?: (head: string) => GzipStart | undefined;
   /** What listing threw (a `visibleTools` predicate), for the exchange to rethrow as the mount's 500. */
   failure?: { error: unknown };
 }
@@ -83,12 +87,17 @@ export function toolList(
       server.server.setRequestHandler('tools/list', () => {
         sentinel ??= newSentinel();
         try {
-          const entries = entriesFor(state, era).join(tools.listed(state));
-          record({ sentinel: sentinel.text, entries });
+          const cache = entriesFor(state, era);
+          const visible = tools.listed(state);
+          record({
+            sentinel: sentinel.text,
+            entries: () => cache.join(visible),
+            gzipped: (head) => cache.gzipped(visible, head),
+          });
         } catch (error) {
           // A `visibleTools` predicate runs here, inside the SDK's handler, which would answer with its text:
           // recorded instead, it is the mount's 500 that onError sees, as it is for a call.
-          record({ sentinel: sentinel.text, entries: [], failure: { error } });
+          record({ sentinel: sentinel.text, entries: () => [], failure: { error } });
         }
         return { tools: [sentinel.tool] };
       });
@@ -104,13 +113,30 @@ function newSentinel(): Sentinel {
 }
 
 /**
+ * Whether a list may be sent gzip-encoded to `request`'s client: undefined when it never is on this mount and
+ * runtime (`protocol.compressList` false, or no zlib), else whether its `Accept-Encoding` accepts gzip.
+ */
+export function listGzip(compressList: boolean, request: Request): boolean | undefined {
+  if (!compressList || !zlib()) return undefined;
+  return acceptsGzip(request.headers.get('accept-encoding'));
+}
+
+/**
  * `response` as the client accepts it (`plan`: an event stream collapsed to JSON, accept.ts), with the
  * sentinel's first occurrence replaced by the listing's entries (the result precedes the echoed id in the
  * SDK's answer, and nothing a client sends can hold a nonce it never saw). The SDK's small body is read once,
  * to its end; the entries are sent as they are, never parsed, copied or re-encoded: the body is a stream of
  * the head, the entries' chunks and the tail. A body without the sentinel (an error) is passed on as it was.
+ * With `gzip` true (`listGzip`), the body is one gzip member instead: the head and entries as deflated once and
+ * kept (`Listing.gzipped`), the tail added per request (http/gzip.ts), with its `Content-Length`; with `gzip`
+ * defined, the list says `Vary: Accept-Encoding`, so that a cache keys it by that header.
  */
-export async function withListing(response: Response, listing: Listing, plan: AcceptPlan): Promise<Response> {
+export async function withListing(
+  response: Response,
+  listing: Listing,
+  plan: AcceptPlan,
+  gzip?: boolean,
+): Promise<Response> {
   if (!response.body) return response;
   const collapse = collapses(response, plan);
   const read = await response.text();
@@ -121,9 +147,18 @@ export async function withListing(response: Response, listing: Listing, plan: Ac
   const init = { status: response.status, statusText: response.statusText, headers };
   const at = text.indexOf(listing.sentinel);
   if (at < 0) return new Response(text, init);
-  const head = encoder.encode(text.slice(0, at));
   const tail = encoder.encode(text.slice(at + listing.sentinel.length));
-  return new Response(chunksOf([head, ...listing.entries, tail]), init);
+  if (gzip !== undefined) headers.append('vary', 'Accept-Encoding');
+  const start = gzip ? listing.gzipped?.(text.slice(0, at)) : undefined;
+  if (start) {
+    const body = gzipWith(start, tail);
+    headers.set('content-encoding', 'gzip');
+    headers.set('content-length', String(body.byteLength));
+    // workerd (with nodejs_compat, where zlib exists) would otherwise encode the body again.
+    return new Response(body, { ...init, encodeBody: 'manual' } as ResponseInit);
+  }
+  const head = encoder.encode(text.slice(0, at));
+  return new Response(chunksOf([head, ...listing.entries(), tail]), init);
 }
 
 const encoder = new TextEncoder();
