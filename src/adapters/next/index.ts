@@ -51,6 +51,9 @@ export interface McpRouteHandlers<Params = unknown> {
  * to Next's `after` (Next.js 15.1 and later; before that, nothing: the run goes on only as long as the
  * process does), so on Vercel it goes on after the response, up to the function's `maxDuration`. A mount
  * with tasks and no `tasks.run` hook warns once, at construction, through `observe.logger`.
+ * `protocol.compressList` defaults to false here: Next compresses responses itself (`compress` in
+ * next.config, Vercel's edge), and a route's own gzip-encoded list did not reach clients intact through
+ * `next start` (runtimes test).
  *
  * @throws McpMountSchemaError at construction, as `createMcpFetchHandler` does.
  *
@@ -66,7 +69,10 @@ export function mcp<Params = unknown, S extends AnyZodObject = never, R = z.outp
   tools: readonly MountableTool<NextHost<Params>, NoInfer<MountExtend<S, R>>>[],
   options: McpMountOptions<S, R> = {},
 ): McpRouteHandlers<Params> {
-  const handler = createMcpFetchHandler(tools, options);
+  const handler = createMcpFetchHandler(tools, {
+    ...options,
+    protocol: { compressList: false, ...options.protocol },
+  });
   const tasks = options.tasks !== undefined && tools.some((tool) => tool.task !== undefined);
   if (tasks && options.tasks?.run === undefined) {
     (options.observe?.logger ?? console).warn(TASKS_IN_FUNCTION);
