@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { mapSubschemasShared } from '../../../src/core/json-schema/keywords.js';
 import type { JsonSchema } from '../../../src/core/json-schema/types.js';
-import { flattenWithReport, inlineRefs, relaxIntersections } from '../../../src/core/projection/index.js';
+import { flattenWithReport } from '../../../src/core/projection/flatten.js';
+import { inlineRefs, relaxIntersections } from '../../../src/core/projection/index.js';
 
 /** A tagged union of two objects; `extra` goes onto `v.x` of the first variant (below the flattened key). */
 function union(extra: JsonSchema = {}): JsonSchema {
