@@ -3,7 +3,7 @@
  * The pipeline; docs/decisions/0014-per-client-projections.md), and the helpers the output document shares.
  */
 import type { z } from 'zod';
-import { cloneJson } from '../json-schema/compare.js';
+import { cloneJson, frozenCopy } from '../json-schema/compare.js';
 import type { JsonSchema } from '../json-schema/types.js';
 import { perProjection } from '../model/per-projection.js';
 import type { AnyZodObject } from '../model/tool.js';
@@ -171,7 +171,8 @@ function flatSide(schema: JsonSchema): {
  * on the result so the pointers are into what is served.
  */
 function flatDocument(merged: JsonSchema): Pick<ProjectedDocument, 'schema' | 'narrowed' | 'unflattened'> {
-  const schema = cloneJson(servedFlat(merged)) as JsonSchema;
+  // Copied and frozen in one walk: nothing changes a document between here and serving it (checked.ts).
+  const schema = frozenCopy(servedFlat(merged)) as JsonSchema;
   return { schema, narrowed: [], unflattened: findUnflattened(schema, localResolver(schema)) };
 }
 
