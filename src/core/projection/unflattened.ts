@@ -62,7 +62,8 @@ function visit(
 }
 
 function evaluationDependent(node: JsonSchema): string | undefined {
-  for (const k of EVALUATION_DEPENDENT) if (k in node) return k;
+  for (let i = 0; i < EVALUATION_DEPENDENT.length; i++)
+    if (EVALUATION_DEPENDENT[i]! in node) return EVALUATION_DEPENDENT[i];
   return undefined;
 }
 
