@@ -128,6 +128,20 @@ export function cloneJson<T>(value: T): T {
   return value;
 }
 
+/**
+ * `deepFreeze(cloneJson(value))` in one walk: a served document copied from a projection's shared
+ * sub-trees is frozen as it is built, so the freeze before serving finds it frozen and walks it no more.
+ */
+export function frozenCopy<T>(value: T): T {
+  if (Array.isArray(value)) return Object.freeze(value.map(frozenCopy)) as T;
+  if (isPlainObject(value)) {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value)) setOwn(out, key, frozenCopy(value[key]));
+    return Object.freeze(out) as T;
+  }
+  return value;
+}
+
 /** `cloneJson`, or `value` itself when it cannot be copied (a cyclic JS object): the fallback of defensive paths. */
 export function cloneJsonOrSelf<T>(value: T): T {
   try {

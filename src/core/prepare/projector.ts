@@ -3,19 +3,15 @@
  * The pipeline; docs/decisions/0014-per-client-projections.md), and the helpers the output document shares.
  */
 import type { z } from 'zod';
-import { cloneJson } from '../json-schema/compare.js';
+import { cloneJson, frozenCopy } from '../json-schema/compare.js';
 import type { JsonSchema } from '../json-schema/types.js';
 import { perProjection } from '../model/per-projection.js';
 import type { AnyZodObject } from '../model/tool.js';
 import { rootProblem } from '../probe/index.js';
 import { servedFlat } from '../projection/flat-served.js';
-import {
-  collapseNullable,
-  dropSafeIntegerBounds,
-  flattenWithReport,
-  inlineRefs,
-  relaxIntersections,
-} from '../projection/index.js';
+import { flattenShared } from '../projection/flatten.js';
+import { collapseNullable, dropSafeIntegerBounds, relaxIntersections } from '../projection/index.js';
+import { inlineRefsShared } from '../projection/inline-refs.js';
 import { mergeRootObjects, type RootPart } from '../projection/merge-slices.js';
 import { isProfileProjection, type ProjectionName } from '../projection/names.js';
 import { projectForProfile } from '../projection/profiles/index.js';
@@ -64,7 +60,8 @@ export interface DocumentProjector {
 }
 
 type Family = {
-  parts: Array<{ slice: RootPart['slice']; schema: JsonSchema; unflattened: ProjectedDocument['unflattened'] }>;
+  /** Each slice's projection; what its flattening left is found only for the documents that report it. */
+  parts: Array<{ slice: RootPart['slice']; schema: JsonSchema; unflattened: () => ProjectedDocument['unflattened'] }>;
   merged?: JsonSchema;
   nonObject?: JsonSchema;
   conflicts: KeyConflict[];
@@ -88,7 +85,7 @@ export function documentProjector(
     if (found) return found;
     const parts = converted.map((c) => ({
       ...c,
-      // The mount's `extend` is converted once for every tool: each gets its own copy.
+      // The mount's `extend` is converted once for every tool: each tool's served documents are copies.
       ...(name === 'faithful'
         ? faithfulSide(c.schema, options.faithfulOnly && c.slice !== 'extend')
         : flatSide(c.schema)),
@@ -107,18 +104,17 @@ export function documentProjector(
   return {
     document: perProjection((projection): ProjectedDocument | { conflicts: KeyConflict[] } => {
       const f = family(projection === 'faithful' ? 'faithful' : 'flat');
-      const unflattened = f.parts.flatMap((p) => p.unflattened);
+      const unflattened = () => f.parts.flatMap((p) => p.unflattened());
       let doc: ProjectedDocument | { conflicts: KeyConflict[] };
-      if (f.nonObject) doc = { projection, schema: f.nonObject, servable: false, unflattened, narrowed: [] };
+      if (f.nonObject)
+        doc = { projection, schema: f.nonObject, servable: false, unflattened: unflattened(), narrowed: [] };
       else if (!f.merged) doc = { conflicts: f.conflicts };
       else if (projection === 'faithful')
-        doc = { projection, schema: f.merged, servable: true, unflattened, narrowed: [] };
-      else {
-        const derived = isProfileProjection(projection)
-          ? projectForProfile(projection, f.merged)
-          : flatDocument(f.merged);
-        doc = { projection, servable: true, unflattened, ...derived };
-      }
+        doc = { projection, schema: f.merged, servable: true, unflattened: [], narrowed: [] };
+      else if (isProfileProjection(projection))
+        doc = { projection, servable: true, unflattened: unflattened(), ...projectForProfile(projection, f.merged) };
+      // `flat` reports what is left in its served document, found there.
+      else doc = { projection, servable: true, ...flatDocument(f.merged) };
       return doc;
     }),
     required(projection) {
@@ -133,13 +129,15 @@ export function documentProjector(
  * only the relaxation the superset rule needs: JSON Schema's `allOf` refuses a key one strict member lacks,
  * where Zod refuses only keys no side knows (docs/decisions/0014-per-client-projections.md).
  */
-function faithfulSide(schema: JsonSchema, owned = false): { schema: JsonSchema; unflattened: [] } {
+function faithfulSide(schema: JsonSchema, owned = false): { schema: JsonSchema; unflattened: () => [] } {
   // Only an intersection is relaxed, and most documents have none: those are served as conversion wrote
   // them, which is what the relaxation returns (a copy) for them, without its two walks. A copy still where
   // another family or tool reads the converted slice too: what is served here is frozen.
-  if (holdsAllOf(schema)) return { schema: relaxIntersections(schema), unflattened: [] };
-  return { schema: owned ? schema : cloneJson(schema), unflattened: [] };
+  if (holdsAllOf(schema)) return { schema: relaxIntersections(schema), unflattened: NOTHING_LEFT };
+  return { schema: owned ? schema : cloneJson(schema), unflattened: NOTHING_LEFT };
 }
+
+const NOTHING_LEFT = (): [] => [];
 
 /** Whether any object in `value` has an `allOf` key (a schema keyword or not: a cheap over-approximation). */
 function holdsAllOf(value: unknown): boolean {
@@ -150,11 +148,19 @@ function holdsAllOf(value: unknown): boolean {
   return false;
 }
 
-/** The `flat` projection of one slice (docs/design/flatten.md, The pipeline). */
-function flatSide(schema: JsonSchema): { schema: JsonSchema; unflattened: Array<{ pointer: string; reason: string }> } {
+/**
+ * The `flat` projection of one slice (docs/design/flatten.md, The pipeline). Every step keeps what it does
+ * not change, and none mutates its input: the result shares sub-trees with the converted slice (which other
+ * families and tools read too), and each document served from it is copied once, at its end (`flatDocument`,
+ * `projectForProfile`), rather than at every step.
+ */
+function flatSide(schema: JsonSchema): {
+  schema: JsonSchema;
+  unflattened: () => Array<{ pointer: string; reason: string }>;
+} {
   // Zod's safe-integer bounds go first, so that merged keys never compare them.
-  const inlined = dropSafeIntegerBounds(inlineRefs(stripDialect(schema)).schema) as JsonSchema;
-  const projected = flattenWithReport(inlined);
+  const inlined = dropSafeIntegerBounds(inlineRefsShared(stripDialect(schema))) as JsonSchema;
+  const projected = flattenShared(inlined);
   // Last, so that a nullable union flattened into one object is served as a nullable object too.
   return { schema: collapseNullable(projected.schema) as JsonSchema, unflattened: projected.unflattened };
 }
@@ -165,7 +171,8 @@ function flatSide(schema: JsonSchema): { schema: JsonSchema; unflattened: Array<
  * on the result so the pointers are into what is served.
  */
 function flatDocument(merged: JsonSchema): Pick<ProjectedDocument, 'schema' | 'narrowed' | 'unflattened'> {
-  const schema = cloneJson(servedFlat(merged)) as JsonSchema;
+  // Copied and frozen in one walk: nothing changes a document between here and serving it (checked.ts).
+  const schema = frozenCopy(servedFlat(merged)) as JsonSchema;
   return { schema, narrowed: [], unflattened: findUnflattened(schema, localResolver(schema)) };
 }
 

@@ -25,24 +25,45 @@ export function flattenUnionsDeep(schema: JsonSchema): JsonSchema {
 /**
  * `flattenUnionsDeep`, plus every union it had to leave (a tag optional in a variant, overlapping tag
  * values, a member that is not an object or a `$ref` left in place), by JSON Pointer into the returned
- * document, with a reason naming why. The probe turns these into issues.
+ * document, with a reason naming why. The probe turns these into issues. The result shares nothing with
+ * `schema` (the mount's own pipeline uses `flattenShared` and copies once, at its end).
+ * @internal exported for its tests alone
  */
 export function flattenWithReport(schema: JsonSchema): { schema: JsonSchema; unflattened: Unflattened[] } {
   try {
     if (!isPlainObject(schema)) return { schema: cloneJson(schema), unflattened: [] };
     // Cloned at the end so the result shares nothing with the input (callers freeze what they serve).
     // Intersections are opened while merging; their `$ref` members need the finished document.
-    const result = cloneJson(
-      openRefMembers(withMemo(() => flattenNode(schema, localResolver(schema), true)) as JsonSchema),
-    );
+    const result = cloneJson(flattenOnce(schema));
     return { schema: result, unflattened: findUnflattened(result, localResolver(result)) };
   } catch (error) {
     // Defensive only: a projection bug must not take the mount down. The input is served as it is.
-    return {
-      schema: cloneJsonOrSelf(schema),
-      unflattened: [
-        { pointer: '', reason: `flattening failed and was skipped: ${(error as Error)?.message ?? error}` },
-      ],
-    };
+    return { schema: cloneJsonOrSelf(schema), unflattened: failed(error) };
   }
+}
+
+/**
+ * `flattenWithReport` for a pipeline that copies the finished document itself (the mount's: prepare/projector.ts):
+ * the result may share sub-trees with `schema` (neither is ever mutated), and what was left unflattened is
+ * found when first asked for, since only some projections read it. The same document, the same report.
+ */
+export function flattenShared(schema: JsonSchema): { schema: JsonSchema; unflattened: () => Unflattened[] } {
+  try {
+    if (!isPlainObject(schema)) return { schema, unflattened: () => [] };
+    const result = flattenOnce(schema);
+    let found: Unflattened[] | undefined;
+    return { schema: result, unflattened: () => (found ??= findUnflattened(result, localResolver(result))) };
+  } catch (error) {
+    const unflattened = failed(error);
+    return { schema, unflattened: () => unflattened };
+  }
+}
+
+/** The rewrite itself; intersections are opened while merging, and their `$ref` members need the finished document. */
+function flattenOnce(schema: JsonSchema): JsonSchema {
+  return openRefMembers(withMemo(() => flattenNode(schema, localResolver(schema), true)) as JsonSchema);
+}
+
+function failed(error: unknown): Unflattened[] {
+  return [{ pointer: '', reason: `flattening failed and was skipped: ${(error as Error)?.message ?? error}` }];
 }

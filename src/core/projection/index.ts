@@ -1,5 +1,4 @@
 // Presentation projections of the served JSON Schema. The original Zod schema stays the only parser.
-export { flattenWithReport } from './flatten.js';
 export { inlineRefs } from './inline-refs.js';
 export { relaxIntersections } from './intersections.js';
 export { collapseNullable } from './nullable.js';

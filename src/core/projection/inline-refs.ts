@@ -43,6 +43,20 @@ export function inlineRefs(schema: JsonSchema): { schema: JsonSchema; unresolved
   }
 }
 
+/**
+ * `inlineRefs(schema).schema` for a pipeline that copies the finished document itself (the mount's `flat`
+ * family): a document without definitions (most) is returned without its `$defs`/`definitions` keys and
+ * otherwise as it is, not copied; `schema` is never mutated.
+ */
+export function inlineRefsShared(schema: JsonSchema): JsonSchema {
+  if (isPlainObject(schema) && !hasDefinitions(schema)) {
+    if (!('$defs' in schema) && !('definitions' in schema)) return schema;
+    const { $defs: _d, definitions: _defs, ...body } = schema;
+    return body;
+  }
+  return inlineRefs(schema).schema;
+}
+
 function inline(root: JsonSchema): JsonSchema {
   const defs = definitionsOf(root);
   const keyOf = (ref: unknown) => defKey(defs, ref);

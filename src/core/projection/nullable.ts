@@ -1,4 +1,4 @@
-import { ANNOTATION_KEYWORDS, mapSubschemas, NEGATIVE_POSITIONS } from '../json-schema/keywords.js';
+import { ANNOTATION_KEYWORDS, mapSubschemasShared, NEGATIVE_POSITIONS } from '../json-schema/keywords.js';
 import { isPlainObject, type JsonSchema } from '../json-schema/types.js';
 
 /**
@@ -9,10 +9,11 @@ import { isPlainObject, type JsonSchema } from '../json-schema/types.js';
  * and no `{type: "null"}` branch is left for Gemini to refuse. Zod already serves nullable scalars this
  * way; this makes every nullable alike.
  * Wrappers whose S has no single `type`, or carries a combinator or `$ref`, are left as they are.
+ * Pure; the result shares the sub-trees it did not change with `node` (the mount copies what it serves).
  */
 export function collapseNullable(node: unknown): unknown {
   if (!isPlainObject(node)) return node;
-  const walked = mapSubschemas(node, (child, at) =>
+  const walked = mapSubschemasShared(node, (child, at) =>
     NEGATIVE_POSITIONS.has(at.keyword) ? child : collapseNullable(child),
   );
   return collapseOne(walked) ?? walked;

@@ -5,6 +5,7 @@ import {
   isNullableWrapper,
   isNullOnly,
   NEGATIVE_POSITIONS,
+  type Position,
   unionKeyword,
 } from '../json-schema/keywords.js';
 import { positionPointer } from '../json-schema/pointer.js';
@@ -27,29 +28,56 @@ export interface Unflattened {
  */
 export function findUnflattened(doc: unknown, resolve: RefResolver): Unflattened[] {
   const out: Unflattened[] = [];
-  visit(doc, '', undefined, resolve, out);
+  visit(doc, [], undefined, resolve, out);
   return out;
 }
 
-function visit(node: unknown, at: string, blocked: string | undefined, resolve: RefResolver, out: Unflattened[]): void {
+// Runs over every node of every served document at startup: a pointer is spelled only for a union reported,
+// and nothing is allocated per node that is not one.
+function visit(
+  node: unknown,
+  path: Position[],
+  blocked: string | undefined,
+  resolve: RefResolver,
+  out: Unflattened[],
+): void {
   if (!isPlainObject(node)) return;
-  if (isReportable(node)) out.push({ pointer: at, reason: blocked ?? explain(node, at === '', resolve) });
-  const evaluation = EVALUATION_DEPENDENT.find((k) => k in node);
+  if (isReportable(node)) {
+    out.push({
+      pointer: path.reduce(positionPointer, ''),
+      reason: blocked ?? explain(node, path.length === 0, resolve),
+    });
+  }
+  const evaluation = evaluationDependent(node);
   forEachSubschema(node, (child, pos) => {
-    const here = positionPointer(at, pos);
     let reason = blocked;
     if (reason === undefined && evaluation) reason = `left as is under \`${evaluation}\`, whose result depends on it`;
     if (reason === undefined && NEGATIVE_POSITIONS.has(pos.keyword)) {
       reason = `inside \`${pos.keyword}\`, where a wider schema would change the meaning`;
     }
-    visit(child, here, reason, resolve, out);
+    path.push(pos);
+    visit(child, path, reason, resolve, out);
+    path.pop();
   });
 }
 
+function evaluationDependent(node: JsonSchema): string | undefined {
+  for (let i = 0; i < EVALUATION_DEPENDENT.length; i++)
+    if (EVALUATION_DEPENDENT[i]! in node) return EVALUATION_DEPENDENT[i];
+  return undefined;
+}
+
+const NO_MEMBERS: readonly unknown[] = [];
+
 function isReportable(node: JsonSchema): boolean {
-  const members = [...(Array.isArray(node.oneOf) ? node.oneOf : []), ...(Array.isArray(node.anyOf) ? node.anyOf : [])];
-  if (members.length === 0 || isNullableWrapper(node)) return false;
-  return members.some((m) => !isNullOnly(m) && mayBeObject(m));
+  const oneOf: readonly unknown[] = Array.isArray(node.oneOf) ? node.oneOf : NO_MEMBERS;
+  const anyOf: readonly unknown[] = Array.isArray(node.anyOf) ? node.anyOf : NO_MEMBERS;
+  if (oneOf.length + anyOf.length === 0 || isNullableWrapper(node)) return false;
+  return oneOf.some(reportableMember) || anyOf.some(reportableMember);
+}
+
+function reportableMember(member: unknown): boolean {
+  return !isNullOnly(member) && mayBeObject(member);
 }
 
 function mayBeObject(member: unknown): boolean {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { PROFILES } from '../../../src/core/probe/index.js';
-import { collapseNullable, flattenWithReport } from '../../../src/core/projection/index.js';
+import { flattenWithReport } from '../../../src/core/projection/flatten.js';
+import { collapseNullable } from '../../../src/core/projection/index.js';
 import { Screen } from '../../support/models.js';
 import { baseFindings, check, only, pathsOf, toDoc } from './helpers.js';
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { JsonSchema } from '../../../src/core/json-schema/types.js';
-import { flattenWithReport, inlineRefs } from '../../../src/core/projection/index.js';
+import { flattenWithReport } from '../../../src/core/projection/flatten.js';
+import { inlineRefs } from '../../../src/core/projection/index.js';
 import { QueryModel, Screen } from '../../support/models.js';
 import { check, DU, only, pathsOf, toDoc } from './helpers.js';
 

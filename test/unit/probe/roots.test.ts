@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { flattenWithReport } from '../../../src/core/projection/index.js';
+import { flattenWithReport } from '../../../src/core/projection/flatten.js';
 import { booleanTag, mixedTag, numericTag, optionalTag } from '../../support/unions.js';
 import { baseFindings, check, DU, only, pathsOf, toDoc } from './helpers.js';
 

@@ -13,7 +13,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { FLAT_RECURSION_DEPTH, servedFlat } from '../../../src/core/projection/flat-served.js';
-import { collapseNullable, flattenWithReport, inlineRefs } from '../../../src/core/projection/index.js';
+import { flattenWithReport } from '../../../src/core/projection/flatten.js';
+import { collapseNullable, inlineRefs } from '../../../src/core/projection/index.js';
 import { propertyRuns } from '../../support/property-runs.js';
 import { toJson } from './helpers.js';
 

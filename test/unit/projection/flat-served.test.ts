@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { FLAT_RECURSION_DEPTH, servedFlat } from '../../../src/core/projection/flat-served.js';
-import { collapseNullable, flattenWithReport, inlineRefs } from '../../../src/core/projection/index.js';
+import { flattenWithReport } from '../../../src/core/projection/flatten.js';
+import { collapseNullable, inlineRefs } from '../../../src/core/projection/index.js';
 import { toJson } from './helpers.js';
 
 const served = (schema: z.ZodType) =>

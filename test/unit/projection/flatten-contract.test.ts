@@ -5,8 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { flattenUnionsDeep } from '../../../src/core/projection/flatten.js';
-import { flattenWithReport } from '../../../src/core/projection/index.js';
+import { flattenUnionsDeep, flattenWithReport } from '../../../src/core/projection/flatten.js';
 import { accepts, DU, project, toJson, twoVariants, unionsIn, zodAcceptedValuesPass } from './helpers.js';
 
 function deepFreeze<T>(value: T): T {

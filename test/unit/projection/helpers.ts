@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { JsonSchema } from '../../../src/core/json-schema/types.js';
-import { dropSafeIntegerBounds, flattenWithReport, inlineRefs } from '../../../src/core/projection/index.js';
+import { flattenWithReport } from '../../../src/core/projection/flatten.js';
+import { dropSafeIntegerBounds, inlineRefs } from '../../../src/core/projection/index.js';
 import { toJsonSchema } from '../../../src/core/zod/convert.js';
 import { ajv } from '../../support/documents.js';
 import { two } from '../../support/unions.js';

@@ -34,12 +34,8 @@ import { isPlainObject, type JsonSchema } from '../../../src/core/json-schema/ty
 import { checkDocument, rootProblem } from '../../../src/core/probe/index.js';
 import type { SchemaIssue } from '../../../src/core/probe/issue.js';
 import { metaSchemaViolations } from '../../../src/core/probe/meta-schema/index.js';
-import {
-  collapseNullable,
-  dropSafeIntegerBounds,
-  flattenWithReport,
-  inlineRefs,
-} from '../../../src/core/projection/index.js';
+import { flattenWithReport } from '../../../src/core/projection/flatten.js';
+import { collapseNullable, dropSafeIntegerBounds, inlineRefs } from '../../../src/core/projection/index.js';
 import { mergeRootObjects } from '../../../src/core/projection/merge-slices.js';
 import { PROFILE_PROJECTION_NAMES, type ProfileProjection } from '../../../src/core/projection/names.js';
 import { type Narrowing, projectForProfile } from '../../../src/core/projection/profiles/index.js';

@@ -4,9 +4,12 @@
  * its own, in its own key order and with its own values, and nothing served shares a node with the input.
  */
 import { describe, expect, it } from 'vitest';
+import * as z from 'zod';
+import { createMcpFetchHandler } from '../../../src/adapter.js';
 import { mapSubschemasShared } from '../../../src/core/json-schema/keywords.js';
 import type { JsonSchema } from '../../../src/core/json-schema/types.js';
-import { flattenWithReport, inlineRefs, relaxIntersections } from '../../../src/core/projection/index.js';
+import { flattenWithReport } from '../../../src/core/projection/flatten.js';
+import { inlineRefs, relaxIntersections } from '../../../src/core/projection/index.js';
 
 /** A tagged union of two objects; `extra` goes onto `v.x` of the first variant (below the flattened key). */
 function union(extra: JsonSchema = {}): JsonSchema {
@@ -125,5 +128,44 @@ describe('mapSubschemasShared', () => {
     expect(out.anyOf).toBe(node.anyOf);
     expect(out.enum).toBe(node.enum);
     expect(node.properties.b).toEqual({ type: 'number' });
+  });
+});
+
+describe("a mount's served documents", () => {
+  // The flat family's steps keep what they do not change (prepare/projector.ts) and the converted slices and
+  // the mount's `extend` are read by every family and tool: only each served document is a copy of its own.
+  it('share no node with one another, across tools, projections and the shared extend, and are frozen', () => {
+    const nested = z.discriminatedUnion('t', [
+      z.object({ t: z.literal('a'), n: z.number().int().nullable() }),
+      z.object({ t: z.literal('b'), s: z.string() }),
+    ]);
+    const tools = ['one', 'two'].map((name) => ({
+      name,
+      description: name,
+      params: z.object({ chatId: z.string() }),
+      input: z.discriminatedUnion('kind', [
+        z.object({ kind: z.literal('x'), detail: nested, count: z.number().int() }),
+        z.object({ kind: z.literal('y'), detail: nested, note: z.string().optional() }),
+      ]),
+      handler: () => ({}),
+    }));
+    const extend = { schema: z.object({ tenant: z.union([z.string(), z.number()]).describe('tenant') }) };
+    const handler = createMcpFetchHandler(tools, { projection: 'auto', arguments: { extend } });
+    const seen = new Set<object>();
+    let documents = 0;
+    const visit = (value: unknown) => {
+      if (typeof value !== 'object' || value === null) return;
+      expect(seen.has(value)).toBe(false);
+      expect(Object.isFrozen(value)).toBe(true);
+      seen.add(value);
+      for (const child of Object.values(value)) visit(child);
+    };
+    for (const { tools: served } of Object.values(handler.report.projections)) {
+      for (const tool of served) {
+        documents++;
+        visit(tool.inputSchema);
+      }
+    }
+    expect(documents).toBeGreaterThanOrEqual(2 * 5);
   });
 });
