@@ -20,6 +20,7 @@ import compression from 'next/dist/compiled/compression/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { listen, type Running } from '../support/server.js';
+import { strictGunzip } from '../support/strict-gunzip.js';
 import { connect, eras } from './support/clients.js';
 import { listenApp } from './support/listen.js';
 
@@ -87,23 +88,6 @@ function list(url: string, era: Era, id: unknown, accept: string, acceptEncoding
   } else headers['mcp-protocol-version'] = '2025-11-25';
   const params = era === 'modern' ? { _meta: META } : {};
   return post(url, headers, JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/list', params }));
-}
-
-/**
- * `body` decoded as exactly one gzip member, strictly: a raw deflate stream whose final block ends exactly at
- * the 8-byte trailer, which holds its CRC-32 and size. What httpx, reading one member only, would get whole.
- */
-function strictGunzip(body: Buffer): Buffer {
-  expect([...body.subarray(0, 3)]).toEqual([0x1f, 0x8b, 8]);
-  const deflate = body.subarray(10);
-  const { buffer, engine } = zlib.inflateRawSync(deflate, { info: true }) as unknown as {
-    buffer: Buffer;
-    engine: { bytesWritten: number };
-  };
-  expect(engine.bytesWritten).toBe(deflate.length - 8);
-  expect(body.readUInt32LE(body.length - 8)).toBe(zlib.crc32(buffer));
-  expect(body.readUInt32LE(body.length - 4)).toBe(buffer.length);
-  return buffer;
 }
 
 /** Serves `tools` on Hono at /mcp, with `options`, behind `before` (an app's own middleware) when given. */
@@ -317,32 +301,13 @@ describe("an app's own compression beside it", () => {
     expect(JSON.parse(text).result.tools).toHaveLength(tools.length + 1);
   }
 
-  it("Hono's compress() leaves the gzip-encoded list alone and compresses a call's large answer", async () => {
-    const server = await honoMount({ protocol: { responseMode: 'json' } }, compress());
-    try {
-      const { listed, called } = await listAndCall(server.url);
-      expectListEncodedOnce(listed);
-      expect(called.headers['content-encoding']).toBe('gzip');
-      expect(zlib.gunzipSync(called.body).toString('utf8')).toContain('x'.repeat(100));
-    } finally {
-      await server.close();
-    }
-    // With compressList off, compress() compresses the list as it did before.
-    const off = await honoMount({ protocol: { responseMode: 'json', compressList: false } }, compress());
-    try {
-      expectListEncodedOnce((await listAndCall(off.url)).listed);
-    } finally {
-      await off.close();
-    }
-  });
-
-  it("Express's compression leaves the gzip-encoded list alone and compresses a call's large answer", async () => {
-    const serve = async (compressList: boolean) => {
-      const app = express();
-      app.use(compression());
-      app.use('/mcp', expressMcp([...tools, bigAnswer], { protocol: { responseMode: 'json', compressList } }));
-      return listenApp(app);
-    };
+  /**
+   * An app's own compression beside the mount: the list left as the mount gzip-encoded it and a call's large
+   * answer compressed by the app; with `compressList` off, the app compresses the list as it did before.
+   */
+  async function compressesBeside(
+    serve: (compressList: boolean) => Promise<{ url: string; close(): Promise<void> }>,
+  ): Promise<void> {
     const server = await serve(true);
     try {
       const { listed, called } = await listAndCall(server.url);
@@ -358,5 +323,20 @@ describe("an app's own compression beside it", () => {
     } finally {
       await off.close();
     }
+  }
+
+  it("Hono's compress() leaves the gzip-encoded list alone and compresses a call's large answer", async () => {
+    await compressesBeside((compressList) =>
+      honoMount({ protocol: { responseMode: 'json', compressList } }, compress()),
+    );
+  });
+
+  it("Express's compression leaves the gzip-encoded list alone and compresses a call's large answer", async () => {
+    await compressesBeside((compressList) => {
+      const app = express();
+      app.use(compression());
+      app.use('/mcp', expressMcp([...tools, bigAnswer], { protocol: { responseMode: 'json', compressList } }));
+      return listenApp(app);
+    });
   });
 });

@@ -7,6 +7,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import * as nodeZlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { gzipStart, gzipWith, zlib } from '../../../src/core/http/gzip.js';
+import { strictGunzip } from '../../support/strict-gunzip.js';
 
 const text = (s: string) => new TextEncoder().encode(s);
 
@@ -23,25 +24,6 @@ function sample(n: number, seed = 1): Uint8Array {
 }
 
 const concat = (...parts: Uint8Array[]) => Buffer.concat(parts);
-
-/**
- * Decodes `body` as exactly one gzip member, as a strict decoder does: the header, a raw deflate stream that
- * ends with a final block exactly 8 bytes before the end, and a trailer holding its CRC-32 and size.
- */
-function strictGunzip(body: Uint8Array): Buffer {
-  const bytes = Buffer.from(body);
-  expect([...bytes.subarray(0, 4)]).toEqual([0x1f, 0x8b, 8, 0]);
-  const deflate = bytes.subarray(10);
-  const { buffer, engine } = nodeZlib.inflateRawSync(deflate, { info: true }) as unknown as {
-    buffer: Buffer;
-    engine: { bytesWritten: number };
-  };
-  // The final block ends where the 8-byte trailer starts: nothing follows the member.
-  expect(engine.bytesWritten).toBe(deflate.length - 8);
-  expect(bytes.readUInt32LE(bytes.length - 8)).toBe(nodeZlib.crc32(buffer));
-  expect(bytes.readUInt32LE(bytes.length - 4)).toBe(buffer.length % 2 ** 32);
-  return buffer;
-}
 
 const PYTHON_READS_ONE_MEMBER =
   'import sys, zlib\n' +
@@ -87,9 +69,12 @@ describe('gzip of a cached start and a per-request tail', () => {
     for (const id of ['1', '"Ωμέγα 🦄"', '12345678901234567890']) {
       const body = gzipWith(start, text(`,"id":${id}}`));
       expect(Buffer.from(body.subarray(0, start.bytes.length)).equals(before)).toBe(true);
-      expect(nodeZlib.gunzipSync(body).toString('latin1').endsWith(Buffer.from(`,"id":${id}}`).toString('latin1'))).toBe(
-        true,
-      );
+      expect(
+        nodeZlib
+          .gunzipSync(body)
+          .toString('latin1')
+          .endsWith(Buffer.from(`,"id":${id}}`).toString('latin1')),
+      ).toBe(true);
     }
     expect(Buffer.from(start.bytes).equals(before)).toBe(true);
   });
