@@ -13,6 +13,7 @@ import { compress } from 'hono/compress';
 import { type AnyTool, defineTool, type McpMountOptions } from 'mcp-mount';
 import { mcp as expressMcp } from 'mcp-mount/express';
 import { mcp } from 'mcp-mount/hono';
+import { mcp as nextMcp } from 'mcp-mount/next';
 // Express's `compression` middleware, as Next.js compiles it in (`next start` compresses with it): the package
 // itself is no dependency of this repository.
 // @ts-expect-error no types for Next's compiled copy
@@ -338,5 +339,27 @@ describe("an app's own compression beside it", () => {
       app.use('/mcp', expressMcp([...tools, bigAnswer], { protocol: { responseMode: 'json', compressList } }));
       return listenApp(app);
     });
+  });
+});
+
+describe('the Next.js route handlers', () => {
+  it('never gzip-encode tools/list, even with compressList set: Next drops a route’s Content-Encoding as it sends', async () => {
+    const { POST } = nextMcp(tools, { protocol: { compressList: true } });
+    const response = await POST(
+      new Request('http://mcp.example.com/mcp', {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'accept-encoding': 'gzip, deflate',
+          'mcp-protocol-version': '2025-06-18',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+      }),
+      { params: Promise.resolve({}) },
+    );
+    expect(response.headers.get('content-encoding')).toBeNull();
+    const text = await response.text();
+    expect(text.startsWith('event: message\ndata: {"result":{"tools":[')).toBe(true);
   });
 });

@@ -51,9 +51,10 @@ export interface McpRouteHandlers<Params = unknown> {
  * to Next's `after` (Next.js 15.1 and later; before that, nothing: the run goes on only as long as the
  * process does), so on Vercel it goes on after the response, up to the function's `maxDuration`. A mount
  * with tasks and no `tasks.run` hook warns once, at construction, through `observe.logger`.
- * `protocol.compressList` defaults to false here: Next compresses responses itself (`compress` in
- * next.config, Vercel's edge), and a route's own gzip-encoded list did not reach clients intact through
- * `next start` (runtimes test).
+ * `protocol.compressList` is always off here: Next drops a route handler's `Content-Encoding` (and
+ * `Content-Length`) as it sends the response (its `sendResponse` and Edge sandbox take every body as decoded),
+ * so a gzip-encoded list would reach clients as bytes they cannot read; Next compresses responses itself
+ * (`compress` in next.config, Vercel's edge).
  *
  * @throws McpMountSchemaError at construction, as `createMcpFetchHandler` does.
  *
@@ -71,7 +72,7 @@ export function mcp<Params = unknown, S extends AnyZodObject = never, R = z.outp
 ): McpRouteHandlers<Params> {
   const handler = createMcpFetchHandler(tools, {
     ...options,
-    protocol: { compressList: false, ...options.protocol },
+    protocol: { ...options.protocol, compressList: false },
   });
   const tasks = options.tasks !== undefined && tools.some((tool) => tool.task !== undefined);
   if (tasks && options.tasks?.run === undefined) {
