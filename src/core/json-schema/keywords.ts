@@ -65,7 +65,17 @@ export const NEGATIVE_POSITIONS: ReadonlySet<string> = new Set(['not', 'if']);
  * Keywords that make a node's result depend on what its in-place sub-schemas evaluated. Rewriting
  * anything below such a node could change that set, so the node is left exactly as it is.
  */
-export const EVALUATION_DEPENDENT: readonly string[] = ['unevaluatedProperties', 'unevaluatedItems'];
+const EVALUATION_DEPENDENT: readonly string[] = ['unevaluatedProperties', 'unevaluatedItems'];
+
+/**
+ * The first `EVALUATION_DEPENDENT` keyword `node` holds, or undefined. Asked at every node of every document a
+ * mount projects: no closure, and (in code not yet optimised, as at a Worker's startup) no iterator result.
+ */
+export function evaluationDependent(node: object): string | undefined {
+  for (let i = 0; i < EVALUATION_DEPENDENT.length; i++)
+    if (EVALUATION_DEPENDENT[i]! in node) return EVALUATION_DEPENDENT[i];
+  return undefined;
+}
 
 /** A sub-schema position: the keyword holding it and, for lists and maps, the index or name. */
 export type Position = { keyword: string; key?: string | number };

@@ -1,7 +1,7 @@
 import { cloneJson } from '../json-schema/compare.js';
 import {
   ANNOTATION_KEYWORDS,
-  EVALUATION_DEPENDENT,
+  evaluationDependent,
   mapSubschemasShared,
   NEGATIVE_POSITIONS,
   unionKeyword,
@@ -31,7 +31,7 @@ export function flattenNode(
   repeats: Repeats = new Map(),
 ): unknown {
   if (!isPlainObject(node)) return node;
-  if (isEvaluationDependent(node)) return cloneJson(node);
+  if (evaluationDependent(node) !== undefined) return cloneJson(node);
   // Variants often share a sub-tree (the same nested union or object in every variant): a combinator
   // node already rewritten in this document is not rewritten again. The rewrite depends only on the
   // node's JSON (and the document's definitions), so an identical node gets the same result.
@@ -97,15 +97,6 @@ function identicalJson(a: unknown, b: unknown): boolean {
     if (ka[i] !== kb[i] || !identicalJson((a as JsonSchema)[ka[i]!], (b as JsonSchema)[kb[i]!])) return false;
   }
   return true;
-}
-
-/**
- * `EVALUATION_DEPENDENT.some((k) => k in node)`, without a closure or (in code not yet optimised, as at a
- * Worker's startup) an iterator result per node of the document.
- */
-function isEvaluationDependent(node: JsonSchema): boolean {
-  for (let i = 0; i < EVALUATION_DEPENDENT.length; i++) if (EVALUATION_DEPENDENT[i]! in node) return true;
-  return false;
 }
 
 function step(node: JsonSchema, resolve: RefResolver, atRoot: boolean): JsonSchema {

@@ -2,7 +2,7 @@ import { isAssertionOnly } from '../json-schema/assertions.js';
 import { cloneJson, cloneJsonOrSelf } from '../json-schema/compare.js';
 import {
   ANNOTATION_KEYWORDS,
-  EVALUATION_DEPENDENT,
+  evaluationDependent,
   META_KEYWORDS,
   mapSubschemasShared,
   NEGATIVE_POSITIONS,
@@ -91,7 +91,7 @@ export function openIntersection(node: JsonSchema): JsonSchema {
 export function openRefMembers(doc: JsonSchema): JsonSchema {
   const resolve = localResolver(doc);
   const walk = (node: unknown): unknown => {
-    if (!isPlainObject(node) || EVALUATION_DEPENDENT.some((k) => k in node)) return node;
+    if (!isPlainObject(node) || evaluationDependent(node) !== undefined) return node;
     // Keeps what it does not open (both callers copy the result before serving it).
     const walked = mapSubschemasShared(node, (child, at) => (NEGATIVE_POSITIONS.has(at.keyword) ? child : walk(child)));
     return isIntersection(walked) ? openSurface(walked, { resolve, seen: new Set() }) : walked;
@@ -117,7 +117,7 @@ export function relaxIntersections(schema: JsonSchema): JsonSchema {
 
 function relaxDeep(node: unknown): unknown {
   if (!isPlainObject(node)) return node;
-  if (EVALUATION_DEPENDENT.some((k) => k in node)) return node;
+  if (evaluationDependent(node) !== undefined) return node;
   // Keeps what it does not open: `relaxIntersections` copies the finished document once.
   const walked = mapSubschemasShared(node, (child, at) =>
     NEGATIVE_POSITIONS.has(at.keyword) ? child : relaxDeep(child),
@@ -147,7 +147,7 @@ function isIntersection(node: JsonSchema): boolean {
  * expanded: every other object on the surface was opened by the first pass.
  */
 function openSurface(node: unknown, refs: RefExpansion): unknown {
-  if (!isPlainObject(node) || EVALUATION_DEPENDENT.some((k) => k in node)) return node;
+  if (!isPlainObject(node) || evaluationDependent(node) !== undefined) return node;
   if (refs && typeof node.$ref === 'string') return expandRef(node, refs);
   let out = refs ? node : keySurface(node).schema;
   for (const keyword of ['allOf', 'anyOf', 'oneOf'] as const) {

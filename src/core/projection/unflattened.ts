@@ -1,6 +1,6 @@
 import {
   declaredTypes,
-  EVALUATION_DEPENDENT,
+  evaluationDependent,
   forEachSubschema,
   isNullableWrapper,
   isNullOnly,
@@ -59,12 +59,6 @@ function visit(
     visit(child, path, reason, resolve, out);
     path.pop();
   });
-}
-
-function evaluationDependent(node: JsonSchema): string | undefined {
-  for (let i = 0; i < EVALUATION_DEPENDENT.length; i++)
-    if (EVALUATION_DEPENDENT[i]! in node) return EVALUATION_DEPENDENT[i];
-  return undefined;
 }
 
 const NO_MEMBERS: readonly unknown[] = [];

@@ -1,4 +1,4 @@
-import { EVALUATION_DEPENDENT, mapSubschemas, NEGATIVE_POSITIONS } from '../../json-schema/keywords.js';
+import { evaluationDependent, mapSubschemas, NEGATIVE_POSITIONS } from '../../json-schema/keywords.js';
 import { positionPointer } from '../../json-schema/pointer.js';
 import { isPlainObject, type JsonSchema } from '../../json-schema/types.js';
 import type { RefResolver } from '../type-atoms.js';
@@ -54,7 +54,7 @@ export function rewriteTree(
 
   function visit(node: unknown, at: string, atRoot: boolean, omittable: boolean): unknown {
     if (!isPlainObject(node)) return node;
-    if (EVALUATION_DEPENDENT.some((k) => k in node)) return node;
+    if (evaluationDependent(node) !== undefined) return node;
     const ctx: NodeContext = {
       pointer: at,
       atRoot,
