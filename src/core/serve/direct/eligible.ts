@@ -91,9 +91,9 @@ export function directPlan(
   // those it answers, with its 403 and the audit event.
   if (registration.scopes && !registration.scopes.permits(state.authInfo)) return undefined;
   const config = registration.adoptable(state.projection());
-  // A request whose client has already gone is served too, as the SDK's path serves it (its handler runs, its
-  // signal reads aborted): reading `request.signal` here would make one on the Node bridge for every call.
   if (!plainTool(config)) return undefined;
+  // Not asked: whether the client has already gone. The SDK's path serves such a call too (its handler runs),
+  // and reading `request.signal` would make one on the Node bridge for every call.
   return {
     registration,
     era,
