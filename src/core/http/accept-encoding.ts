@@ -11,7 +11,8 @@
  * to gzip. No header, or an empty one, asks for no coding: never gzip. Linear in the header's length.
  */
 export function acceptsGzip(value: string | null): boolean {
-  const q: Record<string, number> = {};
+  // Keyed by what the client wrote: a Map, so `__proto__` or `constructor` is a coding like any other.
+  const q = new Map<string, number>();
   let least = 1;
   for (const part of value?.split(',') ?? []) {
     const [coding = '', ...params] = part.toLowerCase().split(';');
@@ -20,8 +21,8 @@ export function acceptsGzip(value: string | null): boolean {
     const name = coding.trim() === 'x-gzip' ? 'gzip' : coding.trim();
     const accepted = quality >= 0 && quality <= 1 ? quality : 0;
     if (accepted > 0) least = Math.min(least, accepted);
-    if (name) q[name] = Math.max(q[name] ?? 0, accepted);
+    if (name) q.set(name, Math.max(q.get(name) ?? 0, accepted));
   }
-  const gzip = q.gzip ?? q['*'] ?? 0;
-  return gzip > 0 && gzip >= (q.identity ?? q['*'] ?? least);
+  const gzip = q.get('gzip') ?? q.get('*') ?? 0;
+  return gzip > 0 && gzip >= (q.get('identity') ?? q.get('*') ?? least);
 }

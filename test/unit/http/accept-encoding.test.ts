@@ -43,6 +43,10 @@ describe('acceptsGzip', () => {
     ['gzip;q=2', false],
     ['gzip;q=-1', false],
     ['gzipped', false],
+    // Codings named like Object.prototype's keys are codings like any other.
+    ['__proto__, gzip', true],
+    ['constructor;q=1, gzip;q=0.5, toString', true],
+    ['__proto__;q=1, identity', false],
   ])('%s', (value, expected) => {
     expect(acceptsGzip(value)).toBe(expected);
   });
