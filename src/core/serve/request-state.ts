@@ -59,6 +59,8 @@ export interface RequestState extends MessageState {
   cancel?: CallCancel;
   /** A call begun on the direct path that the SDK is to finish (direct/call.ts); its server holds that tool alone. */
   adopted?: Adoption;
+  /** A `tools/list` whose frame the direct list learns (direct/list.ts): told of it once the SDK has answered. */
+  listFramed?: (frame: ListFrame) => void;
 }
 
 /** A call the direct path hands to the SDK: what its server registers, and the callback the SDK calls. */
@@ -67,4 +69,17 @@ interface Adoption {
   readonly config: unknown;
   /** Hands the SDK's context to the call in flight, and settles as the call does. */
   run(mcp: ServerContext): Promise<ToolResult>;
+}
+
+/**
+ * What the SDK wrote around a list's sentinel, for a request whose answer it framed (the direct list learns
+ * its answer's frame from these, direct/list.ts; the splice is sdk/tool-list.ts): the text before the sentinel, the text after it (which ends
+ * with the echoed id), and the status and headers the client gets, before any encoding.
+ */
+export interface ListFrame {
+  readonly head: string;
+  readonly tail: string;
+  readonly status: number;
+  readonly statusText: string;
+  readonly headers: Headers;
 }

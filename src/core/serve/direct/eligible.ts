@@ -82,7 +82,7 @@ export function directPlan(
   const call = plainCall(state, message);
   if (!call) return undefined;
   const { id, params, args, meta } = call;
-  const served = eraOf(request, message, params, meta, policy);
+  const served = servedEra(request, message, meta, policy, params.name as string);
   if (!served) return undefined;
   const { era, envelope, json } = served;
   const registration = policy.called(state);
@@ -132,17 +132,19 @@ function plainCall(state: RequestState, message: unknown): PlainCall | undefined
 }
 
 /**
- * How the call is served, by the SDK's classification of it: the era's part of the rule, else undefined. A
- * plain call with a 2025-era or no `MCP-Protocol-Version` and a `_meta` without progress token or protocol
- * key is one the SDK classifies `legacy` with no claim (pinned in sdk-seams.test.ts, generated): the
- * classification, a parse of the whole message by the SDK's schemas, is skipped for it.
+ * How a plain request is served, by the SDK's classification of it: the era's part of the rule, else
+ * undefined. `name` is the called tool's (its `Mcp-Name` header must say the same in 2026-07-28), undefined
+ * for a request that names none (then no `Mcp-Name` is sent). A plain request with a 2025-era or no
+ * `MCP-Protocol-Version` and a `_meta` without progress token or protocol key is one the SDK classifies
+ * `legacy` with no claim (pinned in sdk-seams.test.ts, generated): the classification, a parse of the whole
+ * message by the SDK's schemas, is skipped for it.
  */
-function eraOf(
+export function servedEra(
   request: Request,
   message: unknown,
-  params: Record<string, unknown>,
   meta: Record<string, unknown> | undefined,
-  policy: DirectPolicy,
+  policy: Pick<DirectPolicy, 'responseMode'>,
+  name: string | undefined,
 ): Pick<DirectPlan, 'era' | 'envelope' | 'json'> | undefined {
   const { headers } = request;
   const version = headers.get('mcp-protocol-version');
@@ -160,7 +162,7 @@ function eraOf(
   if (outcome.kind !== 'modern' || outcome.messageKind !== 'request') return undefined;
   const revision = outcome.classification.revision;
   if (policy.responseMode === 'sse' || revision === undefined || !MODERN_REVISIONS.has(revision)) return undefined;
-  if (version !== revision || headers.get('mcp-method') === null || headers.get('mcp-name') !== params.name) {
+  if (version !== revision || headers.get('mcp-method') === null || headers.get('mcp-name') !== (name ?? null)) {
     return undefined;
   }
   if (meta === undefined) return undefined;
@@ -209,6 +211,6 @@ function plainTool(config: {
   return plain;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

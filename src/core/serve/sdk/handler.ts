@@ -79,7 +79,7 @@ export function sdkExchange(setup: SdkSetup, tools: ToolSet, list: ToolList): Sd
       const sent = await sdk.fetch(opened.request, options);
       const listing = listings.get(opened.request);
       const gzip = listing && listGzip(setup.protocol.compressList, request);
-      return await answered(sent, listing, accept, opened.release, gzip);
+      return await answered(sent, listing, accept, opened.release, gzip, state.listFramed);
     } catch (error) {
       opened.release();
       throw error;
@@ -182,13 +182,14 @@ async function answered(
   accept: AcceptPlan,
   release: () => void,
   gzip: boolean | undefined,
+  framed: RequestState['listFramed'],
 ): Promise<Response> {
   if (listing?.failure) {
     await sent.body?.cancel();
     throw listing.failure.error;
   }
   if (listing) {
-    const response = await withListing(sent, listing, accept, gzip);
+    const response = await withListing(sent, listing, accept, gzip, framed);
     release();
     return response;
   }

@@ -13,7 +13,7 @@ import type { Observer } from '../../observe/settle.js';
 import type { ProjectionPolicy } from '../../prepare/settle.js';
 import { type Era, type ListEntries, listEntries } from '../list-cache.js';
 import type { Registration } from '../registration.js';
-import type { RequestState } from '../request-state.js';
+import type { ListFrame, RequestState } from '../request-state.js';
 import type { ToolSet } from '../tool-set.js';
 import { type AcceptPlan, collapsed, collapses } from './accept.js';
 
@@ -40,6 +40,11 @@ export interface ToolList {
    * projection is chosen, the visible tools found, and `record` given the listing to splice in (`withListing`).
    */
   serve(server: McpServer, state: RequestState, era: Era, record: (listing: Listing) => void): void;
+  /**
+   * The listing of this request: its projection chosen, the tools it may see found. Throws what choosing or
+   * finding throws (a projection function, a `visibleTools` predicate): the mount's 500.
+   */
+  listing(state: RequestState, era: Era): Listing;
 }
 
 interface Sentinel {
@@ -78,8 +83,19 @@ export function toolList(
     access.visibleTools !== undefined ||
     projection.choose !== undefined ||
     (!access.listUnauthorizedTools && registrations.some((r) => r.scopes));
+  const listing = (state: RequestState, era: Era): Listing => {
+    sentinel ??= newSentinel();
+    const cache = entriesFor(state, era);
+    const visible = tools.listed(state);
+    return {
+      sentinel: sentinel.text,
+      entries: () => cache.join(visible),
+      gzipped: (head) => cache.gzipped(visible, head),
+    };
+  };
   return {
     ...(perCaller && { cacheHints: PRIVATE_LIST }),
+    listing,
     serve(server, state, era, record) {
       // Chosen while the SDK builds the server, as for any request that lists tools: a projection function
       // that throws is the mount's 500 that onError sees, never an error text in the result.
@@ -87,13 +103,7 @@ export function toolList(
       server.server.setRequestHandler('tools/list', () => {
         sentinel ??= newSentinel();
         try {
-          const cache = entriesFor(state, era);
-          const visible = tools.listed(state);
-          record({
-            sentinel: sentinel.text,
-            entries: () => cache.join(visible),
-            gzipped: (head) => cache.gzipped(visible, head),
-          });
+          record(listing(state, era));
         } catch (error) {
           // A `visibleTools` predicate runs here, inside the SDK's handler, which would answer with its text:
           // recorded instead, it is the mount's 500 that onError sees, as it is for a call.
@@ -125,17 +135,15 @@ export function listGzip(compressList: boolean, request: Request): boolean | und
  * `response` as the client accepts it (`plan`: an event stream collapsed to JSON, accept.ts), with the
  * sentinel's first occurrence replaced by the listing's entries (the result precedes the echoed id in the
  * SDK's answer, and nothing a client sends can hold a nonce it never saw). The SDK's small body is read once,
- * to its end; the entries are sent as they are, never parsed, copied or re-encoded: the body is a stream of
- * the head, the entries' chunks and the tail. A body without the sentinel (an error) is passed on as it was.
- * With `gzip` true (`listGzip`), the body is one gzip member instead: the head and entries as deflated once and
- * kept (`Listing.gzipped`), the tail added per request (http/gzip.ts), with its `Content-Length`; with `gzip`
- * defined, the list says `Vary: Accept-Encoding`, so that a cache keys it by that header.
+ * to its end; the entries are sent as they are (`listAnswer`). A body without the sentinel (an error) is
+ * passed on as it was. `framed` hears of the frame around the sentinel, before the answer is made.
  */
 export async function withListing(
   response: Response,
   listing: Listing,
   plan: AcceptPlan,
   gzip?: boolean,
+  framed?: (frame: ListFrame) => void,
 ): Promise<Response> {
   if (!response.body) return response;
   const collapse = collapses(response, plan);
@@ -144,12 +152,34 @@ export async function withListing(
     ? collapsed(read, response.headers)
     : { body: read, headers: new Headers(response.headers) };
   headers.delete('content-length');
-  const init = { status: response.status, statusText: response.statusText, headers };
+  const { status, statusText } = response;
   const at = text.indexOf(listing.sentinel);
-  if (at < 0) return new Response(text, init);
-  const tail = encoder.encode(text.slice(at + listing.sentinel.length));
+  if (at < 0) return new Response(text, { status, statusText, headers });
+  const frame = {
+    head: text.slice(0, at),
+    tail: text.slice(at + listing.sentinel.length),
+    status,
+    statusText,
+    headers,
+  };
+  framed?.({ ...frame, headers: new Headers(headers) });
+  return listAnswer(frame, listing, gzip);
+}
+
+/**
+ * A list's answer: `frame`'s head, the listing's entries, its tail. The entries are sent as they are, never
+ * parsed, copied or re-encoded: the body is a stream of the head, the entries' chunks and the tail. With
+ * `gzip` true (`listGzip`), the body is one gzip member instead: the head and entries as deflated once and kept
+ * (`Listing.gzipped`), the tail added per request (http/gzip.ts), with its `Content-Length`; with `gzip`
+ * defined, the list says `Vary: Accept-Encoding`, so that a cache keys it by that header. `frame.headers` are
+ * the answer's own (not copied).
+ */
+export function listAnswer(frame: ListFrame, listing: Listing, gzip: boolean | undefined): Response {
+  const { headers } = frame;
+  const init = { status: frame.status, statusText: frame.statusText, headers };
+  const tail = encoder.encode(frame.tail);
   if (gzip !== undefined) headers.append('vary', 'Accept-Encoding');
-  const start = gzip ? listing.gzipped?.(text.slice(0, at)) : undefined;
+  const start = gzip ? listing.gzipped?.(frame.head) : undefined;
   if (start) {
     const body = gzipWith(start, tail);
     headers.set('content-encoding', 'gzip');
@@ -157,8 +187,7 @@ export async function withListing(
     // workerd (with nodejs_compat, where zlib exists) would otherwise encode the body again.
     return new Response(body, { ...init, encodeBody: 'manual' } as ResponseInit);
   }
-  const head = encoder.encode(text.slice(0, at));
-  return new Response(chunksOf([head, ...listing.entries(), tail]), init);
+  return new Response(chunksOf([encoder.encode(frame.head), ...listing.entries(), tail]), init);
 }
 
 const encoder = new TextEncoder();
