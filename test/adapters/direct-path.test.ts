@@ -2,8 +2,9 @@
  * The direct path for `tools/call` over real HTTP (ADR 0035): a table of calls, each kind in both eras, sent
  * to a Hono app and an Express app that mount the same tools twice, once on the direct path and once forced
  * onto the SDK's path (`forceSdkPath`). Status, headers (the HTTP server's own `date` and `keep-alive`
- * aside) and body bytes must be the same. test/unit/serve/direct-path.test.ts drives generated calls in
- * process.
+ * aside) and body bytes must be the same; so must plain `tools/list` answers (ADR 0042), learnt and then
+ * served directly, uncompressed and gzip-encoded. test/unit/serve/direct-path.test.ts and direct-list.test.ts
+ * drive generated requests in process.
  */
 import { McpServer } from '@modelcontextprotocol/server';
 import express from 'express';
@@ -16,6 +17,8 @@ import {
   AUTH,
   differentialOptions,
   differentialTools,
+  type ListSpec,
+  listRequestOf,
   namedCalls,
   observed,
   requestOf,
@@ -104,5 +107,46 @@ for (const [name, start] of [
         connects.mockRestore();
       }
     });
+
+    it('answers plain lists, in both eras and encodings, with the SDK path’s status, headers and bytes', async () => {
+      const connects = vi.spyOn(McpServer.prototype, 'connect');
+      const lists: Array<[string, ListSpec]> = [
+        ['2025-06-18, event stream', { era: 'legacy', id: 1 }],
+        ['2025-06-18, JSON only', { era: 'legacy', id: 2, accept: 'application/json' }],
+        ['2026-07-28', { era: 'modern', id: 3 }],
+      ];
+      try {
+        for (const [label, spec] of lists) {
+          for (const acceptEncoding of ['identity', 'gzip, deflate']) {
+            // The first of its kind is the SDK's on both endpoints (the direct one learns its frame); the
+            // second is answered by the direct path alone.
+            for (const id of ['first', spec.id]) {
+              const request = { ...spec, id, acceptEncoding, authorized: true };
+              const before = connects.mock.calls.length;
+              const viaDirect = await rawAnswer(await fetch(listRequestOf(request, `${served.origin}/mcp`)()));
+              const direct = connects.mock.calls.length === before;
+              const viaSdk = await rawAnswer(await fetch(listRequestOf(request, `${served.origin}/sdk`)()));
+              expect(viaDirect, `${label}, ${acceptEncoding}, id ${id}`).toEqual(viaSdk);
+              if (id !== 'first') expect(direct, `${label}, ${acceptEncoding}`).toBe(true);
+            }
+          }
+        }
+      } finally {
+        connects.mockRestore();
+      }
+    });
   });
+}
+
+/**
+ * Status, the mount's headers and the body as sent: fetch decodes a gzip body, so its length is compared with
+ * the `Content-Length` the server sent for the encoded one only through equality with the SDK path's.
+ */
+async function rawAnswer(response: Response) {
+  const framing = new Set(['date', 'keep-alive', 'transfer-encoding']);
+  return {
+    status: response.status,
+    headers: [...response.headers].filter(([name]) => !framing.has(name)),
+    body: await response.text(),
+  };
 }

@@ -208,6 +208,61 @@ export function requestOf(spec: CallSpec, url = 'http://differential.local/mcp')
   return () => new Request(url, { method: 'POST', headers, body });
 }
 
+/** One list request: what the client sends. */
+export interface ListSpec {
+  era: Era;
+  id: unknown;
+  /** 2025 era: `MCP-Protocol-Version`, null for none. 2026-07-28 always sends its own. */
+  version?: string | null;
+  /** `params`; `'absent'`: no `params` key. The 2026-07-28 envelope is added to its `_meta`. */
+  params?: Record<string, unknown> | 'absent';
+  /** The client's name in the 2026-07-28 envelope. */
+  client?: string;
+  accept?: string | null;
+  acceptEncoding?: string;
+  /** 2026-07-28: an `Mcp-Name` header (a list names no tool). */
+  nameHeader?: boolean;
+  authorized?: boolean;
+  /** A header the throwing `visibleTools` of one mount reads. */
+  boom?: boolean;
+}
+
+/** The HTTP request for a list `spec`, as a maker of fresh copies. */
+export function listRequestOf(spec: ListSpec, url = 'http://differential.local/mcp'): () => Request {
+  const message: Record<string, unknown> = { jsonrpc: '2.0', method: 'tools/list' };
+  if (spec.id !== 'absent') message.id = spec.id;
+  const params = spec.params === 'absent' ? undefined : { ...spec.params };
+  if (spec.era === 'modern') {
+    const meta = (params?._meta as Record<string, unknown> | undefined) ?? {};
+    message.params = {
+      ...params,
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientCapabilities': {},
+        'io.modelcontextprotocol/clientInfo': { name: spec.client ?? 'differential', version: '1.0.0' },
+        ...meta,
+      },
+    };
+  } else if (params !== undefined) {
+    message.params = params;
+  }
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  const accept = spec.accept === undefined ? 'application/json, text/event-stream' : spec.accept;
+  if (accept !== null) headers.accept = accept;
+  if (spec.acceptEncoding !== undefined) headers['accept-encoding'] = spec.acceptEncoding;
+  if (spec.boom) headers['x-boom'] = '1';
+  if (spec.era === 'modern') {
+    headers['mcp-protocol-version'] = '2026-07-28';
+    headers['mcp-method'] = 'tools/list';
+    if (spec.nameHeader) headers['mcp-name'] = 'add';
+  } else {
+    const version = spec.version === undefined ? '2025-06-18' : spec.version;
+    if (version !== null) headers['mcp-protocol-version'] = version;
+  }
+  const body = JSON.stringify(message);
+  return () => new Request(url, { method: 'POST', headers, body });
+}
+
 const TOOLS = differentialTools.map((t) => t.name);
 
 /** Arguments per kind: valid, repaired (`"5"` for a number), invalid, as text, and the odd ones. */
@@ -293,7 +348,12 @@ export function namedCalls(): Array<[string, CallSpec]> {
     ...both('the context a handler sees', { tool: 'context', args: {}, id: 23 }),
     ...both('_meta with a key of its own', { tool: 'context', args: {}, id: 28, meta: { 'example.com/k': 1 } }),
     // JSON text makes `__proto__` an own key, which the SDK's schemas drop.
-    ...both('_meta with an own __proto__', { tool: 'context', args: {}, id: 30, meta: JSON.parse('{"__proto__":{"x":1}}') }),
+    ...both('_meta with an own __proto__', {
+      tool: 'context',
+      args: {},
+      id: 30,
+      meta: JSON.parse('{"__proto__":{"x":1}}'),
+    }),
     ...both('id 0', { tool: 'add', args: { a: 1, b: 1 }, id: 0 }),
     ...both('id 1.5', { tool: 'add', args: { a: 1, b: 1 }, id: 1.5 }),
     ...both('id null', { tool: 'add', args: { a: 1, b: 1 }, id: null }),

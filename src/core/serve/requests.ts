@@ -15,6 +15,7 @@ import { type KnownNames, startTrace } from '../observe/telemetry.js';
 import type { Telemetry } from '../observe/telemetry-api.js';
 import { readMessage } from './body.js';
 import { type DirectCalls, directCalls } from './direct/call.js';
+import { type DirectLists, directLists } from './direct/list.js';
 import { whenSent } from '../http/responses.js';
 import { type EnvelopePolicy, type MessageState, noMessage, readEnvelope } from './envelope.js';
 import { type InFlightCalls, inFlightCalls } from './in-flight.js';
@@ -48,6 +49,7 @@ export function serveRequests(setup: RequestSetup, registrations: readonly Regis
   const mount = mountServing(setup, registrations);
   const close = async () => {
     mount.calls.close();
+    mount.lists.close();
     await mount.sdk.close();
   };
   return { fetch: (request, extras) => serveRequest(mount, request, extras), close };
@@ -62,6 +64,7 @@ interface MountServing {
   readonly tools: ToolSet;
   readonly sdk: SdkExchange;
   readonly calls: DirectCalls;
+  readonly lists: DirectLists;
   /** The calls in flight a `notifications/cancelled` may reach (in-flight.ts). */
   readonly inFlight: InFlightCalls;
   /** `protocol.keepAliveMs`, and whether a call may be answered on a stream it did not open (keep-alive.ts). */
@@ -85,6 +88,15 @@ function mountServing(setup: RequestSetup, registrations: readonly Registration[
     },
     sdk,
   );
+  const lists = directLists(
+    {
+      responseMode: setup.sdk.protocol.responseMode,
+      compressList: setup.sdk.protocol.compressList,
+      enabled: setup.direct,
+    },
+    list,
+    sdk,
+  );
   // A request without a JSON-RPC message of its own: no method, no call, the default projection.
   const outside = noMessage(envelopePolicy.projection);
   // The tracer, and what span names and the duration histogram may name: the mount's own tools, prompts and
@@ -100,7 +112,7 @@ function mountServing(setup: RequestSetup, registrations: readonly Registration[
   const { keepAliveMs, responseMode } = setup.sdk.protocol;
   const keepAlive = { intervalMs: keepAliveMs, streams: keepAliveMs > 0 && responseMode !== 'json' };
   const inFlight = inFlightCalls();
-  return { access, limits, observer, envelopePolicy, tools, sdk, calls, inFlight, keepAlive, outside, tracing };
+  return { access, limits, observer, envelopePolicy, tools, sdk, calls, lists, inFlight, keepAlive, outside, tracing };
 }
 
 /** One request, from its headers: authenticated, its message read, then counted (traced when the mount traces). */
@@ -181,6 +193,12 @@ function answer(mount: MountServing, request: Request, state: RequestState, pars
   if (refused) return Promise.resolve(refusedWith(observer, refused, { reason: 'missing-token', ...aboutCall(state) }));
   // A cancel reaches the caller's own call in flight here; the notification is then answered as before.
   if (state.method === 'notifications/cancelled') inFlight.cancel(parsedBody, state.authInfo);
+  if (state.method === 'tools/list') {
+    return (
+      mount.lists.serve(request, state, parsedBody) ??
+      sdk.exchange(request, state, { authInfo: state.authInfo, parsedBody })
+    );
+  }
   if (state.method !== 'tools/call') return sdk.exchange(request, state, { authInfo: state.authInfo, parsedBody });
   const tracked = inFlight.track(state.call, state.authInfo);
   if (!tracked) return keptAlive(mount, request, served(mount, request, state, parsedBody));
