@@ -51,3 +51,45 @@ describe('acceptsGzip', () => {
     expect(acceptsGzip(value)).toBe(expected);
   });
 });
+
+describe('acceptsGzip on a header of any size', () => {
+  /**
+   * The work per part is what the function does to text: a split, a lowercase, a trim. Counted by the calls
+   * to those string methods (deterministic), doubling the header at most doubles them, whether it grows in
+   * codings, in parameters of one coding, or in the length of one name.
+   */
+  function work(value: string): number {
+    let calls = 0;
+    const methods = ['split', 'toLowerCase', 'trim', 'slice', 'indexOf'] as const;
+    const originals = methods.map((m) => String.prototype[m]);
+    methods.forEach((m, i) => {
+      const original = originals[i] as (...args: unknown[]) => unknown;
+      (String.prototype as unknown as Record<string, unknown>)[m] = function (this: string, ...args: unknown[]) {
+        // Each call weighs the characters it reads.
+        calls += 1 + this.length;
+        return original.apply(this, args);
+      };
+    });
+    try {
+      acceptsGzip(value);
+    } finally {
+      methods.forEach((m, i) => {
+        (String.prototype as unknown as Record<string, unknown>)[m] = originals[i];
+      });
+    }
+    return calls;
+  }
+
+  it.each([
+    ['codings', (n: number) => Array.from({ length: n }, (_, i) => `c${String(i).padStart(6, '0')};q=0.5`).join(', ')],
+    ['parameters of one coding', (n: number) => `gzip${';a=1'.repeat(n)}`],
+    ['one long name', (n: number) => `${'x'.repeat(n)}, gzip`],
+  ])('%s: twice the header, at most twice the work', (_label, header) => {
+    for (const n of [1000, 4000]) {
+      const small = work(header(n));
+      const large = work(header(2 * n));
+      expect(large, `${small} → ${large}`).toBeLessThanOrEqual(2 * small + 16);
+      expect(acceptsGzip(header(2 * n))).toBe(acceptsGzip(header(n)));
+    }
+  });
+});
