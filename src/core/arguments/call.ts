@@ -63,13 +63,16 @@ export interface CallPolicy extends ArgumentsPolicy {
  * found from that schema beside the parse, and noticed, refused or let go as `unknownKeys` says. Every walk
  * is linear in the arguments' size (docs/design/repair.md, Limits). Never throws for client input; a
  * failure lists the failing paths, the first few of many.
+ *
+ * Synchronous up to the parse: the one wait of a call's check is Zod's, so a promise is returned only when a
+ * parse is pending (each layer awaited cost a promise and a turn of the microtask queue per call).
  */
-export async function checkCall(
+export function checkCall(
   tool: PreparedTool,
   raw: unknown,
   policy: CallPolicy,
   envelope: SentEnvelope = NO_ENVELOPE,
-): Promise<CallCheck> {
+): CallCheck | Promise<CallCheck> {
   // The envelope's repairs come first: they were made first.
   const repairs: Repair[] = [...envelope.repairs];
   const work: CallWork = { sent: 0, repair: 0, stripped: 0 };
@@ -77,7 +80,8 @@ export async function checkCall(
   const args: unknown = envelope.unfit ? envelope.unfit.value : (raw ?? {});
   const refused = firstPass(tool, args, policy, work);
   if (refused) return { ok: false, messages: refused, repairs, ignored: [], work };
-  const checked = await checkSlices(tool, args as Record<string, unknown>, policy, repairs, work);
+  const checked = checkSlices(tool, args as Record<string, unknown>, policy, repairs, work);
+  if (checked instanceof Promise) return checked.then((done) => verdict(tool, policy, done, repairs, work));
   return verdict(tool, policy, checked, repairs, work);
 }
 
@@ -112,13 +116,13 @@ interface CheckedSlices {
 }
 
 /** Split by key, then per slice: repair, the key-policy walk, the one parse. Adds to `repairs` and `work`. */
-async function checkSlices(
+function checkSlices(
   tool: PreparedTool,
   args: Record<string, unknown>,
   policy: CallPolicy,
   repairs: Repair[],
   work: CallWork,
-): Promise<CheckedSlices> {
+): CheckedSlices | Promise<CheckedSlices> {
   const checked: CheckedSlices = {
     parsed: { extend: undefined, params: {}, input: {} },
     messages: [],
@@ -127,19 +131,30 @@ async function checkSlices(
   };
   const options = repairOptionsOf(policy);
   // A tool without `extend` or `params` (most tools) has one slice, the sent object itself.
-  if (!tool.extend && !tool.params) {
-    await checkSlice('input', tool.input, args, policy, options, checked, repairs, work);
-    return checked;
-  }
-  const parts = split(args, tool);
-  if (tool.extend) await checkSlice('extend', tool.extend.schema, parts.extend, policy, options, checked, repairs, work);
-  if (tool.params) await checkSlice('params', tool.params.schema, parts.params, policy, options, checked, repairs, work);
-  await checkSlice('input', tool.input, parts.input, policy, options, checked, repairs, work);
-  return checked;
+  if (!tool.extend && !tool.params) return checkSlice('input', tool.input, args, policy, options, checked, repairs, work);
+  return checkParts(tool, split(args, tool), policy, options, checked, repairs, work);
 }
 
-/** One slice: repair, the key-policy walk, the one parse; its outcome added to `checked`, `repairs`, `work`. */
-async function checkSlice(
+/** The slices one after another: each parse is over before the next slice's begins, as the parses ran. */
+async function checkParts(
+  tool: PreparedTool,
+  parts: ReturnType<typeof split>,
+  policy: CallPolicy,
+  options: RepairOptions,
+  checked: CheckedSlices,
+  repairs: Repair[],
+  work: CallWork,
+): Promise<CheckedSlices> {
+  if (tool.extend) await checkSlice('extend', tool.extend.schema, parts.extend, policy, options, checked, repairs, work);
+  if (tool.params) await checkSlice('params', tool.params.schema, parts.params, policy, options, checked, repairs, work);
+  return checkSlice('input', tool.input, parts.input, policy, options, checked, repairs, work);
+}
+
+/**
+ * One slice: repair, the key-policy walk, the one parse; its outcome added to `checked`, `repairs`, `work`.
+ * Returns `checked`, once the parse is over.
+ */
+function checkSlice(
   name: keyof CheckedSlices['parsed'],
   schema: z.ZodType,
   value: unknown,
@@ -148,14 +163,14 @@ async function checkSlice(
   checked: CheckedSlices,
   repairs: Repair[],
   work: CallWork,
-): Promise<void> {
+): CheckedSlices | Promise<CheckedSlices> {
   const { messages, stripped } = checked;
   const repaired = repairArgs(value, schema, options);
   work.repair += repaired.visited;
   for (const repair of repaired.repairs) repairs.push(repair);
   if (repaired.issues.length > 0) {
     messages.push(...formatIssues(repaired.issues));
-    return;
+    return checked;
   }
   if (policy.unknownKeys !== 'strip') {
     const dropped = strippedKeys(schema, repaired.value, STRIPPED_RECORDED - stripped.length);
@@ -163,10 +178,25 @@ async function checkSlice(
     for (const key of dropped.keys) stripped.push(key);
     checked.moreStripped += dropped.more;
   }
-  const result = await parseSlice(schema, repaired.value);
-  if (result === TOO_DEEP) messages.push(TOO_DEEP_FOR_SCHEMA);
+  const parsed = repaired.value;
+  return schema.safeParseAsync(parsed).then(
+    (result) => parseOutcome(name, schema, parsed, result, checked),
+    (error: unknown) => parseOutcome(name, schema, parsed, tooDeep(error), checked),
+  );
+}
+
+/** A slice's parse, added to `checked`. */
+function parseOutcome(
+  name: keyof CheckedSlices['parsed'],
+  schema: z.ZodType,
+  value: unknown,
+  result: z.ZodSafeParseResult<unknown> | typeof TOO_DEEP,
+  checked: CheckedSlices,
+): CheckedSlices {
+  if (result === TOO_DEEP) checked.messages.push(TOO_DEEP_FOR_SCHEMA);
   else if (result.success) checked.parsed[name] = result.data;
-  else messages.push(...formatIssues(result.error, schema, repaired.value));
+  else checked.messages.push(...formatIssues(result.error, schema, value));
+  return checked;
 }
 
 /** Repair's options for a policy: `repair` with the argument limits, made once per settled policy. */
@@ -237,17 +267,13 @@ const TOO_DEEP: unique symbol = Symbol('too-deep');
 const TOO_DEEP_FOR_SCHEMA = '(root): the arguments nest too deep for this tool to check; send a flatter value';
 
 /**
- * The one parse of a slice. Zod's parse recurses per level: within `maxArgumentDepth` (64 by default) it
- * never nears the stack limit, but a mount that raised the limit far enough could hit it, and a stack
- * overflow must reach the model as what it is, not as the engine's words.
+ * What a slice's parse that threw came to. Zod's parse recurses per level: within `maxArgumentDepth` (64 by
+ * default) it never nears the stack limit, but a mount that raised the limit far enough could hit it, and a
+ * stack overflow must reach the model as what it is, not as the engine's words.
  */
-async function parseSlice(schema: z.ZodType, value: unknown) {
-  try {
-    return await schema.safeParseAsync(value);
-  } catch (error) {
-    if (error instanceof RangeError) return TOO_DEEP;
-    throw error;
-  }
+function tooDeep(error: unknown): typeof TOO_DEEP {
+  if (error instanceof RangeError) return TOO_DEEP;
+  throw error;
 }
 
 /**

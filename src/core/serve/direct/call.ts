@@ -11,9 +11,15 @@
  * either path alike. It then registers the called tool with the call's input passed through and the call in
  * flight as its callback, so the answer is the SDK's own and nothing is checked or run twice.
  */
-import { type CallToolResult, SdkError, SdkErrorCode, type ServerContext } from '@modelcontextprotocol/server';
+import {
+  type CallToolResult,
+  SdkError,
+  SdkErrorCode,
+  type ServerContext,
+  type StandardSchemaV1,
+} from '@modelcontextprotocol/server';
 import { LazySignal } from '../../limits/lazy-signal.js';
-import type { CheckedCall } from '../input-carrier.js';
+import { argumentCheck, type CheckedCall } from '../input-carrier.js';
 import type { Registration } from '../registration.js';
 import type { RequestState } from '../request-state.js';
 import type { ToolResult } from '../result.js';
@@ -229,30 +235,48 @@ function answerResult(
 /**
  * The call as the SDK's `tools/call` handler runs it once the tool is found: the input carrier's `validate`
  * (the same function the SDK calls), its refusal as the SDK words it, else the executor. Rejects where the
- * SDK's handler would see a throw.
+ * SDK's handler would see a throw. Waits only where the check does (its parse).
  */
-async function runCall(
+function runCall(
   r: DirectPlan['registration'],
   plan: DirectPlan,
   state: RequestState,
   mcp: ServerContext,
 ): Promise<ToolResult> {
-  const checked = await checkArguments(r, state, plan.arguments);
-  return 'refused' in checked ? checked.refused : r.run(checked.value, mcp, state);
+  try {
+    const checked = checkArguments(r, state, plan.arguments);
+    if (checked instanceof Promise) return checked.then((done) => runChecked(r, done, mcp, state));
+    return runChecked(r, checked, mcp, state);
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
+
+function runChecked(
+  r: DirectPlan['registration'],
+  checked: Checked,
+  mcp: ServerContext,
+  state: RequestState,
+): Promise<ToolResult> {
+  return 'refused' in checked ? Promise.resolve(checked.refused) : r.run(checked.value, mcp, state);
+}
+
+/** A call's arguments after the input carrier: the checked call, or the SDK's answer to arguments it refuses. */
+type Checked = { value: CheckedCall } | { refused: CallToolResult };
 
 /**
  * A call's arguments through the tool's input carrier, as the SDK's `tools/call` handler puts them: the
- * checked call, or the result the SDK answers for arguments its input schema refuses.
+ * checked call, or the result the SDK answers for arguments its input schema refuses. A promise only when
+ * the carrier's answer is one.
  */
-export async function checkArguments(
-  r: Registration,
-  state: RequestState,
-  args: unknown,
-): Promise<{ value: CheckedCall } | { refused: CallToolResult }> {
-  const { validate } = r.config(state).inputSchema['~standard'];
-  const checked = await validate(args);
-  if (checked.issues) return { refused: refusedArguments(r.name, checked.issues.map(issueText)) };
+export function checkArguments(r: Registration, state: RequestState, args: unknown): Checked | Promise<Checked> {
+  const checked = argumentCheck(r.config(state).inputSchema)(args);
+  if (checked instanceof Promise) return checked.then((done) => checkedArguments(r.name, done));
+  return checkedArguments(r.name, checked);
+}
+
+function checkedArguments(tool: string, checked: StandardSchemaV1.Result<unknown>): Checked {
+  if (checked.issues) return { refused: refusedArguments(tool, checked.issues.map(issueText)) };
   return { value: checked.value as CheckedCall };
 }
 
