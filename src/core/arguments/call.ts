@@ -5,6 +5,7 @@ import { formatIssues } from '../messages/index.js';
 import type { PreparedTool } from '../model/prepared.js';
 import { type Repair, repairArgs } from '../repair/index.js';
 import type { RepairOptions } from '../repair/types.js';
+import { parsesAtOnce } from '../zod/parses-at-once.js';
 import { type StrippedKey, strippedKeys } from '../zod/stripped-keys.js';
 import { markupLines } from './hygiene.js';
 import { inspectSentValues } from './sent-values.js';
@@ -131,7 +132,8 @@ function checkSlices(
   };
   const options = repairOptionsOf(policy);
   // A tool without `extend` or `params` (most tools) has one slice, the sent object itself.
-  if (!tool.extend && !tool.params) return checkSlice('input', tool.input, args, policy, options, checked, repairs, work);
+  if (!tool.extend && !tool.params)
+    return checkSlice('input', tool.input, args, policy, options, checked, repairs, work);
   return checkParts(tool, split(args, tool), policy, options, checked, repairs, work);
 }
 
@@ -145,8 +147,10 @@ async function checkParts(
   repairs: Repair[],
   work: CallWork,
 ): Promise<CheckedSlices> {
-  if (tool.extend) await checkSlice('extend', tool.extend.schema, parts.extend, policy, options, checked, repairs, work);
-  if (tool.params) await checkSlice('params', tool.params.schema, parts.params, policy, options, checked, repairs, work);
+  if (tool.extend)
+    await checkSlice('extend', tool.extend.schema, parts.extend, policy, options, checked, repairs, work);
+  if (tool.params)
+    await checkSlice('params', tool.params.schema, parts.params, policy, options, checked, repairs, work);
   return checkSlice('input', tool.input, parts.input, policy, options, checked, repairs, work);
 }
 
@@ -179,6 +183,8 @@ function checkSlice(
     checked.moreStripped += dropped.more;
   }
   const parsed = repaired.value;
+  // A schema that runs none of its author's code parses the same at once (zod/parses-at-once.ts).
+  if (parsesAtOnce(schema)) return parseOutcome(name, schema, parsed, parseNow(schema, parsed), checked);
   return schema.safeParseAsync(parsed).then(
     (result) => parseOutcome(name, schema, parsed, result, checked),
     (error: unknown) => parseOutcome(name, schema, parsed, tooDeep(error), checked),
@@ -271,6 +277,14 @@ const TOO_DEEP_FOR_SCHEMA = '(root): the arguments nest too deep for this tool t
  * default) it never nears the stack limit, but a mount that raised the limit far enough could hit it, and a
  * stack overflow must reach the model as what it is, not as the engine's words.
  */
+function parseNow(schema: z.ZodType, value: unknown): z.ZodSafeParseResult<unknown> | typeof TOO_DEEP {
+  try {
+    return schema.safeParse(value);
+  } catch (error) {
+    return tooDeep(error);
+  }
+}
+
 function tooDeep(error: unknown): typeof TOO_DEEP {
   if (error instanceof RangeError) return TOO_DEEP;
   throw error;
