@@ -4,7 +4,7 @@ import { type IgnoredKey, ignoredKeys } from '../messages/ignored-keys.js';
 import { formatIssues } from '../messages/index.js';
 import type { PreparedTool } from '../model/prepared.js';
 import { type Repair, repairArgs } from '../repair/index.js';
-import type { RepairOptions } from '../repair/types.js';
+import type { RepairOptions, RepairResult } from '../repair/types.js';
 import { parsesAtOnce } from '../zod/parses-at-once.js';
 import { type StrippedKey, strippedKeys } from '../zod/stripped-keys.js';
 import { markupLines } from './hygiene.js';
@@ -79,18 +79,19 @@ export function checkCall(
   const work: CallWork = { sent: 0, repair: 0, stripped: 0 };
   // No `arguments` is `{}`. What the SDK could not take was replaced by `{}` for it; this judges what was sent.
   const args: unknown = envelope.unfit ? envelope.unfit.value : (raw ?? {});
-  const refused = firstPass(tool, args, policy, work);
-  if (refused) return { ok: false, messages: refused, repairs, ignored: [], work };
-  const checked = checkSlices(tool, args as Record<string, unknown>, policy, repairs, work);
+  const first = firstPass(tool, args, policy, work);
+  if (typeof first !== 'boolean') return { ok: false, messages: first, repairs, ignored: [], work };
+  const checked = checkSlices(tool, args as Record<string, unknown>, policy, repairs, work, first);
   if (checked instanceof Promise) return checked.then((done) => verdict(tool, policy, done, repairs, work));
   return verdict(tool, policy, checked, repairs, work);
 }
 
 /**
  * What no later step may see: arguments that are not an object (the one place they are refused), past
- * `argumentLimits`, or (with `hygiene`) holding tool-call markup. The refusal's lines, or undefined.
+ * `argumentLimits`, or (with `hygiene`) holding tool-call markup. The refusal's lines, or else whether any
+ * value is one repair could change (sent-values.ts).
  */
-function firstPass(tool: PreparedTool, args: unknown, policy: CallPolicy, work: CallWork): string[] | undefined {
+function firstPass(tool: PreparedTool, args: unknown, policy: CallPolicy, work: CallWork): string[] | boolean {
   if (typeof args !== 'object' || args === null || Array.isArray(args)) return [argumentsNotAnObject(args)];
   const sent = inspectSentValues(args as Record<string, unknown>, {
     ...policy.argumentLimits,
@@ -105,7 +106,7 @@ function firstPass(tool: PreparedTool, args: unknown, policy: CallPolicy, work: 
     tool.argumentKeys,
     tool.requiredKeys,
   );
-  return polluted.length > 0 ? polluted : undefined;
+  return polluted.length > 0 ? polluted : sent.repairable;
 }
 
 /** What the slices came to: the parsed values, the failure lines, and the keys their schemas dropped. */
@@ -123,6 +124,7 @@ function checkSlices(
   policy: CallPolicy,
   repairs: Repair[],
   work: CallWork,
+  repairable: boolean,
 ): CheckedSlices | Promise<CheckedSlices> {
   const checked: CheckedSlices = {
     parsed: { extend: undefined, params: {}, input: {} },
@@ -130,7 +132,8 @@ function checkSlices(
     stripped: [],
     moreStripped: 0,
   };
-  const options = repairOptionsOf(policy);
+  // Nothing repair could change (the first pass saw no null and no string it might read): no repair walk.
+  const options = repairable ? repairOptionsOf(policy) : undefined;
   // A tool without `extend` or `params` (most tools) has one slice, the sent object itself.
   if (!tool.extend && !tool.params)
     return checkSlice('input', tool.input, args, policy, options, checked, repairs, work);
@@ -142,7 +145,7 @@ async function checkParts(
   tool: PreparedTool,
   parts: ReturnType<typeof split>,
   policy: CallPolicy,
-  options: RepairOptions,
+  options: RepairOptions | undefined,
   checked: CheckedSlices,
   repairs: Repair[],
   work: CallWork,
@@ -163,13 +166,13 @@ function checkSlice(
   schema: z.ZodType,
   value: unknown,
   policy: CallPolicy,
-  options: RepairOptions,
+  options: RepairOptions | undefined,
   checked: CheckedSlices,
   repairs: Repair[],
   work: CallWork,
 ): CheckedSlices | Promise<CheckedSlices> {
   const { messages, stripped } = checked;
-  const repaired = repairArgs(value, schema, options);
+  const repaired = options ? repairArgs(value, schema, options) : unrepaired(value);
   work.repair += repaired.visited;
   for (const repair of repaired.repairs) repairs.push(repair);
   if (repaired.issues.length > 0) {
@@ -204,6 +207,14 @@ function parseOutcome(
   else checked.messages.push(...formatIssues(result.error, schema, value));
   return checked;
 }
+
+/** What repair gives back for arguments it has nothing to change in: the value itself, as sent. */
+function unrepaired(value: unknown): RepairResult {
+  return { value, repairs: NO_REPAIRS, issues: NO_ISSUES, visited: 0 };
+}
+
+const NO_REPAIRS = Object.freeze([]) as unknown as Repair[];
+const NO_ISSUES = Object.freeze([]) as unknown as RepairResult['issues'];
 
 /** Repair's options for a policy: `repair` with the argument limits, made once per settled policy. */
 const repairOptions = new WeakMap<CallPolicy, RepairOptions>();

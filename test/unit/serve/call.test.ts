@@ -72,6 +72,29 @@ describe('checkCall', () => {
   });
 });
 
+describe('repair on arguments it has nothing to change in', () => {
+  const tool = prepared(z.object({ n: z.number(), tags: z.array(z.string()), ok: z.boolean().optional() }));
+
+  it('is left out when no value is null or a string it might read', async () => {
+    const check = await checkCall(tool, { n: 1, tags: ['a', 'b c', 'x-1', 'nul'] }, on);
+    expect(check).toMatchObject({ ok: true, value: { repairs: [] }, work: { repair: 0 } });
+  });
+
+  it.each([
+    ['a decimal', { n: '5', tags: [] }],
+    ['a negative decimal', { n: '-5', tags: [] }],
+    ['JSON text', { n: 1, tags: '["a"]' }],
+    ['JSON text after whitespace', { n: 1, tags: ' \n["a"]' }],
+    ['a boolean spelt', { n: 1, tags: [], ok: 'true' }],
+    ['null', { n: 1, tags: [], ok: null }],
+  ])('still runs for %s', async (_, args) => {
+    const check = await checkCall(tool, args, on);
+    expect(check.ok).toBe(true);
+    expect(check.work.repair).toBeGreaterThan(0);
+    if (check.ok) expect(check.value.repairs).toHaveLength(1);
+  });
+});
+
 describe('parsesAtOnce', () => {
   it("is true for Zod's own kinds and checks only", () => {
     const own = [
