@@ -250,19 +250,10 @@ function verdict(
   if (messages.length > 0) return { ok: false, messages: [...messages, ...lines], repairs, ignored, work };
   if (policy.unknownKeys === 'reject' && lines.length > 0)
     return { ok: false, messages: lines, repairs, ignored, work };
+  const value: ParsedCall = { params: parsed.params, input: parsed.input, extend: parsed.extend, repairs, ignored };
   const notice = lines.length > 0 ? lines.join('\n') : undefined;
-  return {
-    ok: true,
-    value: {
-      params: parsed.params,
-      input: parsed.input,
-      extend: parsed.extend,
-      repairs,
-      ignored,
-      ...(notice && { notice }),
-    },
-    work,
-  };
+  if (notice) value.notice = notice;
+  return { ok: true, value, work };
 }
 
 const NO_ENVELOPE: SentEnvelope = Object.freeze({ repairs: Object.freeze([]) });

@@ -66,7 +66,8 @@ export function inputCarrier(
     // Over its rate window: no repair, no parse; the executor answers with the refusal.
     if (caller.limited) return { value: { ...UNCHECKED, started, args: value, limited: caller.limited } };
     const check = checkCall(prepared, value, policy, caller.call);
-    if (check instanceof Promise) return check.then((done) => checked(done, prepared, observer, caller, value, started));
+    if (check instanceof Promise)
+      return check.then((done) => checked(done, prepared, observer, caller, value, started));
     return checked(check, prepared, observer, caller, value, started);
   };
   // The SDK's path gets the same check as an async function, as it always has (the differential test tells
@@ -98,7 +99,13 @@ function checked(
   value: unknown,
   started: number,
 ): StandardSchemaV1.Result<unknown> {
-  if (check.ok) return { value: { ...check.value, started, args: value } satisfies CheckedCall };
+  if (check.ok) {
+    // The check's value is made for this call alone: completed in place, not copied.
+    const call = check.value as CheckedCall;
+    call.started = started;
+    call.args = value;
+    return { value: call };
+  }
   observeCall(observer, {
     ...whoCalled(caller, value),
     tool: prepared.name,
