@@ -88,7 +88,7 @@ function serveCall(
   // read, only when the handler reads it (limits/lazy-signal.ts).
   const signal = new LazySignal(() => request.signal);
 
-  const { flight, answered } = callFlight();
+  const flight = callFlight();
   // A call cancelled before the SDK had it is answered here, without a response, and never handed over.
   const cancelled = state.cancel?.answer;
   const handOver = () =>
@@ -103,33 +103,39 @@ function serveCall(
       envelope: plan.envelope,
       request,
       authInfo: state.authInfo,
-      signal: () => signal.signal,
+      signal,
       logging: setup.logging,
     },
     handOver,
   );
   const settled = runCall(r, plan, state, mcp);
   flight.settled = settled;
-  const done = watchEnds(flight, plan.era, signal, cancelled, inflight);
+  const release = watchEnds(flight, plan.era, signal, cancelled, inflight);
   settled.then(
     (result) => {
       if (!cancelled?.aborted) answerResult(flight, setup, plan, result, handOver);
-      done();
+      callOver(signal, release);
     },
     // A throw the SDK turns into its own answer (a protocol error, or its tool error).
     () => {
       void handOver().catch(() => {});
-      done();
+      callOver(signal, release);
     },
   );
-  return answered;
+  return flight.answered;
+}
+
+/** Once a call has settled: what watched its ends let go, and its handler's signal aborted, as the SDK's is. */
+function callOver(signal: LazySignal, release: (() => void) | undefined): void {
+  release?.();
+  signal.abort(CONNECTION_CLOSED);
 }
 
 /**
  * How a call in flight can end besides its result: cancelled by its client (in-flight.ts), answered as the
  * SDK's path answers a call whose exchange is torn down; its mount closed mid-call (2026-07-28: the SDK's
  * exchange would be torn down, its answer 499 and its handler aborted). Returns what lets go of them once the
- * call has settled, and aborts the handler's signal as the SDK's path aborts it when the exchange ends.
+ * call has settled, or undefined when nothing is watched.
  */
 function watchEnds(
   flight: CallFlight,
@@ -137,9 +143,9 @@ function watchEnds(
   signal: LazySignal,
   cancelled: AbortSignal | undefined,
   inflight: Set<() => void>,
-): () => void {
+): (() => void) | undefined {
   // Nothing to watch for a 2025-era call no notification can cancel: the common call makes no closure here.
-  if (!cancelled && era === 'legacy') return () => signal.abort(CONNECTION_CLOSED);
+  if (!cancelled && era === 'legacy') return undefined;
   const cancel = () => {
     if (flight.handed) return;
     flight.answer(era === 'modern' ? new Response(null, { status: 499 }) : unansweredStream());
@@ -155,12 +161,13 @@ function watchEnds(
   return () => {
     cancelled?.removeEventListener('abort', cancel);
     inflight.delete(stop);
-    signal.abort(CONNECTION_CLOSED);
   };
 }
 
 /** One call begun on the direct path: how it is answered, and how far the SDK has it. */
 interface CallFlight {
+  /** The call's response, once settled by `answer`. */
+  readonly answered: Promise<Response>;
   /** Settles the call's response: the direct path's own, or the SDK's once handed over. */
   readonly answer: (response: Promise<Response> | Response) => void;
   /** The call run: its handler's result, or its throw. */
@@ -171,13 +178,13 @@ interface CallFlight {
   sdkContext?: Promise<ServerContext>;
 }
 
-/** A call's flight, not yet answered, and the answer it will settle. */
-function callFlight(): { flight: CallFlight; answered: Promise<Response> } {
+/** A call's flight, not yet answered. */
+function callFlight(): CallFlight {
   let answer!: (response: Promise<Response> | Response) => void;
   const answered = new Promise<Response>((resolve) => {
     answer = resolve;
   });
-  return { flight: { answer }, answered };
+  return { answered, answer };
 }
 
 /**
