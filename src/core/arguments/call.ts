@@ -4,7 +4,8 @@ import { type IgnoredKey, ignoredKeys } from '../messages/ignored-keys.js';
 import { formatIssues } from '../messages/index.js';
 import type { PreparedTool } from '../model/prepared.js';
 import { type Repair, repairArgs } from '../repair/index.js';
-import type { RepairOptions } from '../repair/types.js';
+import type { RepairOptions, RepairResult } from '../repair/types.js';
+import { parsesAtOnce } from '../zod/parses-at-once.js';
 import { type StrippedKey, strippedKeys } from '../zod/stripped-keys.js';
 import { markupLines } from './hygiene.js';
 import { inspectSentValues } from './sent-values.js';
@@ -63,29 +64,34 @@ export interface CallPolicy extends ArgumentsPolicy {
  * found from that schema beside the parse, and noticed, refused or let go as `unknownKeys` says. Every walk
  * is linear in the arguments' size (docs/design/repair.md, Limits). Never throws for client input; a
  * failure lists the failing paths, the first few of many.
+ *
+ * Synchronous up to the parse: the one wait of a call's check is Zod's, so a promise is returned only when a
+ * parse is pending (each layer awaited cost a promise and a turn of the microtask queue per call).
  */
-export async function checkCall(
+export function checkCall(
   tool: PreparedTool,
   raw: unknown,
   policy: CallPolicy,
   envelope: SentEnvelope = NO_ENVELOPE,
-): Promise<CallCheck> {
+): CallCheck | Promise<CallCheck> {
   // The envelope's repairs come first: they were made first.
   const repairs: Repair[] = [...envelope.repairs];
   const work: CallWork = { sent: 0, repair: 0, stripped: 0 };
   // No `arguments` is `{}`. What the SDK could not take was replaced by `{}` for it; this judges what was sent.
   const args: unknown = envelope.unfit ? envelope.unfit.value : (raw ?? {});
-  const refused = firstPass(tool, args, policy, work);
-  if (refused) return { ok: false, messages: refused, repairs, ignored: [], work };
-  const checked = await checkSlices(tool, args as Record<string, unknown>, policy, repairs, work);
+  const first = firstPass(tool, args, policy, work);
+  if (typeof first !== 'boolean') return { ok: false, messages: first, repairs, ignored: [], work };
+  const checked = checkSlices(tool, args as Record<string, unknown>, policy, repairs, work, first);
+  if (checked instanceof Promise) return checked.then((done) => verdict(tool, policy, done, repairs, work));
   return verdict(tool, policy, checked, repairs, work);
 }
 
 /**
  * What no later step may see: arguments that are not an object (the one place they are refused), past
- * `argumentLimits`, or (with `hygiene`) holding tool-call markup. The refusal's lines, or undefined.
+ * `argumentLimits`, or (with `hygiene`) holding tool-call markup. The refusal's lines, or else whether any
+ * value is one repair could change (sent-values.ts).
  */
-function firstPass(tool: PreparedTool, args: unknown, policy: CallPolicy, work: CallWork): string[] | undefined {
+function firstPass(tool: PreparedTool, args: unknown, policy: CallPolicy, work: CallWork): string[] | boolean {
   if (typeof args !== 'object' || args === null || Array.isArray(args)) return [argumentsNotAnObject(args)];
   const sent = inspectSentValues(args as Record<string, unknown>, {
     ...policy.argumentLimits,
@@ -100,7 +106,7 @@ function firstPass(tool: PreparedTool, args: unknown, policy: CallPolicy, work: 
     tool.argumentKeys,
     tool.requiredKeys,
   );
-  return polluted.length > 0 ? polluted : undefined;
+  return polluted.length > 0 ? polluted : sent.repairable;
 }
 
 /** What the slices came to: the parsed values, the failure lines, and the keys their schemas dropped. */
@@ -112,50 +118,66 @@ interface CheckedSlices {
 }
 
 /** Split by key, then per slice: repair, the key-policy walk, the one parse. Adds to `repairs` and `work`. */
-async function checkSlices(
+function checkSlices(
   tool: PreparedTool,
   args: Record<string, unknown>,
   policy: CallPolicy,
   repairs: Repair[],
   work: CallWork,
-): Promise<CheckedSlices> {
+  repairable: boolean,
+): CheckedSlices | Promise<CheckedSlices> {
   const checked: CheckedSlices = {
     parsed: { extend: undefined, params: {}, input: {} },
     messages: [],
     stripped: [],
     moreStripped: 0,
   };
-  const options = repairOptionsOf(policy);
+  // Nothing repair could change (the first pass saw no null and no string it might read): no repair walk.
+  const options = repairable ? repairOptionsOf(policy) : undefined;
   // A tool without `extend` or `params` (most tools) has one slice, the sent object itself.
-  if (!tool.extend && !tool.params) {
-    await checkSlice('input', tool.input, args, policy, options, checked, repairs, work);
-    return checked;
-  }
-  const parts = split(args, tool);
-  if (tool.extend) await checkSlice('extend', tool.extend.schema, parts.extend, policy, options, checked, repairs, work);
-  if (tool.params) await checkSlice('params', tool.params.schema, parts.params, policy, options, checked, repairs, work);
-  await checkSlice('input', tool.input, parts.input, policy, options, checked, repairs, work);
-  return checked;
+  if (!tool.extend && !tool.params)
+    return checkSlice('input', tool.input, args, policy, options, checked, repairs, work);
+  return checkParts(tool, split(args, tool), policy, options, checked, repairs, work);
 }
 
-/** One slice: repair, the key-policy walk, the one parse; its outcome added to `checked`, `repairs`, `work`. */
-async function checkSlice(
+/** The slices one after another: each parse is over before the next slice's begins, as the parses ran. */
+async function checkParts(
+  tool: PreparedTool,
+  parts: ReturnType<typeof split>,
+  policy: CallPolicy,
+  options: RepairOptions | undefined,
+  checked: CheckedSlices,
+  repairs: Repair[],
+  work: CallWork,
+): Promise<CheckedSlices> {
+  if (tool.extend)
+    await checkSlice('extend', tool.extend.schema, parts.extend, policy, options, checked, repairs, work);
+  if (tool.params)
+    await checkSlice('params', tool.params.schema, parts.params, policy, options, checked, repairs, work);
+  return checkSlice('input', tool.input, parts.input, policy, options, checked, repairs, work);
+}
+
+/**
+ * One slice: repair, the key-policy walk, the one parse; its outcome added to `checked`, `repairs`, `work`.
+ * Returns `checked`, once the parse is over.
+ */
+function checkSlice(
   name: keyof CheckedSlices['parsed'],
   schema: z.ZodType,
   value: unknown,
   policy: CallPolicy,
-  options: RepairOptions,
+  options: RepairOptions | undefined,
   checked: CheckedSlices,
   repairs: Repair[],
   work: CallWork,
-): Promise<void> {
+): CheckedSlices | Promise<CheckedSlices> {
   const { messages, stripped } = checked;
-  const repaired = repairArgs(value, schema, options);
+  const repaired = options ? repairArgs(value, schema, options) : unrepaired(value);
   work.repair += repaired.visited;
   for (const repair of repaired.repairs) repairs.push(repair);
   if (repaired.issues.length > 0) {
     messages.push(...formatIssues(repaired.issues));
-    return;
+    return checked;
   }
   if (policy.unknownKeys !== 'strip') {
     const dropped = strippedKeys(schema, repaired.value, STRIPPED_RECORDED - stripped.length);
@@ -163,11 +185,36 @@ async function checkSlice(
     for (const key of dropped.keys) stripped.push(key);
     checked.moreStripped += dropped.more;
   }
-  const result = await parseSlice(schema, repaired.value);
-  if (result === TOO_DEEP) messages.push(TOO_DEEP_FOR_SCHEMA);
-  else if (result.success) checked.parsed[name] = result.data;
-  else messages.push(...formatIssues(result.error, schema, repaired.value));
+  const parsed = repaired.value;
+  // A schema that runs none of its author's code parses the same at once (zod/parses-at-once.ts).
+  if (parsesAtOnce(schema)) return parseOutcome(name, schema, parsed, parseNow(schema, parsed), checked);
+  return schema.safeParseAsync(parsed).then(
+    (result) => parseOutcome(name, schema, parsed, result, checked),
+    (error: unknown) => parseOutcome(name, schema, parsed, tooDeep(error), checked),
+  );
 }
+
+/** A slice's parse, added to `checked`. */
+function parseOutcome(
+  name: keyof CheckedSlices['parsed'],
+  schema: z.ZodType,
+  value: unknown,
+  result: z.ZodSafeParseResult<unknown> | typeof TOO_DEEP,
+  checked: CheckedSlices,
+): CheckedSlices {
+  if (result === TOO_DEEP) checked.messages.push(TOO_DEEP_FOR_SCHEMA);
+  else if (result.success) checked.parsed[name] = result.data;
+  else checked.messages.push(...formatIssues(result.error, schema, value));
+  return checked;
+}
+
+/** What repair gives back for arguments it has nothing to change in: the value itself, as sent. */
+function unrepaired(value: unknown): RepairResult {
+  return { value, repairs: NO_REPAIRS, issues: NO_ISSUES, visited: 0 };
+}
+
+const NO_REPAIRS = Object.freeze([]) as unknown as Repair[];
+const NO_ISSUES = Object.freeze([]) as unknown as RepairResult['issues'];
 
 /** Repair's options for a policy: `repair` with the argument limits, made once per settled policy. */
 const repairOptions = new WeakMap<CallPolicy, RepairOptions>();
@@ -203,19 +250,10 @@ function verdict(
   if (messages.length > 0) return { ok: false, messages: [...messages, ...lines], repairs, ignored, work };
   if (policy.unknownKeys === 'reject' && lines.length > 0)
     return { ok: false, messages: lines, repairs, ignored, work };
+  const value: ParsedCall = { params: parsed.params, input: parsed.input, extend: parsed.extend, repairs, ignored };
   const notice = lines.length > 0 ? lines.join('\n') : undefined;
-  return {
-    ok: true,
-    value: {
-      params: parsed.params,
-      input: parsed.input,
-      extend: parsed.extend,
-      repairs,
-      ignored,
-      ...(notice && { notice }),
-    },
-    work,
-  };
+  if (notice) value.notice = notice;
+  return { ok: true, value, work };
 }
 
 const NO_ENVELOPE: SentEnvelope = Object.freeze({ repairs: Object.freeze([]) });
@@ -237,17 +275,21 @@ const TOO_DEEP: unique symbol = Symbol('too-deep');
 const TOO_DEEP_FOR_SCHEMA = '(root): the arguments nest too deep for this tool to check; send a flatter value';
 
 /**
- * The one parse of a slice. Zod's parse recurses per level: within `maxArgumentDepth` (64 by default) it
- * never nears the stack limit, but a mount that raised the limit far enough could hit it, and a stack
- * overflow must reach the model as what it is, not as the engine's words.
+ * What a slice's parse that threw came to. Zod's parse recurses per level: within `maxArgumentDepth` (64 by
+ * default) it never nears the stack limit, but a mount that raised the limit far enough could hit it, and a
+ * stack overflow must reach the model as what it is, not as the engine's words.
  */
-async function parseSlice(schema: z.ZodType, value: unknown) {
+function parseNow(schema: z.ZodType, value: unknown): z.ZodSafeParseResult<unknown> | typeof TOO_DEEP {
   try {
-    return await schema.safeParseAsync(value);
+    return schema.safeParse(value);
   } catch (error) {
-    if (error instanceof RangeError) return TOO_DEEP;
-    throw error;
+    return tooDeep(error);
   }
+}
+
+function tooDeep(error: unknown): typeof TOO_DEEP {
+  if (error instanceof RangeError) return TOO_DEEP;
+  throw error;
 }
 
 /**

@@ -22,7 +22,17 @@ export interface SentValueLimits {
 }
 
 export type SentValues =
-  | { ok: true; values: number; polluted: PollutedString[]; morePolluted: number }
+  | {
+      ok: true;
+      values: number;
+      polluted: PollutedString[];
+      morePolluted: number;
+      /**
+       * False when no value is one repair could change (no null, no string that could be JSON text or a
+       * scalar's spelling, `mayBeRepaired`): repair then has nothing to do, and its walk is left out.
+       */
+      repairable: boolean;
+    }
   | { ok: false; values: number; message: string };
 
 /** Polluted strings recorded with their paths; the rest are only counted (one is enough to refuse). */
@@ -39,6 +49,7 @@ export function inspectSentValues(args: Record<string, unknown>, limits: SentVal
   const next: number[] = [0];
   const polluted: PollutedString[] = [];
   let morePolluted = 0;
+  let repairable = false;
   let values = 1;
   while (containers.length > 0) {
     const top = containers.length - 1;
@@ -61,6 +72,7 @@ export function inspectSentValues(args: Record<string, unknown>, limits: SentVal
       };
     }
     if (typeof child === 'string') {
+      if (!repairable) repairable = mayBeRepaired(child);
       const marker = limits.markup ? markupIn(child) : undefined;
       if (marker === undefined) continue;
       if (polluted.length < POLLUTED_RECORDED)
@@ -68,6 +80,7 @@ export function inspectSentValues(args: Record<string, unknown>, limits: SentVal
       else morePolluted++;
       continue;
     }
+    if (child === null) repairable = true;
     if (typeof child !== 'object' || child === null) continue;
     const isArray = Array.isArray(child);
     if (!isArray && !isPlainObject(child)) continue;
@@ -82,7 +95,19 @@ export function inspectSentValues(args: Record<string, unknown>, limits: SentVal
     keyLists.push(isArray ? null : Object.keys(child));
     next.push(0);
   }
-  return { ok: true, values, polluted, morePolluted };
+  return { ok: true, values, polluted, morePolluted, repairable };
+}
+
+/**
+ * A string repair might change (repair/repair-walk.ts): JSON text, whose first significant character is `[`
+ * or `{`, or the spelling of a scalar (`null`, `true`, `false`, a decimal, which starts with `-` or a digit).
+ * Errs towards true: leading whitespace alone says yes.
+ */
+function mayBeRepaired(s: string): boolean {
+  const c = s.charCodeAt(0);
+  if (c === 0x5b || c === 0x7b || c === 0x2d || (c >= 0x30 && c <= 0x39)) return true;
+  if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) return true;
+  return s === 'null' || s === 'true' || s === 'false';
 }
 
 /** The path of the child last read from the top container: each level's key, read off the stack. */

@@ -1,5 +1,6 @@
 /**
- * Entry points of argument repair. Runs on every `tools/call`, before the one Zod parse.
+ * Entry points of argument repair. Runs on every `tools/call` whose arguments hold a value it could change
+ * (the first pass tells, arguments/sent-values.ts), before the one Zod parse.
  *
  * Clients and models double-serialise structured arguments (`"[{\"url\":\"a\"}]"` where an array
  * belongs, at any depth, sometimes the whole `arguments`) and send `"42"` for numbers. Repair

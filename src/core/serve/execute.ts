@@ -90,17 +90,23 @@ export function executor(prepared: PreparedTool, policy: RunPolicy): Executor {
       // Inside a task the handler runs on the task's signal, under the task's timeout.
       const deadline = slot?.signal ? slot.timeoutMs : timeoutMs;
       const taskSignal = slot?.signal;
-      const timed = await withTimeout(deadline, taskSignal ? () => taskSignal : parent!, (signal) => {
+      const start = (signal: () => AbortSignal) => {
         handlerSignal = signal;
         return runHandler(prepared, call, toolContext(prepared, policy, call, mcp, state, signal, slot));
-      });
-      if (timed.timedOut) {
-        settled = timed.settled;
-        const text = timedOut(observer, prepared.name, deadline!, state);
-        finish(false, { error: text });
-        return withNotice(errorResult(text), call.notice);
+      };
+      const signal = taskSignal ? () => taskSignal : parent!;
+      // Without a deadline nothing races the run (withTimeout would only wrap it in one more promise).
+      if (deadline === undefined) outcome = await start(signal);
+      else {
+        const timed = await withTimeout(deadline, signal, start);
+        if (timed.timedOut) {
+          settled = timed.settled;
+          const text = timedOut(observer, prepared.name, deadline, state);
+          finish(false, { error: text });
+          return withNotice(errorResult(text), call.notice);
+        }
+        outcome = timed.value;
       }
-      outcome = timed.value;
     } catch (error) {
       const gone = parent && handlerStopped(error, handlerSignal, mcp, state);
       return failedRun(error, { observer, tool: prepared.name, call, state, slot, finish, gone });
@@ -123,7 +129,7 @@ function callReport(
   client: ServerContext | undefined,
   state: RequestState,
 ): (ok: boolean, detail?: Pick<CallRecord, 'error' | 'errorId' | 'inputRequired'>) => void {
-  if (observer.onCall === undefined && state.trace === undefined) return () => {};
+  if (observer.onCall === undefined && state.trace === undefined) return UNHEARD;
   return (ok, detail = {}) =>
     observeCall(observer, {
       ...whoCalled(state, call.args),
@@ -136,6 +142,9 @@ function callReport(
       started: call.started,
     });
 }
+
+/** The report of a call nobody listens to: one function for every such call. */
+const UNHEARD = () => {};
 
 /**
  * A handler that stopped with its own signal's reason once its client had gone did what it was asked: nobody
@@ -266,10 +275,13 @@ async function runHandler(
 ): Promise<Outcome> {
   const { handler, output } = prepared.tool;
   const extend = prepared.extend?.resolve ? await prepared.extend.resolve(call.extend as never, base) : call.extend;
-  const value = sendable(
-    // Assigned, not spread: a spread would read `signal` and make it for every call.
-    await handler({ params: call.params as never, input: call.input as never }, Object.assign(base, { extend })),
+  // Assigned, not spread: a spread would read `signal` and make it for every call.
+  const returned = handler(
+    { params: call.params as never, input: call.input as never },
+    Object.assign(base, { extend }),
   );
+  // A value returned at once is not waited for: an await is a promise and a turn of the queue per call.
+  const value = sendable(isThenable(returned) ? await returned : returned);
   const result = toToolResult(value, output !== undefined);
   // A round that asks the client for input is not the call's outcome: no output to check yet.
   if (isInputRequired(result)) return { result, ok: true, inputRequired: true };
@@ -280,6 +292,15 @@ async function runHandler(
   const issues = formatIssues(checked.error, output, result.structuredContent).join('; ');
   throw new OutputRefused(
     `Output validation error: tool ${prepared.name} returned a value its output schema refuses: ${issues}`,
+  );
+}
+
+/** What `await` would wait for: a promise, or any object or function with a `then` method. */
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
   );
 }
 

@@ -4,8 +4,8 @@
  * call is reported to `onCall` from here; an accepted one travels on, as the SDK's validated value, to the
  * executor (execute.ts). Nothing else carries per-call data.
  */
-import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
-import type { CallPolicy } from '../arguments/call.js';
+import type { StandardSchemaV1, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import type { CallCheck, CallPolicy } from '../arguments/call.js';
 import { checkCall, type ParsedCall } from '../arguments/call.js';
 import type { PreparedTool, ToolDocuments } from '../model/prepared.js';
 import { observeCall, whoCalled } from '../observe/observe.js';
@@ -59,21 +59,61 @@ export function inputCarrier(
   caller: Caller,
   projection: ProjectionName,
 ): StandardSchemaWithJSON {
-  return carrier(listedDocuments(prepared, projection, served).inputSchema, async (value) => {
+  // A value when nothing waits (a refusal before the parse, a call over its rate window), else a promise: the
+  // direct path calls it as it is, waiting only where the check does.
+  const check: ArgumentCheck = (value) => {
     const started = performance.now();
     // Over its rate window: no repair, no parse; the executor answers with the refusal.
     if (caller.limited) return { value: { ...UNCHECKED, started, args: value, limited: caller.limited } };
-    const check = await checkCall(prepared, value, policy, caller.call);
-    if (check.ok) return { value: { ...check.value, started, args: value } satisfies CheckedCall };
-    observeCall(observer, {
-      ...whoCalled(caller, value),
-      tool: prepared.name,
-      ok: false,
-      error: check.messages.join('; '),
-      repairs: check.repairs,
-      ignoredKeys: check.ignored,
-      started,
-    });
-    return { issues: check.messages.map((message) => ({ message })) };
+    const check = checkCall(prepared, value, policy, caller.call);
+    if (check instanceof Promise)
+      return check.then((done) => checked(done, prepared, observer, caller, value, started));
+    return checked(check, prepared, observer, caller, value, started);
+  };
+  // The SDK's path gets the same check as an async function, as it always has (the differential test tells
+  // it from a handed-over call's pass-through carrier by that).
+  const schema = carrier(listedDocuments(prepared, projection, served).inputSchema, async (value) => check(value));
+  return Object.assign(schema, { [CHECK]: check });
+}
+
+/** What the input carrier's `validate` answers, before the SDK's path awaits it. */
+type ArgumentCheck = (value: unknown) => StandardSchemaV1.Result<unknown> | Promise<StandardSchemaV1.Result<unknown>>;
+
+const CHECK: unique symbol = Symbol('argument check');
+
+/**
+ * The argument check behind an input carrier: its `validate` without the wait, for the direct path, where
+ * each awaited layer costs a promise and a turn of the microtask queue per call. Any other carrier's
+ * `validate` as it is.
+ */
+export function argumentCheck(schema: StandardSchemaWithJSON): ArgumentCheck {
+  return (schema as { [CHECK]?: ArgumentCheck })[CHECK] ?? schema['~standard'].validate;
+}
+
+/** The input carrier's answer for a checked call: the call for the executor, or the issues, told to `onCall`. */
+function checked(
+  check: CallCheck,
+  prepared: PreparedTool,
+  observer: Observer,
+  caller: Caller,
+  value: unknown,
+  started: number,
+): StandardSchemaV1.Result<unknown> {
+  if (check.ok) {
+    // The check's value is made for this call alone: completed in place, not copied.
+    const call = check.value as CheckedCall;
+    call.started = started;
+    call.args = value;
+    return { value: call };
+  }
+  observeCall(observer, {
+    ...whoCalled(caller, value),
+    tool: prepared.name,
+    ok: false,
+    error: check.messages.join('; '),
+    repairs: check.repairs,
+    ignoredKeys: check.ignored,
+    started,
   });
+  return { issues: check.messages.map((message) => ({ message })) };
 }

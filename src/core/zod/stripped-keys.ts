@@ -30,10 +30,14 @@ export interface StrippedKey {
   otherForm?: boolean;
 }
 
-/** The union an object is read through: its label and every key any of its members declares. */
+/**
+ * The union an object is read through, with what names the form: the tag sent to a discriminated union, or
+ * the member of a plain union that fit. Its label and keys are spelled only for a key that is kept.
+ */
 interface Form {
-  label?: string;
-  keys: ReadonlySet<string>;
+  readonly union: Schema;
+  readonly tag?: unknown;
+  readonly member?: Schema;
 }
 
 /** Values nested deeper than this are not looked into (the parse still checks them); it bounds the recursion. */
@@ -153,15 +157,22 @@ function walkUnion(s: Schema, def: AnyDef, value: unknown, at: At | null, depth:
   if (!isPlainObject(value) && !Array.isArray(value)) return;
   if (def.discriminator !== undefined) {
     if (!isPlainObject(value)) return;
-    const variant = selectVariant(s, value, { scalarText: false });
-    const tag = value[def.discriminator];
-    const label = `${def.discriminator} = ${tagValueText(tag)}`;
-    if (variant) walk(variant, value, at, depth, { label, keys: unionKeys(s) }, state);
+    const variant = selectVariant(s, value, TAGS_AS_SENT);
+    if (variant) walk(variant, value, at, depth, { union: s, tag: value[def.discriminator] }, state);
     return;
   }
   // Zod takes the first member that parses; the first that fits by keys and literals stands for it.
   const member = (def.options ?? []).find((o) => fits(o, value));
-  if (member) walk(member, value, at, depth, { label: formOf(member), keys: unionKeys(s) }, state);
+  if (member) walk(member, value, at, depth, { union: s, member }, state);
+}
+
+const TAGS_AS_SENT = Object.freeze({ scalarText: false });
+
+/** How the form is named: `kind = a` for a discriminated union's tag, `given flowName` for a plain union's member. */
+function formLabel(form: Form): string | undefined {
+  const { discriminator } = defOf(form.union);
+  if (discriminator !== undefined) return `${discriminator} = ${tagValueText(form.tag)}`;
+  return form.member && formOf(form.member);
 }
 
 /** An intersection: a key is lost only when both sides drop it. */
@@ -206,8 +217,11 @@ function publicKey(k: Found): StrippedKey {
   path.reverse();
   const out: StrippedKey = { path, key: k.key, declared: k.declared };
   if (k.schema) out.hints = keyHints(k.schema);
-  if (k.form?.label !== undefined) out.within = k.form.label;
-  if (k.form?.keys.has(k.key)) out.otherForm = true;
+  if (k.form) {
+    const label = formLabel(k.form);
+    if (label !== undefined) out.within = label;
+    if (unionKeys(k.form.union).has(k.key)) out.otherForm = true;
+  }
   return out;
 }
 

@@ -11,9 +11,15 @@
  * either path alike. It then registers the called tool with the call's input passed through and the call in
  * flight as its callback, so the answer is the SDK's own and nothing is checked or run twice.
  */
-import { type CallToolResult, SdkError, SdkErrorCode, type ServerContext } from '@modelcontextprotocol/server';
+import {
+  type CallToolResult,
+  SdkError,
+  SdkErrorCode,
+  type ServerContext,
+  type StandardSchemaV1,
+} from '@modelcontextprotocol/server';
 import { LazySignal } from '../../limits/lazy-signal.js';
-import type { CheckedCall } from '../input-carrier.js';
+import { argumentCheck, type CheckedCall } from '../input-carrier.js';
 import type { Registration } from '../registration.js';
 import type { RequestState } from '../request-state.js';
 import type { ToolResult } from '../result.js';
@@ -82,7 +88,7 @@ function serveCall(
   // read, only when the handler reads it (limits/lazy-signal.ts).
   const signal = new LazySignal(() => request.signal);
 
-  const { flight, answered } = callFlight();
+  const flight = callFlight();
   // A call cancelled before the SDK had it is answered here, without a response, and never handed over.
   const cancelled = state.cancel?.answer;
   const handOver = () =>
@@ -97,33 +103,39 @@ function serveCall(
       envelope: plan.envelope,
       request,
       authInfo: state.authInfo,
-      signal: () => signal.signal,
+      signal,
       logging: setup.logging,
     },
     handOver,
   );
   const settled = runCall(r, plan, state, mcp);
   flight.settled = settled;
-  const done = watchEnds(flight, plan.era, signal, cancelled, inflight);
+  const release = watchEnds(flight, plan.era, signal, cancelled, inflight);
   settled.then(
     (result) => {
       if (!cancelled?.aborted) answerResult(flight, setup, plan, result, handOver);
-      done();
+      callOver(signal, release);
     },
     // A throw the SDK turns into its own answer (a protocol error, or its tool error).
     () => {
       void handOver().catch(() => {});
-      done();
+      callOver(signal, release);
     },
   );
-  return answered;
+  return flight.answered;
+}
+
+/** Once a call has settled: what watched its ends let go, and its handler's signal aborted, as the SDK's is. */
+function callOver(signal: LazySignal, release: (() => void) | undefined): void {
+  release?.();
+  signal.abort(CONNECTION_CLOSED);
 }
 
 /**
  * How a call in flight can end besides its result: cancelled by its client (in-flight.ts), answered as the
  * SDK's path answers a call whose exchange is torn down; its mount closed mid-call (2026-07-28: the SDK's
  * exchange would be torn down, its answer 499 and its handler aborted). Returns what lets go of them once the
- * call has settled, and aborts the handler's signal as the SDK's path aborts it when the exchange ends.
+ * call has settled, or undefined when nothing is watched.
  */
 function watchEnds(
   flight: CallFlight,
@@ -131,9 +143,9 @@ function watchEnds(
   signal: LazySignal,
   cancelled: AbortSignal | undefined,
   inflight: Set<() => void>,
-): () => void {
+): (() => void) | undefined {
   // Nothing to watch for a 2025-era call no notification can cancel: the common call makes no closure here.
-  if (!cancelled && era === 'legacy') return () => signal.abort(CONNECTION_CLOSED);
+  if (!cancelled && era === 'legacy') return undefined;
   const cancel = () => {
     if (flight.handed) return;
     flight.answer(era === 'modern' ? new Response(null, { status: 499 }) : unansweredStream());
@@ -149,12 +161,13 @@ function watchEnds(
   return () => {
     cancelled?.removeEventListener('abort', cancel);
     inflight.delete(stop);
-    signal.abort(CONNECTION_CLOSED);
   };
 }
 
 /** One call begun on the direct path: how it is answered, and how far the SDK has it. */
 interface CallFlight {
+  /** The call's response, once settled by `answer`. */
+  readonly answered: Promise<Response>;
   /** Settles the call's response: the direct path's own, or the SDK's once handed over. */
   readonly answer: (response: Promise<Response> | Response) => void;
   /** The call run: its handler's result, or its throw. */
@@ -165,13 +178,13 @@ interface CallFlight {
   sdkContext?: Promise<ServerContext>;
 }
 
-/** A call's flight, not yet answered, and the answer it will settle. */
-function callFlight(): { flight: CallFlight; answered: Promise<Response> } {
+/** A call's flight, not yet answered. */
+function callFlight(): CallFlight {
   let answer!: (response: Promise<Response> | Response) => void;
   const answered = new Promise<Response>((resolve) => {
     answer = resolve;
   });
-  return { flight: { answer }, answered };
+  return { answered, answer };
 }
 
 /**
@@ -229,30 +242,48 @@ function answerResult(
 /**
  * The call as the SDK's `tools/call` handler runs it once the tool is found: the input carrier's `validate`
  * (the same function the SDK calls), its refusal as the SDK words it, else the executor. Rejects where the
- * SDK's handler would see a throw.
+ * SDK's handler would see a throw. Waits only where the check does (its parse).
  */
-async function runCall(
+function runCall(
   r: DirectPlan['registration'],
   plan: DirectPlan,
   state: RequestState,
   mcp: ServerContext,
 ): Promise<ToolResult> {
-  const checked = await checkArguments(r, state, plan.arguments);
-  return 'refused' in checked ? checked.refused : r.run(checked.value, mcp, state);
+  try {
+    const checked = checkArguments(r, state, plan.arguments);
+    if (checked instanceof Promise) return checked.then((done) => runChecked(r, done, mcp, state));
+    return runChecked(r, checked, mcp, state);
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
+
+function runChecked(
+  r: DirectPlan['registration'],
+  checked: Checked,
+  mcp: ServerContext,
+  state: RequestState,
+): Promise<ToolResult> {
+  return 'refused' in checked ? Promise.resolve(checked.refused) : r.run(checked.value, mcp, state);
+}
+
+/** A call's arguments after the input carrier: the checked call, or the SDK's answer to arguments it refuses. */
+type Checked = { value: CheckedCall } | { refused: CallToolResult };
 
 /**
  * A call's arguments through the tool's input carrier, as the SDK's `tools/call` handler puts them: the
- * checked call, or the result the SDK answers for arguments its input schema refuses.
+ * checked call, or the result the SDK answers for arguments its input schema refuses. A promise only when
+ * the carrier's answer is one.
  */
-export async function checkArguments(
-  r: Registration,
-  state: RequestState,
-  args: unknown,
-): Promise<{ value: CheckedCall } | { refused: CallToolResult }> {
-  const { validate } = r.config(state).inputSchema['~standard'];
-  const checked = await validate(args);
-  if (checked.issues) return { refused: refusedArguments(r.name, checked.issues.map(issueText)) };
+export function checkArguments(r: Registration, state: RequestState, args: unknown): Checked | Promise<Checked> {
+  const checked = argumentCheck(r.config(state).inputSchema)(args);
+  if (checked instanceof Promise) return checked.then((done) => checkedArguments(r.name, done));
+  return checkedArguments(r.name, checked);
+}
+
+function checkedArguments(tool: string, checked: StandardSchemaV1.Result<unknown>): Checked {
+  if (checked.issues) return { refused: refusedArguments(tool, checked.issues.map(issueText)) };
   return { value: checked.value as CheckedCall };
 }
 

@@ -17,11 +17,23 @@ export interface CallFacts {
   readonly envelope: Record<string, unknown> | undefined;
   readonly request: Request;
   readonly authInfo: AuthInfo | undefined;
-  /** Reads the call's signal, aborted when the client goes away (call.ts); made on first read. */
-  readonly signal: () => AbortSignal;
+  /** Holds the call's signal, aborted when the client goes away (call.ts); made on first read. */
+  readonly signal: { readonly signal: AbortSignal };
   /** The per-request server declares `logging` (`protocol.logging`): `log` then sends. */
   readonly logging: boolean;
 }
+
+/** A message to the client, sent through the SDK's context once the call is handed over. */
+function relay(
+  handOver: () => Promise<ServerContext>,
+  method: 'notify' | 'send' | 'elicitInput' | 'requestSampling' | 'log',
+  args: unknown[],
+): Promise<unknown> {
+  return handOver().then((mcp) => (mcp.mcpReq[method] as (...a: unknown[]) => unknown)(...args));
+}
+
+/** `log` without the logging capability: nothing sent, resolved at once. */
+const LOGGED_NOWHERE = () => Promise.resolve();
 
 /** The SDK's accessor for a call that carried no `requestState`. */
 const NO_REQUEST_STATE = () => undefined;
@@ -33,10 +45,8 @@ type McpReq = ServerContext['mcpReq'];
  * the SDK has been handed it; it is asked only when the handler sends something to the client.
  */
 export function callContext(facts: CallFacts, handOver: () => Promise<ServerContext>): ServerContext {
-  const through =
-    <K extends 'notify' | 'send' | 'elicitInput' | 'requestSampling' | 'log'>(method: K) =>
-    (...args: unknown[]) =>
-      handOver().then((mcp) => (mcp.mcpReq[method] as (...a: unknown[]) => unknown)(...args));
+  // Each a closure of this call's own (a handler may take one off the context and call it alone), all on one
+  // scope: the arrows are written out, not made by a factory that would give each a scope of its own.
   const mcpReq = {
     id: facts.id,
     method: 'tools/call',
@@ -44,14 +54,14 @@ export function callContext(facts: CallFacts, handOver: () => Promise<ServerCont
     ...(facts.envelope !== undefined && { envelope: facts.envelope }),
     requestState: NO_REQUEST_STATE,
     get signal() {
-      return facts.signal();
+      return facts.signal.signal;
     },
-    send: through('send'),
-    notify: through('notify'),
+    send: (...args: unknown[]) => relay(handOver, 'send', args),
+    notify: (...args: unknown[]) => relay(handOver, 'notify', args),
     // Without the logging capability the SDK's `log` sends nothing and resolves at once.
-    log: facts.logging ? through('log') : () => Promise.resolve(),
-    elicitInput: through('elicitInput'),
-    requestSampling: through('requestSampling'),
+    log: facts.logging ? (...args: unknown[]) => relay(handOver, 'log', args) : LOGGED_NOWHERE,
+    elicitInput: (...args: unknown[]) => relay(handOver, 'elicitInput', args),
+    requestSampling: (...args: unknown[]) => relay(handOver, 'requestSampling', args),
   } as unknown as McpReq;
   return {
     sessionId: undefined,
