@@ -37,8 +37,8 @@ export function flattenNode(
   // node's JSON (and the document's definitions), so an identical node gets the same result.
   const seenWith = atRoot || !isCombinator(node) ? undefined : signature(node);
   if (seenWith !== undefined) {
-    const seen = repeats.get(seenWith)?.find((r) => identicalJson(r.node, node));
-    if (seen) return seen.result;
+    const seen = lookUp(repeats, seenWith, node);
+    if (seen !== NOT_SEEN) return seen;
   }
   // A sub-tree nothing rewrites is kept as it is (not copied): the caller copies the finished document once.
   const walked = mapSubschemasShared(node, (child, at) =>
@@ -67,6 +67,19 @@ type Repeats = Map<string, Array<{ node: JsonSchema; result: unknown }>>;
 
 /** Nodes kept per signature: past it a node is rewritten again (the same result), so a lookup stays bounded. */
 const BUCKET = 16;
+
+const NOT_SEEN = Symbol('not seen');
+
+/**
+ * The result of an identical node rewritten before, newest first: an outer union is remembered after the
+ * unions nested in it, and a repeated sub-tree is most often the outer one (each variant's same field).
+ */
+function lookUp(repeats: Repeats, seenWith: string, node: JsonSchema): unknown {
+  const bucket = repeats.get(seenWith);
+  if (bucket === undefined) return NOT_SEEN;
+  for (let i = bucket.length - 1; i >= 0; i--) if (identicalJson(bucket[i]!.node, node)) return bucket[i]!.result;
+  return NOT_SEEN;
+}
 
 function remember(repeats: Repeats, seenWith: string, node: JsonSchema, result: unknown): void {
   const bucket = repeats.get(seenWith);
