@@ -159,6 +159,57 @@ export function mapSubschemasShared(node: JsonSchema, fn: (child: unknown, at: P
   return out ?? node;
 }
 
+/**
+ * `mapSubschemasShared` for the walks that leave negative positions (`not`, `if`) as they are and need no
+ * position: `fn` is called on every other direct sub-schema, without a position object per child.
+ */
+export function mapPositiveSubschemasShared(node: JsonSchema, fn: (child: unknown) => unknown): JsonSchema {
+  let out: JsonSchema | undefined;
+  const keywords = Object.keys(node);
+  for (let k = 0; k < keywords.length; k++) {
+    const keyword = keywords[k]!;
+    const value = node[keyword];
+    let mapped = value;
+    const shape = SHAPES.get(keyword);
+    if (shape === 'single') {
+      if (!NEGATIVE_POSITIONS.has(keyword)) mapped = Array.isArray(value) ? mapEach(value, fn) : fn(value);
+    } else if (shape === 'list') {
+      if (Array.isArray(value)) mapped = mapEach(value, fn);
+    } else if (shape === 'map' && isPlainObject(value)) mapped = mapValues(value, fn);
+    if (mapped !== value && out === undefined) {
+      out = {};
+      for (let j = 0; j < k; j++) setOwn(out, keywords[j]!, node[keywords[j]!]);
+    }
+    if (out !== undefined) setOwn(out, keyword, mapped);
+  }
+  return out ?? node;
+}
+
+function mapEach(list: unknown[], fn: (child: unknown) => unknown): unknown[] {
+  let out: unknown[] | undefined;
+  for (let i = 0; i < list.length; i++) {
+    const mapped = fn(list[i]);
+    if (mapped !== list[i] && out === undefined) out = list.slice(0, i);
+    if (out !== undefined) out.push(mapped);
+  }
+  return out ?? list;
+}
+
+function mapValues(map: JsonSchema, fn: (child: unknown) => unknown): JsonSchema {
+  let out: JsonSchema | undefined;
+  const names = Object.keys(map);
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i]!;
+    const mapped = fn(map[name]);
+    if (mapped !== map[name] && out === undefined) {
+      out = {};
+      for (let j = 0; j < i; j++) setOwn(out, names[j]!, map[names[j]!]);
+    }
+    if (out !== undefined) setOwn(out, name, mapped);
+  }
+  return out ?? map;
+}
+
 function mapList(list: unknown[], keyword: string, fn: (child: unknown, at: Position) => unknown): unknown[] {
   let out: unknown[] | undefined;
   for (let i = 0; i < list.length; i++) {

@@ -8,8 +8,8 @@ import { isPlainObject, type JsonSchema } from './types.js';
 /** One sub-schema `walkSchemas` reached. Boolean sub-schemas are not visited; they are seen on the parent. */
 export interface SchemaVisit {
   node: JsonSchema;
-  /** JSON Pointer of `node` in the served document. */
-  pointer: string;
+  /** JSON Pointer of `node` in the served document (spelled when first read: see `Visit`). */
+  readonly pointer: string;
   parent?: SchemaVisit;
   /** Keyword of the parent that holds this node: `properties`, `items`, `anyOf`, ... */
   keyword?: string;
@@ -41,11 +41,34 @@ const DEFS: ReadonlySet<string> = new Set(['$defs', 'definitions']);
  */
 export function walkSchemas(root: JsonSchema): SchemaVisit[] {
   const out: SchemaVisit[] = [];
-  visit({ node: root, pointer: '', depth: 0 }, new Set(), out);
+  visit(new Visit(root, undefined, undefined, undefined, 0), new Set(), out);
   return out;
 }
 
-function visit(current: SchemaVisit, ancestors: Set<object>, out: SchemaVisit[]): void {
+/**
+ * A visit whose pointer is spelled from its parent's when first read: the probe visits every node of every
+ * document at startup, and only the few nodes a rule reports on (or compares by pointer) need one.
+ */
+class Visit implements SchemaVisit {
+  #pointer: string | undefined;
+  constructor(
+    readonly node: JsonSchema,
+    readonly parent: Visit | undefined,
+    readonly keyword: string | undefined,
+    readonly key: string | undefined,
+    readonly depth: number,
+  ) {}
+  get pointer(): string {
+    if (this.#pointer === undefined) {
+      // Keywords are plain names (no `~` or `/`); a key is escaped.
+      const at = this.parent === undefined ? '' : `${this.parent.pointer}/${this.keyword}`;
+      this.#pointer = this.key === undefined ? at : `${at}/${escapePointerToken(this.key)}`;
+    }
+    return this.#pointer;
+  }
+}
+
+function visit(current: Visit, ancestors: Set<object>, out: SchemaVisit[]): void {
   if (ancestors.has(current.node)) return;
   out.push(current);
   ancestors.add(current.node);
@@ -70,7 +93,7 @@ function visit(current: SchemaVisit, ancestors: Set<object>, out: SchemaVisit[])
 }
 
 function child(
-  parent: SchemaVisit,
+  parent: Visit,
   node: unknown,
   keyword: string,
   key: string | number | undefined,
@@ -78,15 +101,6 @@ function child(
   out: SchemaVisit[],
 ): void {
   if (!isPlainObject(node)) return;
-  // Keywords are plain names (no `~` or `/`); a key is escaped.
-  const at = `${parent.pointer}/${keyword}`;
-  const next: SchemaVisit = {
-    node,
-    pointer: key === undefined ? at : `${at}/${escapePointerToken(key)}`,
-    parent,
-    keyword,
-    key: key === undefined ? undefined : String(key),
-    depth: DEFS.has(keyword) ? 0 : parent.depth + (DEEPER.has(keyword) ? 1 : 0),
-  };
-  visit(next, ancestors, out);
+  const depth = DEFS.has(keyword) ? 0 : parent.depth + (DEEPER.has(keyword) ? 1 : 0);
+  visit(new Visit(node, parent, keyword, key === undefined ? undefined : String(key), depth), ancestors, out);
 }

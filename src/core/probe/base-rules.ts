@@ -19,10 +19,11 @@ const requiredInProperties: Rule = {
   id: 'required-not-in-properties',
   reason: 'a required key with no schema tells the model it must send something it cannot know',
   severity: 'error',
-  check: ({ node, pointer: at }) => {
+  check: (visit) => {
+    const { node } = visit;
     if (!('required' in node) || !(isPlainObject(node.properties) || hasType(node, 'object'))) return undefined;
     if (!Array.isArray(node.required) || !node.required.every((k: unknown) => typeof k === 'string'))
-      return { path: pointer(at, 'required'), message: '`required` must be an array of property names' };
+      return { path: pointer(visit.pointer, 'required'), message: '`required` must be an array of property names' };
     const properties = isPlainObject(node.properties) ? node.properties : {};
     let found: Finding[] | undefined;
     for (let i = 0; i < node.required.length; i++) {
@@ -30,7 +31,7 @@ const requiredInProperties: Rule = {
       if (Object.hasOwn(properties, key)) continue;
       found ??= [];
       found.push({
-        path: pointer(at, 'required', i),
+        path: pointer(visit.pointer, 'required', i),
         message: `\`${key}\` is required but has no entry in \`properties\``,
       });
     }
@@ -42,7 +43,8 @@ const enumValues: Rule = {
   id: 'invalid-enum',
   reason: 'an empty enum admits nothing; duplicate values are invalid JSON Schema and strict validators reject them',
   severity: 'error',
-  check: ({ node, pointer: at }) => {
+  check: (visit) => {
+    const { node } = visit;
     if (!('enum' in node)) return undefined;
     if (!Array.isArray(node.enum) || node.enum.length === 0)
       return { message: '`enum` is empty or not an array, so no value can pass' };
@@ -50,7 +52,7 @@ const enumValues: Rule = {
     const keys: string[] = node.enum.map(stableStringify);
     return node.enum.flatMap((value: unknown, i: number): Finding[] =>
       keys.indexOf(keys[i]!) < i
-        ? [{ path: pointer(at, 'enum', i), message: `\`enum\` lists ${shortLiteral(value)} more than once` }]
+        ? [{ path: pointer(visit.pointer, 'enum', i), message: `\`enum\` lists ${shortLiteral(value)} more than once` }]
         : [],
     );
   },
@@ -89,7 +91,8 @@ const unionNotFlattened: Rule = {
   reason: 'flattenUnionInput was asked for, yet a union of objects is still served; some clients drop or mangle it',
   severity: 'warning',
   sides: ['input'],
-  check: ({ node, pointer: at, parent }, ctx) => {
+  check: (visit, ctx) => {
+    const { node, parent } = visit;
     if (!ctx.flattenRequested || !parent) return undefined;
     const union = unionOf(node);
     if (!union) return undefined;
@@ -97,7 +100,8 @@ const unionNotFlattened: Rule = {
     // a nullable wrapper are served as intended, even when the flattener lists them as left.
     if (union.branches.filter(isObjectLike).length < 2) return undefined;
     const verdict = analyzeUnion(union.branches);
-    const why = ctx.unflattened?.find((u) => u.pointer === at)?.reason ?? (verdict.ok ? undefined : verdict.reason);
+    const why =
+      ctx.unflattened?.find((u) => u.pointer === visit.pointer)?.reason ?? (verdict.ok ? undefined : verdict.reason);
     return {
       message: `a union of objects (${union.keyword}) is still served although flattenUnionInput was asked for${why ? `: ${why}` : ''}; give every variant a required literal tag of its own to flatten it`,
     };
@@ -186,8 +190,10 @@ const requiredNullable = positionRule({
   severity: 'warning',
   // The openai-strict and local-grammar projections make every key required and nullable on purpose: nothing
   // to change.
-  positions: ({ node, pointer: at }, ctx) =>
-    ctx.projection === 'openai-strict' || ctx.projection === 'local-grammar' ? [] : requiredProperties(node, at),
+  positions: (visit, ctx) =>
+    ctx.projection === 'openai-strict' || ctx.projection === 'local-grammar'
+      ? []
+      : requiredProperties(visit.node, visit),
   // A flattened union's tag that lists null selects a variant with it: there null is a value to choose.
   message: ({ key, schema }) =>
     isNullable(schema) && !isFlattenedTag(schema)
@@ -202,13 +208,14 @@ const duplicateAnchor: Rule = {
   id: 'duplicate-anchor',
   reason: 'an $anchor declared twice in one document is invalid JSON Schema 2020-12: validators refuse to compile it',
   severity: 'error',
-  check: ({ node, pointer: at }, ctx) => {
+  check: (visit, ctx) => {
+    const { node } = visit;
     if (typeof node.$anchor !== 'string') return undefined;
     const seen = anchorsOf.get(ctx) ?? new Map<string, string>();
     anchorsOf.set(ctx, seen);
     const first = seen.get(node.$anchor);
     if (first === undefined) {
-      seen.set(node.$anchor, at);
+      seen.set(node.$anchor, visit.pointer);
       return undefined;
     }
     return {

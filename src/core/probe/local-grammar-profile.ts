@@ -66,20 +66,20 @@ const admitsNothing = (node: Record<string, any>) => isPlainObject(node.not) && 
 
 /** The sub-schemas written `true` where node-llama-cpp reads a schema (it reads `true` as null; not a visit of their own). */
 function trueSubschemas(visit: SchemaVisit): string[] {
-  const { node, pointer: at } = visit;
+  const { node } = visit;
   const form = grammarForm(node);
   const out: string[] = [];
   const list = (keyword: string) => {
     const members: unknown = node[keyword];
     if (!Array.isArray(members)) return;
-    for (let i = 0; i < members.length; i++) if (members[i] === true) out.push(pointer(at, keyword, i));
+    for (let i = 0; i < members.length; i++) if (members[i] === true) out.push(pointer(visit.pointer, keyword, i));
   };
   if (form === 'object' && isPlainObject(node.properties)) {
     for (const [key, schema] of Object.entries(node.properties))
-      if (schema === true) out.push(pointer(at, 'properties', key));
+      if (schema === true) out.push(pointer(visit.pointer, 'properties', key));
   }
   if (form === 'array') {
-    if (node.items === true) out.push(pointer(at, 'items'));
+    if (node.items === true) out.push(pointer(visit.pointer, 'items'));
     list('prefixItems');
   }
   if (form === 'oneOf') list('oneOf');
@@ -259,7 +259,7 @@ export const localGrammar: Profile = {
       id: 'untyped-item',
       reason: 'an array item without a type compiles to a grammar for any JSON value, large and unguided',
       severity: 'warning',
-      positions: ({ node, pointer: at }) => typedPositions(node, at).filter((p) => p.kind === 'item'),
+      positions: (visit) => typedPositions(visit.node, visit).filter((p) => p.kind === 'item'),
       message: ({ schema, name, path }, ctx) =>
         isTyped(schema) && !isAnyValueRef(schema, path, ctx)
           ? undefined

@@ -36,7 +36,7 @@ const requireTypedProperties = positionRule({
   id: 'untyped-property',
   reason: 'clients stringify arguments whose schema has no type; repair cannot undo that where a string is valid',
   severity: 'error',
-  positions: ({ node, pointer: at }) => typedPositions(node, at),
+  positions: (visit) => typedPositions(visit.node, visit),
   // The position's path is read only for an untyped one: it is spelled when first read.
   message: (position, ctx) =>
     isTyped(position.schema) || (ctx.options.allowUntyped ?? []).includes(untypedKey(ctx.tool, position.path))

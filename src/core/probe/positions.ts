@@ -19,8 +19,13 @@ export interface ValuePosition {
 /** A property's position: its key is known. */
 export type PropertyPosition = ValuePosition & { kind: 'property'; key: string };
 
+/** Where a node sits: its pointer, read only for a position a rule reports (a `SchemaVisit` is one). */
+export interface Located {
+  readonly pointer: string;
+}
+
 /** Each property `node` declares, in `properties` order. */
-export function declaredProperties(node: JsonSchema, at: string): PropertyPosition[] {
+export function declaredProperties(node: JsonSchema, at: Located): PropertyPosition[] {
   const { properties } = node;
   if (!isPlainObject(properties)) return [];
   const keys = Object.keys(properties);
@@ -30,7 +35,7 @@ export function declaredProperties(node: JsonSchema, at: string): PropertyPositi
 }
 
 /** Each key `node` requires that it also declares, in `required` order (a key listed twice counts twice). */
-export function requiredProperties(node: JsonSchema, at: string): PropertyPosition[] {
+export function requiredProperties(node: JsonSchema, at: Located): PropertyPosition[] {
   const { properties, required } = node;
   if (!isPlainObject(properties) || !Array.isArray(required)) return [];
   const out: PropertyPosition[] = [];
@@ -49,12 +54,12 @@ class PropertyAt implements PropertyPosition {
   readonly kind = 'property';
   #path: string | undefined;
   constructor(
-    private readonly at: string,
+    private readonly at: Located,
     readonly key: string,
     readonly schema: unknown,
   ) {}
   get path(): string {
-    this.#path ??= pointer(this.at, 'properties', this.key);
+    this.#path ??= pointer(this.at.pointer, 'properties', this.key);
     return this.#path;
   }
   get name(): string {
@@ -68,19 +73,20 @@ class PropertyAt implements PropertyPosition {
  * properties, or with `propertyNames`). A loose object's `additionalProperties: {}` beside declared
  * properties only lets extra keys through, and is not one.
  */
-export function typedPositions(node: JsonSchema, at: string): ValuePosition[] {
-  const out: ValuePosition[] = declaredProperties(node, at);
+export function typedPositions(node: JsonSchema, visit: Located): ValuePosition[] {
+  const out: ValuePosition[] = declaredProperties(node, visit);
+  // Few nodes have other positions than properties: only theirs spell the node's pointer here.
   if ('items' in node && node.items !== false && !Array.isArray(node.items))
-    out.push({ path: pointer(at, 'items'), schema: node.items, kind: 'item', name: 'each array item' });
+    out.push({ path: pointer(visit.pointer, 'items'), schema: node.items, kind: 'item', name: 'each array item' });
   if (Array.isArray(node.prefixItems)) {
     for (const [i, schema] of (node.prefixItems as unknown[]).entries())
-      out.push({ path: pointer(at, 'prefixItems', i), schema, kind: 'item', name: `tuple item ${i}` });
+      out.push({ path: pointer(visit.pointer, 'prefixItems', i), schema, kind: 'item', name: `tuple item ${i}` });
   }
   const record =
     !isPlainObject(node.properties) || Object.keys(node.properties).length === 0 || 'propertyNames' in node;
   if (record && 'additionalProperties' in node && node.additionalProperties !== false)
     out.push({
-      path: pointer(at, 'additionalProperties'),
+      path: pointer(visit.pointer, 'additionalProperties'),
       schema: node.additionalProperties,
       kind: 'record',
       name: 'each record value',
@@ -88,7 +94,7 @@ export function typedPositions(node: JsonSchema, at: string): ValuePosition[] {
   if (record && isPlainObject(node.patternProperties)) {
     for (const [pattern, schema] of Object.entries(node.patternProperties))
       out.push({
-        path: pointer(at, 'patternProperties', pattern),
+        path: pointer(visit.pointer, 'patternProperties', pattern),
         schema,
         kind: 'record',
         name: `each value of a key matching /${pattern}/`,

@@ -41,4 +41,4 @@ export const formatAdvice =
 export const perProperty = (
   visit: SchemaVisit,
   test: (key: string, schema: unknown) => string | undefined,
-): Finding[] => findingsAt(declaredProperties(visit.node, visit.pointer), ({ key, schema }) => test(key, schema));
+): Finding[] => findingsAt(declaredProperties(visit.node, visit), ({ key, schema }) => test(key, schema));

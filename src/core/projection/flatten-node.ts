@@ -35,10 +35,10 @@ export function flattenNode(
   // Variants often share a sub-tree (the same nested union or object in every variant): a combinator
   // node already rewritten in this document is not rewritten again. The rewrite depends only on the
   // node's JSON (and the document's definitions), so an identical node gets the same result.
-  const text = atRoot || !isCombinator(node) ? undefined : jsonText(node);
-  if (text !== undefined) {
-    const seen = repeats.get(text)?.find((r) => identicalJson(r.node, node));
-    if (seen) return seen.result;
+  const seenWith = atRoot || !isCombinator(node) ? undefined : signature(node);
+  if (seenWith !== undefined) {
+    const seen = lookUp(repeats, seenWith, node);
+    if (seen !== NOT_SEEN) return seen;
   }
   // A sub-tree nothing rewrites is kept as it is (not copied): the caller copies the finished document once.
   const walked = mapSubschemasShared(node, (child, at) =>
@@ -54,34 +54,64 @@ export function flattenNode(
   // An intersection that could not be merged into one object keeps its `allOf`; its closed members are
   // opened so that they do not refuse keys another member recognises (Zod reconciles those).
   const result = openIntersection(current);
-  if (text !== undefined) repeats.set(text, [...(repeats.get(text) ?? []), { node, result }]);
+  if (seenWith !== undefined) remember(repeats, seenWith, node, result);
   return result;
 }
 
-/** Combinator nodes already rewritten in one document, by their JSON text (confirmed by `identicalJson`). */
+/**
+ * Combinator nodes already rewritten in one document, by `signature`. Only nodes of the same signature are
+ * compared (`identicalJson` stops at their first difference): no JSON text is spelled, which cost more than
+ * every comparison together, since a nested union's text is spelled again at every level above it.
+ */
 type Repeats = Map<string, Array<{ node: JsonSchema; result: unknown }>>;
+
+/** Nodes kept per signature: past it a node is rewritten again (the same result), so a lookup stays bounded. */
+const BUCKET = 16;
+
+const NOT_SEEN = Symbol('not seen');
+
+/**
+ * The result of an identical node rewritten before, newest first: an outer union is remembered after the
+ * unions nested in it, and a repeated sub-tree is most often the outer one (each variant's same field).
+ */
+function lookUp(repeats: Repeats, seenWith: string, node: JsonSchema): unknown {
+  const bucket = repeats.get(seenWith);
+  if (bucket === undefined) return NOT_SEEN;
+  for (let i = bucket.length - 1; i >= 0; i--) if (identicalJson(bucket[i]!.node, node)) return bucket[i]!.result;
+  return NOT_SEEN;
+}
+
+function remember(repeats: Repeats, seenWith: string, node: JsonSchema, result: unknown): void {
+  const bucket = repeats.get(seenWith);
+  if (bucket === undefined) repeats.set(seenWith, [{ node, result }]);
+  else if (bucket.length < BUCKET) bucket.push({ node, result });
+}
 
 function isCombinator(node: JsonSchema): boolean {
   return Array.isArray(node.anyOf) || Array.isArray(node.oneOf) || Array.isArray(node.allOf);
 }
 
-/** The node's JSON text, or undefined when it has none (a bigint, a cycle): such a node is never reused. */
-function jsonText(node: JsonSchema): string | undefined {
-  try {
-    return JSON.stringify(node);
-  } catch {
-    return undefined;
+/** What two identical nodes share and most others do not: their keys and how many members each combinator has. */
+function signature(node: JsonSchema): string {
+  const keys = Object.keys(node);
+  let out = '';
+  for (let i = 0; i < keys.length; i++) {
+    const value = node[keys[i]!];
+    out += Array.isArray(value) ? `${keys[i]}[${value.length}],` : `${keys[i]},`;
   }
+  return out;
 }
 
 /**
  * Whether two values are the same JSON in the same spelling: plain objects with the same keys in the
- * same order, arrays element by element, primitives by `Object.is`. Anything else (a Date, a class
- * instance) only when it is the very same object, since JSON text would not tell two of them apart.
+ * same order, arrays element by element, primitives by `Object.is` (a bigint never: JSON cannot hold one,
+ * and a node holding one is not reused). Anything else (a Date, a class instance) only when it is the very
+ * same object, since its JSON text would not tell two of them apart.
  */
 function identicalJson(a: unknown, b: unknown): boolean {
   // Object.is before ===: `0 === -0`, and the two are different values in a document.
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return Object.is(a, b);
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null)
+    return Object.is(a, b) && typeof a !== 'bigint';
   if (a === b) return true;
   if (Array.isArray(a) || Array.isArray(b)) {
     if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;

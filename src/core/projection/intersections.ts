@@ -4,8 +4,7 @@ import {
   ANNOTATION_KEYWORDS,
   evaluationDependent,
   META_KEYWORDS,
-  mapSubschemasShared,
-  NEGATIVE_POSITIONS,
+  mapPositiveSubschemasShared,
 } from '../json-schema/keywords.js';
 import { setOwn } from '../json-schema/own-properties.js';
 import { isPlainObject, type JsonSchema } from '../json-schema/types.js';
@@ -93,7 +92,7 @@ export function openRefMembers(doc: JsonSchema): JsonSchema {
   const walk = (node: unknown): unknown => {
     if (!isPlainObject(node) || evaluationDependent(node) !== undefined) return node;
     // Keeps what it does not open (both callers copy the result before serving it).
-    const walked = mapSubschemasShared(node, (child, at) => (NEGATIVE_POSITIONS.has(at.keyword) ? child : walk(child)));
+    const walked = mapPositiveSubschemasShared(node, walk);
     return isIntersection(walked) ? openSurface(walked, { resolve, seen: new Set() }) : walked;
   };
   return walk(doc) as JsonSchema;
@@ -119,9 +118,7 @@ function relaxDeep(node: unknown): unknown {
   if (!isPlainObject(node)) return node;
   if (evaluationDependent(node) !== undefined) return node;
   // Keeps what it does not open: `relaxIntersections` copies the finished document once.
-  const walked = mapSubschemasShared(node, (child, at) =>
-    NEGATIVE_POSITIONS.has(at.keyword) ? child : relaxDeep(child),
-  );
+  const walked = mapPositiveSubschemasShared(node, relaxDeep);
   return openIntersection(walked);
 }
 

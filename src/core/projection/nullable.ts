@@ -1,4 +1,4 @@
-import { ANNOTATION_KEYWORDS, mapSubschemasShared, NEGATIVE_POSITIONS } from '../json-schema/keywords.js';
+import { ANNOTATION_KEYWORDS, mapPositiveSubschemasShared } from '../json-schema/keywords.js';
 import { isPlainObject, type JsonSchema } from '../json-schema/types.js';
 
 /**
@@ -13,9 +13,7 @@ import { isPlainObject, type JsonSchema } from '../json-schema/types.js';
  */
 export function collapseNullable(node: unknown): unknown {
   if (!isPlainObject(node)) return node;
-  const walked = mapSubschemasShared(node, (child, at) =>
-    NEGATIVE_POSITIONS.has(at.keyword) ? child : collapseNullable(child),
-  );
+  const walked = mapPositiveSubschemasShared(node, collapseNullable);
   return collapseOne(walked) ?? walked;
 }
 

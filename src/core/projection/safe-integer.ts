@@ -1,4 +1,4 @@
-import { declaredTypes, mapSubschemasShared, NEGATIVE_POSITIONS } from '../json-schema/keywords.js';
+import { declaredTypes, mapPositiveSubschemasShared } from '../json-schema/keywords.js';
 import { setOwn } from '../json-schema/own-properties.js';
 import { isPlainObject, type JsonSchema } from '../json-schema/types.js';
 
@@ -15,9 +15,7 @@ const SAFE_MAX = Number.MAX_SAFE_INTEGER;
  */
 export function dropSafeIntegerBounds(node: unknown): unknown {
   if (!isPlainObject(node)) return node;
-  const walked = mapSubschemasShared(node, (child, at) =>
-    NEGATIVE_POSITIONS.has(at.keyword) ? child : dropSafeIntegerBounds(child),
-  );
+  const walked = mapPositiveSubschemasShared(node, dropSafeIntegerBounds);
   if (!declaredTypes(walked)?.includes('integer')) return walked;
   if (walked.minimum !== -SAFE_MAX && walked.maximum !== SAFE_MAX) return walked;
   // Copied before trimming: `walked` may be `node` itself (nothing below changed).
