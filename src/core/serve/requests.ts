@@ -148,7 +148,8 @@ async function serveRequest(mount: MountServing, request: Request, extras?: Fetc
     client,
     cancel: undefined,
   };
-  const read = await readMessage(request, extras?.parsedBody, limits.maxRequestBodyBytes, observer, authInfo, client);
+  const reading = readMessage(request, extras?.parsedBody, limits.maxRequestBodyBytes, observer, authInfo, client);
+  const read = reading instanceof Promise ? await reading : reading;
   if (read.kind === 'answered') return read.response;
   if (read.kind === 'sdk') {
     const count = await countRequest(limits, observer, undefined, state);
