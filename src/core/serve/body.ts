@@ -22,19 +22,21 @@ export type MessageRead =
  * The message of a POST: the one a framework already parsed (`parsedBody`, whose JSON text must fit
  * `maxRequestBodyBytes` too), else the body read under `maxRequestBodyBytes` and parsed as JSON. A request
  * that is no POST, not JSON (`parsedBody` or not), or not parseable is left to the SDK (405, 415, parse
- * error); a body already read, too large, or failing mid-read is answered here.
+ * error); a body already read, too large, or failing mid-read is answered here. Not `async`: a request the
+ * SDK reads, or a parsed body, is answered at once; a body read in one step costs one reaction on the read,
+ * not a chain of async functions.
  */
-export async function readMessage(
+export function readMessage(
   request: Request,
   parsedBody: unknown,
   maxBytes: number,
   observer: Observer,
   authInfo?: AuthInfo,
   client?: RequestClient,
-): Promise<MessageRead> {
-  if (request.method !== 'POST') return { kind: 'sdk' };
+): MessageRead | Promise<MessageRead> {
+  if (request.method !== 'POST') return SDK_READS;
   // Not JSON at all: the SDK answers 415 without anything being read, a body parsed elsewhere included.
-  if (!isJsonContentType(request.headers.get('content-type'))) return { kind: 'sdk' };
+  if (!isJsonContentType(request.headers.get('content-type'))) return SDK_READS;
   if (parsedBody !== undefined) {
     const parsed = parsedMessage(parsedBody, maxBytes, observer);
     return parsed === TOO_LARGE ? tooLargeAnswer(maxBytes, observer, authInfo, client) : parsed;
@@ -43,20 +45,27 @@ export async function readMessage(
   // not touched here: on the Node bridge that alone builds a web stream over the socket (a locked but unread
   // body is told apart once a read fails, in readBody).
   if (request.bodyUsed) return { kind: 'answered', response: bodyAlreadyRead(observer) };
-  const body = await readBody(request, maxBytes);
-  if (!body.ok && body.status === 409) return { kind: 'answered', response: bodyAlreadyRead(observer) };
-  if (!body.ok && body.status === 413) return tooLargeAnswer(maxBytes, observer, authInfo, client);
-  if (!body.ok) {
-    observeError(observer, body.error, { phase: 'body' });
-    return { kind: 'answered', response: jsonRpcError(400, -32700, 'Parse error: the request body could not be read') };
-  }
-  try {
-    return { kind: 'message', message: JSON.parse(body.text) };
-  } catch {
-    // Not JSON: the SDK answers it (parse error or 415) from a fresh copy of the bytes.
-    return { kind: 'sdk', body: body.text };
-  }
+  return readBody(request, maxBytes).then((body) => {
+    if (!body.ok && body.status === 409) return { kind: 'answered', response: bodyAlreadyRead(observer) };
+    if (!body.ok && body.status === 413) return tooLargeAnswer(maxBytes, observer, authInfo, client);
+    if (!body.ok) {
+      observeError(observer, body.error, { phase: 'body' });
+      return {
+        kind: 'answered',
+        response: jsonRpcError(400, -32700, 'Parse error: the request body could not be read'),
+      };
+    }
+    try {
+      return { kind: 'message', message: JSON.parse(body.text) };
+    } catch {
+      // Not JSON: the SDK answers it (parse error or 415) from a fresh copy of the bytes.
+      return { kind: 'sdk', body: body.text };
+    }
+  });
 }
+
+/** A request whose body the core does not read: one answer for all of them. */
+const SDK_READS: MessageRead = Object.freeze({ kind: 'sdk' });
 
 /**
  * A message a framework parsed, held to `maxRequestBodyBytes` as if its bytes were read here: its JSON text
@@ -109,17 +118,22 @@ type BodyRead =
  * stream costs a web `ReadableStream` and a `Request` per call. Any other body is read as a stream, stopping
  * at the limit.
  */
-async function readBody(request: Request, maxBytes: number): Promise<BodyRead> {
+function readBody(request: Request, maxBytes: number): Promise<BodyRead> {
   const declared = declaredLength(request.headers);
   if (declared === undefined || declared > maxBytes) return readBodyLimited(request, maxBytes);
-  let bytes: ArrayBuffer;
+  const failed = (error: unknown): BodyRead =>
+    request.body?.locked && !request.bodyUsed ? { ok: false, status: 409 } : { ok: false, status: 400, error };
+  let read: Promise<ArrayBuffer>;
   try {
-    bytes = await request.arrayBuffer();
+    read = request.arrayBuffer();
   } catch (error) {
-    return request.body?.locked && !request.bodyUsed ? { ok: false, status: 409 } : { ok: false, status: 400, error };
+    return Promise.resolve(failed(error));
   }
-  if (bytes.byteLength > maxBytes) return { ok: false, status: 413 };
-  return { ok: true, text: decoder.decode(bytes) };
+  return read.then(
+    (bytes): BodyRead =>
+      bytes.byteLength > maxBytes ? { ok: false, status: 413 } : { ok: true, text: decoder.decode(bytes) },
+    failed,
+  );
 }
 
 const decoder = new TextDecoder();

@@ -72,30 +72,33 @@ const ARGUMENTS_OBJECT = z.looseObject({});
  *   served is cut, so no answer echoes it whole (messages/echoed-fields.ts).
  * JSON-RPC batches (gone since MCP 2025-06-18) pass through untouched but for that cut. Without `repair` (a
  * call over its rate window, answered without being checked) `arguments` sent as text are not parsed: the SDK
- * is handed `{}`.
+ * is handed `{}`. What it read is written into `state` (the request's own, made once per request), whose
+ * `projection` is left as it is (the mount's default) unless this request lists tools for a client the mount
+ * chooses a projection for.
  */
 export function readEnvelope(
   sent: unknown,
   request: Request,
   policy: EnvelopePolicy,
-  host?: unknown,
-  { repair = true }: { repair?: boolean } = {},
-): { body: unknown; state: MessageState } {
+  state: MessageState & { readonly extras?: { readonly host?: unknown } | undefined },
+  repair = true,
+): unknown {
   const message = withBoundedEchoes(withoutEmptyParams(sent));
   const single = isPlainObject(message) ? message : undefined;
   const method = typeof single?.method === 'string' ? single.method : undefined;
   const fixed = method === 'tools/call' && single ? fixArguments(single, policy, repair) : undefined;
-  const call = single && fixed ? calledTool(single, fixed) : undefined;
+  state.method = method;
+  state.call = single && fixed ? calledTool(single, fixed) : undefined;
   const client = listingClient(policy.projection, request, message, method);
-  let chosen: ProjectionName | undefined;
-  const projection = () => {
-    chosen ??= client ? chooseProjection(policy.projection, client, request, host) : policy.projection.default;
-    return chosen;
-  };
-  return {
-    body: fixed?.body ?? message,
-    state: { ...(method !== undefined && { method }), ...(call && { call }), projection },
-  };
+  if (client) {
+    const host = state.extras?.host;
+    let chosen: ProjectionName | undefined;
+    state.projection = () => {
+      chosen ??= chooseProjection(policy.projection, client, request, host);
+      return chosen;
+    };
+  }
+  return fixed?.body ?? message;
 }
 
 interface FixedArguments {
@@ -108,7 +111,7 @@ interface FixedArguments {
 /** A `tools/call` message's `arguments`, fixed where the SDK would refuse them; text parsed only with `repair`. */
 function fixArguments(message: Record<string, unknown>, policy: EnvelopePolicy, repair: boolean): FixedArguments {
   const params = message.params;
-  if (!isPlainObject(params) || !('arguments' in params) || isPlainObject(params.arguments)) return { repairs: [] };
+  if (!isPlainObject(params) || !('arguments' in params) || isPlainObject(params.arguments)) return UNCHANGED;
   const sent = params.arguments;
   const withArguments = (args: Record<string, unknown>) => ({ ...message, params: { ...params, arguments: args } });
   if (sent === null) return { body: withArguments({}), repairs: [] };
@@ -130,6 +133,9 @@ function fixArguments(message: Record<string, unknown>, policy: EnvelopePolicy, 
   return { body: withArguments({}), repairs: [], unfit: { value: sent } };
 }
 
+/** `arguments` the SDK takes as sent: one object for every such call. */
+const UNCHANGED: FixedArguments = Object.freeze({ repairs: Object.freeze([]) });
+
 const EMPTY_ARGUMENTS: Repair = Object.freeze({ path: '', from: 'empty-arguments' });
 
 /**
@@ -150,9 +156,9 @@ function calledTool(message: Record<string, unknown>, fixed: FixedArguments): Ca
   const { id } = message;
   return {
     tool: params.name,
-    ...((typeof id === 'string' || typeof id === 'number') && { requestId: id }),
+    requestId: typeof id === 'string' || typeof id === 'number' ? id : undefined,
     repairs: fixed.repairs,
-    ...(fixed.unfit && { unfit: fixed.unfit }),
+    unfit: fixed.unfit,
   };
 }
 

@@ -132,25 +132,34 @@ async function serveRequest(mount: MountServing, request: Request, extras?: Fetc
   const address =
     limits.rate && (client ? client.remoteAddress : remoteAddressOf(observer, request, extras?.remoteAddress));
   const limitKey = limitKeyOf(limits, request, authInfo, extras?.host, address);
-  const plain: RequestState = {
-    ...outside,
+  // The request's one state, every field present from the start and filled in as the request is read (its
+  // message, trace, count, cancel): each step writes its part, where a copy per step cost a spread of the
+  // whole state two or three times a call.
+  const state: RequestState = {
+    method: undefined,
+    call: undefined,
+    projection: outside.projection,
     extras,
     authInfo,
     visible,
-    ...(limitKey !== undefined && { limitKey }),
-    ...(client && { client }),
+    limitKey,
+    limited: undefined,
+    trace: undefined,
+    client,
+    cancel: undefined,
   };
-  const read = await readMessage(request, extras?.parsedBody, limits.maxRequestBodyBytes, observer, authInfo, client);
+  const reading = readMessage(request, extras?.parsedBody, limits.maxRequestBodyBytes, observer, authInfo, client);
+  const read = reading instanceof Promise ? await reading : reading;
   if (read.kind === 'answered') return read.response;
   if (read.kind === 'sdk') {
-    const count = await countRequest(limits, observer, undefined, plain);
-    return count.response ?? sdk.exchange(request, plain, { authInfo }, read.body);
+    const count = await countRequest(limits, observer, undefined, state);
+    return count.response ?? sdk.exchange(request, state, { authInfo }, read.body);
   }
   const trace = tracing && startTrace(tracing.telemetry, request, read.message, tracing.known);
-  if (!trace) return counted(mount, request, plain, read.message);
-  const traced: RequestState = { ...plain, trace };
+  if (!trace) return counted(mount, request, state, read.message);
+  state.trace = trace;
   try {
-    return trace.end(await trace.within(() => counted(mount, request, traced, read.message)));
+    return trace.end(await trace.within(() => counted(mount, request, state, read.message)));
   } catch (error) {
     trace.fail(error);
     throw error;
@@ -162,11 +171,11 @@ async function serveRequest(mount: MountServing, request: Request, extras?: Fetc
  * validates it (limits/rate.ts), then its envelope read (a call over a window gets no repair), then served.
  * Not `async`: without rate windows there is nothing to count, and no turn of the event loop to spend on it.
  */
-function counted(mount: MountServing, request: Request, plain: RequestState, message: unknown): Promise<Response> {
+function counted(mount: MountServing, request: Request, state: RequestState, message: unknown): Promise<Response> {
   const { limits, observer } = mount;
-  if (!limits.rate) return enveloped(mount, request, plain, message, LET_IN);
-  return countRequest(limits, observer, message, plain).then((count) =>
-    enveloped(mount, request, plain, message, count),
+  if (!limits.rate) return enveloped(mount, request, state, message, LET_IN);
+  return countRequest(limits, observer, message, state).then((count) =>
+    enveloped(mount, request, state, message, count),
   );
 }
 
@@ -174,16 +183,16 @@ function counted(mount: MountServing, request: Request, plain: RequestState, mes
 function enveloped(
   mount: MountServing,
   request: Request,
-  plain: RequestState,
+  state: RequestState,
   message: unknown,
   count: Awaited<ReturnType<typeof countRequest>>,
 ): Promise<Response> {
   if (count.response) return Promise.resolve(count.response);
   const refused = refusedMessage(message, request);
   if (refused) return Promise.resolve(refused);
-  const envelope = readEnvelope(message, request, mount.envelopePolicy, plain.extras?.host, { repair: !count.limited });
-  const state: RequestState = { ...plain, ...envelope.state, ...(count.limited && { limited: count.limited }) };
-  return answer(mount, request, state, envelope.body);
+  state.limited = count.limited;
+  const body = readEnvelope(message, request, mount.envelopePolicy, state, !count.limited);
+  return answer(mount, request, state, body);
 }
 
 /** A request whose message was read and counted: refused for want of credentials, or served. */
@@ -202,7 +211,8 @@ function answer(mount: MountServing, request: Request, state: RequestState, pars
   if (state.method !== 'tools/call') return sdk.exchange(request, state, { authInfo: state.authInfo, parsedBody });
   const tracked = inFlight.track(state.call, state.authInfo);
   if (!tracked) return keptAlive(mount, request, served(mount, request, state, parsedBody));
-  return trackedCall(mount, request, { ...state, cancel: tracked.cancel }, parsedBody, tracked.end);
+  state.cancel = tracked.cancel;
+  return trackedCall(mount, request, state, parsedBody, tracked.end);
 }
 
 /**

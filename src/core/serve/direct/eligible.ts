@@ -172,12 +172,16 @@ export function servedEra(
   return { era: 'modern', envelope, json: false };
 }
 
+// The two ways a 2025-era call is answered: one object each, not one per call.
+const LEGACY_STREAM = Object.freeze({ era: 'legacy', envelope: undefined, json: false } as const);
+const LEGACY_JSON = Object.freeze({ era: 'legacy', envelope: undefined, json: true } as const);
+
 /** A 2025-era call, on the `Accept` the legacy transport would be handed (accept.ts), when it takes it. */
 function legacyAccept(headers: Headers): Pick<DirectPlan, 'era' | 'envelope' | 'json'> | undefined {
   const plan = acceptPlan(headers.get('accept'));
   const seen = plan.sdkAccept ?? headers.get('accept') ?? '';
   if (!seen.includes('application/json') || !seen.includes('text/event-stream')) return undefined;
-  return { era: 'legacy', envelope: undefined, json: plan.json };
+  return plan.json ? LEGACY_JSON : LEGACY_STREAM;
 }
 
 const MESSAGE_KEYS: ReadonlySet<string> = new Set(['jsonrpc', 'id', 'method', 'params']);
