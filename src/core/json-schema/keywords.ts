@@ -141,22 +141,14 @@ export function mapSubschemas(node: JsonSchema, fn: (child: unknown, at: Positio
  * therefore share sub-trees with `node`; only for callers that never mutate what they get back.
  */
 export function mapSubschemasShared(node: JsonSchema, fn: (child: unknown, at: Position) => unknown): JsonSchema {
-  let out: JsonSchema | undefined;
-  const keywords = Object.keys(node);
-  for (let k = 0; k < keywords.length; k++) {
-    const keyword = keywords[k]!;
-    const value = node[keyword];
-    let mapped = value;
-    if (SINGLE.has(keyword)) mapped = Array.isArray(value) ? mapList(value, keyword, fn) : fn(value, { keyword });
-    else if (LIST.has(keyword) && Array.isArray(value)) mapped = mapList(value, keyword, fn);
-    else if (MAP.has(keyword) && isPlainObject(value)) mapped = mapMap(value, keyword, fn);
-    if (mapped !== value && out === undefined) {
-      out = {};
-      for (let j = 0; j < k; j++) setOwn(out, keywords[j]!, node[keywords[j]!]);
-    }
-    if (out !== undefined) setOwn(out, keyword, mapped);
-  }
-  return out ?? node;
+  return mapKeywordsShared(node, fn, mapKeyword);
+}
+
+function mapKeyword(keyword: string, value: unknown, fn: (child: unknown, at: Position) => unknown): unknown {
+  if (SINGLE.has(keyword)) return Array.isArray(value) ? mapList(value, keyword, fn) : fn(value, { keyword });
+  if (LIST.has(keyword) && Array.isArray(value)) return mapList(value, keyword, fn);
+  if (MAP.has(keyword) && isPlainObject(value)) return mapMap(value, keyword, fn);
+  return value;
 }
 
 /**
@@ -164,25 +156,46 @@ export function mapSubschemasShared(node: JsonSchema, fn: (child: unknown, at: P
  * position: `fn` is called on every other direct sub-schema, without a position object per child.
  */
 export function mapPositiveSubschemasShared(node: JsonSchema, fn: (child: unknown) => unknown): JsonSchema {
+  return mapKeywordsShared(node, fn, mapPositiveKeyword);
+}
+
+function mapPositiveKeyword(keyword: string, value: unknown, fn: (child: unknown) => unknown): unknown {
+  const shape = SHAPES.get(keyword);
+  if (shape === 'single') {
+    if (NEGATIVE_POSITIONS.has(keyword)) return value;
+    return Array.isArray(value) ? mapEach(value, fn) : fn(value);
+  }
+  if (shape === 'list') return Array.isArray(value) ? mapEach(value, fn) : value;
+  if (shape === 'map' && isPlainObject(value)) return mapValues(value, fn);
+  return value;
+}
+
+/**
+ * `node` with each keyword's value replaced by `mapOne(keyword, value, fn)`: `node` itself when every value
+ * comes back unchanged (`===`), else a copy made at the first change (module-level `mapOne`: no closure per node).
+ */
+function mapKeywordsShared<F>(
+  node: JsonSchema,
+  fn: F,
+  mapOne: (keyword: string, value: unknown, fn: F) => unknown,
+): JsonSchema {
   let out: JsonSchema | undefined;
   const keywords = Object.keys(node);
   for (let k = 0; k < keywords.length; k++) {
     const keyword = keywords[k]!;
     const value = node[keyword];
-    let mapped = value;
-    const shape = SHAPES.get(keyword);
-    if (shape === 'single') {
-      if (!NEGATIVE_POSITIONS.has(keyword)) mapped = Array.isArray(value) ? mapEach(value, fn) : fn(value);
-    } else if (shape === 'list') {
-      if (Array.isArray(value)) mapped = mapEach(value, fn);
-    } else if (shape === 'map' && isPlainObject(value)) mapped = mapValues(value, fn);
-    if (mapped !== value && out === undefined) {
-      out = {};
-      for (let j = 0; j < k; j++) setOwn(out, keywords[j]!, node[keywords[j]!]);
-    }
+    const mapped = mapOne(keyword, value, fn);
+    if (mapped !== value && out === undefined) out = keptBefore(node, keywords, k);
     if (out !== undefined) setOwn(out, keyword, mapped);
   }
   return out ?? node;
+}
+
+/** A copy of `node`'s first `k` keywords (in `keywords`' order): what a shared map keeps once a child changes. */
+function keptBefore(node: JsonSchema, keywords: readonly string[], k: number): JsonSchema {
+  const out: JsonSchema = {};
+  for (let j = 0; j < k; j++) setOwn(out, keywords[j]!, node[keywords[j]!]);
+  return out;
 }
 
 function mapEach(list: unknown[], fn: (child: unknown) => unknown): unknown[] {
