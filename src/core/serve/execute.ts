@@ -4,6 +4,7 @@
  * `onCall` once. A call that was over a rate window as it arrived is answered with that refusal, unchecked and
  * unrun; one let in takes a running slot first.
  */
+
 import {
   type CallToolResult,
   type InputRequiredResult,
@@ -35,6 +36,7 @@ import {
   withStructured,
 } from './result.js';
 import type { TaskSlot } from './task-call.js';
+import { isThenable } from './thenable.js';
 
 /**
  * Runs one checked call. `slot`, for a call that may run as a task (task-call.ts): the handler runs on its
@@ -292,15 +294,6 @@ async function runHandler(
   const issues = formatIssues(checked.error, output, result.structuredContent).join('; ');
   throw new OutputRefused(
     `Output validation error: tool ${prepared.name} returned a value its output schema refuses: ${issues}`,
-  );
-}
-
-/** What `await` would wait for: a promise, or any object or function with a `then` method. */
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    (typeof value === 'object' || typeof value === 'function') &&
-    value !== null &&
-    typeof (value as { then?: unknown }).then === 'function'
   );
 }
 

@@ -6,6 +6,7 @@
 
 import { authenticate } from '../access/auth.js';
 import type { AccessPolicy } from '../access/settle.js';
+import { whenSent } from '../http/responses.js';
 import { countRequest, LET_IN, limitKey as limitKeyOf } from '../limits/rate.js';
 import type { LimitsPolicy } from '../limits/settle.js';
 import { remoteAddressOf, requestClient } from '../observe/client.js';
@@ -16,7 +17,6 @@ import type { Telemetry } from '../observe/telemetry-api.js';
 import { readMessage } from './body.js';
 import { type DirectCalls, directCalls } from './direct/call.js';
 import { type DirectLists, directLists } from './direct/list.js';
-import { whenSent } from '../http/responses.js';
 import { type EnvelopePolicy, type MessageState, noMessage, readEnvelope } from './envelope.js';
 import { type InFlightCalls, inFlightCalls } from './in-flight.js';
 import { streamedWhenLong } from './keep-alive.js';
@@ -27,6 +27,7 @@ import { acceptPlan } from './sdk/accept.js';
 import { type SdkExchange, sdkExchange } from './sdk/handler.js';
 import type { SdkSetup } from './sdk/server.js';
 import { toolList } from './sdk/tool-list.js';
+import { isThenable } from './thenable.js';
 import { type ToolSet, toolSet } from './tool-set.js';
 
 export interface RequestPath {
@@ -123,11 +124,11 @@ async function serveRequest(mount: MountServing, request: Request, extras?: Fetc
   // Before the body is read: a request without valid credentials costs no more than its headers. Each is a
   // value, not a promise, where the mount has no such rule: nothing to wait for.
   const checked = authenticate(access, observer, request, extras?.authInfo, client);
-  const auth = checked instanceof Promise ? await checked : checked;
+  const auth = isThenable(checked) ? await checked : checked;
   if (!auth.ok) return auth.response;
   const { authInfo } = auth;
   const seen = tools.visibility(request, authInfo, extras?.host);
-  const visible = seen instanceof Promise ? await seen : seen;
+  const visible = isThenable(seen) ? await seen : seen;
   // The address the audit events carry, when a hook listens; read again only for a rate key without one.
   const address =
     limits.rate && (client ? client.remoteAddress : remoteAddressOf(observer, request, extras?.remoteAddress));
@@ -149,7 +150,8 @@ async function serveRequest(mount: MountServing, request: Request, extras?: Fetc
     cancel: undefined,
   };
   const reading = readMessage(request, extras?.parsedBody, limits.maxRequestBodyBytes, observer, authInfo, client);
-  const read = reading instanceof Promise ? await reading : reading;
+  // The read is a promise of the runtime's realm where the body is read (the Edge sandbox's host's).
+  const read = isThenable(reading) ? await reading : reading;
   if (read.kind === 'answered') return read.response;
   if (read.kind === 'sdk') {
     const count = await countRequest(limits, observer, undefined, state);

@@ -1,4 +1,5 @@
 /** The core's own body handling, before the SDK: byte limit, broken streams, content type. */
+import { runInNewContext } from 'node:vm';
 import { createMcpFetchHandler } from 'mcp-mount/adapter';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -71,5 +72,31 @@ describe('request bodies', () => {
     expect(tooLarge.status).toBe(413);
     expect((await tooLarge.json()).error.code).toBe(-32000);
     expect((await handler.fetch(request('text/plain'), { parsedBody: small })).status).toBe(415);
+  });
+
+  it('reads a body whose promise is of another realm, as the Edge runtime hands out its host’s', async () => {
+    // Within this handler's 64-byte limit.
+    const message = { jsonrpc: '2.0', id: 7, method: 'tools/list' };
+    const body = JSON.stringify(message);
+    // A declared length within the limit: the body is read in one step (`arrayBuffer`), as over HTTP.
+    const request = new Request('http://x/mcp', {
+      method: 'POST',
+      headers: { ...headers, 'content-length': String(body.length) },
+      body,
+    });
+    // The body is read (and used up) as the runtime reads it; the promise handed back is of another realm,
+    // no instance of this realm's Promise, as the Edge sandbox hands out its host's.
+    const read = Request.prototype.arrayBuffer;
+    let foreign: unknown;
+    Object.defineProperty(request, 'arrayBuffer', {
+      value: () => {
+        foreign = runInNewContext('(async () => await read)()', { read: read.call(request) });
+        return foreign;
+      },
+    });
+    const response = await handler.fetch(request);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain('"id":7');
+    expect(foreign instanceof Promise).toBe(false);
   });
 });
