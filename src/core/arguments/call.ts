@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { setOwn } from '../json-schema/own-properties.js';
+import { isThenable } from '../json-schema/types.js';
 import { type IgnoredKey, ignoredKeys } from '../messages/ignored-keys.js';
 import { formatIssues } from '../messages/index.js';
 import type { PreparedTool } from '../model/prepared.js';
@@ -82,7 +83,7 @@ export function checkCall(
   const first = firstPass(tool, args, policy, work);
   if (typeof first !== 'boolean') return { ok: false, messages: first, repairs, ignored: [], work };
   const checked = checkSlices(tool, args as Record<string, unknown>, policy, repairs, work, first);
-  if (checked instanceof Promise) return checked.then((done) => verdict(tool, policy, done, repairs, work));
+  if (isThenable(checked)) return checked.then((done) => verdict(tool, policy, done, repairs, work));
   return verdict(tool, policy, checked, repairs, work);
 }
 

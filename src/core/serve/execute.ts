@@ -12,6 +12,7 @@ import {
   ProtocolErrorCode,
   type ServerContext,
 } from '@modelcontextprotocol/server';
+import { isThenable } from '../json-schema/types.js';
 import { admitCall, limitedCall } from '../limits/rate.js';
 import type { LimitsPolicy } from '../limits/settle.js';
 import { settledTimeout, timedOutText, withTimeout } from '../limits/timeout.js';
@@ -36,7 +37,6 @@ import {
   withStructured,
 } from './result.js';
 import type { TaskSlot } from './task-call.js';
-import { isThenable } from './thenable.js';
 
 /**
  * Runs one checked call. `slot`, for a call that may run as a task (task-call.ts): the handler runs on its

@@ -4,9 +4,11 @@
  * call is reported to `onCall` from here; an accepted one travels on, as the SDK's validated value, to the
  * executor (execute.ts). Nothing else carries per-call data.
  */
+
 import type { StandardSchemaV1, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type { CallCheck, CallPolicy } from '../arguments/call.js';
 import { checkCall, type ParsedCall } from '../arguments/call.js';
+import { isThenable } from '../json-schema/types.js';
 import type { PreparedTool, ToolDocuments } from '../model/prepared.js';
 import { observeCall, whoCalled } from '../observe/observe.js';
 import type { Observer } from '../observe/settle.js';
@@ -66,8 +68,7 @@ export function inputCarrier(
     // Over its rate window: no repair, no parse; the executor answers with the refusal.
     if (caller.limited) return { value: { ...UNCHECKED, started, args: value, limited: caller.limited } };
     const check = checkCall(prepared, value, policy, caller.call);
-    if (check instanceof Promise)
-      return check.then((done) => checked(done, prepared, observer, caller, value, started));
+    if (isThenable(check)) return check.then((done) => checked(done, prepared, observer, caller, value, started));
     return checked(check, prepared, observer, caller, value, started);
   };
   // The SDK's path gets the same check as an async function, as it always has (the differential test tells

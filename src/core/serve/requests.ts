@@ -7,6 +7,7 @@
 import { authenticate } from '../access/auth.js';
 import type { AccessPolicy } from '../access/settle.js';
 import { whenSent } from '../http/responses.js';
+import { isThenable } from '../json-schema/types.js';
 import { countRequest, LET_IN, limitKey as limitKeyOf } from '../limits/rate.js';
 import type { LimitsPolicy } from '../limits/settle.js';
 import { remoteAddressOf, requestClient } from '../observe/client.js';
@@ -27,7 +28,6 @@ import { acceptPlan } from './sdk/accept.js';
 import { type SdkExchange, sdkExchange } from './sdk/handler.js';
 import type { SdkSetup } from './sdk/server.js';
 import { toolList } from './sdk/tool-list.js';
-import { isThenable } from './thenable.js';
 import { type ToolSet, toolSet } from './tool-set.js';
 
 export interface RequestPath {

@@ -11,6 +11,7 @@
  * either path alike. It then registers the called tool with the call's input passed through and the call in
  * flight as its callback, so the answer is the SDK's own and nothing is checked or run twice.
  */
+
 import {
   type CallToolResult,
   SdkError,
@@ -18,15 +19,16 @@ import {
   type ServerContext,
   type StandardSchemaV1,
 } from '@modelcontextprotocol/server';
+import { isThenable } from '../../json-schema/types.js';
 import { LazySignal } from '../../limits/lazy-signal.js';
 import { argumentCheck, type CheckedCall } from '../input-carrier.js';
+import { unansweredStream } from '../keep-alive.js';
 import type { Registration } from '../registration.js';
 import type { RequestState } from '../request-state.js';
 import type { ToolResult } from '../result.js';
 import type { SdkExchange } from '../sdk/handler.js';
 import { callContext } from './context.js';
-import { directPlan, type DirectPlan, type DirectPolicy } from './eligible.js';
-import { unansweredStream } from '../keep-alive.js';
+import { type DirectPlan, type DirectPolicy, directPlan } from './eligible.js';
 import { legacyAnswer, modernAnswer, plainResult, refusedArguments } from './encode.js';
 
 export interface DirectCalls {
@@ -252,7 +254,7 @@ function runCall(
 ): Promise<ToolResult> {
   try {
     const checked = checkArguments(r, state, plan.arguments);
-    if (checked instanceof Promise) return checked.then((done) => runChecked(r, done, mcp, state));
+    if (isThenable(checked)) return checked.then((done) => runChecked(r, done, mcp, state));
     return runChecked(r, checked, mcp, state);
   } catch (error) {
     return Promise.reject(error);
@@ -278,7 +280,7 @@ type Checked = { value: CheckedCall } | { refused: CallToolResult };
  */
 export function checkArguments(r: Registration, state: RequestState, args: unknown): Checked | Promise<Checked> {
   const checked = argumentCheck(r.config(state).inputSchema)(args);
-  if (checked instanceof Promise) return checked.then((done) => checkedArguments(r.name, done));
+  if (isThenable(checked)) return checked.then((done) => checkedArguments(r.name, done));
   return checkedArguments(r.name, checked);
 }
 
