@@ -11,10 +11,11 @@ import {
   CLIENT_INFO_META_KEY,
   classifyInboundRequest,
   LOG_LEVEL_META_KEY,
-  PROTOCOL_VERSION_META_KEY,
   type PerRequestResponseMode,
+  PROTOCOL_VERSION_META_KEY,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/server';
+import { isPlainObject } from '../../json-schema/types.js';
 import type { Registration } from '../registration.js';
 import type { RequestState } from '../request-state.js';
 import { acceptPlan } from '../sdk/accept.js';
@@ -107,28 +108,48 @@ export function directPlan(
   };
 }
 
+/** A request's parts, read from a message of the plain shape (`plainRequest`). */
+export interface PlainRequest {
+  readonly id: CallId;
+  /** Absent, or an object of the keys the method's rule allows. */
+  readonly params: Record<string, unknown> | undefined;
+  readonly meta: Record<string, unknown> | undefined;
+}
+
+/**
+ * The parts of a message of the plain shape both direct paths ask for, or undefined: a single JSON-RPC 2.0
+ * request of exactly `jsonrpc`, `id` (a string or a safe integer), `method` and `params` (absent, or an object
+ * of `paramsKeys` alone), whose `_meta` is absent or an object without an own `__proto__` (the SDK's schemas
+ * drop that key, so a handler would see another `_meta`).
+ */
+export function plainRequest(message: unknown, paramsKeys: ReadonlySet<string>): PlainRequest | undefined {
+  if (!isPlainObject(message)) return undefined;
+  for (const key in message) if (!MESSAGE_KEYS.has(key)) return undefined;
+  const { id, params } = message;
+  if (message.jsonrpc !== '2.0' || !(typeof id === 'string' || Number.isSafeInteger(id))) return undefined;
+  if (params === undefined) return { id: id as CallId, params: undefined, meta: undefined };
+  if (!isPlainObject(params)) return undefined;
+  for (const key in params) if (!paramsKeys.has(key)) return undefined;
+  const meta = params._meta;
+  if (meta !== undefined && (!isPlainObject(meta) || Object.hasOwn(meta, '__proto__'))) return undefined;
+  return { id: id as CallId, params, meta: meta as Record<string, unknown> | undefined };
+}
+
 /** A call's parts, read from a message of the plain shape (the rule's first item). */
-interface PlainCall {
-  readonly id: unknown;
+interface PlainCall extends PlainRequest {
   readonly params: Record<string, unknown>;
   readonly args: unknown;
-  readonly meta: Record<string, unknown> | undefined;
 }
 
 /** The parts of a `tools/call` whose message has the plain shape, or undefined: the SDK's path serves it. */
 function plainCall(state: RequestState, message: unknown): PlainCall | undefined {
-  if (state.method !== 'tools/call' || state.call === undefined || !isRecord(message)) return undefined;
-  for (const key in message) if (!MESSAGE_KEYS.has(key)) return undefined;
-  const { id, params } = message;
-  if (message.jsonrpc !== '2.0' || !(typeof id === 'string' || Number.isSafeInteger(id))) return undefined;
-  if (!isRecord(params) || typeof params.name !== 'string') return undefined;
-  for (const key in params) if (!PARAMS_KEYS.has(key)) return undefined;
+  if (state.method !== 'tools/call' || state.call === undefined) return undefined;
+  const plain = plainRequest(message, PARAMS_KEYS);
+  const params = plain?.params;
+  if (!params || typeof params.name !== 'string') return undefined;
   const args = params.arguments;
-  if (args !== undefined && (!isRecord(args) || Object.hasOwn(args, '__proto__'))) return undefined;
-  const meta = params._meta;
-  // An own `__proto__` in `_meta`: the SDK's schemas drop it, so the handler would see another `_meta`.
-  if (meta !== undefined && (!isRecord(meta) || Object.hasOwn(meta, '__proto__'))) return undefined;
-  return { id, params, args, meta };
+  if (args !== undefined && (!isPlainObject(args) || Object.hasOwn(args, '__proto__'))) return undefined;
+  return { ...plain, params, args };
 }
 
 /**
@@ -213,8 +234,4 @@ function plainTool(config: {
     plainTools.set(config, plain);
   }
   return plain;
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

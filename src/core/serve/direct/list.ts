@@ -15,7 +15,7 @@ import type { PerRequestResponseMode } from '@modelcontextprotocol/server';
 import type { ListFrame, RequestState } from '../request-state.js';
 import type { SdkExchange } from '../sdk/handler.js';
 import { listAnswer, listGzip, type ToolList } from '../sdk/tool-list.js';
-import { isRecord, servedEra } from './eligible.js';
+import { plainRequest, servedEra } from './eligible.js';
 import type { CallId } from './encode.js';
 
 export interface DirectLists {
@@ -133,7 +133,6 @@ function learnt(sent: ListFrame, id: CallId): LearntFrame | undefined {
 }
 
 const LIST_PARAMS_KEYS: ReadonlySet<string> = new Set(['_meta']);
-const MESSAGE_KEYS: ReadonlySet<string> = new Set(['jsonrpc', 'id', 'method', 'params']);
 
 /**
  * The plan for a `tools/list` the direct path serves, or undefined. Taken only for a single JSON-RPC 2.0
@@ -149,21 +148,12 @@ function listPlan(
   message: unknown,
   setup: DirectListSetup,
 ): ListPlan | undefined {
-  if (state.method !== 'tools/list' || !isRecord(message)) return undefined;
-  for (const key in message) if (!MESSAGE_KEYS.has(key)) return undefined;
-  const { id, params } = message;
-  if (message.jsonrpc !== '2.0' || !(typeof id === 'string' || Number.isSafeInteger(id))) return undefined;
-  let meta: Record<string, unknown> | undefined;
-  if (params !== undefined) {
-    if (!isRecord(params)) return undefined;
-    for (const key in params) if (!LIST_PARAMS_KEYS.has(key)) return undefined;
-    if (params._meta !== undefined && (!isRecord(params._meta) || Object.hasOwn(params._meta, '__proto__'))) {
-      return undefined;
-    }
-    meta = params._meta as Record<string, unknown> | undefined;
-  }
+  if (state.method !== 'tools/list') return undefined;
+  const plain = plainRequest(message, LIST_PARAMS_KEYS);
+  if (!plain) return undefined;
+  const { id, meta } = plain;
   const served = servedEra(request, message, meta, setup, undefined);
   if (!served) return undefined;
   const version = request.headers.get('mcp-protocol-version') ?? '';
-  return { id: id as CallId, era: served.era, key: `${served.era} ${version} ${served.json}` };
+  return { id, era: served.era, key: `${served.era} ${version} ${served.json}` };
 }
