@@ -99,8 +99,9 @@ export const differentialTools = [
   defineTool({
     name: 'context',
     input: empty,
-    handler: (_call, ctx) =>
-      JSON.stringify({
+    handler: (_call, ctx) => {
+      const first = ctx.mcp.mcpReq;
+      return JSON.stringify({
         id: ctx.mcp.mcpReq.id,
         method: ctx.mcp.mcpReq.method,
         meta: ctx.mcp.mcpReq._meta ?? null,
@@ -109,7 +110,10 @@ export const differentialTools = [
         session: ctx.mcp.sessionId ?? null,
         auth: ctx.mcp.http?.authInfo?.clientId ?? null,
         aborted: ctx.signal.aborted,
-      }),
+        // One request context, whenever it is read (the direct path builds it on the first read).
+        oneContext: first === ctx.mcp.mcpReq && typeof first.notify === 'function',
+      });
+    },
   }),
 ];
 

@@ -249,6 +249,7 @@ function toolContext(
   slot: TaskSlot | undefined,
 ): Omit<ToolContext, 'extend'> {
   const status = slot?.status;
+  const { log, progress } = toolSignals(mcp, policy.logging, policy.observer, prepared.name);
   return {
     request: mcp.http?.req,
     authInfo: mcp.http?.authInfo ?? state.authInfo,
@@ -260,7 +261,8 @@ function toolContext(
     ignoredKeys: call.ignored,
     host: state.extras?.host ?? {},
     mcp,
-    ...toolSignals(mcp, policy.logging, policy.observer, prepared.name),
+    log,
+    progress,
     ...(status && { task: { status } }),
   };
 }

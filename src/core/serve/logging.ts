@@ -15,20 +15,22 @@ import type { Observer } from '../observe/settle.js';
 export function toolSignals(mcp: ServerContext, logging: boolean, observer: Observer, tool: string): ToolSignals {
   const settle = (sent: Promise<void>) =>
     sent.catch((error: unknown) => void observeError(observer, error, { phase: 'notification', tool }));
-  const progressToken = mcp.mcpReq._meta?.progressToken;
   return {
     // The SDK's own filter applies: nothing without the `logging` capability; in 2025-era serving the
     // level set by `logging/setLevel`, in 2026-07-28 the level the request's `_meta` names (none: nothing).
     log: (level: LoggingLevel, data: unknown, logger?: string) =>
       logging ? settle(mcp.mcpReq.log(level, data, logger)) : Promise.resolve(),
-    progress: (progress: number, detail: { total?: number; message?: string } = {}) =>
-      progressToken === undefined
+    // The token is read when progress is sent: the direct path builds `mcpReq` only when it is read.
+    progress: (progress: number, detail: { total?: number; message?: string } = {}) => {
+      const progressToken = mcp.mcpReq._meta?.progressToken;
+      return progressToken === undefined
         ? Promise.resolve()
         : settle(
             mcp.mcpReq.notify({
               method: 'notifications/progress',
               params: { progressToken, progress, ...detail },
             }),
-          ),
+          );
+    },
   };
 }

@@ -42,12 +42,31 @@ type McpReq = ServerContext['mcpReq'];
 
 /**
  * The context a handler gets as `ctx.mcp`. `handOver` resolves with the SDK's own context for the call, once
- * the SDK has been handed it; it is asked only when the handler sends something to the client.
+ * the SDK has been handed it; it is asked only when the handler sends something to the client. `mcpReq` is
+ * built on its first read (then kept, the same object on every read): a handler that reads only its input
+ * never makes its closures.
  */
 export function callContext(facts: CallFacts, handOver: () => Promise<ServerContext>): ServerContext {
+  let mcpReq: McpReq | undefined;
+  return {
+    sessionId: undefined,
+    get mcpReq() {
+      mcpReq ??= requestContext(facts, handOver);
+      return mcpReq;
+    },
+    http: {
+      ...(facts.authInfo !== undefined && { authInfo: facts.authInfo }),
+      req: facts.request,
+      closeSSE: undefined,
+      closeStandaloneSSE: undefined,
+    },
+  } as ServerContext;
+}
+
+function requestContext(facts: CallFacts, handOver: () => Promise<ServerContext>): McpReq {
   // Each a closure of this call's own (a handler may take one off the context and call it alone), all on one
   // scope: the arrows are written out, not made by a factory that would give each a scope of its own.
-  const mcpReq = {
+  return {
     id: facts.id,
     method: 'tools/call',
     _meta: facts.meta,
@@ -63,14 +82,4 @@ export function callContext(facts: CallFacts, handOver: () => Promise<ServerCont
     elicitInput: (...args: unknown[]) => relay(handOver, 'elicitInput', args),
     requestSampling: (...args: unknown[]) => relay(handOver, 'requestSampling', args),
   } as unknown as McpReq;
-  return {
-    sessionId: undefined,
-    mcpReq,
-    http: {
-      ...(facts.authInfo !== undefined && { authInfo: facts.authInfo }),
-      req: facts.request,
-      closeSSE: undefined,
-      closeStandaloneSSE: undefined,
-    },
-  } as ServerContext;
 }
