@@ -110,12 +110,14 @@ function walk(schema: Schema, value: unknown, at: At | null, depth: number, form
       for (let i = 0; i < keys.length; i++) {
         const key = keys[i]!;
         const field = shapeField(def, key);
-        if (field) walk(field, value[key], { parent: at, key }, depth + 1, undefined, state);
+        if (field) {
+          if (holdsKeys(value[key])) walk(field, value[key], { parent: at, key }, depth + 1, undefined, state);
+        }
         // A key sent as null carries nothing to lose: a strict-mode client sends every key it was shown,
         // null for those it means to leave out (another variant's, for a flattened union).
         else if (def.catchall === undefined) {
           if (value[key] !== null) keep(state, { holder: value, at, key, declared: declaredOf(s), schema: s, form });
-        } else if (!isNever(def.catchall))
+        } else if (!isNever(def.catchall) && holdsKeys(value[key]))
           walk(def.catchall, value[key], { parent: at, key }, depth + 1, undefined, state);
       }
       return;
@@ -125,7 +127,7 @@ function walk(schema: Schema, value: unknown, at: At | null, depth: number, form
       const keys = Object.keys(value);
       for (let i = 0; i < keys.length; i++) {
         const key = keys[i]!;
-        if (recordTakesKey(def, key) !== false)
+        if (holdsKeys(value[key]) && recordTakesKey(def, key) !== false)
           walk(def.valueType, value[key], { parent: at, key }, depth + 1, undefined, state);
       }
       return;
@@ -133,13 +135,13 @@ function walk(schema: Schema, value: unknown, at: At | null, depth: number, form
     case 'array':
       if (!Array.isArray(value) || !def.element) return;
       for (let i = 0; i < value.length; i++)
-        walk(def.element, value[i], { parent: at, key: i }, depth + 1, undefined, state);
+        if (holdsKeys(value[i])) walk(def.element, value[i], { parent: at, key: i }, depth + 1, undefined, state);
       return;
     case 'tuple':
       if (!Array.isArray(value)) return;
       for (let i = 0; i < value.length; i++) {
         const slot = tupleItem(def, i);
-        if (slot) walk(slot, value[i], { parent: at, key: i }, depth + 1, undefined, state);
+        if (slot && holdsKeys(value[i])) walk(slot, value[i], { parent: at, key: i }, depth + 1, undefined, state);
       }
       return;
     case 'union':
@@ -150,6 +152,14 @@ function walk(schema: Schema, value: unknown, at: At | null, depth: number, form
       // Anything else keeps the value as sent, or transforms it: no key of the sender is dropped silently.
       return;
   }
+}
+
+/**
+ * Whether a value can hold a key a schema drops: an object or an array. Every other value is passed over
+ * without a step (no schema kind strips anything from it), which spares a scalar field its place record.
+ */
+function holdsKeys(value: unknown): boolean {
+  return typeof value === 'object' && value !== null;
 }
 
 /** A union: the variant its tag selects, or the first member that fits by keys and literals. */
