@@ -12,8 +12,13 @@
  * - raw route: parses the body and sends the bytes mcp-mount sent for that request: the floor of any
  *   server in this runtime.
  *
+ * The `scale` part sets a call's cost against the tool count alone: mounts of 1, 200 and 2,000 tools (the
+ * last tool called), valid and repaired calls, all in the same interleaved rounds of one process, so heap
+ * and machine load fall on every cell alike (the `requests` part meets its tool counts one after another).
+ *
  * BENCH_ROUNDS (default 5) and BENCH_BATCH_MS (default 250) trade time for steadier figures. BENCH_ONLY
- * runs some parts only: a comma list of `requests`, `mount`, `cold`, `bundle` (default all of them).
+ * runs some parts only: a comma list of `requests`, `scale`, `mount`, `cold`, `bundle` (default all of
+ * them).
  */
 import { execFileSync } from 'node:child_process';
 import { gzipSync } from 'node:zlib';
@@ -35,7 +40,7 @@ import { median } from './median.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const BATCH_MS = Number(process.env.BENCH_BATCH_MS ?? 250);
-const PARTS = new Set((process.env.BENCH_ONLY ?? 'requests,mount,cold,bundle').split(',').map((p) => p.trim()));
+const PARTS = new Set((process.env.BENCH_ONLY ?? 'requests,scale,mount,cold,bundle').split(',').map((p) => p.trim()));
 type Fetch = (request: Request) => Promise<Response>;
 
 function mountOurs(tools: BenchTool[]): Fetch {
@@ -75,6 +80,7 @@ const collect = () => (globalThis as { gc?: () => void }).gc?.();
 const fmt = (x: number) => (x >= 100 ? x.toFixed(0) : x.toFixed(1)).padStart(8);
 
 if (PARTS.has('requests')) await requestRates();
+if (PARTS.has('scale')) await scaleRates();
 
 // Mount: preparation and probe, against converting the same schemas with z.toJSONSchema alone. Each figure
 // is the median of BENCH_ROUNDS interleaved rounds (fresh schemas every time): a single mount is at the
@@ -215,4 +221,40 @@ async function requestRates() {
     }
   }
   console.log(`\ntools/call rate at 200 tools / at 1 tool: ${(callRate[200]! / callRate[1]!).toFixed(2)}`);
+}
+
+/**
+ * A call's rate by tool count alone: every (tool count, call) cell in each round, in an order rotated per
+ * round, so no cell meets a heap or load the others do not. (No full collection between cells: the
+ * batch right after one runs markedly slower, while the heap settles.)
+ */
+async function scaleRates() {
+  const counts = [1, 200, 2000];
+  const cells: Array<{ n: number; call: 'valid' | 'repaired'; serve: Fetch; request: () => Request }> = [];
+  for (const n of counts) {
+    const serve = mountOurs(unionTools(n));
+    const name = `tool_${n - 1}`;
+    cells.push({ n, call: 'valid', serve, request: rpc('tools/call', { name, arguments: validArguments }) });
+    cells.push({ n, call: 'repaired', serve, request: rpc('tools/call', { name, arguments: repairedArguments }) });
+  }
+  for (const cell of cells) await batch(cell.serve, cell.request); // warm-up
+  const rates = cells.map(() => [] as number[]);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (let i = 0; i < cells.length; i++) {
+      const at = (round + i) % cells.length;
+      const cell = cells[at]!;
+      rates[at]!.push(await batch(cell.serve, cell.request));
+    }
+  }
+  const rate = (n: number, call: string) => median(rates[cells.findIndex((c) => c.n === n && c.call === call)]!);
+  console.log(`\ntools/call by tool count, one process, interleaved (median of ${ROUNDS} rounds of ${BATCH_MS} ms)\n`);
+  console.log(
+    `${'tools'.padEnd(8)}${'valid'.padStart(10)}${'repaired'.padStart(10)}   repaired/valid   valid/(1 tool)`,
+  );
+  for (const n of counts) {
+    const [v, r] = [rate(n, 'valid'), rate(n, 'repaired')];
+    console.log(
+      `${String(n).padEnd(8)}${fmt(v)}  ${fmt(r)}   ${(r / v).toFixed(2).padStart(14)}   ${(v / rate(1, 'valid')).toFixed(2).padStart(14)}`,
+    );
+  }
 }
