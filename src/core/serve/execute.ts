@@ -250,22 +250,44 @@ function toolContext(
 ): Omit<ToolContext, 'extend'> {
   const status = slot?.status;
   const { log, progress } = toolSignals(mcp, policy.logging, policy.observer, prepared.name);
-  return {
-    request: mcp.http?.req,
-    authInfo: mcp.http?.authInfo ?? state.authInfo,
-    // Made when the handler reads it (limits/lazy-signal.ts).
-    get signal() {
-      return signal();
-    },
-    repairs: call.repairs,
-    ignoredKeys: call.ignored,
-    host: state.extras?.host ?? {},
-    mcp,
-    log,
-    progress,
-    ...(status && { task: { status } }),
-  };
+  const context = new ToolCallContext(signal) as unknown as Omit<ToolContext, 'extend'>;
+  context.request = mcp.http?.req;
+  context.authInfo = mcp.http?.authInfo ?? state.authInfo;
+  // Made when the handler reads it (limits/lazy-signal.ts).
+  Object.defineProperty(context, 'signal', TOOL_SIGNAL);
+  context.repairs = call.repairs;
+  context.ignoredKeys = call.ignored;
+  context.host = state.extras?.host ?? {};
+  context.mcp = mcp;
+  context.log = log;
+  context.progress = progress;
+  if (status) context.task = { status };
+  return context;
 }
+
+/**
+ * A handler's context: plain own properties, `signal` an own enumerable accessor shared by every call (a
+ * spread of the context still copies it). An accessor written in an object literal is a new function per
+ * call, and so a new hidden class held in the old generation, which kept the whole call alive through every
+ * young collection until a full one.
+ */
+class ToolCallContext {
+  readonly #signal: () => AbortSignal;
+  constructor(signal: () => AbortSignal) {
+    this.#signal = signal;
+  }
+  static signalOf(context: ToolCallContext): AbortSignal {
+    return context.#signal();
+  }
+}
+
+const TOOL_SIGNAL: PropertyDescriptor = {
+  get(this: ToolCallContext) {
+    return ToolCallContext.signalOf(this);
+  },
+  enumerable: true,
+  configurable: true,
+};
 
 /**
  * `extend.resolve`, the handler, and its result as JSON carries it (`sendable`), then held to the output

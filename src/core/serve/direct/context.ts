@@ -47,39 +47,93 @@ type McpReq = ServerContext['mcpReq'];
  * never makes its closures.
  */
 export function callContext(facts: CallFacts, handOver: () => Promise<ServerContext>): ServerContext {
-  let mcpReq: McpReq | undefined;
-  return {
-    sessionId: undefined,
-    get mcpReq() {
-      mcpReq ??= requestContext(facts, handOver);
-      return mcpReq;
-    },
-    http: {
+  return new DirectContext(facts, handOver) as unknown as ServerContext;
+}
+
+/**
+ * `ctx.mcp`, its `mcpReq` an own enumerable property as on the SDK's context, read through one accessor shared
+ * by every call. An accessor written in an object literal is a new function per call, and so a new hidden
+ * class held in the old generation, which keeps the whole call (its request, message and closures) alive
+ * through every young collection until a full one: per call it cost more in collection than all the rest of
+ * the context.
+ */
+class DirectContext {
+  readonly sessionId = undefined;
+  declare readonly mcpReq: McpReq;
+  readonly http: NonNullable<ServerContext['http']>;
+  #facts: CallFacts;
+  #handOver: () => Promise<ServerContext>;
+  #mcpReq: McpReq | undefined;
+
+  constructor(facts: CallFacts, handOver: () => Promise<ServerContext>) {
+    this.#facts = facts;
+    this.#handOver = handOver;
+    Object.defineProperty(this, 'mcpReq', MCP_REQ);
+    this.http = {
       ...(facts.authInfo !== undefined && { authInfo: facts.authInfo }),
       req: facts.request,
       closeSSE: undefined,
       closeStandaloneSSE: undefined,
-    },
-  } as ServerContext;
+    } as NonNullable<ServerContext['http']>;
+  }
+
+  /** The request context, built on the first read. */
+  static requestOf(context: DirectContext): McpReq {
+    context.#mcpReq ??= new DirectRequest(context.#facts, context.#handOver) as unknown as McpReq;
+    return context.#mcpReq;
+  }
 }
 
-function requestContext(facts: CallFacts, handOver: () => Promise<ServerContext>): McpReq {
-  // Each a closure of this call's own (a handler may take one off the context and call it alone), all on one
-  // scope: the arrows are written out, not made by a factory that would give each a scope of its own.
-  return {
-    id: facts.id,
-    method: 'tools/call',
-    _meta: facts.meta,
-    ...(facts.envelope !== undefined && { envelope: facts.envelope }),
-    requestState: NO_REQUEST_STATE,
-    get signal() {
-      return facts.signal.signal;
-    },
-    send: (...args: unknown[]) => relay(handOver, 'send', args),
-    notify: (...args: unknown[]) => relay(handOver, 'notify', args),
+const MCP_REQ: PropertyDescriptor = {
+  get(this: DirectContext) {
+    return DirectContext.requestOf(this);
+  },
+  enumerable: true,
+  configurable: true,
+};
+
+/**
+ * `ctx.mcp.mcpReq`: the call's data and a closure of this call's own for each message to the client (a
+ * handler may take one off the context and call it alone); `signal` an own accessor shared by every call, made
+ * when first read.
+ */
+class DirectRequest {
+  readonly id: string | number;
+  readonly method = 'tools/call';
+  readonly _meta: Record<string, unknown> | undefined;
+  declare readonly envelope?: Record<string, unknown>;
+  readonly requestState = NO_REQUEST_STATE;
+  declare readonly signal: AbortSignal;
+  readonly send: (...args: unknown[]) => Promise<unknown>;
+  readonly notify: (...args: unknown[]) => Promise<unknown>;
+  readonly log: (...args: unknown[]) => Promise<unknown>;
+  readonly elicitInput: (...args: unknown[]) => Promise<unknown>;
+  readonly requestSampling: (...args: unknown[]) => Promise<unknown>;
+  #facts: CallFacts;
+
+  constructor(facts: CallFacts, handOver: () => Promise<ServerContext>) {
+    this.#facts = facts;
+    this.id = facts.id;
+    this._meta = facts.meta;
+    if (facts.envelope !== undefined) (this as { envelope?: Record<string, unknown> }).envelope = facts.envelope;
+    Object.defineProperty(this, 'signal', REQUEST_SIGNAL);
+    this.send = (...args) => relay(handOver, 'send', args);
+    this.notify = (...args) => relay(handOver, 'notify', args);
     // Without the logging capability the SDK's `log` sends nothing and resolves at once.
-    log: facts.logging ? (...args: unknown[]) => relay(handOver, 'log', args) : LOGGED_NOWHERE,
-    elicitInput: (...args: unknown[]) => relay(handOver, 'elicitInput', args),
-    requestSampling: (...args: unknown[]) => relay(handOver, 'requestSampling', args),
-  } as unknown as McpReq;
+    this.log = facts.logging ? (...args) => relay(handOver, 'log', args) : LOGGED_NOWHERE;
+    this.elicitInput = (...args) => relay(handOver, 'elicitInput', args);
+    this.requestSampling = (...args) => relay(handOver, 'requestSampling', args);
+  }
+
+  static signalOf(request: DirectRequest): AbortSignal {
+    return request.#facts.signal.signal;
+  }
 }
+
+const REQUEST_SIGNAL: PropertyDescriptor = {
+  get(this: DirectRequest) {
+    return DirectRequest.signalOf(this);
+  },
+  enumerable: true,
+  configurable: true,
+};
