@@ -1,7 +1,8 @@
 /**
  * A `tools/call` costs one tool, whatever the tool count: on the direct path no server is built at all; on the
  * SDK's path the per-request server holds the called tool alone; `tools/list` registers none and still lists
- * them all, from the cache (tool-list.ts); an unknown name still gets the SDK's own unknown-tool answer.
+ * them all, from the cache (tool-list.ts), and a message of another method (`ping`, `initialize`) none; an
+ * unknown name still gets the SDK's own unknown-tool answer.
  */
 import { McpServer } from '@modelcontextprotocol/server';
 import { defineTool } from 'mcp-mount';
@@ -24,6 +25,10 @@ const post = (message: unknown, through = handler) =>
       body: JSON.stringify(message),
     }),
   );
+
+/** The JSON-RPC message of an answer: a JSON body, or the data of its one event. */
+const messageOf = (text: string): unknown =>
+  JSON.parse(text.startsWith('{') ? text : text.slice(text.indexOf('data: ') + 6));
 
 describe('the per-request server', () => {
   afterEach(() => vi.restoreAllMocks());
@@ -85,6 +90,26 @@ describe('the per-request server', () => {
     expect(await call.text()).toContain('"text":"8"');
     expect(registered.mock.calls.map((c) => c[0])).toEqual(['t7']);
     expect(asked).toBe(1);
+  });
+
+  it('registers none for a message of another method, and still declares the tools capability', async () => {
+    const registered = vi.spyOn(McpServer.prototype, 'registerTool');
+    const ping = await post({ jsonrpc: '2.0', id: 4, method: 'ping' });
+    expect(messageOf(await ping.text())).toMatchObject({ id: 4, result: {} });
+    const init = await post({
+      jsonrpc: '2.0',
+      id: 5,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'c', version: '1' } },
+    });
+    const initialized = messageOf(await init.text()) as { result: { capabilities: { tools?: unknown } } };
+    expect(initialized.result.capabilities.tools).toEqual({ listChanged: false });
+    expect(registered).not.toHaveBeenCalled();
+
+    // A batch still holds what its caller may see.
+    const batch = await post([{ jsonrpc: '2.0', id: 6, method: 'ping' }]);
+    await batch.text();
+    expect(registered.mock.calls.length).toBeGreaterThan(0);
   });
 
   it('answers an unknown tool the way the SDK does', async () => {

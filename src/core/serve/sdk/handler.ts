@@ -94,7 +94,7 @@ export function sdkExchange(setup: SdkSetup, tools: ToolSet, list: ToolList): Sd
 /**
  * The request's tools on its server: a single `tools/list` registers none (it is answered from the cache,
  * tool-list.ts, and `listed`, where the exchange can find it, hears of its listing); a call holds only the tool it names, a batch what this caller
- * may see (tool-set.ts). A server holding no tool (an unknown or hidden one called, nothing visible in a batch)
+ * may see (tool-set.ts), a single message of another method none. A server holding no tool (an unknown or hidden one called, nothing visible in a batch)
  * still answers tools/list with [] and tools/call with "Tool x not found": it declares the tools capability.
  */
 function populateServer(
@@ -128,6 +128,11 @@ function populateServer(
     }
     return;
   }
+  // Any other single message that is no tool method (`ping`, `initialize`, a resource, a prompt, a
+  // notification) is answered without a tool: the server declares the tools capability itself (server.ts),
+  // and each registration cost the SDK a tool object and closures per tool, per request. A batch (no
+  // `method`) holds what its caller may see, as before.
+  if (state.method !== undefined && !state.method.startsWith('tools/')) return;
   registerHeld(server, state, rc, setup, tools, who);
 }
 
