@@ -18,7 +18,9 @@
  *
  * `BENCH_SERVERS` and `BENCH_SCENARIOS` (comma lists of keys) run some only. `BENCH_VARIANTS`
  * (`key=/path/to/checkout,...`) adds mcp-mount from other checkouts as servers of their own (servers.ts), to
- * set commits side by side in one run; name their keys in `BENCH_SERVERS`. The peers and the HTTP client
+ * set commits side by side in one run; name their keys in `BENCH_SERVERS`. `BENCH_GC=1` runs every server under
+ * `--trace-gc-nvp` and adds, per row, the medians of the bytes its young collections promoted to the old
+ * generation per answer and of their pauses per 1,000 answers (what outlives a request). The peers and the HTTP client
  * live in bench/peers/node_modules (their own package.json and lockfile), installed here when missing and
  * type-checked before the run (`tsc -p bench/peers`).
  */
@@ -36,6 +38,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const BATCH_MS = Number(process.env.BENCH_BATCH_MS ?? 1000);
 const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 1000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
+/** `BENCH_GC=1`: every server runs under `--trace-gc-nvp`, and each row adds what its young collections cost. */
+const GC = process.env.BENCH_GC === '1';
 const TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
 
 if (!existsSync(join(here, 'node_modules/undici'))) {
@@ -59,10 +63,14 @@ if (!serverKeys.includes('mcp-mount') && serverKeys.includes('raw')) {
 // mcp-mount is served from its build, as a team runs it: each checkout named is built first.
 for (const dir of new Set(serverKeys.flatMap((key) => (SERVERS[key]?.from === 'dist' ? [SERVERS[key]!.dir!] : [])))) {
   console.log(`building ${dir}`);
-  execFileSync(process.execPath, [join(dir, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.build.json')], {
-    cwd: dir,
-    stdio: 'inherit',
-  });
+  execFileSync(
+    process.execPath,
+    [join(dir, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.build.json')],
+    {
+      cwd: dir,
+      stdio: 'inherit',
+    },
+  );
 }
 
 const children: ChildProcess[] = [];
@@ -87,14 +95,32 @@ const freePort = () =>
     });
   });
 
+/** Per server, under `BENCH_GC`: bytes promoted and scavenge pauses (ms) since it started, from its trace. */
+const collected = new Map<string, { promoted: number; scavengeMs: number }>();
+
 /** Starts one server process and resolves once it prints that it listens. */
 async function start(key: string): Promise<TargetT> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', join(here, 'server.ts'), key, String(port)], {
+  const flags = GC ? ['--trace-gc-nvp'] : [];
+  const child = spawn(process.execPath, [...flags, '--import', 'tsx', join(here, 'server.ts'), key, String(port)], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   children.push(child);
+  const collections = { promoted: 0, scavengeMs: 0 };
+  collected.set(key, collections);
+  let partial = '';
+  if (GC) {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      const lines = (partial + chunk.toString()).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) {
+        if (!line.includes(' gc=s ')) continue;
+        collections.promoted += Number(/\bpromoted=(\d+)/.exec(line)?.[1] ?? 0);
+        collections.scavengeMs += Number(/\bpause=([\d.]+)/.exec(line)?.[1] ?? 0);
+      }
+    });
+  }
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${key} did not start within 180 s`)), 180_000);
     let out = '';
@@ -107,7 +133,7 @@ async function start(key: string): Promise<TargetT> {
     });
     child.once('exit', (code) => reject(new Error(`${key} exited (${code}) before it listened: ${out}`)));
   });
-  child.stdout!.resume();
+  if (!GC) child.stdout!.resume();
   return new Target(key, SERVERS[key]!.label, child.pid!, `http://127.0.0.1:${port}`, CONCURRENCY);
 }
 
@@ -131,6 +157,9 @@ interface Row {
   refusedAs: Set<string>;
   wrong: string[];
   gzipped: number;
+  /** Under `BENCH_GC`: KB promoted per answer, and scavenge ms per 1,000 answers, per round. */
+  promoted: number[];
+  scavengeMs: number[];
 }
 const results = new Map<string, Map<string, Row>>();
 
@@ -152,13 +181,18 @@ for (const scenario of scenarios) {
         refusedAs: new Set(),
         wrong: [],
         gzipped: 0,
+        promoted: [],
+        scavengeMs: [],
       },
     ]),
   );
   results.set(scenario.key, rows);
-  const record = (target: TargetT, b: BatchResult) => {
+  const record = (target: TargetT, b: BatchResult, before: { promoted: number; scavengeMs: number }) => {
     const row = rows.get(target.key)!;
     const answered = b.classes.ok + b.classes.refused + b.classes.wrong;
+    const after = collected.get(target.key)!;
+    row.promoted.push(answered ? (after.promoted - before.promoted) / 1024 / answered : Number.NaN);
+    row.scavengeMs.push(answered ? ((after.scavengeMs - before.scavengeMs) * 1000) / answered : Number.NaN);
     row.rates.push((b.accepted * 1000) / b.ms);
     row.cpu.push(answered ? b.serverCpuMs / answered : Number.NaN);
     row.client.push(b.clientCpuMs / b.ms);
@@ -177,7 +211,8 @@ for (const scenario of scenarios) {
     process.stdout.write(`, round ${round + 1}`);
     for (let i = 0; i < targets.length; i++) {
       const target = targets[(round + i) % targets.length]!;
-      record(target, await target.batch(scenario, BATCH_MS, CONCURRENCY, TICKS));
+      const before = { ...collected.get(target.key)! };
+      record(target, await target.batch(scenario, BATCH_MS, CONCURRENCY, TICKS), before);
     }
   }
   console.log('');
@@ -202,8 +237,11 @@ function printScenario(scenario: Scenario, rows: Map<string, Row>) {
       .concat(row.gzipped > 0 ? [`gzip-encoded ${row.gzipped}`] : [])
       .join(', ');
     const spread = `${Math.min(...row.rates).toFixed(0)}-${Math.max(...row.rates).toFixed(0)}`;
+    const gc = GC
+      ? `   promoted ${median(row.promoted).toFixed(2)} KB/req, scavenges ${median(row.scavengeMs).toFixed(1)} ms/1k req`
+      : '';
     console.log(
-      `${target.label.padEnd(46)}${median(row.rates).toFixed(0).padStart(8)}${spread.padStart(16)}${median(row.cpu).toFixed(3).padStart(12)}${`${(median(row.client) * 100).toFixed(0)} %`.padStart(12)}   ${answers}`,
+      `${target.label.padEnd(46)}${median(row.rates).toFixed(0).padStart(8)}${spread.padStart(16)}${median(row.cpu).toFixed(3).padStart(12)}${`${(median(row.client) * 100).toFixed(0)} %`.padStart(12)}   ${answers}${gc}`,
     );
     for (const why of row.wrong) console.log(`    wrong: ${why}`);
   }
