@@ -2,7 +2,7 @@ import { cloneJson, cloneJsonOrSelf, withMemo } from '../json-schema/compare.js'
 import { isPlainObject, type JsonSchema } from '../json-schema/types.js';
 import { flattenNode } from './flatten-node.js';
 import { openRefMembers } from './intersections.js';
-import { localResolver } from './type-atoms.js';
+import { definesNothing, localResolver } from './type-atoms.js';
 import { findUnflattened, type Unflattened } from './unflattened.js';
 
 export type { Unflattened } from './unflattened.js';
@@ -59,9 +59,13 @@ export function flattenShared(schema: JsonSchema): { schema: JsonSchema; unflatt
   }
 }
 
-/** The rewrite itself; intersections are opened while merging, and their `$ref` members need the finished document. */
+/**
+ * The rewrite itself; intersections are opened while merging, and their `$ref` members need the finished
+ * document (a document without definitions has none to open).
+ */
 function flattenOnce(schema: JsonSchema): JsonSchema {
-  return openRefMembers(withMemo(() => flattenNode(schema, localResolver(schema), true)) as JsonSchema);
+  const flat = withMemo(() => flattenNode(schema, localResolver(schema), true)) as JsonSchema;
+  return definesNothing(flat) ? flat : openRefMembers(flat);
 }
 
 function failed(error: unknown): Unflattened[] {
