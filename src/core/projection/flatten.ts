@@ -1,6 +1,6 @@
 import { cloneJson, cloneJsonOrSelf, withMemo } from '../json-schema/compare.js';
 import { isPlainObject, type JsonSchema } from '../json-schema/types.js';
-import { flattenNode } from './flatten-node.js';
+import { flattenNode, type Repeats } from './flatten-node.js';
 import { openRefMembers } from './intersections.js';
 import { definesNothing, localResolver } from './type-atoms.js';
 import { findUnflattened, type Unflattened } from './unflattened.js';
@@ -50,7 +50,11 @@ export function flattenWithReport(schema: JsonSchema): { schema: JsonSchema; unf
 export function flattenShared(schema: JsonSchema): { schema: JsonSchema; unflattened: () => Unflattened[] } {
   try {
     if (!isPlainObject(schema)) return { schema, unflattened: () => [] };
-    const result = flattenOnce(schema);
+    // A document without definitions resolves no reference: its rewrites hold in any other such document.
+    const result = flattenOnce(
+      schema,
+      acrossDocuments !== undefined && definesNothing(schema) ? acrossDocuments : undefined,
+    );
     let found: Unflattened[] | undefined;
     return { schema: result, unflattened: () => (found ??= findUnflattened(result, localResolver(result))) };
   } catch (error) {
@@ -61,11 +65,32 @@ export function flattenShared(schema: JsonSchema): { schema: JsonSchema; unflatt
 
 /**
  * The rewrite itself; intersections are opened while merging, and their `$ref` members need the finished
- * document (a document without definitions has none to open).
+ * document (a document without definitions has none to open). `repeats`: rewrites remembered beyond this
+ * document (`flattenAcrossDocuments`).
  */
-function flattenOnce(schema: JsonSchema): JsonSchema {
-  const flat = withMemo(() => flattenNode(schema, localResolver(schema), true)) as JsonSchema;
+function flattenOnce(schema: JsonSchema, repeats?: Repeats): JsonSchema {
+  const flat = withMemo(() => flattenNode(schema, localResolver(schema), true, repeats)) as JsonSchema;
   return definesNothing(flat) ? flat : openRefMembers(flat);
+}
+
+/** The rewrites `flattenShared` shares between documents while `flattenAcrossDocuments` runs. */
+let acrossDocuments: Repeats | undefined;
+
+/**
+ * Runs `fn` with the combinator rewrites of every `flattenShared` document without definitions remembered
+ * for the others: tools often hold the same union (one Zod schema in several tools, or the same shape
+ * written again), and it is then flattened once per mount, not once per tool. The same documents: a rewrite
+ * depends only on the node's JSON and the document's definitions. Scoped to `fn` (a mount's construction),
+ * so that nothing is kept after it; nested calls share the outer scope.
+ */
+export function flattenAcrossDocuments<T>(fn: () => T): T {
+  if (acrossDocuments !== undefined) return fn();
+  acrossDocuments = new Map();
+  try {
+    return fn();
+  } finally {
+    acrossDocuments = undefined;
+  }
 }
 
 function failed(error: unknown): Unflattened[] {
