@@ -78,17 +78,18 @@ export function documentProjector(
   const converted = sides.map(({ slice, side }) => ({
     slice,
     schema: (side.converted as { schema: JsonSchema }).schema,
+    safeIntegerBounds: (side.converted as { safeIntegerBounds: boolean }).safeIntegerBounds,
   }));
   const families = new Map<'faithful' | 'flat', Family>();
   const family = (name: 'faithful' | 'flat'): Family => {
     let found = families.get(name);
     if (found) return found;
     const parts = converted.map((c) => ({
-      ...c,
+      slice: c.slice,
       // The mount's `extend` is converted once for every tool: each tool's served documents are copies.
       ...(name === 'faithful'
         ? faithfulSide(c.schema, options.faithfulOnly && c.slice !== 'extend')
-        : flatSide(c.schema)),
+        : flatSide(c.schema, c.safeIntegerBounds)),
     }));
     const nonObject = parts.find(({ schema }) => !isPlainObjectRoot(schema))?.schema;
     const merged = nonObject ? undefined : mergeRootObjects(parts, { keepRootKeywords: name === 'faithful' });
@@ -154,12 +155,17 @@ function holdsAllOf(value: unknown): boolean {
  * families and tools read too), and each document served from it is copied once, at its end (`flatDocument`,
  * `projectForProfile`), rather than at every step.
  */
-function flatSide(schema: JsonSchema): {
+function flatSide(
+  schema: JsonSchema,
+  safeIntegerBounds: boolean,
+): {
   schema: JsonSchema;
   unflattened: () => Array<{ pointer: string; reason: string }>;
 } {
-  // Zod's safe-integer bounds go first, so that merged keys never compare them.
-  const inlined = dropSafeIntegerBounds(inlineRefsShared(stripDialect(schema))) as JsonSchema;
+  // Zod's safe-integer bounds go first, so that merged keys never compare them; conversion found whether
+  // there are any (most documents without `.int()` have none, and the walk would return its input).
+  const refsInlined = inlineRefsShared(stripDialect(schema));
+  const inlined = safeIntegerBounds ? (dropSafeIntegerBounds(refsInlined) as JsonSchema) : refsInlined;
   const projected = flattenShared(inlined);
   // Last, so that a nullable union flattened into one object is served as a nullable object too.
   return { schema: collapseNullable(projected.schema) as JsonSchema, unflattened: projected.unflattened };
