@@ -77,6 +77,7 @@ export const rootNotObject: Rule = {
   id: 'root-not-object',
   reason: 'MCP requires type:"object" at the schema root; Anthropic and OpenAI reject root combinators',
   severity: 'error',
+  rootOnly: true,
   check: (visit, ctx) => {
     if (visit.parent) return undefined;
     const problem = rootProblem(visit.node, ctx);
@@ -92,6 +93,7 @@ export const rootKeysServed: Rule = {
   id: 'zod-keys-missing',
   reason: 'a served root without the Zod keys lets the model call the tool with no arguments',
   severity: 'error',
+  rootOnly: true,
   check: ({ node, parent }, ctx) => {
     const keys = ctx.zodShapeKeys ?? [];
     if (parent || keys.length === 0 || rootProblem(node, ctx)) return undefined;

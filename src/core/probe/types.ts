@@ -65,6 +65,8 @@ export interface Rule {
   severity: 'error' | 'warning';
   /** Sides it applies to; both when absent. */
   sides?: ReadonlyArray<'input' | 'output'>;
+  /** It finds nothing below the root (its check answers undefined there), so it is asked at the root only. */
+  rootOnly?: boolean;
   check(visit: SchemaVisit, ctx: RuleContext): Finding | Finding[] | undefined;
 }
 
