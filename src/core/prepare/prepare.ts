@@ -59,7 +59,13 @@ export function prepareTools(
   // The mount's `extend` is converted once, for every tool that takes it.
   const extendSide = setup.extend ? convertSide(setup.extend.schema) : undefined;
   // Unions the tools share are flattened once for all of them (what is prepared later, once per tool).
-  const prepared = flattenAcrossDocuments(() => tools.map((tool) => prepareTool(tool, setup, extendSide, mode)));
+  const close = flattenAcrossDocuments();
+  let prepared: Array<ReturnType<typeof prepareTool>>;
+  try {
+    prepared = tools.map((tool) => prepareTool(tool, setup, extendSide, mode));
+  } finally {
+    close();
+  }
   const hook = mode.hook === false ? NO_FEATURES : setup.features;
   const views = mode.hook === false ? [] : checkAppViews(tools, hook.surface);
   // A profile name is checked per document; one unknown name is reported once per mount, not once per tool.

@@ -77,21 +77,23 @@ function flattenOnce(schema: JsonSchema, repeats?: Repeats): JsonSchema {
 let acrossDocuments: Repeats | undefined;
 
 /**
- * Runs `fn` with the combinator rewrites of every `flattenShared` document without definitions remembered
- * for the others: tools often hold the same union (one Zod schema in several tools, or the same shape
- * written again), and it is then flattened once per mount, not once per tool. The same documents: a rewrite
- * depends only on the node's JSON and the document's definitions. Scoped to `fn` (a mount's construction),
- * so that nothing is kept after it; nested calls share the outer scope.
+ * From now until the returned function is called, the combinator rewrites of every `flattenShared` document
+ * without definitions are remembered for the others: tools often hold the same union (one Zod schema in
+ * several tools, or the same shape written again), and it is then flattened once per mount, not once per
+ * tool. The same documents: a rewrite depends only on the node's JSON and the document's definitions.
+ * Opened around a mount's construction and closed after it, so that nothing is kept; opened again while
+ * open, it shares the outer scope. Not a callback wrapper: the mount's own frames stay where they are in
+ * a profile.
  */
-export function flattenAcrossDocuments<T>(fn: () => T): T {
-  if (acrossDocuments !== undefined) return fn();
+export function flattenAcrossDocuments(): () => void {
+  if (acrossDocuments !== undefined) return KEEP_OPEN;
   acrossDocuments = new Map();
-  try {
-    return fn();
-  } finally {
+  return () => {
     acrossDocuments = undefined;
-  }
+  };
 }
+
+const KEEP_OPEN = (): void => {};
 
 function failed(error: unknown): Unflattened[] {
   return [{ pointer: '', reason: `flattening failed and was skipped: ${(error as Error)?.message ?? error}` }];

@@ -78,6 +78,14 @@ describe('a combinator repeated in one document', () => {
 });
 
 describe('a combinator repeated across the documents of one mount', () => {
+  const across = (docs: JsonSchema[]) => {
+    const close = flattenAcrossDocuments();
+    try {
+      return docs.map((d) => flattenShared(d).schema);
+    } finally {
+      close();
+    }
+  };
   const inDocument = (node: JsonSchema, extra: JsonSchema = {}): JsonSchema => ({
     type: 'object',
     properties: { only: node },
@@ -91,7 +99,7 @@ describe('a combinator repeated across the documents of one mount', () => {
       inDocument(union()),
       inDocument(union({ default: -0 })),
     ];
-    const shared = flattenAcrossDocuments(() => docs.map((d) => flattenShared(d).schema));
+    const shared = across(docs);
     expect(shared.map((d) => JSON.stringify(d))).toEqual(docs.map((d) => JSON.stringify(flattenWithReport(d).schema)));
     expect(Object.is(shared[3]!.properties.only.properties.v.properties.x.default, -0)).toBe(true);
   });
@@ -108,7 +116,7 @@ describe('a combinator repeated across the documents of one mount', () => {
       inDocument(byRef, { $defs: { V: { type: 'number' } } }),
       inDocument(byRef),
     ];
-    const shared = flattenAcrossDocuments(() => docs.map((d) => flattenShared(d).schema));
+    const shared = across(docs);
     expect(shared.map((d) => JSON.stringify(d))).toEqual(docs.map((d) => JSON.stringify(flattenWithReport(d).schema)));
   });
 });
