@@ -10,8 +10,9 @@
  * TREE (default: this tree) is where `src/` is imported from; the schemas come from this tree's test
  * arbitraries (a fixed seed) and fixtures, so both runs see the same ones. Every Zod schema goes through
  * `validateMcpSchemas` under each option set (every projection served, each profile's checks, the typed and
- * format rules); every converted document, and a few hand-made ones holding values JSON cannot spell,
- * through the projections and the probe directly. Nothing here asserts a time.
+ * format rules), alone and in one mount of them all, twice over; every converted document, and a few
+ * hand-made ones holding values JSON cannot spell, through the projections and the probe directly. Nothing
+ * here asserts a time.
  */
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
@@ -102,6 +103,23 @@ for (const [id, schema] of schemas) {
     );
   const doc = attempt(() => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }));
   documents.push([id, doc]);
+}
+
+// Every schema in one mount, twice (the same Zod objects under a second name): what one tool's preparation
+// shares with another's (the flatten's repeats) must give each the documents it gives alone.
+const together = [...schemas, ...schemas].map(([id, schema], i) => ({
+  name: `tool_${i}`,
+  description: id,
+  input: schema,
+  handler: () => ({ content: [] }),
+}));
+for (const [name, options] of Object.entries(OPTION_SETS)) {
+  const report = attempt(() => validateMcpSchemas(together, options)) as { tools?: unknown[] };
+  if (!Array.isArray(report.tools)) emit('together', name, report);
+  else {
+    emit('together', name, { ...report, tools: report.tools.length });
+    for (const [i, t] of report.tools.entries()) emit(`together-${i}`, name, t);
+  }
 }
 
 // Values a Zod conversion never writes, which the walks must still treat as before.

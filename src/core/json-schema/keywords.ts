@@ -109,6 +109,28 @@ export function forEachSubschema(node: JsonSchema, fn: (child: unknown, at: Posi
 }
 
 /**
+ * Whether `test` holds for some direct sub-schema of `node`, asked in document order until it does: for the
+ * walks that only look for something, without a position object per child (and, with a module-level `test`,
+ * without a closure per node).
+ */
+export function someSubschema(node: JsonSchema, test: (child: unknown) => boolean): boolean {
+  const keywords = Object.keys(node);
+  for (let k = 0; k < keywords.length; k++) {
+    const keyword = keywords[k]!;
+    const value = node[keyword];
+    if (SINGLE.has(keyword) && !Array.isArray(value)) {
+      if (test(value)) return true;
+    } else if (SINGLE.has(keyword) || LIST.has(keyword)) {
+      if (Array.isArray(value)) for (let i = 0; i < value.length; i++) if (test(value[i])) return true;
+    } else if (MAP.has(keyword) && isPlainObject(value)) {
+      const names = Object.keys(value);
+      for (let i = 0; i < names.length; i++) if (test(value[names[i]!])) return true;
+    }
+  }
+  return false;
+}
+
+/**
  * A shallow copy of `node` with every direct sub-schema replaced by `fn(child)`. Data keywords are
  * copied by reference; callers never mutate them.
  */

@@ -41,11 +41,19 @@ export interface UnsafeNumberNote {
  * a superset: a bound or `multipleOf` goes, a `const` or an `enum` that holds one goes (its `type` stays), a
  * `default` goes, an `examples` entry goes; a `not` or an `if` (with its `then`/`else`) whose sub-tree holds
  * one goes whole, since widening there would narrow. Each drop is a note at its node. Pure; `schema` itself
- * when there is none.
+ * when there is none. `safeIntegerBounds` is false when no number in the result is ±(2^53 - 1) (the bounds
+ * Zod writes for `.int()`), so that `dropSafeIntegerBounds` need not walk it: found in the same walk.
  */
-export function dropUnsafeNumbers(schema: JsonSchema): { schema: JsonSchema; notes: UnsafeNumberNote[] } {
+export function dropUnsafeNumbers(schema: JsonSchema): {
+  schema: JsonSchema;
+  notes: UnsafeNumberNote[];
+  safeIntegerBounds: boolean;
+} {
   const notes: UnsafeNumberNote[] = [];
-  return { schema: walk(schema, '', notes) as JsonSchema, notes };
+  const found = numbersIn(schema);
+  if ((found & UNSAFE) === 0) return { schema, notes, safeIntegerBounds: (found & SAFE_BOUND) !== 0 };
+  // Rare: the bounds are not looked for below what is dropped, and may be there.
+  return { schema: walk(schema, '', notes) as JsonSchema, notes, safeIntegerBounds: true };
 }
 
 function walk(node: unknown, at: string, notes: UnsafeNumberNote[]): unknown {
@@ -91,12 +99,36 @@ function walkKeyword(keyword: string, value: unknown, at: string, notes: UnsafeN
   return walk(value, pointer(at, keyword), notes);
 }
 
-/** True when `value` (a schema or data) holds an unsafe integer anywhere. Linear, no allocation. */
+/** True when `value` (a schema or data) holds an unsafe integer anywhere. Linear. */
 function holdsUnsafe(value: unknown): boolean {
-  if (isUnsafeNumber(value)) return true;
-  if (Array.isArray(value)) return value.some(holdsUnsafe);
-  if (isPlainObject(value)) {
-    for (const key of Object.keys(value)) if (holdsUnsafe(value[key])) return true;
+  return (numbersIn(value) & UNSAFE) !== 0;
+}
+
+const UNSAFE = 1;
+const SAFE_BOUND = 2;
+
+/**
+ * `UNSAFE` when `value` holds an unsafe integer anywhere (found first, it ends the walk), or'ed with
+ * `SAFE_BOUND` when it holds ±(2^53 - 1). Typed before any call: it reads every value of every document.
+ */
+function numbersIn(value: unknown): number {
+  if (typeof value === 'number') {
+    if (isUnsafeNumber(value)) return UNSAFE;
+    return value === Number.MAX_SAFE_INTEGER || value === -Number.MAX_SAFE_INTEGER ? SAFE_BOUND : 0;
   }
-  return false;
+  if (typeof value !== 'object' || value === null) return 0;
+  let found = 0;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      found |= numbersIn(value[i]);
+      if ((found & UNSAFE) !== 0) return found;
+    }
+    return found;
+  }
+  const keys = Object.keys(value);
+  for (let i = 0; i < keys.length; i++) {
+    found |= numbersIn((value as Record<string, unknown>)[keys[i]!]);
+    if ((found & UNSAFE) !== 0) return found;
+  }
+  return found;
 }

@@ -6,6 +6,7 @@ import { slicesOf } from '../model/slices.js';
 import type { AnyTool } from '../model/tool.js';
 import { checkAppViews, checkToolFields, checkToolNames, checkToolScopes, type SettledScopes } from '../probe/index.js';
 import type { SchemaIssue } from '../probe/issue.js';
+import { flattenAcrossDocuments } from '../projection/flatten.js';
 import type { ProjectionName } from '../projection/names.js';
 import { NO_OUTPUT, notServed, onceEach, schemaIssue, serveInput, serveOutput } from './checked.js';
 import { type ConvertedSide, type ConvertedSides, convertSide } from './projector.js';
@@ -57,7 +58,14 @@ export function prepareTools(
   const names = checkToolNames(tools.map((t) => t.name));
   // The mount's `extend` is converted once, for every tool that takes it.
   const extendSide = setup.extend ? convertSide(setup.extend.schema) : undefined;
-  const prepared = tools.map((tool) => prepareTool(tool, setup, extendSide, mode));
+  // Unions the tools share are flattened once for all of them (what is prepared later, once per tool).
+  const close = flattenAcrossDocuments();
+  let prepared: Array<ReturnType<typeof prepareTool>>;
+  try {
+    prepared = tools.map((tool) => prepareTool(tool, setup, extendSide, mode));
+  } finally {
+    close();
+  }
   const hook = mode.hook === false ? NO_FEATURES : setup.features;
   const views = mode.hook === false ? [] : checkAppViews(tools, hook.surface);
   // A profile name is checked per document; one unknown name is reported once per mount, not once per tool.

@@ -39,7 +39,8 @@ export interface ProjectedDocument {
   schema: JsonSchema;
   /** False when the root is not an object: the document is then only shown to the checks, which say why. */
   servable: boolean;
-  unflattened: Array<{ pointer: string; reason: string }>;
+  /** What the projection left unflattened: found when first asked for (only a union reported reads it). */
+  unflattened: () => Array<{ pointer: string; reason: string }>;
   narrowed: Array<{ pointer: string; reason: string }>;
 }
 
@@ -61,7 +62,7 @@ export interface DocumentProjector {
 
 type Family = {
   /** Each slice's projection; what its flattening left is found only for the documents that report it. */
-  parts: Array<{ slice: RootPart['slice']; schema: JsonSchema; unflattened: () => ProjectedDocument['unflattened'] }>;
+  parts: Array<{ slice: RootPart['slice']; schema: JsonSchema; unflattened: ProjectedDocument['unflattened'] }>;
   merged?: JsonSchema;
   nonObject?: JsonSchema;
   conflicts: KeyConflict[];
@@ -78,17 +79,18 @@ export function documentProjector(
   const converted = sides.map(({ slice, side }) => ({
     slice,
     schema: (side.converted as { schema: JsonSchema }).schema,
+    safeIntegerBounds: (side.converted as { safeIntegerBounds: boolean }).safeIntegerBounds,
   }));
   const families = new Map<'faithful' | 'flat', Family>();
   const family = (name: 'faithful' | 'flat'): Family => {
     let found = families.get(name);
     if (found) return found;
     const parts = converted.map((c) => ({
-      ...c,
+      slice: c.slice,
       // The mount's `extend` is converted once for every tool: each tool's served documents are copies.
       ...(name === 'faithful'
         ? faithfulSide(c.schema, options.faithfulOnly && c.slice !== 'extend')
-        : flatSide(c.schema)),
+        : flatSide(c.schema, c.safeIntegerBounds)),
     }));
     const nonObject = parts.find(({ schema }) => !isPlainObjectRoot(schema))?.schema;
     const merged = nonObject ? undefined : mergeRootObjects(parts, { keepRootKeywords: name === 'faithful' });
@@ -104,15 +106,14 @@ export function documentProjector(
   return {
     document: perProjection((projection): ProjectedDocument | { conflicts: KeyConflict[] } => {
       const f = family(projection === 'faithful' ? 'faithful' : 'flat');
-      const unflattened = () => f.parts.flatMap((p) => p.unflattened());
+      const unflattened = once(() => f.parts.flatMap((p) => p.unflattened()));
       let doc: ProjectedDocument | { conflicts: KeyConflict[] };
-      if (f.nonObject)
-        doc = { projection, schema: f.nonObject, servable: false, unflattened: unflattened(), narrowed: [] };
+      if (f.nonObject) doc = { projection, schema: f.nonObject, servable: false, unflattened, narrowed: [] };
       else if (!f.merged) doc = { conflicts: f.conflicts };
       else if (projection === 'faithful')
-        doc = { projection, schema: f.merged, servable: true, unflattened: [], narrowed: [] };
+        doc = { projection, schema: f.merged, servable: true, unflattened: NOTHING_LEFT, narrowed: [] };
       else if (isProfileProjection(projection))
-        doc = { projection, servable: true, unflattened: unflattened(), ...projectForProfile(projection, f.merged) };
+        doc = { projection, servable: true, unflattened, ...projectForProfile(projection, f.merged) };
       // `flat` reports what is left in its served document, found there.
       else doc = { projection, servable: true, ...flatDocument(f.merged) };
       return doc;
@@ -139,6 +140,12 @@ function faithfulSide(schema: JsonSchema, owned = false): { schema: JsonSchema; 
 
 const NOTHING_LEFT = (): [] => [];
 
+/** `find`, run on the first call only. */
+function once<T>(find: () => T): () => T {
+  let found: T | undefined;
+  return () => (found ??= find());
+}
+
 /** Whether any object in `value` has an `allOf` key (a schema keyword or not: a cheap over-approximation). */
 function holdsAllOf(value: unknown): boolean {
   if (Array.isArray(value)) return value.some(holdsAllOf);
@@ -154,12 +161,17 @@ function holdsAllOf(value: unknown): boolean {
  * families and tools read too), and each document served from it is copied once, at its end (`flatDocument`,
  * `projectForProfile`), rather than at every step.
  */
-function flatSide(schema: JsonSchema): {
+function flatSide(
+  schema: JsonSchema,
+  safeIntegerBounds: boolean,
+): {
   schema: JsonSchema;
   unflattened: () => Array<{ pointer: string; reason: string }>;
 } {
-  // Zod's safe-integer bounds go first, so that merged keys never compare them.
-  const inlined = dropSafeIntegerBounds(inlineRefsShared(stripDialect(schema))) as JsonSchema;
+  // Zod's safe-integer bounds go first, so that merged keys never compare them; conversion found whether
+  // there are any (most documents without `.int()` have none, and the walk would return its input).
+  const refsInlined = inlineRefsShared(stripDialect(schema));
+  const inlined = safeIntegerBounds ? (dropSafeIntegerBounds(refsInlined) as JsonSchema) : refsInlined;
   const projected = flattenShared(inlined);
   // Last, so that a nullable union flattened into one object is served as a nullable object too.
   return { schema: collapseNullable(projected.schema) as JsonSchema, unflattened: projected.unflattened };
@@ -173,7 +185,7 @@ function flatSide(schema: JsonSchema): {
 function flatDocument(merged: JsonSchema): Pick<ProjectedDocument, 'schema' | 'narrowed' | 'unflattened'> {
   // Copied and frozen in one walk: nothing changes a document between here and serving it (checked.ts).
   const schema = frozenCopy(servedFlat(merged)) as JsonSchema;
-  return { schema, narrowed: [], unflattened: findUnflattened(schema, localResolver(schema)) };
+  return { schema, narrowed: [], unflattened: once(() => findUnflattened(schema, localResolver(schema))) };
 }
 
 /** `$schema` is dropped from flat documents and output schemas: MCP's default dialect is 2020-12 already. */

@@ -7,7 +7,7 @@ import { isFlattenedTag } from '../json-schema/tag-values.js';
 import { isPlainObject } from '../json-schema/types.js';
 import { shortLiteral } from '../messages/describe.js';
 import { positionRule, requiredProperties } from './positions.js';
-import { rootKeysServed, rootNotObject } from './root.js';
+import { rootKeysServed, rootNotObject, unflattenedReason } from './root.js';
 import { unsatisfiableReason } from './satisfiable.js';
 import { admittedKinds, hasKind, hasType, isNullable, isObjectLike, subject, unionOf } from './schema-facts.js';
 import type { Finding, Rule, SchemaVisit } from './types.js';
@@ -100,8 +100,7 @@ const unionNotFlattened: Rule = {
     // a nullable wrapper are served as intended, even when the flattener lists them as left.
     if (union.branches.filter(isObjectLike).length < 2) return undefined;
     const verdict = analyzeUnion(union.branches);
-    const why =
-      ctx.unflattened?.find((u) => u.pointer === visit.pointer)?.reason ?? (verdict.ok ? undefined : verdict.reason);
+    const why = unflattenedReason(ctx, visit.pointer) ?? (verdict.ok ? undefined : verdict.reason);
     return {
       message: `a union of objects (${union.keyword}) is still served although flattenUnionInput was asked for${why ? `: ${why}` : ''}; give every variant a required literal tag of its own to flatten it`,
     };

@@ -35,7 +35,7 @@ export function checkDocument(doc: JsonSchema, ctx: CheckContext): SchemaIssue[]
     report({ path, code: 'invalid-json-schema', severity: 'error', message: invalidSchemaMessage(path, expected) });
   }
 
-  const { rules, unknown } = rulesFor(ctx);
+  const { rules, below, unknown } = rulesFor(ctx);
   for (const name of unknown) {
     report({
       path: '',
@@ -48,11 +48,12 @@ export function checkDocument(doc: JsonSchema, ctx: CheckContext): SchemaIssue[]
   const ruleCtx: RuleContext = { ...ctx, doc, refs: indexRefs(doc) };
   const visits = walkSchemas(doc);
   // Indexed loops and no per-rule allocation: this runs for every rule at every node of every document at
-  // startup, where the code is still cold.
+  // startup, where the code is still cold. Below the root, the root's own rules are not asked.
   for (let v = 0; v < visits.length; v++) {
     const visit = visits[v]!;
-    for (let r = 0; r < rules.length; r++) {
-      const { rule, profile } = rules[r]!;
+    const asked = v === 0 ? rules : below;
+    for (let r = 0; r < asked.length; r++) {
+      const { rule, profile } = asked[r]!;
       let found: ReturnType<Rule['check']>;
       try {
         found = rule.check(visit, ruleCtx);
@@ -70,14 +71,18 @@ export function checkDocument(doc: JsonSchema, ctx: CheckContext): SchemaIssue[]
 
 type RuleEntry = { rule: Rule; profile?: string };
 
-/** The rules for one kind of check, in the order their issues are listed for one node, and the unknown profile names. */
-const ruleSets = new Map<string, { rules: readonly RuleEntry[]; unknown: readonly string[] }>();
+/**
+ * The rules for one kind of check, in the order their issues are listed for one node (`below`: without the
+ * root-only ones), and the unknown profile names.
+ */
+type RuleSet = { rules: readonly RuleEntry[]; below: readonly RuleEntry[]; unknown: readonly string[] };
+const ruleSets = new Map<string, RuleSet>();
 
 /**
  * The rules a check runs: the base rules, the ones its options switch on, then each profile's (input side
  * only), without those for the other side. Built once per kind of check, not once per document.
  */
-function rulesFor(ctx: CheckContext): { rules: readonly RuleEntry[]; unknown: readonly string[] } {
+function rulesFor(ctx: CheckContext): RuleSet {
   const names = ctx.side === 'input' ? (ctx.options.profiles ?? []) : [];
   const flags = `${ctx.side} ${ctx.options.requireTypedProperties ? 1 : 0}${ctx.options.requirePortableFormats ? 1 : 0}`;
   const key = names.length === 0 ? flags : `${flags} ${JSON.stringify(names)}`;
@@ -88,7 +93,7 @@ function rulesFor(ctx: CheckContext): { rules: readonly RuleEntry[]; unknown: re
       ...[...BASE_RULES, ...optionRules(ctx.options)].map((rule): RuleEntry => ({ rule })),
       ...profiles.flatMap((p) => p.rules.map((rule): RuleEntry => ({ rule, profile: p.name }))),
     ].filter(({ rule }) => !rule.sides || rule.sides.includes(ctx.side));
-    known = { rules, unknown };
+    known = { rules, below: rules.filter(({ rule }) => !rule.rootOnly), unknown };
     ruleSets.set(key, known);
   }
   return known;

@@ -33,6 +33,12 @@ export function rootProblem(doc: unknown, ctx: CheckContext): string | undefined
   return `the root has no \`type:"object"\`; ${wrap}`;
 }
 
+/** Why the flattener left the union at `pointer`, when it says. */
+export function unflattenedReason(ctx: CheckContext, pointer: string): string | undefined {
+  const left = typeof ctx.unflattened === 'function' ? ctx.unflattened() : ctx.unflattened;
+  return left?.find((u) => u.pointer === pointer)?.reason;
+}
+
 function unionRootMessage(doc: JsonSchema, keyword: 'oneOf' | 'anyOf', ctx: CheckContext): string {
   const head = `the root is a union (${keyword}); MCP clients need one object at the root`;
   const branches = unionOf(doc)?.branches ?? [];
@@ -50,7 +56,7 @@ function unionRootMessage(doc: JsonSchema, keyword: 'oneOf' | 'anyOf', ctx: Chec
     const advice = objects ? `${tagAdvice}, and set \`flattenUnionInput: true\`` : wrapAdvice;
     return `${head}; \`flattenUnionInput\` cannot help as it is (${verdict.reason}): ${advice}`;
   }
-  const reason = ctx.unflattened?.find((u) => u.pointer === '')?.reason ?? (verdict.ok ? undefined : verdict.reason);
+  const reason = unflattenedReason(ctx, '') ?? (verdict.ok ? undefined : verdict.reason);
   return `${head}, and flattenUnionInput did not flatten it${reason ? `: ${reason}` : ''}; ${objects ? tagAdvice : wrapAdvice}`;
 }
 
@@ -71,6 +77,7 @@ export const rootNotObject: Rule = {
   id: 'root-not-object',
   reason: 'MCP requires type:"object" at the schema root; Anthropic and OpenAI reject root combinators',
   severity: 'error',
+  rootOnly: true,
   check: (visit, ctx) => {
     if (visit.parent) return undefined;
     const problem = rootProblem(visit.node, ctx);
@@ -86,6 +93,7 @@ export const rootKeysServed: Rule = {
   id: 'zod-keys-missing',
   reason: 'a served root without the Zod keys lets the model call the tool with no arguments',
   severity: 'error',
+  rootOnly: true,
   check: ({ node, parent }, ctx) => {
     const keys = ctx.zodShapeKeys ?? [];
     if (parent || keys.length === 0 || rootProblem(node, ctx)) return undefined;

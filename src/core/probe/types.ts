@@ -32,8 +32,13 @@ export interface CheckContext {
   keepsRefs?: boolean;
   /** The projection the document is (`faithful`, `flat`, a profile's), when the mount names one. */
   projection?: string;
-  /** Unions the flattener had to leave, with its reason, by JSON Pointer into the served document. */
-  unflattened?: Array<{ pointer: string; reason: string }>;
+  /**
+   * Unions the flattener had to leave, with its reason, by JSON Pointer into the served document; or what
+   * finds them, asked only when a rule reports a union (most documents have none left).
+   */
+  unflattened?:
+    | ReadonlyArray<{ pointer: string; reason: string }>
+    | (() => ReadonlyArray<{ pointer: string; reason: string }>);
   options: CheckOptions;
 }
 
@@ -60,6 +65,8 @@ export interface Rule {
   severity: 'error' | 'warning';
   /** Sides it applies to; both when absent. */
   sides?: ReadonlyArray<'input' | 'output'>;
+  /** It finds nothing below the root (its check answers undefined there), so it is asked at the root only. */
+  rootOnly?: boolean;
   check(visit: SchemaVisit, ctx: RuleContext): Finding | Finding[] | undefined;
 }
 

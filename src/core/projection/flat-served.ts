@@ -5,6 +5,7 @@ import {
   META_KEYWORDS,
   mapSubschemasShared,
   NEGATIVE_POSITIONS,
+  someSubschema,
   unionKeyword,
 } from '../json-schema/keywords.js';
 import { isPlainObject, type JsonSchema } from '../json-schema/types.js';
@@ -89,12 +90,7 @@ function isScalarUnion(node: JsonSchema, keyword: 'anyOf' | 'oneOf', resolve: Re
 
 function hasRef(node: unknown): boolean {
   if (!isPlainObject(node)) return false;
-  if (typeof node.$ref === 'string') return true;
-  let found = false;
-  forEachSubschema(node, (child) => {
-    found ||= hasRef(child);
-  });
-  return found;
+  return typeof node.$ref === 'string' || someSubschema(node, hasRef);
 }
 
 function countNodes(node: unknown): number {

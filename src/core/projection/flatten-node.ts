@@ -63,7 +63,7 @@ export function flattenNode(
  * compared (`identicalJson` stops at their first difference): no JSON text is spelled, which cost more than
  * every comparison together, since a nested union's text is spelled again at every level above it.
  */
-type Repeats = Map<string, Array<{ node: JsonSchema; result: unknown }>>;
+export type Repeats = Map<string, Array<{ node: JsonSchema; result: unknown }>>;
 
 /** Nodes kept per signature: past it a node is rewritten again (the same result), so a lookup stays bounded. */
 const BUCKET = 16;

@@ -1,8 +1,8 @@
 import { cloneJson, cloneJsonOrSelf, withMemo } from '../json-schema/compare.js';
 import { isPlainObject, type JsonSchema } from '../json-schema/types.js';
-import { flattenNode } from './flatten-node.js';
+import { flattenNode, type Repeats } from './flatten-node.js';
 import { openRefMembers } from './intersections.js';
-import { localResolver } from './type-atoms.js';
+import { definesNothing, localResolver } from './type-atoms.js';
 import { findUnflattened, type Unflattened } from './unflattened.js';
 
 export type { Unflattened } from './unflattened.js';
@@ -50,7 +50,11 @@ export function flattenWithReport(schema: JsonSchema): { schema: JsonSchema; unf
 export function flattenShared(schema: JsonSchema): { schema: JsonSchema; unflattened: () => Unflattened[] } {
   try {
     if (!isPlainObject(schema)) return { schema, unflattened: () => [] };
-    const result = flattenOnce(schema);
+    // A document without definitions resolves no reference: its rewrites hold in any other such document.
+    const result = flattenOnce(
+      schema,
+      acrossDocuments !== undefined && definesNothing(schema) ? acrossDocuments : undefined,
+    );
     let found: Unflattened[] | undefined;
     return { schema: result, unflattened: () => (found ??= findUnflattened(result, localResolver(result))) };
   } catch (error) {
@@ -59,10 +63,37 @@ export function flattenShared(schema: JsonSchema): { schema: JsonSchema; unflatt
   }
 }
 
-/** The rewrite itself; intersections are opened while merging, and their `$ref` members need the finished document. */
-function flattenOnce(schema: JsonSchema): JsonSchema {
-  return openRefMembers(withMemo(() => flattenNode(schema, localResolver(schema), true)) as JsonSchema);
+/**
+ * The rewrite itself; intersections are opened while merging, and their `$ref` members need the finished
+ * document (a document without definitions has none to open). `repeats`: rewrites remembered beyond this
+ * document (`flattenAcrossDocuments`).
+ */
+function flattenOnce(schema: JsonSchema, repeats?: Repeats): JsonSchema {
+  const flat = withMemo(() => flattenNode(schema, localResolver(schema), true, repeats)) as JsonSchema;
+  return definesNothing(flat) ? flat : openRefMembers(flat);
 }
+
+/** The rewrites `flattenShared` shares between documents while `flattenAcrossDocuments` runs. */
+let acrossDocuments: Repeats | undefined;
+
+/**
+ * From now until the returned function is called, the combinator rewrites of every `flattenShared` document
+ * without definitions are remembered for the others: tools often hold the same union (one Zod schema in
+ * several tools, or the same shape written again), and it is then flattened once per mount, not once per
+ * tool. The same documents: a rewrite depends only on the node's JSON and the document's definitions.
+ * Opened around a mount's construction and closed after it, so that nothing is kept; opened again while
+ * open, it shares the outer scope. Not a callback wrapper: the mount's own frames stay where they are in
+ * a profile.
+ */
+export function flattenAcrossDocuments(): () => void {
+  if (acrossDocuments !== undefined) return KEEP_OPEN;
+  acrossDocuments = new Map();
+  return () => {
+    acrossDocuments = undefined;
+  };
+}
+
+const KEEP_OPEN = (): void => {};
 
 function failed(error: unknown): Unflattened[] {
   return [{ pointer: '', reason: `flattening failed and was skipped: ${(error as Error)?.message ?? error}` }];

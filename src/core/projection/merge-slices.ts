@@ -1,4 +1,4 @@
-import { forEachSubschema, mapSubschemas } from '../json-schema/keywords.js';
+import { mapSubschemas, someSubschema } from '../json-schema/keywords.js';
 import { setOwn } from '../json-schema/own-properties.js';
 import { localRefTokens, pointer } from '../json-schema/pointer.js';
 import { isPlainObject, type JsonSchema } from '../json-schema/types.js';
@@ -109,11 +109,7 @@ function refersToRoot(node: unknown): boolean {
   if (!isPlainObject(node)) return false;
   const tokens = typeof node.$ref === 'string' ? localRefTokens(node.$ref) : undefined;
   if (tokens !== undefined && tokens[0] !== '$defs' && tokens[0] !== 'definitions') return true;
-  let found = false;
-  forEachSubschema(node, (child) => {
-    found ||= refersToRoot(child);
-  });
-  return found;
+  return someSubschema(node, refersToRoot);
 }
 
 /** Copies own keys as own properties: a property named `__proto__` stays a property (never a prototype). */

@@ -125,6 +125,14 @@ function admits(type: JsonType, value: unknown): boolean {
   return t === type || (type === 'number' && t === 'integer');
 }
 
+/**
+ * Whether `root` holds no definitions `localResolver` could find: then every reference in it resolves to
+ * nothing, whatever the document, and what is computed from its nodes does not depend on the document.
+ */
+export function definesNothing(root: JsonSchema): boolean {
+  return !isPlainObject(root.$defs) && !isPlainObject(root.definitions);
+}
+
 /** A resolver for local `#/$defs/X` and `#/definitions/X` references in `root`. */
 export function localResolver(root: unknown): RefResolver {
   return (ref) => {

@@ -14,6 +14,8 @@ export type Conversion =
       schema: JsonSchema;
       /** What conversion left out so that the document accepts what the parse accepts (reported as `info`). */
       notes: ConversionNote[];
+      /** False when no number in `schema` is ±(2^53 - 1): no safe-integer bound for a projection to drop. */
+      safeIntegerBounds: boolean;
     }
   | {
       ok: false;
@@ -49,7 +51,7 @@ export function toJsonSchema(schema: z.ZodType, io: 'input' | 'output'): Convers
     });
     const safe = dropUnsafeNumbers(json as JsonSchema);
     for (const note of safe.notes) notes.push({ ...note, code: 'unsafe-number' });
-    return { ok: true, schema: safe.schema, notes };
+    return { ok: true, schema: safe.schema, notes, safeIntegerBounds: safe.safeIntegerBounds };
   } catch (error) {
     const message = withAdvice(error instanceof Error ? error.message : String(error));
     const fields = locateUnconvertible(schema, io, '');

@@ -5,6 +5,7 @@
 import { defineTool, validateMcpSchemas } from 'mcp-mount';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { dropUnsafeNumbers } from '../../../src/core/json-schema/unsafe-numbers.js';
 import { dropSafeIntegerBounds } from '../../../src/core/projection/index.js';
 import { accepts, toJson } from './helpers.js';
 
@@ -68,5 +69,28 @@ describe('safe-integer bounds', () => {
     const doc = dropSafeIntegerBounds(original) as any;
     expect(JSON.stringify(original)).toBe(before);
     for (const n of [0, -Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER]) expect(accepts(doc, { n })).toBe(true);
+  });
+});
+
+describe('whether a converted document holds a safe-integer bound at all', () => {
+  // Found by the unsafe-number walk every conversion makes, so that the flat family skips a walk that would
+  // return its input.
+  const bounds = (doc: object) => dropUnsafeNumbers(doc).safeIntegerBounds;
+
+  it('is said where any number is ±(2^53 - 1), data included, and where an unsafe integer is dropped', () => {
+    expect(bounds({ type: 'object', properties: { n: { type: 'integer', maximum: Number.MAX_SAFE_INTEGER } } })).toBe(
+      true,
+    );
+    expect(bounds({ type: 'number', examples: [[-Number.MAX_SAFE_INTEGER]] })).toBe(true);
+    expect(bounds({ type: 'integer', maximum: 2 ** 63 })).toBe(true);
+  });
+
+  it('is denied where none is, and then the flat document is what the bound walk would have served', () => {
+    expect(bounds({ type: 'object', properties: { n: { type: 'integer', minimum: 0, maximum: 1000 } } })).toBe(false);
+    const input = z.object({ n: z.number().int().min(0).max(1000), m: z.number().optional() });
+    expect(served(input).properties).toEqual({
+      n: { type: 'integer', minimum: 0, maximum: 1000 },
+      m: { type: 'number' },
+    });
   });
 });

@@ -1,6 +1,6 @@
 /**
- * The projections keep what they do not change and flatten a repeated combinator once per document
- * (docs/design/flatten.md, Cost). None of that may show in a result: every place gets what it would get on
+ * The projections keep what they do not change and flatten a repeated combinator once per document, and
+ * once per mount where documents without definitions repeat it (docs/design/flatten.md, Cost). None of that may show in a result: every place gets what it would get on
  * its own, in its own key order and with its own values, and nothing served shares a node with the input.
  */
 import { describe, expect, it } from 'vitest';
@@ -8,7 +8,7 @@ import * as z from 'zod';
 import { createMcpFetchHandler } from '../../../src/adapter.js';
 import { mapSubschemasShared } from '../../../src/core/json-schema/keywords.js';
 import type { JsonSchema } from '../../../src/core/json-schema/types.js';
-import { flattenWithReport } from '../../../src/core/projection/flatten.js';
+import { flattenAcrossDocuments, flattenShared, flattenWithReport } from '../../../src/core/projection/flatten.js';
 import { inlineRefs, relaxIntersections } from '../../../src/core/projection/index.js';
 
 /** A tagged union of two objects; `extra` goes onto `v.x` of the first variant (below the flattened key). */
@@ -74,6 +74,50 @@ describe('a combinator repeated in one document', () => {
     expect(properties.b.properties.v.properties.x.default).toBeNull();
     expect(Object.is(properties.c.properties.v.properties.x.default, -0)).toBe(true);
     expect(Object.is(properties.d.properties.v.properties.x.default, 0)).toBe(true);
+  });
+});
+
+describe('a combinator repeated across the documents of one mount', () => {
+  const across = (docs: JsonSchema[]) => {
+    const close = flattenAcrossDocuments();
+    try {
+      return docs.map((d) => flattenShared(d).schema);
+    } finally {
+      close();
+    }
+  };
+  const inDocument = (node: JsonSchema, extra: JsonSchema = {}): JsonSchema => ({
+    type: 'object',
+    properties: { only: node },
+    ...extra,
+  });
+
+  it('is flattened in each document exactly as in that document alone', () => {
+    const docs = [
+      inDocument(union()),
+      inDocument(reordered()),
+      inDocument(union()),
+      inDocument(union({ default: -0 })),
+    ];
+    const shared = across(docs);
+    expect(shared.map((d) => JSON.stringify(d))).toEqual(docs.map((d) => JSON.stringify(flattenWithReport(d).schema)));
+    expect(Object.is(shared[3]!.properties.only.properties.v.properties.x.default, -0)).toBe(true);
+  });
+
+  it('is not taken from another document where it names a definition (each resolves its own)', () => {
+    const byRef = {
+      oneOf: [
+        { type: 'object', properties: { t: { const: 'a' }, v: { $ref: '#/$defs/V' } }, required: ['t'] },
+        { type: 'object', properties: { t: { const: 'b' }, v: { type: 'string' } }, required: ['t'] },
+      ],
+    };
+    const docs = [
+      inDocument(byRef, { $defs: { V: { type: 'object', properties: { x: { type: 'string' } } } } }),
+      inDocument(byRef, { $defs: { V: { type: 'number' } } }),
+      inDocument(byRef),
+    ];
+    const shared = across(docs);
+    expect(shared.map((d) => JSON.stringify(d))).toEqual(docs.map((d) => JSON.stringify(flattenWithReport(d).schema)));
   });
 });
 
