@@ -213,7 +213,7 @@ function mapKeywordsShared<F>(
   return out ?? node;
 }
 
-/** A copy of `node`'s first `k` keywords (in `keywords`' order): what a shared map keeps once a child changes. */
+/** A copy of `node`'s first `k` keys (in `keywords`' order): what a shared map keeps once a child changes. */
 function keptBefore(node: JsonSchema, keywords: readonly string[], k: number): JsonSchema {
   const out: JsonSchema = {};
   for (let j = 0; j < k; j++) setOwn(out, keywords[j]!, node[keywords[j]!]);
@@ -236,10 +236,7 @@ function mapValues(map: JsonSchema, fn: (child: unknown) => unknown): JsonSchema
   for (let i = 0; i < names.length; i++) {
     const name = names[i]!;
     const mapped = fn(map[name]);
-    if (mapped !== map[name] && out === undefined) {
-      out = {};
-      for (let j = 0; j < i; j++) setOwn(out, names[j]!, map[names[j]!]);
-    }
+    if (mapped !== map[name] && out === undefined) out = keptBefore(map, names, i);
     if (out !== undefined) setOwn(out, name, mapped);
   }
   return out ?? map;
@@ -261,10 +258,7 @@ function mapMap(map: JsonSchema, keyword: string, fn: (child: unknown, at: Posit
   for (let i = 0; i < names.length; i++) {
     const name = names[i]!;
     const mapped = fn(map[name], { keyword, key: name });
-    if (mapped !== map[name] && out === undefined) {
-      out = {};
-      for (let j = 0; j < i; j++) setOwn(out, names[j]!, map[names[j]!]);
-    }
+    if (mapped !== map[name] && out === undefined) out = keptBefore(map, names, i);
     if (out !== undefined) setOwn(out, name, mapped);
   }
   return out ?? map;
