@@ -36,6 +36,7 @@ import {
   withNotice,
   withStructured,
 } from './result.js';
+import { sharedAccessor } from './shared-accessor.js';
 import type { TaskSlot } from './task-call.js';
 
 /**
@@ -266,10 +267,8 @@ function toolContext(
 }
 
 /**
- * A handler's context: plain own properties, `signal` an own enumerable accessor shared by every call (a
- * spread of the context still copies it). An accessor written in an object literal is a new function per
- * call, and so a new hidden class held in the old generation, which kept the whole call alive through every
- * young collection until a full one.
+ * A handler's context: plain own properties, `signal` an own enumerable accessor shared by every call
+ * (shared-accessor.ts says why not one written in a literal).
  */
 class ToolCallContext {
   readonly #signal: () => AbortSignal;
@@ -281,13 +280,7 @@ class ToolCallContext {
   }
 }
 
-const TOOL_SIGNAL: PropertyDescriptor = {
-  get(this: ToolCallContext) {
-    return ToolCallContext.signalOf(this);
-  },
-  enumerable: true,
-  configurable: true,
-};
+const TOOL_SIGNAL = sharedAccessor(ToolCallContext.signalOf);
 
 /**
  * `extend.resolve`, the handler, and its result as JSON carries it (`sendable`), then held to the output

@@ -4,7 +4,7 @@
  * class of its own, held in the old generation; what the accessor's closure reaches (for a call: its request,
  * its message, every closure of the call) then survives every young collection until a full one. One such
  * literal per call doubled the young collections' cost of a call. A per-call accessor is a class's, or one
- * shared descriptor given to `Object.defineProperty` (serve/execute.ts, serve/direct/context.ts).
+ * shared descriptor given to `Object.defineProperty` (`sharedAccessor`, serve/shared-accessor.ts).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';

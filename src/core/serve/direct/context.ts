@@ -7,6 +7,7 @@
  * SDK's path does.
  */
 import type { AuthInfo, ServerContext } from '@modelcontextprotocol/server';
+import { sharedAccessor } from '../shared-accessor.js';
 
 /** What the context is built from: the call's JSON-RPC id, its `_meta`, and the HTTP request. */
 export interface CallFacts {
@@ -52,10 +53,7 @@ export function callContext(facts: CallFacts, handOver: () => Promise<ServerCont
 
 /**
  * `ctx.mcp`, its `mcpReq` an own enumerable property as on the SDK's context, read through one accessor shared
- * by every call. An accessor written in an object literal is a new function per call, and so a new hidden
- * class held in the old generation, which keeps the whole call (its request, message and closures) alive
- * through every young collection until a full one: per call it cost more in collection than all the rest of
- * the context.
+ * by every call (shared-accessor.ts says why not one written in a literal).
  */
 class DirectContext {
   readonly sessionId = undefined;
@@ -84,13 +82,7 @@ class DirectContext {
   }
 }
 
-const MCP_REQ: PropertyDescriptor = {
-  get(this: DirectContext) {
-    return DirectContext.requestOf(this);
-  },
-  enumerable: true,
-  configurable: true,
-};
+const MCP_REQ = sharedAccessor(DirectContext.requestOf);
 
 /**
  * `ctx.mcp.mcpReq`: the call's data and a closure of this call's own for each message to the client (a
@@ -130,10 +122,4 @@ class DirectRequest {
   }
 }
 
-const REQUEST_SIGNAL: PropertyDescriptor = {
-  get(this: DirectRequest) {
-    return DirectRequest.signalOf(this);
-  },
-  enumerable: true,
-  configurable: true,
-};
+const REQUEST_SIGNAL = sharedAccessor(DirectRequest.signalOf);
